@@ -1,0 +1,53 @@
+import { formatIssue, isQaError, ModelError } from '@qa/model'
+import { loadTestCase } from '@qa/model/node'
+import { Command, Option } from 'clipanion'
+import { QaCommand } from '../base-command'
+import { EXIT_PASS, EXIT_USAGE } from '../exit-codes'
+
+export class ValidateCommand extends QaCommand {
+  static override paths = [['validate']]
+  static override usage = Command.Usage({
+    description: 'Check test-case files against the format (any version) and list every problem.',
+    details: `
+      Prints \`OK\` per valid file, or every problem with its JSON path, expected and found value.
+      Files are only read, never changed; older versions are reported with the migration they would get.
+      Exit code: 0 when all files are valid, 2 when any is invalid or unreadable.
+    `,
+    examples: [
+      ['Validate one case', '$0 validate cases/login.json'],
+      ['Validate many, machine-readable', '$0 validate --json cases/*.json'],
+    ],
+  })
+
+  json = Option.Boolean('--json', false, { description: 'Print one JSON object with the results, nothing else.' })
+  files = Option.Rest({ required: 1 })
+
+  async run(): Promise<number> {
+    const results: { file: string; valid: boolean; version?: string; migrated?: boolean; errors?: string[]; error?: unknown }[] = []
+    for (const file of this.files) {
+      try {
+        const loaded = await loadTestCase(file)
+        results.push({ file, valid: true, version: loaded.sourceVersion, migrated: loaded.migrated })
+        if (!this.json) {
+          const note = loaded.migrated ? ` (version ${loaded.sourceVersion}; loads as ${loaded.testCase.version}: ${loaded.migrationNotes.join('; ')})` : ''
+          this.out(`OK ${file}: ${loaded.testCase.actions.length} actions, ${loaded.testCase.platform}${note}`)
+        }
+      } catch (error) {
+        if (!isQaError(error)) throw error
+        const errors =
+          error instanceof ModelError && error.issues.length > 0
+            ? error.issues.map((i) => `${file}: ${formatIssue(i)}`)
+            : [error.message]
+        results.push({ file, valid: false, errors, error: error.toJSON() })
+        if (!this.json) {
+          this.err(`INVALID ${file}`)
+          for (const line of errors) this.err(`  ${line}`)
+          if (error.hint) this.err(`  hint: ${error.hint}`)
+        }
+      }
+    }
+    const allValid = results.every((r) => r.valid)
+    if (this.json) this.out(JSON.stringify({ valid: allValid, files: results }, null, 2))
+    return allValid ? EXIT_PASS : EXIT_USAGE
+  }
+}

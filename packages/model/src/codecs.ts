@@ -1,0 +1,123 @@
+import { decodeObject, encodeObject, renderValue, validateObject } from './codec'
+import { formatIssue, ModelError, type ValidationIssue } from './errors'
+import type { ObjectSchema } from './schema'
+import {
+  accuracyStatsSchema,
+  actionSchema,
+  elementIdentitySchema,
+  enrichmentResultSchema,
+  healingRecordSchema,
+  replayReportSchema,
+  replayResultSchema,
+  verificationResultSchema,
+} from './schemas'
+import type {
+  AccuracyStats,
+  Action,
+  ElementIdentity,
+  EnrichmentResult,
+  HealingRecord,
+  JsonObject,
+  ReplayReport,
+  ReplayResult,
+  VerificationResult,
+} from './types'
+
+export interface ParseOptions {
+  /** Named in error messages. */
+  file?: string
+}
+
+/** Validate, decode and encode one object type of the file format. */
+export interface Codec<T> {
+  readonly schema: ObjectSchema
+  /** Every issue, empty when valid. */
+  validate(raw: unknown): ValidationIssue[]
+  /** File format (snake_case) → model; throws ModelError `MODEL_INVALID` listing every issue. */
+  parse(raw: unknown, opts?: ParseOptions): T
+  /** Model → file format (snake_case), unknown fields written back. */
+  serialize(value: T): JsonObject
+}
+
+export function validateAgainst(raw: unknown, schema: ObjectSchema): ValidationIssue[] {
+  const issues: ValidationIssue[] = []
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    issues.push({ path: '$', expected: `object (${schema.name})`, got: renderValue(raw) })
+    return issues
+  }
+  validateObject(raw as Record<string, unknown>, schema, '$', issues)
+  return issues
+}
+
+export function invalidError(what: string, issues: readonly ValidationIssue[], file?: string): ModelError {
+  const where = file ? `${file}: ` : ''
+  const lines = issues.slice(0, 50).map((i) => `  ${where}${formatIssue(i)}`)
+  if (issues.length > 50) lines.push(`  … and ${issues.length - 50} more`)
+  return new ModelError(
+    'MODEL_INVALID',
+    `${file ?? 'The input'} is not a valid ${what} (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${lines.join('\n')}`,
+    { file, issues, hint: 'Fix the fields listed above; the file was not changed.' },
+  )
+}
+
+export function createCodec<T>(schema: ObjectSchema): Codec<T> {
+  return {
+    schema,
+    validate: (raw) => validateAgainst(raw, schema),
+    parse(raw, opts = {}) {
+      const issues = validateAgainst(raw, schema)
+      if (issues.length > 0) throw invalidError(schema.name, issues, opts.file)
+      return decodeObject(raw as Record<string, unknown>, schema) as T
+    },
+    serialize: (value) => encodeObject(value as unknown as Record<string, unknown>, schema) as JsonObject,
+  }
+}
+
+export const actionCodec = createCodec<Action>(actionSchema)
+export const elementIdentityCodec = createCodec<ElementIdentity>(elementIdentitySchema)
+export const healingRecordCodec = createCodec<HealingRecord>(healingRecordSchema)
+export const replayResultCodec = createCodec<ReplayResult>(replayResultSchema)
+export const verificationResultCodec = createCodec<VerificationResult>(verificationResultSchema)
+export const accuracyStatsCodec = createCodec<AccuracyStats>(accuracyStatsSchema)
+export const replayReportCodec = createCodec<ReplayReport>(replayReportSchema)
+export const enrichmentResultCodec = createCodec<EnrichmentResult>(enrichmentResultSchema)
+
+export const parseAction = (raw: unknown, opts?: ParseOptions) => actionCodec.parse(raw, opts)
+export const serializeAction = (value: Action) => actionCodec.serialize(value)
+export const parseReplayReport = (raw: unknown, opts?: ParseOptions) => replayReportCodec.parse(raw, opts)
+export const serializeReplayReport = (value: ReplayReport) => replayReportCodec.serialize(value)
+export const parseVerificationResult = (raw: unknown, opts?: ParseOptions) => verificationResultCodec.parse(raw, opts)
+export const serializeVerificationResult = (value: VerificationResult) => verificationResultCodec.serialize(value)
+export const parseReplayResult = (raw: unknown, opts?: ParseOptions) => replayResultCodec.parse(raw, opts)
+export const serializeReplayResult = (value: ReplayResult) => replayResultCodec.serialize(value)
+export const parseEnrichmentResult = (raw: unknown, opts?: ParseOptions) => enrichmentResultCodec.parse(raw, opts)
+export const serializeEnrichmentResult = (value: EnrichmentResult) => enrichmentResultCodec.serialize(value)
+
+/** JSON.parse with an error that names the file, line and column. */
+export function parseJsonText(text: string, opts: ParseOptions = {}): unknown {
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
+  } catch (cause) {
+    const detail = cause instanceof Error ? cause.message : String(cause)
+    const position = /position (\d+)/.exec(detail)?.[1]
+    let where = ''
+    if (position !== undefined) {
+      const before = text.slice(0, Number(position))
+      const line = before.split('\n').length
+      const column = Number(position) - before.lastIndexOf('\n')
+      where = ` at line ${line}, column ${column}`
+    } else if (/end of (JSON )?input|Unterminated/i.test(detail)) {
+      where = ' (the file ends too early; it may be truncated)'
+    }
+    throw new ModelError('MODEL_INVALID_JSON', `${opts.file ?? 'The input'} is not valid JSON${where}: ${detail}`, {
+      file: opts.file,
+      cause,
+      hint: 'Check that the file is complete JSON; the file was not changed.',
+    })
+  }
+}
+
+/** Pretty JSON with a trailing newline, the form every file of ours is written in. */
+export function stringifyDocument(doc: unknown): string {
+  return `${JSON.stringify(doc, null, 2)}\n`
+}

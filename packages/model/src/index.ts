@@ -1,0 +1,51 @@
+export * from './types'
+export { QaError, isQaError, ModelError, formatIssue, type ModelErrorCode, type ValidationIssue } from './errors'
+export { describeKind, type Field, type Kind, type ObjectSchema } from './schema'
+export * as schemas from './schemas'
+export {
+  type Codec,
+  type ParseOptions,
+  createCodec,
+  actionCodec,
+  elementIdentityCodec,
+  healingRecordCodec,
+  replayResultCodec,
+  verificationResultCodec,
+  accuracyStatsCodec,
+  replayReportCodec,
+  enrichmentResultCodec,
+  parseAction,
+  serializeAction,
+  parseReplayReport,
+  serializeReplayReport,
+  parseVerificationResult,
+  serializeVerificationResult,
+  parseReplayResult,
+  serializeReplayResult,
+  parseEnrichmentResult,
+  serializeEnrichmentResult,
+  parseJsonText,
+  stringifyDocument,
+} from './codecs'
+export {
+  type ParsedTestCase,
+  createTestCase,
+  detectFormatVersion,
+  migrateTestCaseDocument,
+  parseTestCase,
+  parseTestCaseJson,
+  serializeTestCase,
+  stringifyTestCase,
+  validateTestCase,
+} from './test-case'
+export {
+  type VerdictCounts,
+  computeAccuracyStats,
+  countVerdicts,
+  determineTestResult,
+  exitCodeFor,
+  isVerdict,
+  successRate,
+} from './report-math'
+export { hasSemanticInfo, isClickLike, isLegacyAction, isLegacyTestCase } from './legacy'
+export { type ActionEnrichment, mergeEnrichment, summarizeEnrichment } from './enrich'

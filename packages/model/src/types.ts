@@ -1,0 +1,408 @@
+/**
+ * The in-memory model (camelCase) of the test-case format (SPEC §3) and of replay results and reports.
+ *
+ * Conventions, true for every object type here:
+ * - An optional field may be absent, `null`, or a value; the three are kept apart through a round trip.
+ * - `extra` holds the fields of the file this version does not know, under their file names, so that they
+ *   are written back unchanged. It is absent when there were none.
+ * - Free-form payloads (`visualFeatures`, `nearbyElements`, `details`) are JSON values kept as they are.
+ */
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
+export type JsonObject = { [key: string]: JsonValue }
+
+/** Unknown fields of a file object, keyed by their file (snake_case) names. */
+export type Extra = JsonObject
+
+export const CURRENT_FORMAT_VERSION = '3.0'
+export const SUPPORTED_MAJOR_VERSIONS = [1, 2, 3] as const
+
+export type Platform = 'desktop' | 'web'
+export const PLATFORMS: readonly Platform[] = ['desktop', 'web']
+
+export type ActionType =
+  | 'click'
+  | 'double_click'
+  | 'right_click'
+  | 'type'
+  | 'key_press'
+  | 'scroll'
+  | 'drag'
+  | 'wait'
+  | 'navigate'
+  | 'select'
+export const ACTION_TYPES: readonly ActionType[] = [
+  'click',
+  'double_click',
+  'right_click',
+  'type',
+  'key_press',
+  'scroll',
+  'drag',
+  'wait',
+  'navigate',
+  'select',
+]
+/** Action types that act on an element at a point; a case is legacy when one of them lacks semantics. */
+export const CLICK_LIKE_ACTION_TYPES: readonly ActionType[] = ['click', 'double_click', 'right_click']
+
+export type MouseButton = 'left' | 'right' | 'middle'
+export const MOUSE_BUTTONS: readonly MouseButton[] = ['left', 'right', 'middle']
+
+export type EnrichmentStatus = 'enriched' | 'skipped' | 'failed' | 'pending'
+export const ENRICHMENT_STATUSES: readonly EnrichmentStatus[] = ['enriched', 'skipped', 'failed', 'pending']
+
+export interface BoundingBox {
+  x: number
+  y: number
+  width: number
+  height: number
+  extra?: Extra
+}
+
+export interface Point {
+  x: number
+  y: number
+  extra?: Extra
+}
+
+export interface Size {
+  width: number
+  height: number
+  extra?: Extra
+}
+
+export interface ScreenInfo {
+  width: number
+  height: number
+  /** Device pixels per logical pixel (HiDPI scale factor). */
+  scale?: number | null
+  /** Every monitor, when more than one was attached while recording. */
+  displays?: BoundingBox[] | null
+  extra?: Extra
+}
+
+/** What was clicked, as seen in pixels (desktop) — seed 001/002 `target_element`. */
+export interface TargetElement {
+  /** button, icon, text_field, image, tab, link, checkbox, … */
+  type: string
+  text?: string | null
+  description?: string | null
+  boundingBox?: BoundingBox | null
+  /** 0–1, how sure the analyzer was. */
+  confidence?: number | null
+  /** e.g. `{ "color": "blue", "shape": "rounded_rectangle", "icon": "door" }` */
+  visualFeatures?: JsonValue
+  /** center, top_left, bottom_right, … */
+  relativePosition?: string | null
+  extra?: Extra
+}
+
+export interface ActionContext {
+  /** lobby, main_menu, settings, loading, … */
+  screenState?: string | null
+  /** Labels (or small objects) of notable elements around the target. */
+  nearbyElements?: JsonValue[] | null
+  expectedResult?: string | null
+  extra?: Extra
+}
+
+export interface SemanticInfo {
+  /** enter_game, open_settings, confirm_action, click_button, … */
+  intent?: string | null
+  targetElement?: TargetElement | null
+  context?: ActionContext | null
+  extra?: Extra
+}
+
+export interface ScreenTransition {
+  changed?: boolean | null
+  /** scene_change, popup_open, loading_start, full_transition, none, … */
+  transitionType?: string | null
+  /** Hamming distance between the before/after perceptual hashes. */
+  hashDifference?: number | null
+  resultState?: string | null
+  /** Whether the transition was the intended one (seed 002). */
+  success?: boolean | null
+  extra?: Extra
+}
+
+/** How a web element is recognised again (seed 003), most stable first. */
+export interface ElementIdentity {
+  axRole?: string | null
+  axName?: string | null
+  ariaLabel?: string | null
+  dataTestId?: string | null
+  /** The form `name` attribute. */
+  name?: string | null
+  tagName: string
+  /** The input `type` attribute. */
+  type?: string | null
+  placeholder?: string | null
+  boundingBox: BoundingBox
+  visualHash?: string | null
+  textContent?: string | null
+  /** Epoch milliseconds. */
+  capturedAt?: number | null
+  /** The DOM `id` attribute. */
+  id?: string | null
+  classNames?: string[] | null
+  href?: string | null
+  xpath?: string | null
+  /** Visible text of the nearest neighbours, for the similarity strategy. */
+  neighborText?: string[] | null
+  /** CSS selectors of the iframes from the top document down to the element's frame. */
+  framePath?: string[] | null
+  /** CSS selectors of the open shadow hosts from the document down to the element's root. */
+  shadowPath?: string[] | null
+  /** CDP backend node id at record time (diagnostics only; not stable across loads). */
+  backendNodeId?: number | null
+  extra?: Extra
+}
+
+export interface Selectors {
+  css?: string | null
+  xpath?: string | null
+  fallbacks?: string[] | null
+  extra?: Extra
+}
+
+export type StrategyOutcome = 'matched' | 'none' | 'ambiguous' | 'skipped' | 'error' | 'below_threshold'
+export const STRATEGY_OUTCOMES: readonly StrategyOutcome[] = [
+  'matched',
+  'none',
+  'ambiguous',
+  'skipped',
+  'error',
+  'below_threshold',
+]
+
+/** One strategy tried while locating an element. */
+export interface StrategyAttempt {
+  strategy: string
+  outcome: StrategyOutcome
+  /** How many elements the strategy found. */
+  candidates?: number | null
+  confidence?: number | null
+  durationMs?: number | null
+  detail?: string | null
+  extra?: Extra
+}
+
+/** A heal: the recorded locator failed and another strategy found the element. */
+export interface HealingRecord {
+  /** ISO-8601. */
+  healedAt: string
+  strategy: string
+  confidence: number
+  previousSelector?: string | null
+  newSelector?: string | null
+  coordinateChange?: Point | null
+  strategiesTried?: StrategyAttempt[] | null
+  /** True when the step's verification passed after the heal (only then is a heal learnt). */
+  verified?: boolean | null
+  extra?: Extra
+}
+
+export interface Action {
+  /** ISO-8601 string (desktop recorders) or epoch milliseconds. */
+  timestamp: string | number
+  actionType: ActionType
+  x: number
+  y: number
+  button?: MouseButton | null
+  key?: string | null
+  text?: string | null
+  /** The chosen option of a `select` action. */
+  value?: string | null
+  /** Name of the environment variable that holds a masked secret (password fields). */
+  secretEnv?: string | null
+  /** Where a `drag` ends. */
+  endX?: number | null
+  endY?: number | null
+  scrollDx?: number | null
+  scrollDy?: number | null
+  durationMs?: number | null
+  /** Target of a `navigate` action. */
+  url?: string | null
+  description: string
+  screenshotBeforePath?: string | null
+  /** The after-screenshot, used for verification. */
+  screenshotPath?: string | null
+  /** Crop around the acted element (template matching). */
+  elementCropPath?: string | null
+  uiStateHashBefore?: string | null
+  uiStateHashAfter?: string | null
+  semanticInfo?: SemanticInfo | null
+  screenTransition?: ScreenTransition | null
+  identity?: ElementIdentity | null
+  selectors?: Selectors | null
+  healingHistory?: HealingRecord[] | null
+  enrichmentStatus?: EnrichmentStatus | null
+  extra?: Extra
+}
+
+export interface TestCase {
+  name: string
+  /** The format version of this object; always CURRENT_FORMAT_VERSION after loading. */
+  version: string
+  platform: Platform
+  createdAt?: string | null
+  enrichedAt?: string | null
+  description?: string | null
+  tags?: string[] | null
+  startUrl?: string | null
+  viewport?: Size | null
+  screen?: ScreenInfo | null
+  actions: Action[]
+  extra?: Extra
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Replay and verification results
+
+/**
+ * How an action's target was found on replay.
+ * desktop: direct (fast path) · semantic · template · ocr · coordinate
+ * web: role · aria_label · name · test_id · css · xpath · text · similarity · visual · coordinate
+ * none: the action needs no target (wait, navigate, key press) · failed: not found.
+ */
+export type ReplayMethod =
+  | 'direct'
+  | 'semantic'
+  | 'template'
+  | 'ocr'
+  | 'role'
+  | 'aria_label'
+  | 'name'
+  | 'test_id'
+  | 'css'
+  | 'xpath'
+  | 'text'
+  | 'similarity'
+  | 'visual'
+  | 'coordinate'
+  | 'none'
+  | 'failed'
+export const REPLAY_METHODS: readonly ReplayMethod[] = [
+  'direct',
+  'semantic',
+  'template',
+  'ocr',
+  'role',
+  'aria_label',
+  'name',
+  'test_id',
+  'css',
+  'xpath',
+  'text',
+  'similarity',
+  'visual',
+  'coordinate',
+  'none',
+  'failed',
+]
+
+export interface ReplayResult {
+  actionId: string
+  actionIndex?: number | null
+  success: boolean
+  method: ReplayMethod
+  originalCoords: Point
+  actualCoords?: Point | null
+  coordinateChange?: Point | null
+  /** 0–1. */
+  matchConfidence: number
+  screenTransitionVerified: boolean
+  errorMessage: string
+  strategiesTried?: StrategyAttempt[] | null
+  durationMs?: number | null
+  extra?: Extra
+}
+
+export type Verdict = 'pass' | 'fail' | 'warning'
+export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'warning']
+
+/** Seed 000 `VerificationResult`, plus the artefacts a report shows. */
+export interface VerificationResult {
+  actionIndex: number
+  actionDescription: string
+  screenshotMatch: boolean
+  /** 0–1: 1 − differing pixels / pixels. */
+  screenshotSimilarity: number
+  visionVerified: boolean
+  visionMatch: boolean
+  finalResult: Verdict
+  /** Why the verdict is what it is, in one sentence. */
+  reason?: string | null
+  expectedScreenshot?: string | null
+  actualScreenshot?: string | null
+  diffScreenshot?: string | null
+  durationMs?: number | null
+  details?: JsonObject | null
+  extra?: Extra
+}
+
+/** Replay statistics per method; the per-method counts plus failures always sum to the total (seed 001 P7). */
+export interface AccuracyStats {
+  totalActions: number
+  successCount: number
+  failedCount: number
+  /** Successful actions located by anything but raw coordinates. */
+  semanticMatchCount: number
+  /** Successful actions replayed at their recorded coordinates. */
+  coordinateMatchCount: number
+  /** Successful actions per method. */
+  byMethod: Record<string, number>
+  /** Failures per reason (`element_not_found`, `unexpected_transition`, …). */
+  failureReasons: Record<string, number>
+  averageMatchConfidence: number
+  /** Mean distance in pixels between recorded and replayed coordinates. */
+  averageCoordinateShift: number
+  extra?: Extra
+}
+
+/** Vision calls made for a report (cost control). */
+export interface VisionUsage {
+  provider: string
+  calls: number
+  cacheHits: number
+  inputTokens?: number | null
+  outputTokens?: number | null
+  totalLatencyMs?: number | null
+  extra?: Extra
+}
+
+/** Seed 000 `ReplayReport`, plus replay results and accuracy statistics. */
+export interface ReplayReport {
+  testCaseName: string
+  sessionId: string
+  startTime: string
+  endTime: string
+  totalActions: number
+  passedCount: number
+  failedCount: number
+  warningCount: number
+  /** (passed + warning) / total; 0 when there are no actions. */
+  successRate: number
+  /** The test's result: no action failed (seed 000 P6). */
+  passed?: boolean | null
+  verificationResults: VerificationResult[]
+  replayResults?: ReplayResult[] | null
+  accuracyStats?: AccuracyStats | null
+  visionUsage?: VisionUsage | null
+  testCasePath?: string | null
+  platform?: Platform | null
+  summary: string
+  extra?: Extra
+}
+
+/** Seed 001 `EnrichmentResult`. */
+export interface EnrichmentResult {
+  totalActions: number
+  enrichedCount: number
+  skippedCount: number
+  failedCount: number
+  version: string
+  extra?: Extra
+}
