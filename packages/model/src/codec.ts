@@ -69,15 +69,21 @@ export function validateKind(value: unknown, kind: Kind, path: string, issues: V
       if (typeof value !== 'string' || !kind.values.includes(value)) fail()
       return
     case 'object':
-      if (!isPlainObject(value)) return fail()
-      validateObject(value, kind.schema, path, issues)
+      if (isPlainObject(value)) validateObject(value, kind.schema, path, issues)
+      else fail()
       return
     case 'array':
-      if (!Array.isArray(value)) return fail()
-      value.forEach((item, i) => validateKind(item, kind.of, childPath(path, i), issues))
+      if (!Array.isArray(value)) {
+        fail()
+        return
+      }
+      for (const [i, item] of value.entries()) validateKind(item, kind.of, childPath(path, i), issues)
       return
     case 'record':
-      if (!isPlainObject(value)) return fail()
+      if (!isPlainObject(value)) {
+        fail()
+        return
+      }
       for (const [key, item] of Object.entries(value)) validateKind(item, kind.of, childPath(path, key), issues)
       return
     case 'json':
@@ -170,14 +176,9 @@ export function decodeObject(value: Obj, schema: ObjectSchema): Obj {
     const v = value[field.file]
     out[field.model] = v === null ? null : decodeKind(v, field.kind)
   }
-  const extra: Obj = {}
-  let hasExtra = false
-  for (const [key, v] of Object.entries(value)) {
-    if (known.has(key)) continue
-    extra[key] = structuredClone(v)
-    hasExtra = true
-  }
-  if (hasExtra) out.extra = extra
+  // Object.fromEntries defines own properties, so a key like "__proto__" stays data.
+  const extra = Object.entries(value).filter(([key]) => !known.has(key))
+  if (extra.length > 0) out.extra = Object.fromEntries(extra.map(([key, v]) => [key, structuredClone(v)]))
   return out
 }
 
@@ -210,8 +211,7 @@ export function encodeObject(value: Obj, schema: ObjectSchema): Obj {
     out[field.file] = v === null ? null : encodeKind(v, field.kind)
   }
   const extra = value.extra
-  if (isPlainObject(extra)) {
-    for (const [key, v] of Object.entries(extra)) if (!Object.hasOwn(out, key)) out[key] = structuredClone(v)
-  }
-  return out
+  if (!isPlainObject(extra)) return out
+  const unknown = Object.entries(extra).filter(([key]) => !Object.hasOwn(out, key))
+  return Object.fromEntries([...Object.entries(out), ...unknown.map(([key, v]) => [key, structuredClone(v)])])
 }

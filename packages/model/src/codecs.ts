@@ -1,5 +1,6 @@
 import { decodeObject, encodeObject, renderValue, validateObject } from './codec'
 import { formatIssue, ModelError, type ValidationIssue } from './errors'
+import { locateJsonError } from './json-locate'
 import type { ObjectSchema } from './schema'
 import {
   accuracyStatsSchema,
@@ -99,15 +100,15 @@ export function parseJsonText(text: string, opts: ParseOptions = {}): unknown {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
   } catch (cause) {
     const detail = cause instanceof Error ? cause.message : String(cause)
-    const position = /position (\d+)/.exec(detail)?.[1]
+    const offset = locateJsonError(text)
     let where = ''
-    if (position !== undefined) {
-      const before = text.slice(0, Number(position))
-      const line = before.split('\n').length
-      const column = Number(position) - before.lastIndexOf('\n')
-      where = ` at line ${line}, column ${column}`
-    } else if (/end of (JSON )?input|Unterminated/i.test(detail)) {
+    if (offset >= text.length) {
       where = ' (the file ends too early; it may be truncated)'
+    } else if (offset >= 0) {
+      const before = text.slice(0, offset)
+      const line = before.split('\n').length
+      const column = offset - before.lastIndexOf('\n')
+      where = ` at line ${line}, column ${column}`
     }
     throw new ModelError('MODEL_INVALID_JSON', `${opts.file ?? 'The input'} is not valid JSON${where}: ${detail}`, {
       file: opts.file,

@@ -32,7 +32,10 @@ export function mergeEnrichment(action: Action, enrichment: ActionEnrichment): A
 }
 
 /** Counts an enrichment run from the per-action statuses. */
-export function summarizeEnrichment(statuses: readonly (EnrichmentStatus | null | undefined)[], version: string): EnrichmentResult {
+export function summarizeEnrichment(
+  statuses: readonly (EnrichmentStatus | null | undefined)[],
+  version: string,
+): EnrichmentResult {
   let enrichedCount = 0
   let skippedCount = 0
   let failedCount = 0

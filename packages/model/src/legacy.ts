@@ -2,7 +2,9 @@ import { type Action, CLICK_LIKE_ACTION_TYPES, type SemanticInfo, type TestCase 
 
 /** A semantic_info counts only when it says what was clicked (a target element). */
 export function hasSemanticInfo(info: SemanticInfo | null | undefined): boolean {
-  return typeof info === 'object' && info !== null && typeof info.targetElement === 'object' && info.targetElement !== null
+  return (
+    typeof info === 'object' && info !== null && typeof info.targetElement === 'object' && info.targetElement !== null
+  )
 }
 
 export function isClickLike(action: Pick<Action, 'actionType'>): boolean {

@@ -82,9 +82,9 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
       hint: 'Choose another output path, or pass the overwrite option (--force in the CLI).',
     })
   }
-  await mkdir(dirname(target), { recursive: true })
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
   try {
+    await mkdir(dirname(target), { recursive: true })
     const handle = await open(temp, 'wx')
     try {
       await handle.writeFile(data)
@@ -94,7 +94,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     }
     await rename(temp, target)
   } catch (cause) {
-    await rm(temp, { force: true })
+    await rm(temp, { force: true }).catch(() => undefined)
     if (cause instanceof ModelError) throw cause
     throw new ModelError('MODEL_WRITE_FAILED', `${path}: could not be written (${(cause as Error).message}).`, {
       file: path,

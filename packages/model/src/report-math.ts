@@ -56,8 +56,8 @@ export function computeAccuracyStats(
   results: readonly ReplayResult[],
   reasons: ReadonlyMap<string, string> = new Map(),
 ): AccuracyStats {
-  const byMethod: Record<string, number> = {}
-  const failureReasons: Record<string, number> = {}
+  const byMethod = new Map<string, number>()
+  const failureReasons = new Map<string, number>()
   let successCount = 0
   let semanticMatchCount = 0
   let confidenceSum = 0
@@ -66,11 +66,11 @@ export function computeAccuracyStats(
   for (const r of results) {
     if (!r.success) {
       const reason = reasons.get(r.actionId) ?? (r.errorMessage.trim() || 'unknown')
-      failureReasons[reason] = (failureReasons[reason] ?? 0) + 1
+      failureReasons.set(reason, (failureReasons.get(reason) ?? 0) + 1)
       continue
     }
     successCount++
-    byMethod[r.method] = (byMethod[r.method] ?? 0) + 1
+    byMethod.set(r.method, (byMethod.get(r.method) ?? 0) + 1)
     if (!NOT_LOCATED.has(r.method)) semanticMatchCount++
     confidenceSum += r.matchConfidence
     if (r.coordinateChange) {
@@ -84,8 +84,8 @@ export function computeAccuracyStats(
     failedCount: results.length - successCount,
     semanticMatchCount,
     coordinateMatchCount: successCount - semanticMatchCount,
-    byMethod,
-    failureReasons,
+    byMethod: Object.fromEntries(byMethod),
+    failureReasons: Object.fromEntries(failureReasons),
     averageMatchConfidence: successCount === 0 ? 0 : Math.min(1, Math.max(0, confidenceSum / successCount)),
     averageCoordinateShift: shiftCount === 0 ? 0 : shiftSum / shiftCount,
   }

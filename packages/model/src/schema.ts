@@ -35,8 +35,16 @@ export interface ObjectSchema {
 
 export const k = {
   string: (minLength?: number): Kind => (minLength === undefined ? { t: 'string' } : { t: 'string', minLength }),
-  integer: (min?: number, max?: number): Kind => ({ t: 'integer', ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) }),
-  number: (min?: number, max?: number): Kind => ({ t: 'number', ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) }),
+  integer: (min?: number, max?: number): Kind => ({
+    t: 'integer',
+    ...(min !== undefined ? { min } : {}),
+    ...(max !== undefined ? { max } : {}),
+  }),
+  number: (min?: number, max?: number): Kind => ({
+    t: 'number',
+    ...(min !== undefined ? { min } : {}),
+    ...(max !== undefined ? { max } : {}),
+  }),
   boolean: (): Kind => ({ t: 'boolean' }),
   enum: (values: readonly string[]): Kind => ({ t: 'enum', values }),
   object: (schema: ObjectSchema): Kind => ({ t: 'object', schema }),

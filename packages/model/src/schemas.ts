@@ -11,7 +11,7 @@ import {
 
 /** The file-format schemas of every object type (SPEC §3), current version. */
 
-const coordinate = k.integer(-(2 ** 31), 2 ** 31 - 1)
+const coordinate = k.integer()
 const ratio = k.number(0, 1)
 const count = k.integer(0)
 const nonNegative = k.number(0)

@@ -17,12 +17,18 @@ export interface ParsedTestCase {
 const VERSION_PATTERN = /^(\d+)\.(\d+)$/
 
 /** The format version a test-case document claims (`1.0` when it has none), or an issue. */
-export function detectFormatVersion(raw: Record<string, unknown>): { version: string; major: number } | ValidationIssue {
+export function detectFormatVersion(
+  raw: Record<string, unknown>,
+): { version: string; major: number } | ValidationIssue {
   if (!Object.hasOwn(raw, 'version') || raw.version === null) return { version: '1.0', major: 1 }
   const v = raw.version
   const match = typeof v === 'string' ? VERSION_PATTERN.exec(v) : null
   if (!match) {
-    return { path: 'version', expected: 'a version string like "3.0"', got: typeof v === 'string' ? JSON.stringify(v) : String(v) }
+    return {
+      path: 'version',
+      expected: 'a version string like "3.0"',
+      got: typeof v === 'string' ? JSON.stringify(v) : String(v),
+    }
   }
   return { version: v as string, major: Number(match[1]) }
 }
@@ -56,7 +62,8 @@ export function migrateTestCaseDocument(doc: JsonObject, fromMajor: number): { d
 export function validateTestCase(raw: unknown): ValidationIssue[] {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return validateAgainst(raw, testCaseSchema)
   const detected = detectFormatVersion(raw as Record<string, unknown>)
-  if ('path' in detected) return [detected, ...validateAgainst(raw, legacyTestCaseSchema).filter((i) => i.path !== 'version')]
+  if ('path' in detected)
+    return [detected, ...validateAgainst(raw, legacyTestCaseSchema).filter((i) => i.path !== 'version')]
   if (detected.major > 3) return []
   return validateAgainst(raw, detected.major >= 3 ? testCaseSchema : legacyTestCaseSchema)
 }

@@ -1,1 +1,193 @@
-export {}
+/**
+ * `@qa/model/testing`: fast-check arbitraries for every type of the model, generated from the same schemas that
+ * validate and (de)serialize files — so every field, absent vs null vs value, unknown fields, Hangul text, empty
+ * strings and huge coordinates are all covered. Requires `fast-check` (an optional peer dependency).
+ */
+import fc from 'fast-check'
+import { decodeObject } from './codec'
+import type { Kind, ObjectSchema } from './schema'
+import {
+  accuracyStatsSchema,
+  actionSchema,
+  elementIdentitySchema,
+  enrichmentResultSchema,
+  healingRecordSchema,
+  replayReportSchema,
+  replayResultSchema,
+  testCaseSchema,
+  verificationResultSchema,
+} from './schemas'
+import type {
+  Action,
+  ActionType,
+  ElementIdentity,
+  HealingRecord,
+  JsonObject,
+  JsonValue,
+  ReplayReport,
+  ReplayResult,
+  TestCase,
+  Verdict,
+  VerificationResult,
+} from './types'
+
+const HANGUL_WORDS = [
+  '시작',
+  '시작하기',
+  '설정',
+  '확인',
+  '취소',
+  '게임 입장',
+  '로그인',
+  '아이디 입력',
+  '비밀번호',
+  '검색',
+]
+
+/** Text as test cases contain it: ASCII labels, Hangul words and syllables, empty strings, any Unicode. */
+export function arbText(opts: { minLength?: number } = {}): fc.Arbitrary<string> {
+  const min = opts.minLength ?? 0
+  const hangulSyllable = fc.integer({ min: 0xac00, max: 0xd7a3 }).map((c) => String.fromCharCode(c))
+  return fc
+    .oneof(
+      { weight: 3, arbitrary: fc.string({ maxLength: 24 }) },
+      { weight: 3, arbitrary: fc.constantFrom(...HANGUL_WORDS) },
+      { weight: 2, arbitrary: fc.array(hangulSyllable, { maxLength: 8 }).map((cs) => cs.join('')) },
+      { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }) },
+      { weight: 1, arbitrary: fc.constant('') },
+    )
+    .filter((s) => s.length >= min)
+}
+
+const finite = (min?: number, max?: number) =>
+  fc
+    .double({
+      noNaN: true,
+      noDefaultInfinity: true,
+      min: min ?? -1e9,
+      max: max ?? 1e9,
+    })
+    .map((x) => (x === 0 ? 0 : x)) // no -0: JSON cannot keep it
+
+function arbKind(kind: Kind, depth: number): fc.Arbitrary<unknown> {
+  switch (kind.t) {
+    case 'string':
+      return arbText({ minLength: kind.minLength ?? 0 })
+    case 'integer': {
+      const min = kind.min ?? -(2 ** 31)
+      const max = kind.max ?? 2 ** 31 - 1
+      // Small values mostly, huge ones (multi-monitor, 8K, overflowed recorders) sometimes.
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.integer({ min: Math.max(min, -100), max: Math.min(max, 4000) }) },
+        { weight: 1, arbitrary: fc.integer({ min, max }) },
+      )
+    }
+    case 'number':
+      return finite(kind.min, kind.max)
+    case 'boolean':
+      return fc.boolean()
+    case 'enum':
+      return fc.constantFrom(...kind.values)
+    case 'object':
+      return arbDocument(kind.schema, { depth: depth + 1 })
+    case 'array':
+      return fc.array(arbKind(kind.of, depth + 1), { maxLength: depth > 2 ? 1 : 3 })
+    case 'record':
+      return fc.dictionary(
+        fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('색상', 'shape', 'icon')),
+        arbKind(kind.of, depth + 1),
+        {
+          maxKeys: 3,
+        },
+      )
+    case 'json':
+      return arbJsonValue()
+    case 'union':
+      return fc.oneof(...kind.of.map((k) => arbKind(k, depth)))
+  }
+}
+
+/** Any JSON value (no -0, no non-finite numbers), small. */
+export function arbJsonValue(): fc.Arbitrary<JsonValue> {
+  return fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as JsonValue)
+}
+
+const UNKNOWN_KEYS = ['x_custom', 'recorder_build', 'game_build', 'notes', 'extra', '메모']
+
+export interface ArbDocumentOptions {
+  /** Replace the arbitrary of some top-level fields (by file name). */
+  overrides?: Record<string, fc.Arbitrary<unknown>>
+  /** Include unknown fields sometimes (default true). */
+  unknownFields?: boolean
+  depth?: number
+}
+
+/**
+ * A valid file-format document (snake_case JSON) of a schema: required fields present, each optional field
+ * absent, null or a value, sometimes unknown fields too.
+ */
+export function arbDocument(schema: ObjectSchema, opts: ArbDocumentOptions = {}): fc.Arbitrary<JsonObject> {
+  const depth = opts.depth ?? 0
+  const known = new Set(schema.fields.map((f) => f.file))
+  const parts: Record<string, fc.Arbitrary<unknown>> = {}
+  const requiredKeys: string[] = []
+  for (const field of schema.fields) {
+    const value = opts.overrides?.[field.file] ?? arbKind(field.kind, depth)
+    if (field.required) {
+      parts[field.file] = value
+      requiredKeys.push(field.file)
+    } else {
+      parts[field.file] = fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 3, arbitrary: value })
+    }
+  }
+  const base = fc.record(parts, { requiredKeys }) as fc.Arbitrary<Record<string, unknown>>
+  const unknown =
+    opts.unknownFields === false
+      ? fc.constant({})
+      : fc.dictionary(fc.constantFrom(...UNKNOWN_KEYS.filter((key) => !known.has(key))), arbJsonValue(), {
+          maxKeys: depth === 0 ? 2 : 1,
+        })
+  return fc
+    .tuple(base, fc.oneof({ weight: 3, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: unknown }))
+    .map(([doc, extra]) => ({ ...extra, ...doc }) as JsonObject)
+}
+
+const decodeWith =
+  <T>(schema: ObjectSchema) =>
+  (doc: JsonObject): T =>
+    decodeObject(doc, schema) as T
+
+/** A test-case file document of the current major version (3.x). */
+export function arbTestCaseDocument(opts: { actionTypes?: readonly ActionType[] } = {}): fc.Arbitrary<JsonObject> {
+  const action = opts.actionTypes
+    ? arbDocument(actionSchema, { depth: 1, overrides: { action_type: fc.constantFrom(...opts.actionTypes) } })
+    : arbDocument(actionSchema, { depth: 1 })
+  return arbDocument(testCaseSchema, {
+    overrides: { version: fc.constantFrom('3.0', '3.0', '3.1'), actions: fc.array(action, { maxLength: 6 }) },
+  })
+}
+
+export const arbTestCase = (opts?: { actionTypes?: readonly ActionType[] }): fc.Arbitrary<TestCase> =>
+  arbTestCaseDocument(opts).map(decodeWith<TestCase>(testCaseSchema))
+export const arbActionDocument = (): fc.Arbitrary<JsonObject> => arbDocument(actionSchema)
+export const arbAction = (): fc.Arbitrary<Action> => arbActionDocument().map(decodeWith<Action>(actionSchema))
+export const arbElementIdentity = (): fc.Arbitrary<ElementIdentity> =>
+  arbDocument(elementIdentitySchema).map(decodeWith<ElementIdentity>(elementIdentitySchema))
+export const arbHealingRecord = (): fc.Arbitrary<HealingRecord> =>
+  arbDocument(healingRecordSchema).map(decodeWith<HealingRecord>(healingRecordSchema))
+export const arbReplayResult = (): fc.Arbitrary<ReplayResult> =>
+  arbDocument(replayResultSchema).map(decodeWith<ReplayResult>(replayResultSchema))
+export const arbVerificationResultDocument = (): fc.Arbitrary<JsonObject> => arbDocument(verificationResultSchema)
+export const arbVerificationResult = (
+  opts: { verdict?: fc.Arbitrary<Verdict> } = {},
+): fc.Arbitrary<VerificationResult> =>
+  arbDocument(verificationResultSchema, opts.verdict ? { overrides: { final_result: opts.verdict } } : {}).map(
+    decodeWith<VerificationResult>(verificationResultSchema),
+  )
+export const arbReplayReportDocument = (): fc.Arbitrary<JsonObject> => arbDocument(replayReportSchema)
+export const arbReplayReport = (): fc.Arbitrary<ReplayReport> =>
+  arbReplayReportDocument().map(decodeWith<ReplayReport>(replayReportSchema))
+export const arbAccuracyStatsDocument = (): fc.Arbitrary<JsonObject> => arbDocument(accuracyStatsSchema)
+export const arbEnrichmentResultDocument = (): fc.Arbitrary<JsonObject> => arbDocument(enrichmentResultSchema)
+
+export const arbVerdict = (): fc.Arbitrary<Verdict> => fc.constantFrom<Verdict>('pass', 'fail', 'warning')

@@ -23,13 +23,22 @@ export class ValidateCommand extends QaCommand {
   files = Option.Rest({ required: 1 })
 
   async run(): Promise<number> {
-    const results: { file: string; valid: boolean; version?: string; migrated?: boolean; errors?: string[]; error?: unknown }[] = []
+    const results: {
+      file: string
+      valid: boolean
+      version?: string
+      migrated?: boolean
+      errors?: string[]
+      error?: unknown
+    }[] = []
     for (const file of this.files) {
       try {
         const loaded = await loadTestCase(file)
         results.push({ file, valid: true, version: loaded.sourceVersion, migrated: loaded.migrated })
         if (!this.json) {
-          const note = loaded.migrated ? ` (version ${loaded.sourceVersion}; loads as ${loaded.testCase.version}: ${loaded.migrationNotes.join('; ')})` : ''
+          const note = loaded.migrated
+            ? ` (version ${loaded.sourceVersion}; loads as ${loaded.testCase.version}: ${loaded.migrationNotes.join('; ')})`
+            : ''
           this.out(`OK ${file}: ${loaded.testCase.actions.length} actions, ${loaded.testCase.platform}${note}`)
         }
       } catch (error) {

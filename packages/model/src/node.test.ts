@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto'
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { fixturePath } from './__tests__/fixtures'
+import { loadTestCase, saveTestCase, writeFileAtomic } from './node'
+
+const sha = async (file: string) =>
+  createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex')
+
+describe('file IO', () => {
+  it('loads a case and resolves asset paths relative to the case file', async () => {
+    const loaded = await loadTestCase(fixturePath('v2/seed-001-example.json'))
+    expect(loaded.resolveAsset('screenshots/action_0000.png')).toBe(fixturePath('v2/screenshots/action_0000.png'))
+    expect(loaded.resolveAsset('/abs/x.png')).toBe('/abs/x.png')
+    expect(loaded.migrated).toBe(true)
+  })
+
+  it('names a missing file', async () => {
+    await expect(loadTestCase('/nope/case.json')).rejects.toMatchObject({
+      code: 'MODEL_FILE_NOT_FOUND',
+      file: '/nope/case.json',
+    })
+  })
+
+  it('saves atomically, refuses to overwrite unless asked, and leaves no temp files', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qa-model-'))
+    const { testCase } = await loadTestCase(fixturePath('v3/web-login.json'))
+    const out = join(dir, 'nested', 'case.json')
+    await saveTestCase(out, testCase)
+    const first = await sha(out)
+    await expect(saveTestCase(out, { ...testCase, name: 'changed' })).rejects.toMatchObject({
+      code: 'MODEL_WOULD_OVERWRITE',
+    })
+    expect(await sha(out)).toBe(first)
+    await saveTestCase(out, { ...testCase, name: 'changed' }, { overwrite: true })
+    expect((await loadTestCase(out)).testCase.name).toBe('changed')
+    expect(await readdir(join(dir, 'nested'))).toEqual(['case.json'])
+  })
+
+  it('keeps the old file when a write fails', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qa-model-'))
+    const file = join(dir, 'a.json')
+    await writeFile(file, 'old')
+    // A folder where the temp file's parent should be makes the write fail after the check.
+    await expect(writeFileAtomic(join(file, 'inner.json'), 'x', { overwrite: true })).rejects.toMatchObject({
+      code: 'MODEL_WRITE_FAILED',
+    })
+    expect(await readFile(file, 'utf8')).toBe('old')
+    expect(await readdir(dir)).toEqual(['a.json'])
+  })
+})
