@@ -1,0 +1,210 @@
+import { existsSync, mkdirSync, copyFileSync, symlinkSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { VisionError, isVisionError } from '../errors'
+import { findElementAtPosition } from '../find-element-at-position'
+import { sha256Hex } from '../image'
+import type { Box, UiElement, VisionAnswer, VisionProvider } from '../types'
+import { assertNotAborted, unsupported } from './common'
+
+export interface OcrOptions {
+  /** Tesseract languages (default `['eng', 'kor']`); a language with no data installed is skipped. */
+  languages?: string[]
+  /** A folder with `<lang>.traineddata[.gz]`, searched before the npm and Debian data. */
+  tessdataDir?: string
+  /** Words below this Tesseract confidence (0–100) are dropped (default 40). */
+  minWordConfidence?: number
+}
+
+const DEBIAN_DIRS = ['/usr/share/tesseract-ocr/5/tessdata', '/usr/share/tesseract-ocr/4.00/tessdata']
+
+/** Where each language's data is: your folder, then `@tesseract.js-data/<lang>`, then Debian's tesseract-ocr-<lang>. */
+export function findTessdata(languages: string[], tessdataDir?: string): Map<string, string> {
+  const require = createRequire(import.meta.url)
+  const found = new Map<string, string>()
+  for (const lang of languages) {
+    const candidates: string[] = []
+    if (tessdataDir)
+      candidates.push(join(tessdataDir, `${lang}.traineddata`), join(tessdataDir, `${lang}.traineddata.gz`))
+    try {
+      const dir = dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`))
+      candidates.push(join(dir, '4.0.0_best_int', `${lang}.traineddata.gz`))
+    } catch {
+      /* npm data not installed */
+    }
+    for (const d of DEBIAN_DIRS) candidates.push(join(d, `${lang}.traineddata`))
+    const hit = candidates.find((c) => existsSync(c))
+    if (hit) found.set(lang, hit)
+  }
+  return found
+}
+
+/** A folder holding `<lang>.traineddata.gz` links to the found files (tesseract.js detects gzip itself). */
+function stageTessdata(found: Map<string, string>): string {
+  const dir = join(tmpdir(), `qa-vision-tessdata-${sha256Hex(JSON.stringify([...found])).slice(0, 12)}`)
+  mkdirSync(dir, { recursive: true })
+  for (const [lang, file] of found) {
+    const target = join(dir, `${lang}.traineddata.gz`)
+    if (existsSync(target)) continue
+    try {
+      symlinkSync(file, target)
+    } catch {
+      copyFileSync(file, target)
+    }
+  }
+  return dir
+}
+
+interface OcrWord {
+  text: string
+  confidence: number
+  bbox: { x0: number; y0: number; x1: number; y1: number }
+}
+
+/** Words of one Tesseract line, split where the gap is wider than the line is tall (two buttons on a row). */
+export function groupWords(lines: OcrWord[][], minConfidence: number): UiElement[] {
+  const out: UiElement[] = []
+  for (const line of lines) {
+    const words = line.filter(
+      (w) => w.text.trim() !== '' && w.confidence >= minConfidence && /[\p{L}\p{N}]/u.test(w.text),
+    )
+    let group: OcrWord[] = []
+    const flush = () => {
+      if (!group.length) return
+      const x0 = Math.min(...group.map((w) => w.bbox.x0))
+      const y0 = Math.min(...group.map((w) => w.bbox.y0))
+      const x1 = Math.max(...group.map((w) => w.bbox.x1))
+      const y1 = Math.max(...group.map((w) => w.bbox.y1))
+      const box: Box = { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }
+      out.push({
+        type: 'text',
+        text: group.map((w) => w.text.trim()).join(' '),
+        boundingBox: box,
+        center: { x: Math.round(x0 + box.width / 2), y: Math.round(y0 + box.height / 2) },
+        confidence: Math.round(Math.min(...group.map((w) => w.confidence))) / 100,
+      })
+      group = []
+    }
+    for (const word of words) {
+      const prev = group[group.length - 1]
+      if (prev) {
+        const height = Math.max(prev.bbox.y1 - prev.bbox.y0, word.bbox.y1 - word.bbox.y0)
+        if (word.bbox.x0 - prev.bbox.x1 > height * 1.5) flush()
+      }
+      group.push(word)
+    }
+    flush()
+  }
+  return out
+}
+
+type TesseractWorker = {
+  recognize(
+    image: Buffer,
+    options?: object,
+    output?: object,
+  ): Promise<{
+    data: { blocks: { paragraphs: { lines: { words: OcrWord[] }[] }[] }[] | null }
+  }>
+  terminate(): Promise<unknown>
+}
+
+/** Tesseract (tesseract.js, WebAssembly) reading text and its boxes; fully offline. Answers `screen` and `element`. */
+export function ocrProvider(opts: OcrOptions = {}): VisionProvider {
+  const languages = opts.languages ?? ['eng', 'kor']
+  const minConfidence = opts.minWordConfidence ?? 40
+  const model = `tesseract:${languages.join('+')}`
+  let pending: Promise<TesseractWorker> | undefined
+  const getWorker = () => {
+    pending ??= createOcrWorker().catch((error: unknown) => {
+      pending = undefined
+      throw error
+    })
+    return pending
+  }
+  async function createOcrWorker(): Promise<TesseractWorker> {
+    const found = findTessdata(languages, opts.tessdataDir)
+    if (found.size === 0)
+      throw new VisionError('VISION_OCR_DATA_MISSING', `No Tesseract data found for ${languages.join(', ')}.`, {
+        hint: 'Install @tesseract.js-data/eng (npm) or tesseract-ocr-eng / tesseract-ocr-kor (apt), or set ocr.tessdataDir.',
+        provider: 'ocr',
+      })
+    let T: { createWorker: (...args: unknown[]) => Promise<TesseractWorker> }
+    try {
+      T = (await import('tesseract.js')) as unknown as typeof T
+    } catch (cause) {
+      throw new VisionError('VISION_SDK_MISSING', 'The "ocr" provider needs tesseract.js.', {
+        hint: 'Run `pnpm add tesseract.js @tesseract.js-data/eng`, or set QA_VISION=none.',
+        provider: 'ocr',
+        cause,
+      })
+    }
+    const langs = [...found.keys()]
+    // Local data only: never fetch from a CDN, never write a cache next to the process.
+    return T.createWorker(langs.join('+'), 1, {
+      langPath: stageTessdata(found),
+      gzip: true,
+      cacheMethod: 'none',
+    })
+  }
+
+  async function read(bytes: Uint8Array): Promise<UiElement[]> {
+    const w = await getWorker()
+    const { data } = await w.recognize(Buffer.from(bytes), {}, { blocks: true })
+    const lines = (data.blocks ?? []).flatMap((b) => b.paragraphs.flatMap((p) => p.lines.map((l) => l.words)))
+    return groupWords(lines, minConfidence)
+  }
+
+  return {
+    name: 'ocr',
+    model,
+    async ask(question, callOpts): Promise<VisionAnswer> {
+      assertNotAborted('ocr', callOpts?.signal)
+      if (question.task !== 'screen' && question.task !== 'element') throw unsupported('ocr', question.task)
+      const image = question.images[0]
+      if (!image) throw new VisionError('VISION_BAD_REQUEST', 'The OCR question had no image.', { provider: 'ocr' })
+      const started = performance.now()
+      let elements: UiElement[]
+      try {
+        elements = await read(image.bytes)
+      } catch (error) {
+        if (isVisionError(error)) throw error
+        throw new VisionError('VISION_UNAVAILABLE', `Tesseract could not read the image: ${String(error)}`, {
+          hint: 'Check the image is a valid PNG/JPEG; OCR failures fall back to the next provider.',
+          provider: 'ocr',
+          cause: error,
+          retryable: false,
+        })
+      }
+      assertNotAborted('ocr', callOpts?.signal)
+      const latencyMs = Math.round(performance.now() - started)
+      const box = (e: UiElement) => ({ ...e.boundingBox })
+      const asJson = (e: UiElement) => ({
+        type: e.type,
+        text: e.text,
+        bounding_box: box(e),
+        confidence: e.confidence,
+      })
+      if (question.task === 'screen')
+        return { provider: 'ocr', model, data: { elements: elements.map(asJson) }, latencyMs }
+      const point = question.point ?? { x: image.width / 2, y: image.height / 2 }
+      const hit = findElementAtPosition(elements, point.x, point.y, 30)
+      return {
+        provider: 'ocr',
+        model,
+        data: {
+          element: hit ? asJson(hit) : null,
+          nearby_elements: elements.filter((e) => e !== hit).map((e) => e.text),
+        },
+        latencyMs,
+      }
+    },
+    async close() {
+      const p = pending
+      pending = undefined
+      const w = await p?.catch(() => undefined)
+      await w?.terminate()
+    },
+  }
+}
