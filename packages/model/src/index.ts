@@ -1,7 +1,8 @@
 export * from './types'
 export { QaError, isQaError, ModelError, formatIssue, type ModelErrorCode, type ValidationIssue } from './errors'
-export { describeKind, type Field, type Kind, type ObjectSchema } from './schema'
+export { describeKind, type Field, k, type Kind, type ObjectSchema, opt, req, schema } from './schema'
 export * as schemas from './schemas'
+export { validateAgainst } from './codecs'
 export {
   type Codec,
   type ParseOptions,

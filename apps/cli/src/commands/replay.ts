@@ -1,0 +1,99 @@
+import { join, resolve } from 'node:path'
+import { loadTestCase, saveTestCase, writeFileAtomic } from '@qa/model/node'
+import { openBrowser, replayWebCase } from '@qa/recorder-cdp'
+import { type ReportFormat, renderReport, writeReports } from '@qa/verifier'
+import { Command, Option } from 'clipanion'
+import { QaCommand } from '../base-command'
+import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
+import { parsePositiveInt, parseRatioFlag, parseViewport, UsageError } from '../usage-error'
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`
+
+export class ReplayCommand extends QaCommand {
+  static override paths = [['replay']]
+  static override usage = Command.Usage({
+    category: 'Record & replay',
+    description: 'Replay a recorded case, finding each element again even when the UI changed, and verify it.',
+    details: `
+      Web cases run in Chromium: each step's element is located by role+name, aria-label, form name, test id,
+      stored CSS/XPath, text, then multi-attribute similarity; the strategy that found it is reported per step.
+      With --verify every step's screen is compared with its recorded screenshot (pass ≥ --threshold, default
+      0.95). All steps run even when one fails. Reports (JSON, TXT, HTML) go to --report-dir.
+      Exit code: 0 the test passed, 1 a step failed, 2 bad input (unreadable case, unreachable URL, bad flag).
+    `,
+    examples: [
+      ['Replay against another port and verify', '$0 replay cases/login.json --url http://127.0.0.1:4000/ --verify'],
+      ['CI: JUnit + JSON only on stdout', '$0 replay cases/login.json --verify --junit results.xml --json'],
+      ['Learn verified heals into a new case', '$0 replay cases/login.json --verify --save-heals cases/login.healed.json'],
+    ],
+  })
+
+  casePath = Option.String({ name: 'case' })
+  url = Option.String('--url', { description: 'Start URL to use instead of the recorded one (same paths, new origin).' })
+  verify = Option.Boolean('--verify', false, { description: 'Compare each step with its recorded screenshot.' })
+  reportDir = Option.String('--report-dir', 'qa-reports', { description: 'Folder for the reports (default qa-reports).' })
+  threshold = Option.String('--threshold', { description: 'Similarity 0–1 a step needs to pass (default 0.95).' })
+  json = Option.Boolean('--json', false, { description: 'Print the report JSON on stdout and nothing else.' })
+  junit = Option.String('--junit', { description: 'Also write a JUnit XML report to this file.' })
+  saveHeals = Option.String('--save-heals', { description: 'Write the case with verified heals learnt to this new file.' })
+  viewport = Option.String('--viewport', { description: 'Viewport WIDTHxHEIGHT (default: the recorded one).' })
+  timeout = Option.String('--timeout', { description: 'Milliseconds an element gets to become actionable (default 5000).' })
+  headed = Option.Boolean('--headed', false, { description: 'Show the browser window.' })
+
+  async run(): Promise<number> {
+    const threshold = parseRatioFlag(this.threshold, '--threshold')
+    const timeout = parsePositiveInt(this.timeout, '--timeout')
+    const viewportFlag = parseViewport(this.viewport)
+    if (this.saveHeals && !this.verify) throw new UsageError('--save-heals needs --verify: a heal is learnt only when the step is proven right.')
+    const loaded = await loadTestCase(this.casePath)
+    const tc = loaded.testCase
+    if (tc.platform !== 'web') {
+      throw new UsageError(`${this.casePath} is a ${tc.platform} case; desktop replay is not available in this build yet.`)
+    }
+    const log = (line: string) => {
+      if (!this.json) this.err(line)
+    }
+    const viewport = viewportFlag ?? tc.viewport ?? undefined
+    const session = await openBrowser({
+      headless: !this.headed,
+      ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
+      ...(viewport ? { viewport: { width: viewport.width, height: viewport.height } } : {}),
+    })
+    const reportDir = resolve(this.reportDir)
+    let outcome: Awaited<ReturnType<typeof replayWebCase>>
+    try {
+      log(`Replaying ${tc.name} (${tc.actions.length} steps)${this.verify ? ' with verification' : ''}`)
+      outcome = await replayWebCase(tc, {
+        page: session.page,
+        caseDir: loaded.dir,
+        caseFile: loaded.file,
+        ...(this.url ? { url: this.url } : {}),
+        verify: this.verify,
+        ...(threshold !== undefined ? { policy: { passSimilarity: threshold } } : {}),
+        artifactDir: join(reportDir, 'artifacts'),
+        ...(timeout ? { actionTimeoutMs: timeout } : {}),
+        env: process.env,
+        onStep: ({ index, total, result, verification }) => {
+          const verdict = verification ? verification.finalResult.toUpperCase() : ''
+          const how = result.success ? `${result.method}${result.matchConfidence ? ` ${pct(result.matchConfidence)}` : ''}` : 'did not run'
+          log(`  [${index + 1}/${total}] ${verdict.padEnd(7)} ${tc.actions[index]?.description ?? ''} — ${how}${result.errorMessage ? ` — ${result.errorMessage}` : ''}`)
+        },
+      })
+    } finally {
+      await session.close()
+    }
+    const formats: ReportFormat[] = ['json', 'txt', 'html']
+    const written = await writeReports(outcome.report, reportDir, formats, { baseDir: loaded.dir })
+    if (this.junit) await writeFileAtomic(this.junit, await renderReport(outcome.report, 'junit'), { overwrite: true })
+    if (this.saveHeals) {
+      await saveTestCase(this.saveHeals, outcome.healedCase)
+      log(`Learnt ${outcome.healedSteps.length} verified heal(s) into ${this.saveHeals}`)
+    }
+    if (this.json) this.out(JSON.stringify(outcome.report))
+    else {
+      this.out(outcome.report.summary)
+      this.out(`Report: ${written.html}`)
+    }
+    return outcome.passed ? EXIT_PASS : EXIT_TEST_FAILED
+  }
+}

@@ -1,0 +1,101 @@
+import type { CandidateElement, CandidateSource, LookupAttribute } from '@qa/matcher'
+import type { ElementIdentity } from '@qa/model'
+import type { FrameLocator, Locator, Page } from 'playwright-core'
+import { describeElementsInPage, type PageElementDescription } from './page-scripts'
+
+/** What a candidate's handle is: a Playwright locator for exactly that element. */
+export type PlaywrightCandidate = CandidateElement<Locator>
+
+/** Elements a user can act on; Playwright's CSS engine pierces open shadow roots. */
+export const INTERACTIVE_SELECTOR = [
+  'button',
+  'a[href]',
+  'input:not([type="hidden" i])',
+  'select',
+  'textarea',
+  'summary',
+  '[role]:not([role="presentation"]):not([role="none"]):not([role="generic"])',
+  '[onclick]',
+  '[tabindex]:not([tabindex="-1"])',
+  '[contenteditable=""]',
+  '[contenteditable="true"]',
+].join(', ')
+
+export interface PlaywrightCandidateSourceOptions {
+  /** The recorded iframe path (CSS selectors from the top document); lookups happen inside that frame. */
+  framePath?: readonly string[] | null
+  /** At most this many candidates for the similarity strategy (default 400). */
+  maxCandidates?: number
+}
+
+type Scope = Page | FrameLocator
+
+function toCandidate(d: PageElementDescription, handle: Locator, known?: { role: string; name: string }): PlaywrightCandidate {
+  return {
+    axRole: known?.role ?? d.implicitRole,
+    axName: known?.name ?? d.accessibleName,
+    ariaLabel: d.ariaLabel,
+    dataTestId: d.dataTestId,
+    name: d.name,
+    tagName: d.tagName,
+    type: d.type,
+    placeholder: d.placeholder,
+    boundingBox: d.box,
+    textContent: d.textContent,
+    id: d.id,
+    classNames: d.classNames,
+    href: d.href,
+    xpath: d.xpath,
+    neighborText: d.neighborText,
+    visible: d.visible,
+    enabled: d.enabled,
+    handle,
+  }
+}
+
+async function describeAll(locator: Locator, limit: number, known?: { role: string; name: string }): Promise<PlaywrightCandidate[]> {
+  const descriptions = (await locator.evaluateAll(describeElementsInPage)) as PageElementDescription[]
+  return descriptions.slice(0, limit).map((d, i) => toCandidate(d, locator.nth(i), known))
+}
+
+const quote = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
+const ATTRIBUTE: Record<LookupAttribute, string> = {
+  'aria-label': 'aria-label',
+  name: 'name',
+  'data-testid': 'data-testid',
+  id: 'id',
+  placeholder: 'placeholder',
+}
+
+/**
+ * The matcher's `CandidateSource` over a Playwright page: exact lookups by role and name, attribute, stored
+ * selector and text, and a list of every interactive element with its attributes and box (one round trip).
+ * Use it to add our healing to your own Playwright tests: `locate(identity, playwrightCandidateSource(page))`.
+ */
+export function playwrightCandidateSource(page: Page, opts: PlaywrightCandidateSourceOptions = {}): CandidateSource<Locator> {
+  const scope: Scope = (opts.framePath ?? []).reduce<Scope>((s, selector) => s.frameLocator(selector), page)
+  const limit = opts.maxCandidates ?? 400
+  return {
+    async byRole(role, name) {
+      const locator = scope.getByRole(role as Parameters<Page['getByRole']>[0], { name, exact: true })
+      return describeAll(locator, limit, { role, name })
+    },
+    async byAttribute(attribute, value, tagName) {
+      return describeAll(scope.locator(`${tagName ?? ''}[${ATTRIBUTE[attribute]}=${quote(value)}]`), limit)
+    },
+    async bySelector(selector, kind) {
+      return describeAll(scope.locator(kind === 'xpath' ? `xpath=${selector}` : selector), limit)
+    },
+    async byText(text) {
+      return describeAll(scope.getByText(text, { exact: true }), limit)
+    },
+    async listCandidates() {
+      return describeAll(scope.locator(INTERACTIVE_SELECTOR), limit)
+    },
+  }
+}
+
+/** The frame scope an identity was recorded in. */
+export function frameScopeOf(identity: Pick<ElementIdentity, 'framePath'> | null | undefined): readonly string[] {
+  return identity?.framePath ?? []
+}

@@ -1,0 +1,8 @@
+export { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH, type BrowserSession, type LaunchOptions, gotoOrExplain, openBrowser } from './browser'
+export { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
+export { WebError, type WebErrorCode } from './errors'
+export { type PageElementDescription } from './page-scripts'
+export { createWebRecorder, passwordMasks, secretEnvName, settle, type WebRecorder, type WebRecorderOptions } from './recorder'
+export { parseScript, type ScriptStep, validateScript } from './script'
+export { INTERACTIVE_SELECTOR, type PlaywrightCandidate, type PlaywrightCandidateSourceOptions, playwrightCandidateSource } from './candidate-source'
+export { rebaseUrl, replayWebCase, type WebReplayOptions, type WebReplayOutcome, type WebStepEvent } from './replayer'

@@ -1,0 +1,359 @@
+/**
+ * Functions that run inside the page. Each is self-contained (no imports, no outer variables) because
+ * Playwright and CDP send them to the page as source text.
+ */
+
+/** What the page can tell about an element (the CDP accessibility tree adds role and name). */
+export interface PageElementDescription {
+  tagName: string
+  id: string | null
+  classNames: string[]
+  name: string | null
+  type: string | null
+  placeholder: string | null
+  ariaLabel: string | null
+  dataTestId: string | null
+  role: string | null
+  /** Explicit role, else the implicit one of the tag (an approximation of the accessibility tree's). */
+  implicitRole: string | null
+  /** An approximation of the accessible name: aria-label, aria-labelledby, labels, alt/title, text, placeholder. */
+  accessibleName: string | null
+  textContent: string | null
+  href: string | null
+  xpath: string
+  css: string
+  neighborText: string[]
+  framePath: string[]
+  shadowPath: string[]
+  /** Box in top-level viewport CSS pixels. */
+  box: { x: number; y: number; width: number; height: number }
+  visible: boolean
+  enabled: boolean
+  isPassword: boolean
+  value: string | null
+}
+
+/**
+ * Describes elements: attributes, text, unique-ish CSS and XPath within their root, text of neighbours,
+ * the frame and shadow-root path from the top document, and the box in top-level viewport coordinates.
+ */
+export function describeElementsInPage(elements: Element[]): PageElementDescription[] {
+  const clean = (s: string | null | undefined, max = 200): string | null => {
+    if (s == null) return null
+    const t = s.replace(/\s+/g, ' ').trim()
+    return t === '' ? null : t.length > max ? t.slice(0, max) : t
+  }
+  const cssEscape = (s: string): string =>
+    typeof CSS !== 'undefined' && CSS.escape ? CSS.escape(s) : s.replace(/[^a-zA-Z0-9_-]/g, (c) => `\\${c}`)
+  const looksGenerated = (s: string): boolean => /\d{3,}|[a-f0-9]{6,}|^css-|^sc-|^jsx-|__/.test(s)
+
+  const rootOf = (el: Element): Document | ShadowRoot => el.getRootNode() as Document | ShadowRoot
+
+  const cssPath = (el: Element): string => {
+    const root = rootOf(el)
+    const unique = (sel: string): boolean => {
+      try {
+        return root.querySelectorAll(sel).length === 1
+      } catch {
+        return false
+      }
+    }
+    const tag = el.localName
+    if (el.id && !looksGenerated(el.id) && unique(`#${cssEscape(el.id)}`)) return `#${cssEscape(el.id)}`
+    const testId = el.getAttribute('data-testid')
+    if (testId && unique(`[data-testid="${testId}"]`)) return `[data-testid="${testId}"]`
+    const name = el.getAttribute('name')
+    if (name && unique(`${tag}[name="${name}"]`)) return `${tag}[name="${name}"]`
+    const parts: string[] = []
+    let node: Element | null = el
+    while (node && node.nodeType === 1) {
+      let part = node.localName
+      const stable = Array.from(node.classList).filter((c) => !looksGenerated(c)).slice(0, 2)
+      if (stable.length) part += stable.map((c) => `.${cssEscape(c)}`).join('')
+      const parent: Element | null = node.parentElement
+      if (parent) {
+        const same = Array.from(parent.children).filter((c) => c.localName === node!.localName)
+        if (same.length > 1) part += `:nth-of-type(${same.indexOf(node) + 1})`
+      }
+      parts.unshift(part)
+      const sel = parts.join(' > ')
+      if (unique(sel)) return sel
+      node = parent
+    }
+    return parts.join(' > ')
+  }
+
+  const xpathOf = (el: Element): string => {
+    const parts: string[] = []
+    let node: Element | null = el
+    while (node && node.nodeType === 1) {
+      const parent: Element | null = node.parentElement
+      const name = node.localName
+      if (!parent) {
+        parts.unshift(`/${name}`)
+        break
+      }
+      const same = Array.from(parent.children).filter((c) => c.localName === name)
+      parts.unshift(same.length > 1 ? `/${name}[${same.indexOf(node) + 1}]` : `/${name}`)
+      node = parent
+    }
+    return parts.join('')
+  }
+
+  const textOf = (el: Element): string | null => {
+    const h = el as HTMLElement
+    return clean(typeof h.innerText === 'string' ? h.innerText : el.textContent)
+  }
+
+  const neighbours = (el: Element): string[] => {
+    const out: string[] = []
+    const seen = new Set<string>()
+    const push = (t: string | null) => {
+      if (t && !seen.has(t) && out.length < 4) {
+        seen.add(t)
+        out.push(t.slice(0, 60))
+      }
+    }
+    const own = textOf(el)
+    // Labels that point at the element.
+    const labels = (el as HTMLInputElement).labels
+    if (labels) for (const l of Array.from(labels)) push(textOf(l))
+    let node: Element | null = el
+    for (let depth = 0; depth < 3 && node && out.length < 4; depth++) {
+      const parent: Element | null = node.parentElement
+      if (!parent) break
+      for (const sib of Array.from(parent.children)) {
+        if (sib === node) continue
+        const t = textOf(sib)
+        if (t && t !== own) push(t)
+      }
+      node = parent
+    }
+    return out
+  }
+
+  const paths = (el: Element): { framePath: string[]; shadowPath: string[]; dx: number; dy: number } => {
+    const shadowPath: string[] = []
+    let root = el.getRootNode()
+    while (root instanceof ShadowRoot) {
+      shadowPath.unshift(cssPath(root.host))
+      root = root.host.getRootNode()
+    }
+    const framePath: string[] = []
+    let dx = 0
+    let dy = 0
+    let win: Window | null = el.ownerDocument.defaultView
+    while (win && win !== win.parent) {
+      let frameEl: Element | null = null
+      try {
+        frameEl = win.frameElement
+      } catch {
+        frameEl = null
+      }
+      if (!frameEl) break
+      framePath.unshift(cssPath(frameEl))
+      const r = frameEl.getBoundingClientRect()
+      dx += r.left + (frameEl as HTMLElement).clientLeft
+      dy += r.top + (frameEl as HTMLElement).clientTop
+      win = win.parent
+    }
+    return { framePath, shadowPath, dx, dy }
+  }
+
+  const implicitRole = (el: Element): string | null => {
+    const explicit = el.getAttribute('role')
+    if (explicit) return explicit.split(/\s+/)[0] ?? null
+    const tag = el.localName
+    const type = (el.getAttribute('type') ?? 'text').toLowerCase()
+    if (tag === 'button' || tag === 'summary') return 'button'
+    if (tag === 'a') return el.hasAttribute('href') ? 'link' : null
+    if (tag === 'select') return (el as HTMLSelectElement).multiple ? 'listbox' : 'combobox'
+    if (tag === 'textarea') return 'textbox'
+    if (tag === 'option') return 'option'
+    if (tag === 'img') return 'img'
+    if (/^h[1-6]$/.test(tag)) return 'heading'
+    if (tag === 'input') {
+      if (type === 'checkbox') return 'checkbox'
+      if (type === 'radio') return 'radio'
+      if (type === 'button' || type === 'submit' || type === 'reset' || type === 'image') return 'button'
+      if (type === 'search') return 'searchbox'
+      if (type === 'range') return 'slider'
+      if (type === 'number') return 'spinbutton'
+      return 'textbox'
+    }
+    return null
+  }
+  const accessibleName = (el: Element): string | null => {
+    const aria = clean(el.getAttribute('aria-label'))
+    if (aria) return aria
+    const by = el.getAttribute('aria-labelledby')
+    if (by) {
+      const root = rootOf(el)
+      const text = by
+        .split(/\s+/)
+        .map((id) => (root as Document).getElementById?.(id))
+        .map((n) => (n ? textOf(n) : null))
+        .filter(Boolean)
+        .join(' ')
+      if (text) return clean(text)
+    }
+    const labels = (el as HTMLInputElement).labels
+    if (labels && labels.length) {
+      const text = Array.from(labels)
+        .map((l) => {
+          // The label's own text, without the control's value.
+          const copy = l.cloneNode(true) as Element
+          for (const c of Array.from(copy.querySelectorAll('input,select,textarea'))) c.remove()
+          return clean(copy.textContent)
+        })
+        .filter(Boolean)
+        .join(' ')
+      if (text) return text
+    }
+    const tag = el.localName
+    if (tag === 'input') {
+      const type = (el.getAttribute('type') ?? '').toLowerCase()
+      if (type === 'submit' || type === 'button' || type === 'reset') return clean((el as HTMLInputElement).value)
+      return clean(el.getAttribute('title')) ?? clean(el.getAttribute('placeholder'))
+    }
+    if (tag === 'img') return clean(el.getAttribute('alt'))
+    if (tag === 'select' || tag === 'textarea') return clean(el.getAttribute('title'))
+    return textOf(el) ?? clean(el.getAttribute('title'))
+  }
+
+  return elements.map((el) => {
+    const r = el.getBoundingClientRect()
+    const { framePath, shadowPath, dx, dy } = paths(el)
+    const style = el.ownerDocument.defaultView?.getComputedStyle(el)
+    const visible = r.width > 0 && r.height > 0 && style?.visibility !== 'hidden' && style?.display !== 'none'
+    const input = el as HTMLInputElement
+    const type = el.getAttribute('type')
+    return {
+      tagName: el.localName,
+      id: el.id || null,
+      classNames: Array.from(el.classList),
+      name: el.getAttribute('name'),
+      type,
+      placeholder: el.getAttribute('placeholder'),
+      ariaLabel: el.getAttribute('aria-label'),
+      dataTestId: el.getAttribute('data-testid') ?? el.getAttribute('data-test-id'),
+      role: el.getAttribute('role'),
+      implicitRole: implicitRole(el),
+      accessibleName: accessibleName(el),
+      textContent: textOf(el),
+      href: el.getAttribute('href'),
+      xpath: xpathOf(el),
+      css: cssPath(el),
+      neighborText: neighbours(el),
+      framePath,
+      shadowPath,
+      box: { x: r.left + dx, y: r.top + dy, width: r.width, height: r.height },
+      visible,
+      enabled: !(input.disabled === true || el.getAttribute('aria-disabled') === 'true'),
+      isPassword: el.localName === 'input' && (type ?? '').toLowerCase() === 'password',
+      value: 'value' in input && typeof input.value === 'string' && type !== 'password' ? input.value : null,
+    }
+  })
+}
+
+/**
+ * From the node under the pointer up to the element a user means: the nearest interactive ancestor (an icon
+ * inside a button → the button), crossing open shadow roots; the node itself when nothing is interactive.
+ */
+export function actionableAncestorInPage(node: Node): Element {
+  const INTERACTIVE_ROLES = new Set([
+    'button',
+    'link',
+    'checkbox',
+    'radio',
+    'switch',
+    'tab',
+    'menuitem',
+    'menuitemcheckbox',
+    'menuitemradio',
+    'option',
+    'textbox',
+    'searchbox',
+    'combobox',
+    'slider',
+    'spinbutton',
+    'treeitem',
+  ])
+  const isInteractive = (el: Element): boolean => {
+    const tag = el.localName
+    if (tag === 'button' || tag === 'select' || tag === 'textarea' || tag === 'summary' || tag === 'option') return true
+    if (tag === 'input') return (el.getAttribute('type') ?? '').toLowerCase() !== 'hidden'
+    if (tag === 'a' && el.hasAttribute('href')) return true
+    const role = el.getAttribute('role')
+    if (role && INTERACTIVE_ROLES.has(role)) return true
+    if (el.hasAttribute('onclick') || (el as HTMLElement).isContentEditable) return true
+    const tabindex = el.getAttribute('tabindex')
+    return tabindex !== null && Number(tabindex) >= 0
+  }
+  let start: Element | null = node.nodeType === 1 ? (node as Element) : node.parentElement
+  if (!start) return (node.ownerDocument ?? document).body
+  // A label activates its control: record the control.
+  if (start.localName === 'label' && (start as HTMLLabelElement).control) return (start as HTMLLabelElement).control as Element
+  let el: Element | null = start
+  while (el) {
+    if (isInteractive(el)) return el
+    if (el.localName === 'body' || el.localName === 'html') break
+    if (el.parentElement) el = el.parentElement
+    else {
+      const root = el.getRootNode()
+      el = root instanceof ShadowRoot ? root.host : null
+    }
+  }
+  const label = start.closest('label') as HTMLLabelElement | null
+  if (label?.control) return label.control as Element
+  return start
+}
+
+/** The element that has focus, through open shadow roots and same-origin iframes. */
+export function deepActiveElementInPage(): Element | null {
+  let el: Element | null = document.activeElement
+  for (;;) {
+    if (!el) return null
+    const shadow = (el as HTMLElement).shadowRoot
+    if (shadow?.activeElement) {
+      el = shadow.activeElement
+      continue
+    }
+    if (el.localName === 'iframe') {
+      try {
+        const inner = (el as HTMLIFrameElement).contentDocument?.activeElement
+        if (inner && inner !== el) {
+          el = inner
+          continue
+        }
+      } catch {
+        return el
+      }
+    }
+    return el
+  }
+}
+
+/** Resolves when the DOM has been quiet for `quietMs` (or after `timeoutMs`), then two animation frames. */
+export function waitForDomQuietInPage(args: { quietMs: number; timeoutMs: number }): Promise<boolean> {
+  return new Promise((resolve) => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const started = Date.now()
+    const done = (quiet: boolean) => {
+      observer.disconnect()
+      if (timer) clearTimeout(timer)
+      clearTimeout(deadline)
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve(quiet)))
+    }
+    const arm = () => {
+      if (timer) clearTimeout(timer)
+      timer = setTimeout(() => done(true), args.quietMs)
+    }
+    const observer = new MutationObserver(() => {
+      if (Date.now() - started < args.timeoutMs) arm()
+    })
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true })
+    const deadline = setTimeout(() => done(false), args.timeoutMs)
+    arm()
+  })
+}

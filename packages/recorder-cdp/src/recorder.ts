@@ -1,0 +1,347 @@
+import { mkdir } from 'node:fs/promises'
+import { basename, dirname, join, relative, resolve } from 'node:path'
+import { type Action, CURRENT_FORMAT_VERSION, type TestCase } from '@qa/model'
+import { saveTestCase } from '@qa/model/node'
+import type { Locator, Page } from 'playwright-core'
+import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
+import { gotoOrExplain } from './browser'
+import { waitForDomQuietInPage } from './page-scripts'
+import type { ScriptStep } from './script'
+
+export interface WebRecorderOptions {
+  /** Where the case will be saved; screenshots go to a folder named after it, beside it. */
+  caseFile: string
+  name?: string
+  /** Take before/after screenshots of every step (default true). */
+  screenshots?: boolean
+  /** DOM-quiet settle after each input (defaults 150 ms quiet, 5 s at most). */
+  settleQuietMs?: number
+  settleTimeoutMs?: number
+  /** Prefix of the environment variables that hold secrets typed into password fields (default QA_SECRET_). */
+  secretEnvPrefix?: string
+  description?: string
+  tags?: string[]
+}
+
+export interface WebRecorder {
+  readonly page: Page
+  /** Opens the start URL (recorded as the case's `start_url`). */
+  start(url: string): Promise<void>
+  click(x: number, y: number, opts?: { button?: 'left' | 'right' | 'middle'; clickCount?: number }): Promise<Action>
+  type(text: string): Promise<Action>
+  press(key: string): Promise<Action>
+  scroll(dy: number, opts?: { dx?: number; x?: number; y?: number }): Promise<Action>
+  wait(ms: number): Promise<Action>
+  navigate(url: string): Promise<Action>
+  select(x: number, y: number, value: string): Promise<Action>
+  /** Runs scripted steps in order. */
+  run(steps: readonly ScriptStep[]): Promise<void>
+  testCase(): TestCase
+  /** Saves the case atomically; refuses to overwrite an existing file unless asked. Returns its path. */
+  save(opts?: { overwrite?: boolean }): Promise<string>
+  close(): Promise<void>
+}
+
+const pad = (n: number) => String(n).padStart(3, '0')
+
+/** `QA_SECRET_PASSWORD` from a field's name/id/label. */
+export function secretEnvName(prefix: string, el: Pick<CapturedElement['identity'], 'name' | 'id' | 'axName'>): string {
+  const base = el.name || el.id || el.axName || 'password'
+  const slug = base
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .toUpperCase()
+  return `${prefix}${slug || 'PASSWORD'}`
+}
+
+/** Waits for navigation to finish and the DOM to be quiet. */
+export async function settle(page: Page, quietMs = 150, timeoutMs = 5_000): Promise<void> {
+  await page.waitForLoadState('load', { timeout: timeoutMs }).catch(() => undefined)
+  await page.evaluate(waitForDomQuietInPage, { quietMs, timeoutMs }).catch(async () => {
+    // The page navigated while we waited: wait for the new document instead.
+    await page.waitForLoadState('load', { timeout: timeoutMs }).catch(() => undefined)
+  })
+}
+
+/** Locators of every password field in every frame, to paint over in screenshots. */
+export function passwordMasks(page: Page): Locator[] {
+  return page.frames().map((f) => f.locator('input[type="password" i]'))
+}
+
+/**
+ * Records a web flow in a real page: for every input it captures the target's identity over CDP before the
+ * input happens (the page may navigate away right after), dispatches the input as real events, waits for the
+ * page to settle, and saves before/after screenshots with password fields masked.
+ */
+export async function createWebRecorder(page: Page, opts: WebRecorderOptions): Promise<WebRecorder> {
+  const caseFile = resolve(opts.caseFile)
+  const caseDir = dirname(caseFile)
+  const assetsDir = join(caseDir, basename(caseFile).replace(/\.json$/i, ''))
+  const screenshots = opts.screenshots ?? true
+  const quietMs = opts.settleQuietMs ?? 150
+  const settleTimeoutMs = opts.settleTimeoutMs ?? 5_000
+  const secretPrefix = opts.secretEnvPrefix ?? 'QA_SECRET_'
+  if (screenshots) await mkdir(assetsDir, { recursive: true })
+
+  let reader: CdpIdentityReader = await createCdpIdentityReader(page)
+  const actions: Action[] = []
+  let startUrl: string | null = null
+  const viewport = page.viewportSize()
+  /** The field the last `type` action typed into, to coalesce typing. */
+  let lastTyped: { backendNodeId: number; url: string } | null = null
+
+  async function shot(index: number, which: 'before' | 'after'): Promise<string | undefined> {
+    if (!screenshots) return undefined
+    const file = join(assetsDir, `step-${pad(index)}-${which}.png`)
+    await page.screenshot({ path: file, animations: 'disabled', caret: 'hide', mask: passwordMasks(page), maskColor: '#7f7f7f' })
+    return relative(caseDir, file).split('\\').join('/')
+  }
+
+  async function readerFor(): Promise<CdpIdentityReader> {
+    // A CDP session survives navigations of the same page; re-create it if it was detached.
+    try {
+      await reader.session.send('DOM.getDocument', { depth: 0 })
+      return reader
+    } catch {
+      reader = await createCdpIdentityReader(page)
+      return reader
+    }
+  }
+
+  async function record(
+    build: (index: number) => Promise<Omit<Action, 'timestamp' | 'screenshotBeforePath' | 'screenshotPath'>>,
+    perform: () => Promise<void>,
+  ): Promise<Action> {
+    const index = actions.length
+    const before = await shot(index, 'before')
+    const partial = await build(index)
+    await perform()
+    await settle(page, quietMs, settleTimeoutMs)
+    const after = await shot(index, 'after')
+    const action: Action = { timestamp: Date.now(), ...partial }
+    if (before) action.screenshotBeforePath = before
+    if (after) action.screenshotPath = after
+    actions.push(action)
+    return action
+  }
+
+  function withTarget(base: Omit<Action, 'timestamp'>, target: CapturedElement | null): Omit<Action, 'timestamp'> {
+    if (!target) return base
+    return { ...base, identity: target.identity, selectors: target.selectors }
+  }
+
+  const describeTarget = (verb: string, t: CapturedElement | null, fallback: string) => {
+    if (!t) return fallback
+    const label = t.identity.axName || t.identity.ariaLabel || t.identity.placeholder || t.identity.textContent || t.identity.name
+    const role = t.identity.axRole || t.identity.tagName
+    return label ? `${verb} ${role} "${label.slice(0, 60)}"` : `${verb} ${role}`
+  }
+
+  const recorder: WebRecorder = {
+    page,
+    async start(url) {
+      await gotoOrExplain(page, url)
+      await settle(page, quietMs, settleTimeoutMs)
+      startUrl = page.url()
+    },
+
+    async click(x, y, clickOpts = {}) {
+      lastTyped = null
+      const button = clickOpts.button ?? 'left'
+      const clickCount = clickOpts.clickCount ?? 1
+      let target: CapturedElement | null = null
+      return record(
+        async () => {
+          target = await (await readerFor()).atPoint(x, y)
+          const actionType = button === 'right' ? 'right_click' : clickCount >= 2 ? 'double_click' : 'click'
+          return withTarget(
+            { actionType, x: Math.round(x), y: Math.round(y), button, description: describeTarget('Click', target, `Click (${Math.round(x)}, ${Math.round(y)})`) },
+            target,
+          )
+        },
+        async () => {
+          await page.mouse.click(x, y, { button, clickCount })
+        },
+      )
+    },
+
+    async type(text) {
+      const target = await (await readerFor()).focused()
+      const isPassword = target?.description.isPassword ?? false
+      const url = page.url()
+      const previous = actions.at(-1)
+      // Consecutive typing into the same field is one step.
+      if (previous && previous.actionType === 'type' && lastTyped && target && lastTyped.backendNodeId === target.backendNodeId && lastTyped.url === url) {
+        await page.keyboard.type(text)
+        await settle(page, quietMs, settleTimeoutMs)
+        if (!isPassword) previous.text = `${previous.text ?? ''}${text}`
+        const after = await shot(actions.length - 1, 'after')
+        if (after) previous.screenshotPath = after
+        return previous
+      }
+      const action = await record(
+        async () => {
+          const box = target?.identity.boundingBox
+          const x = box ? Math.round(box.x + box.width / 2) : 0
+          const y = box ? Math.round(box.y + box.height / 2) : 0
+          const base: Omit<Action, 'timestamp'> = {
+            actionType: 'type',
+            x,
+            y,
+            text: isPassword ? '********' : text,
+            description: describeTarget('Type into', target, 'Type'),
+          }
+          if (isPassword && target) base.secretEnv = secretEnvName(secretPrefix, target.identity)
+          return withTarget(base, target)
+        },
+        async () => {
+          await page.keyboard.type(text)
+        },
+      )
+      lastTyped = target ? { backendNodeId: target.backendNodeId, url } : null
+      return action
+    },
+
+    async press(key) {
+      lastTyped = null
+      const target = await (await readerFor()).focused()
+      return record(
+        async () => {
+          const box = target?.identity.boundingBox
+          return withTarget(
+            {
+              actionType: 'key_press',
+              x: box ? Math.round(box.x + box.width / 2) : 0,
+              y: box ? Math.round(box.y + box.height / 2) : 0,
+              key,
+              description: `Press ${key}`,
+            },
+            target && target.identity.tagName !== 'body' ? target : null,
+          )
+        },
+        async () => {
+          await page.keyboard.press(key)
+        },
+      )
+    },
+
+    async scroll(dy, scrollOpts = {}) {
+      lastTyped = null
+      const x = scrollOpts.x ?? Math.round((viewport?.width ?? 1280) / 2)
+      const y = scrollOpts.y ?? Math.round((viewport?.height ?? 720) / 2)
+      const dx = scrollOpts.dx ?? 0
+      return record(
+        async () => ({
+          actionType: 'scroll',
+          x,
+          y,
+          scrollDx: Math.round(dx),
+          scrollDy: Math.round(dy),
+          description: `Scroll by ${Math.round(dy)} px`,
+        }),
+        async () => {
+          await page.mouse.move(x, y)
+          await page.mouse.wheel(dx, dy)
+        },
+      )
+    },
+
+    async wait(ms) {
+      lastTyped = null
+      const action: Action = { timestamp: Date.now(), actionType: 'wait', x: 0, y: 0, durationMs: ms, description: `Wait ${ms} ms` }
+      await page.waitForTimeout(ms)
+      actions.push(action)
+      return action
+    },
+
+    async navigate(url) {
+      lastTyped = null
+      return record(
+        async () => ({ actionType: 'navigate', x: 0, y: 0, url, description: `Go to ${url}` }),
+        async () => {
+          await gotoOrExplain(page, new URL(url, page.url()).href)
+        },
+      )
+    },
+
+    async select(x, y, value) {
+      lastTyped = null
+      let target: CapturedElement | null = null
+      return record(
+        async () => {
+          target = await (await readerFor()).atPoint(x, y)
+          return withTarget(
+            { actionType: 'select', x: Math.round(x), y: Math.round(y), value, description: describeTarget(`Select "${value}" in`, target, `Select "${value}"`) },
+            target,
+          )
+        },
+        async () => {
+          const handle = await page.evaluateHandle(
+            ({ px, py }) => {
+              const el = document.elementFromPoint(px, py)
+              return el?.closest('select') ?? el
+            },
+            { px: x, py: y },
+          )
+          const element = handle.asElement()
+          if (!element) throw new Error(`No element at (${x}, ${y}) to select "${value}" in.`)
+          await element.selectOption({ label: value }).catch(() => element.selectOption(value))
+        },
+      )
+    },
+
+    async run(steps) {
+      for (const step of steps) {
+        switch (step.type) {
+          case 'click':
+            await recorder.click(step.x, step.y, { ...(step.button ? { button: step.button } : {}), ...(step.clickCount ? { clickCount: step.clickCount } : {}) })
+            break
+          case 'type':
+            await recorder.type(step.text)
+            break
+          case 'press':
+            await recorder.press(step.key)
+            break
+          case 'scroll':
+            await recorder.scroll(step.dy, { ...(step.dx !== undefined ? { dx: step.dx } : {}), ...(step.x !== undefined ? { x: step.x } : {}), ...(step.y !== undefined ? { y: step.y } : {}) })
+            break
+          case 'wait':
+            await recorder.wait(step.ms)
+            break
+          case 'navigate':
+            await recorder.navigate(step.url)
+            break
+          case 'select':
+            await recorder.select(step.x, step.y, step.value)
+            break
+        }
+      }
+    },
+
+    testCase() {
+      const tc: TestCase = {
+        name: opts.name ?? basename(caseFile).replace(/\.json$/i, ''),
+        version: CURRENT_FORMAT_VERSION,
+        platform: 'web',
+        createdAt: new Date().toISOString(),
+        actions: structuredClone(actions),
+      }
+      if (opts.description) tc.description = opts.description
+      if (opts.tags) tc.tags = opts.tags
+      if (startUrl) tc.startUrl = startUrl
+      if (viewport) tc.viewport = { width: viewport.width, height: viewport.height }
+      return tc
+    },
+
+    async save(saveOpts = {}) {
+      await saveTestCase(caseFile, recorder.testCase(), saveOpts)
+      return caseFile
+    },
+
+    async close() {
+      await reader.detach()
+    },
+  }
+  return recorder
+}

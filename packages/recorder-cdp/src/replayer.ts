@@ -1,0 +1,320 @@
+import { type LocateOptions, type LocateResult, locate, toHealingRecord } from '@qa/matcher'
+import {
+  type Action,
+  isClickLike,
+  type ReplayReport,
+  type ReplayResult,
+  type StrategyAttempt,
+  type TestCase,
+  type VerificationResult,
+} from '@qa/model'
+import { createReplayVerifier, type VerdictPolicy, type VisionReverifier } from '@qa/verifier'
+import type { Locator, Page } from 'playwright-core'
+import { gotoOrExplain } from './browser'
+import { type PlaywrightCandidate, playwrightCandidateSource } from './candidate-source'
+import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
+import { WebError } from './errors'
+import { passwordMasks, settle } from './recorder'
+
+export interface WebStepEvent {
+  index: number
+  total: number
+  action: Action
+  result: ReplayResult
+  verification?: VerificationResult
+}
+
+export interface WebReplayOptions {
+  page: Page
+  /** Folder of the case file: the case's screenshot paths are relative to it. */
+  caseDir: string
+  caseFile?: string
+  /** Replaces the recorded start URL; recorded URLs of the same origin are moved to this one's origin. */
+  url?: string
+  /** Compare every step's screen with its recorded after-screenshot (SPEC §6). */
+  verify?: boolean
+  reverifier?: VisionReverifier | null
+  policy?: VerdictPolicy
+  /** Ignore-masks etc. for comparisons. */
+  compareIgnore?: { x: number; y: number; width: number; height: number }[]
+  /** Where actual and diff screenshots of non-passing steps go (the report folder). */
+  artifactDir?: string | null
+  /** Time an element gets to become actionable (visible, stable, enabled, receiving events). Default 5000. */
+  actionTimeoutMs?: number
+  /** Where secrets of password steps are read from (`secret_env`). The CLI passes process.env. */
+  env?: Readonly<Record<string, string | undefined>>
+  locate?: LocateOptions
+  /** Settle after each step: DOM quiet for this long (default 150 ms). */
+  settleQuietMs?: number
+  onStep?: (event: WebStepEvent) => void
+}
+
+export interface WebReplayOutcome {
+  report: ReplayReport
+  replayResults: ReplayResult[]
+  /** The case with verified heals learnt: new identity and a `healing_history` entry on each healed step. */
+  healedCase: TestCase
+  healedSteps: number[]
+  passed: boolean
+}
+
+const pad = (n: number) => String(n).padStart(3, '0')
+const round = (v: number) => Math.round(v)
+
+/** Moves a recorded URL to the origin of the override URL (recordings are often made on another port). */
+export function rebaseUrl(recorded: string, recordedStart: string | null | undefined, override: string | undefined): string {
+  if (!override) return recorded
+  try {
+    const from = new URL(recordedStart ?? recorded)
+    const to = new URL(override)
+    const url = new URL(recorded, from)
+    if (url.origin === from.origin) return `${to.origin}${url.pathname}${url.search}${url.hash}`
+    return url.href
+  } catch {
+    return recorded
+  }
+}
+
+function describeAttempts(attempts: readonly StrategyAttempt[]): string {
+  return attempts
+    .filter((a) => a.outcome !== 'skipped')
+    .map((a) => `${a.strategy}: ${a.outcome}${a.candidates !== undefined && a.candidates !== null ? ` (${a.candidates})` : ''}`)
+    .join(', ')
+}
+
+function targetLabel(action: Action): string {
+  const id = action.identity
+  if (!id) return `(${action.x}, ${action.y})`
+  const name = id.axName || id.ariaLabel || id.textContent || id.placeholder || id.name || id.id
+  return `${id.axRole ?? id.tagName}${name ? ` "${name.slice(0, 50)}"` : ''}`
+}
+
+/**
+ * Replays a web case in a real page: per action, the self-healing cascade of @qa/matcher over the live DOM
+ * (role+name → aria-label → name → test id → CSS → XPath → text → similarity), Playwright's actionability
+ * waits, the input, a settle, and (with `verify`) the screenshot verdict of @qa/verifier. Never stops at a
+ * failing step.
+ */
+export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions): Promise<WebReplayOutcome> {
+  const { page } = opts
+  const timeout = opts.actionTimeoutMs ?? 5_000
+  const env = opts.env ?? {}
+  const verifier = createReplayVerifier({
+    testCaseName: testCase.name,
+    baseDir: opts.caseDir,
+    testCasePath: opts.caseFile ?? null,
+    platform: 'web',
+    reverifier: opts.reverifier ?? null,
+    ...(opts.policy ? { policy: opts.policy } : {}),
+    ...(opts.compareIgnore ? { compare: { ignore: opts.compareIgnore } } : {}),
+    artifactDir: opts.artifactDir ?? null,
+  })
+  if (opts.verify) await verifier.preload(testCase.actions)
+  const healedCase: TestCase = structuredClone(testCase)
+  const healedSteps: number[] = []
+  const replayResults: ReplayResult[] = []
+  const state: {
+    reader: CdpIdentityReader | null
+    /** The live identity of the element a step healed to, captured before its input; learnt if verified. */
+    pendingIdentity: CapturedElement | null
+  } = { reader: null, pendingIdentity: null }
+
+  const startUrl = testCase.startUrl ?? null
+  if (startUrl || opts.url) {
+    const first = opts.url ? rebaseUrl(startUrl ?? opts.url, startUrl, opts.url) : (startUrl as string)
+    await gotoOrExplain(page, opts.url && !startUrl ? opts.url : first)
+    await settle(page, opts.settleQuietMs)
+  } else {
+    throw new WebError('WEB_NO_START_URL', `${testCase.name}: the case has no start_url and no --url was given.`, {
+      hint: 'Pass the app URL with --url http://host:port/.',
+    })
+  }
+
+  const total = testCase.actions.length
+  for (const [index, action] of testCase.actions.entries()) {
+    const started = performance.now()
+    const result: ReplayResult = {
+      actionId: `action-${pad(index)}`,
+      actionIndex: index,
+      success: false,
+      method: 'none',
+      originalCoords: { x: action.x, y: action.y },
+      matchConfidence: 0,
+      screenTransitionVerified: false,
+      errorMessage: '',
+    }
+    let located: LocateResult<PlaywrightCandidate> | null = null
+    try {
+      located = await runAction(action, result)
+      result.success = true
+    } catch (error) {
+      result.success = false
+      if (result.method === 'none' || !result.method) result.method = 'failed'
+      result.errorMessage = error instanceof Error ? error.message.split('\n')[0]! : String(error)
+    }
+    await settle(page, opts.settleQuietMs)
+    result.durationMs = Math.round(performance.now() - started)
+
+    let verification: VerificationResult | undefined
+    if (!result.success) {
+      verification = {
+        actionIndex: index,
+        actionDescription: action.description,
+        screenshotMatch: false,
+        screenshotSimilarity: 0,
+        visionVerified: false,
+        visionMatch: false,
+        finalResult: 'fail',
+        reason: `The step did not run: ${result.errorMessage}`,
+      }
+      if (action.screenshotPath) verification.expectedScreenshot = action.screenshotPath
+      verifier.recordResult(verification)
+    } else if (opts.verify) {
+      verification = await verifier.verifyAction(index, action, () =>
+        page.screenshot({ animations: 'disabled', caret: 'hide', mask: passwordMasks(page), maskColor: '#7f7f7f' }),
+      )
+      result.screenTransitionVerified = verification.finalResult !== 'fail'
+    } else {
+      verification = {
+        actionIndex: index,
+        actionDescription: action.description,
+        screenshotMatch: false,
+        screenshotSimilarity: 0,
+        visionVerified: false,
+        visionMatch: false,
+        finalResult: 'pass',
+        reason: 'The step ran; its screen was not compared (replay without --verify).',
+      }
+      verifier.recordResult(verification)
+    }
+    verifier.recordReplayResult(result)
+    replayResults.push(result)
+
+    // Learn a heal only when the step is proven right.
+    if (located && result.success && verification && verification.finalResult === 'pass' && opts.verify) {
+      const record = toHealingRecord(located, {
+        original: { x: action.x, y: action.y },
+        previousSelector: action.selectors?.css ?? null,
+        verified: true,
+      })
+      if (record && state.pendingIdentity) {
+        const healed = healedCase.actions[index]!
+        healed.healingHistory = [...(healed.healingHistory ?? []), record]
+        healed.identity = state.pendingIdentity.identity
+        healed.selectors = state.pendingIdentity.selectors
+        record.newSelector = state.pendingIdentity.selectors.css ?? null
+        healedSteps.push(index)
+      }
+    }
+    state.pendingIdentity = null
+    opts.onStep?.({ index, total, action, result, ...(verification ? { verification } : {}) })
+  }
+  await state.reader?.detach()
+
+  const report = verifier.buildReport()
+  return { report, replayResults, healedCase, healedSteps, passed: report.passed ?? verifier.determineTestResult() }
+
+  // ---------------------------------------------------------------------------------------------------------
+
+  async function runAction(action: Action, result: ReplayResult): Promise<LocateResult<PlaywrightCandidate> | null> {
+    switch (action.actionType) {
+      case 'navigate': {
+        const url = rebaseUrl(action.url ?? '', startUrl, opts.url)
+        result.method = 'none'
+        await gotoOrExplain(page, url)
+        return null
+      }
+      case 'wait':
+        result.method = 'none'
+        await page.waitForTimeout(Math.min(action.durationMs ?? 0, 60_000))
+        return null
+      case 'scroll':
+        result.method = 'none'
+        await page.mouse.move(action.x, action.y)
+        await page.mouse.wheel(action.scrollDx ?? 0, action.scrollDy ?? 0)
+        return null
+      case 'key_press':
+        result.method = 'none'
+        if (!action.key) throw new Error('The key_press step has no key.')
+        await page.keyboard.press(action.key)
+        return null
+      default:
+        break
+    }
+    const text = action.actionType === 'type' ? secretOrText(action) : null
+    if (!action.identity) {
+      // A legacy step: only coordinates were recorded.
+      result.method = 'coordinate'
+      result.actualCoords = { x: action.x, y: action.y }
+      result.coordinateChange = { x: 0, y: 0 }
+      if (isClickLike(action) || action.actionType === 'drag') await clickAt(action, action.x, action.y)
+      else if (action.actionType === 'type') await page.keyboard.type(text ?? '')
+      return null
+    }
+    const source = playwrightCandidateSource(page, { framePath: action.identity.framePath ?? null })
+    const found = await locate(action.identity, source, {
+      selectors: action.selectors ?? null,
+      coordinates: { x: action.x, y: action.y },
+      ...opts.locate,
+    })
+    result.strategiesTried = found.attempts
+    result.matchConfidence = found.confidence
+    if (found.status !== 'found' || !found.point) {
+      result.method = 'failed'
+      throw new WebError(
+        'WEB_ELEMENT_NOT_FOUND',
+        `Element not found: ${targetLabel(action)} (tried ${describeAttempts(found.attempts)}).`,
+      )
+    }
+    result.method = found.strategy
+    result.actualCoords = { x: round(found.point.x), y: round(found.point.y) }
+    result.coordinateChange = { x: round(found.point.x) - action.x, y: round(found.point.y) - action.y }
+    if (opts.verify && !found.coordinateFallback && found.attempts[0]?.outcome !== 'matched') {
+      // Capture the live identity now, before the input changes the page, in case the heal is learnt.
+      state.reader ??= await createCdpIdentityReader(page)
+      state.pendingIdentity = await state.reader.atPoint(found.point.x, found.point.y).catch(() => null)
+    }
+    const handle: Locator | undefined = found.element?.handle
+    if (found.coordinateFallback || !handle) {
+      await clickAt(action, found.point.x, found.point.y)
+      if (text !== null) await page.keyboard.type(text)
+      return found
+    }
+    switch (action.actionType) {
+      case 'type':
+        await handle.fill(text ?? '', { timeout })
+        break
+      case 'select':
+        await handle
+          .selectOption({ label: action.value ?? '' }, { timeout })
+          .catch(() => handle.selectOption(action.value ?? '', { timeout }))
+        break
+      case 'right_click':
+        await handle.click({ button: 'right', timeout })
+        break
+      case 'double_click':
+        await handle.dblclick({ timeout })
+        break
+      default:
+        await handle.click({ timeout, ...(action.button ? { button: action.button } : {}) })
+    }
+    return found
+  }
+
+  async function clickAt(action: Action, x: number, y: number) {
+    const button = action.actionType === 'right_click' ? 'right' : (action.button ?? 'left')
+    await page.mouse.click(x, y, { button, clickCount: action.actionType === 'double_click' ? 2 : 1 })
+  }
+
+  function secretOrText(action: Action): string {
+    if (!action.secretEnv) return action.text ?? ''
+    const value = env[action.secretEnv]
+    if (value === undefined) {
+      throw new WebError('WEB_SECRET_MISSING', `The password step needs the environment variable ${action.secretEnv}.`, {
+        hint: `Set ${action.secretEnv} to the secret before replaying; it is never stored in the case file.`,
+      })
+    }
+    return value
+  }
+}
+
