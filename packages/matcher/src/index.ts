@@ -1,1 +1,65 @@
-export {}
+// @qa/matcher: pure element matching for self-healing replay. Everything exported is named here.
+export { MatcherError, type MatcherErrorCode } from './errors'
+export { comparisonKey, decomposeHangul, keySimilarity, normalizeText, textSimilarity } from './text-similarity'
+export {
+  DEFAULT_DESKTOP_WEIGHTS,
+  type DesktopMatch,
+  type DesktopMatchScores,
+  type DesktopMatchWeights,
+  decideReplayTarget,
+  elementCenter,
+  type FindMatchingElementOptions,
+  findMatchingElement,
+  type ReplayTargetDecision,
+  typeSimilarity,
+  type UiAnalysis,
+  type UiElement,
+} from './find-matching-element'
+export {
+  type CandidateElement,
+  type CandidateScore,
+  DEFAULT_WEIGHTS,
+  identityToCandidate,
+  type RankedCandidate,
+  rankCandidates,
+  type ScoredAttribute,
+  type ScoreWeights,
+  scoreCandidate,
+} from './score-candidate'
+export {
+  type CandidateSource,
+  type LocateOptions,
+  type LocateResult,
+  type LookupAttribute,
+  locate,
+  STRATEGY_BASE_CONFIDENCE,
+  type VisualHit,
+  WEB_STRATEGIES,
+  type WebStrategy,
+} from './locate'
+export {
+  type LocateOnScreenOptions,
+  locateOnScreen,
+  type OcrWord,
+  type ScreenSource,
+  type ScreenTarget,
+} from './locate-on-screen'
+export {
+  type MemoryCandidateSource,
+  type MemoryCandidateSourceOptions,
+  memoryCandidateSource,
+} from './memory-candidate-source'
+export {
+  type Frame,
+  type MatchTemplateOptions,
+  matchTemplate,
+  type TemplateMatch,
+  templateScoreAt,
+} from './match-template'
+export {
+  type AccuracyTracker,
+  type CoordinateChange,
+  createAccuracyTracker,
+  type TrackedAction,
+} from './accuracy-tracker'
+export { type HealingRecordOptions, toHealingRecord } from './healing-record'

@@ -1,0 +1,41 @@
+import type { BoundingBox } from '@qa/model'
+
+export interface XY {
+  x: number
+  y: number
+}
+
+export function centerOf(box: Pick<BoundingBox, 'x' | 'y' | 'width' | 'height'>): XY {
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+}
+
+export function areaOf(box: Pick<BoundingBox, 'width' | 'height'>): number {
+  return Math.max(0, box.width) * Math.max(0, box.height)
+}
+
+/** min(area) / max(area), 1 for two empty boxes. */
+export function areaRatio(a: Pick<BoundingBox, 'width' | 'height'>, b: Pick<BoundingBox, 'width' | 'height'>): number {
+  const aa = areaOf(a)
+  const bb = areaOf(b)
+  if (aa === 0 && bb === 0) return 1
+  if (aa === 0 || bb === 0) return 0
+  return Math.min(aa, bb) / Math.max(aa, bb)
+}
+
+export function iou(a: BoundingBox, b: BoundingBox): number {
+  const x0 = Math.max(a.x, b.x)
+  const y0 = Math.max(a.y, b.y)
+  const x1 = Math.min(a.x + a.width, b.x + b.width)
+  const y1 = Math.min(a.y + a.height, b.y + b.height)
+  const inter = Math.max(0, x1 - x0) * Math.max(0, y1 - y0)
+  const union = areaOf(a) + areaOf(b) - inter
+  return union <= 0 ? 0 : inter / union
+}
+
+export function isBox(box: unknown): box is BoundingBox {
+  if (typeof box !== 'object' || box === null) return false
+  const b = box as Record<string, unknown>
+  return ['x', 'y', 'width', 'height'].every((k) => typeof b[k] === 'number' && Number.isFinite(b[k] as number))
+}
+
+export const clamp01 = (v: number): number => (v < 0 ? 0 : v > 1 ? 1 : Number.isNaN(v) ? 0 : v)

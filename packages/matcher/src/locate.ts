@@ -1,0 +1,303 @@
+import type { BoundingBox, ElementIdentity, ReplayMethod, Selectors } from '@qa/model'
+import { assertRange } from './errors'
+import { type CascadeStep, type LocateResult, runCascade, type StepOutcome } from './internal/cascade'
+import { centerOf, isBox, type XY } from './internal/geometry'
+import {
+  type CandidateElement,
+  DEFAULT_WEIGHTS,
+  rankCandidates,
+  type ScoreWeights,
+  scoreCandidate,
+} from './score-candidate'
+
+export type { LocateResult } from './internal/cascade'
+
+/** Attributes a source can look elements up by (exact value). */
+export type LookupAttribute = 'aria-label' | 'name' | 'data-testid' | 'id' | 'placeholder'
+
+/** A visual (template) hit of the recorded element's pixels on the current page. */
+export interface VisualHit<H = unknown> {
+  box: BoundingBox
+  /** 0–1 (normalised cross-correlation). */
+  score: number
+  /** The element under the hit, when the adapter can tell. */
+  element?: CandidateElement<H>
+}
+
+/**
+ * The port a browser adapter implements for the web cascade. Every lookup is exact (as Playwright's
+ * `exact: true`) and returns every match with its attributes and box; the engine decides what to do with
+ * zero, one or many. `visual` is optional (template matching of the recorded crop on a screenshot).
+ */
+export interface CandidateSource<H = unknown> {
+  /** Elements with this ARIA role and exactly this accessible name (`getByRole(role, { name, exact: true })`). */
+  byRole(role: string, name: string): Promise<CandidateElement<H>[]>
+  /** Elements whose attribute equals value, optionally only with this tag name (`input[name="q"]`). */
+  byAttribute(attribute: LookupAttribute, value: string, tagName?: string): Promise<CandidateElement<H>[]>
+  /** Elements matched by a stored CSS selector or XPath. */
+  bySelector(selector: string, kind: 'css' | 'xpath'): Promise<CandidateElement<H>[]>
+  /** Elements whose visible text is exactly this (whitespace-normalised). */
+  byText(text: string): Promise<CandidateElement<H>[]>
+  /** Every interactive candidate of the page, for the similarity strategy. */
+  listCandidates(): Promise<CandidateElement<H>[]>
+  visual?(identity: ElementIdentity): Promise<VisualHit<H> | null>
+}
+
+/** The web strategies, in cascade order (SPEC §5). */
+export const WEB_STRATEGIES = [
+  'role',
+  'aria_label',
+  'name',
+  'test_id',
+  'css',
+  'xpath',
+  'text',
+  'similarity',
+  'visual',
+  'coordinate',
+] as const satisfies readonly ReplayMethod[]
+export type WebStrategy = (typeof WEB_STRATEGIES)[number]
+
+/** How sure a unique hit of each strategy is before the similarity check is blended in. */
+export const STRATEGY_BASE_CONFIDENCE: Readonly<Record<WebStrategy, number>> = Object.freeze({
+  role: 0.98,
+  test_id: 0.97,
+  aria_label: 0.95,
+  name: 0.93,
+  css: 0.9,
+  xpath: 0.85,
+  text: 0.8,
+  similarity: 1,
+  visual: 0.9,
+  coordinate: 0,
+})
+
+export interface LocateOptions {
+  /** The step's stored selectors (CSS, XPath, fallbacks). `identity.xpath` is used when absent. */
+  selectors?: Selectors | null
+  weights?: Partial<ScoreWeights>
+  /**
+   * Similarity floor (default 0.7): the similarity strategy, and ambiguity resolution in any strategy,
+   * answer only when the best candidate scores at least this. Below it the engine says not_found, because
+   * healing to the wrong element is worse than failing.
+   */
+  minScore?: number
+  /** A unique hit of an exact strategy must still score at least this (default 0.45), else it is rejected. */
+  minExactScore?: number
+  /** The best candidate must beat the runner-up by this much (default 0.05) to break a tie. */
+  minMargin?: number
+  /** Visual hits below this NCC score are ignored (default 0.8). */
+  visualThreshold?: number
+  /**
+   * Click the recorded coordinates when every strategy failed (default false: on the web a recorded
+   * identity exists, and a blind click is rarely right). The result then says `coordinateFallback: true`.
+   */
+  allowCoordinateFallback?: boolean
+  /** The recorded click point; defaults to the identity's box centre. */
+  coordinates?: XY | null
+  /** Run only these strategies (still in cascade order); e.g. `['css']` for a selector-only baseline. */
+  only?: readonly WebStrategy[]
+}
+
+const FORM_TAGS = new Set(['input', 'select', 'textarea', 'button', 'form', 'fieldset', 'output', 'object', 'iframe'])
+
+const pointOf = (e: CandidateElement, fallback: XY): XY => (isBox(e.boundingBox) ? centerOf(e.boundingBox) : fallback)
+const actionable = <E extends CandidateElement>(list: readonly E[]): E[] => list.filter((e) => e.visible !== false)
+const fmt = (v: number) => v.toFixed(2)
+const blank = (v: string | null | undefined): boolean => !v || v.trim() === ''
+
+/** XPath-looking selectors in `fallbacks` ("//div", "(//a)[2]", "xpath=…"). */
+function selectorKind(selector: string): { selector: string; kind: 'css' | 'xpath' } {
+  const s = selector.trim()
+  if (s.startsWith('xpath=')) return { selector: s.slice(6), kind: 'xpath' }
+  if (s.startsWith('css=')) return { selector: s.slice(4), kind: 'css' }
+  return { selector: s, kind: s.startsWith('/') || s.startsWith('(') ? 'xpath' : 'css' }
+}
+
+/**
+ * The self-healing cascade for web steps (SPEC §5): role+name → aria-label → form name → data-testid →
+ * stored CSS → XPath → text → similarity → visual → coordinates. A strategy wins only with exactly one
+ * visible element whose similarity to the identity is at least `minExactScore`; several elements are
+ * resolved by the similarity score (best ≥ minScore and ahead by minMargin), never by order. Never throws
+ * for a failing source: the attempt is recorded as `error` and the cascade goes on.
+ */
+export async function locate<H = unknown>(
+  identity: ElementIdentity,
+  source: CandidateSource<H>,
+  opts: LocateOptions = {},
+): Promise<LocateResult<CandidateElement<H>>> {
+  const weights = { ...DEFAULT_WEIGHTS, ...opts.weights }
+  const minScore = opts.minScore ?? 0.7
+  const minExactScore = opts.minExactScore ?? 0.45
+  const minMargin = opts.minMargin ?? 0.05
+  const visualThreshold = opts.visualThreshold ?? 0.8
+  assertRange('minScore', minScore, 0, 1)
+  assertRange('minExactScore', minExactScore, 0, 1)
+  assertRange('minMargin', minMargin, 0, 1)
+  assertRange('visualThreshold', visualThreshold, 0, 1)
+  const recordedPoint: XY =
+    opts.coordinates ?? (isBox(identity.boundingBox) ? centerOf(identity.boundingBox) : { x: 0, y: 0 })
+  const only = opts.only ? new Set<WebStrategy>(opts.only) : null
+
+  type E = CandidateElement<H>
+  /** One, many or no elements from an exact lookup → an outcome. */
+  const resolve = (method: WebStrategy, found: readonly E[]): StepOutcome<E> => {
+    const list = actionable(found)
+    const base = STRATEGY_BASE_CONFIDENCE[method]
+    if (list.length === 0) return { outcome: 'none', candidates: 0 }
+    if (list.length === 1) {
+      const element = list[0] as E
+      const s = scoreCandidate(identity, element, weights).score
+      if (s < minExactScore)
+        return {
+          outcome: 'below_threshold',
+          candidates: 1,
+          confidence: s,
+          detail: `the only element scores ${fmt(s)} < ${fmt(minExactScore)} against the identity`,
+        }
+      return {
+        outcome: 'matched',
+        element,
+        point: pointOf(element, recordedPoint),
+        confidence: base * (0.7 + 0.3 * s),
+        candidates: 1,
+      }
+    }
+    const ranked = rankCandidates(identity, list, weights)
+    const [first, second] = ranked as [(typeof ranked)[0], (typeof ranked)[0]]
+    if (first.score >= minScore && first.score - second.score >= minMargin) {
+      return {
+        outcome: 'matched',
+        element: first.element,
+        point: pointOf(first.element, recordedPoint),
+        confidence: base * (0.7 + 0.3 * first.score) * (0.9 + 0.1 * Math.min(1, (first.score - second.score) / 0.2)),
+        candidates: list.length,
+        detail: `${list.length} elements; resolved by similarity ${fmt(first.score)} vs ${fmt(second.score)}`,
+      }
+    }
+    return {
+      outcome: 'ambiguous',
+      candidates: list.length,
+      confidence: first.score,
+      detail: `${list.length} elements; best similarity ${fmt(first.score)} vs ${fmt(second.score)} does not settle it`,
+    }
+  }
+
+  const step = (method: WebStrategy, skip: string | null, run: () => Promise<StepOutcome<E>>): CascadeStep<E> => ({
+    method,
+    skip: only && !only.has(method) ? 'not selected' : skip,
+    run,
+  })
+
+  const css = opts.selectors?.css
+  const xpath = opts.selectors?.xpath ?? identity.xpath
+  const fallbacks = (opts.selectors?.fallbacks ?? []).filter((s) => !blank(s)).map(selectorKind)
+  const cssList = [
+    ...(blank(css) ? [] : [{ selector: css as string, kind: 'css' as const }]),
+    ...fallbacks.filter((f) => f.kind === 'css'),
+  ]
+  const xpathList = [
+    ...(blank(xpath) ? [] : [{ selector: xpath as string, kind: 'xpath' as const }]),
+    ...fallbacks.filter((f) => f.kind === 'xpath'),
+  ]
+  /** Tries several selectors in order; the first that yields a match wins, else the most informative outcome. */
+  const trySelectors = async (method: 'css' | 'xpath', list: typeof cssList): Promise<StepOutcome<E>> => {
+    let last: StepOutcome<E> = { outcome: 'none', candidates: 0 }
+    for (const { selector, kind } of list) {
+      const out = resolve(method, await source.bySelector(selector, kind))
+      if (out.outcome === 'matched')
+        return { ...out, detail: `${kind} ${selector}${out.detail ? `; ${out.detail}` : ''}` }
+      if (out.outcome !== 'none' || last.outcome === 'none')
+        last = { ...out, detail: `${kind} ${selector}${out.detail ? `; ${out.detail}` : ''}` }
+    }
+    return last
+  }
+  const text = blank(identity.textContent) ? identity.axName : identity.textContent
+  const isForm = FORM_TAGS.has((identity.tagName ?? '').toLowerCase())
+
+  const steps: CascadeStep<E>[] = [
+    step(
+      'role',
+      blank(identity.axRole) || blank(identity.axName) ? 'no role and accessible name recorded' : null,
+      async () => resolve('role', await source.byRole(identity.axRole as string, (identity.axName as string).trim())),
+    ),
+    step('aria_label', blank(identity.ariaLabel) ? 'no aria-label recorded' : null, async () =>
+      resolve('aria_label', await source.byAttribute('aria-label', identity.ariaLabel as string)),
+    ),
+    step(
+      'name',
+      blank(identity.name) ? 'no name attribute recorded' : !isForm ? 'not a form element' : null,
+      async () =>
+        resolve('name', await source.byAttribute('name', identity.name as string, identity.tagName.toLowerCase())),
+    ),
+    step('test_id', blank(identity.dataTestId) ? 'no data-testid recorded' : null, async () =>
+      resolve('test_id', await source.byAttribute('data-testid', identity.dataTestId as string)),
+    ),
+    step('css', cssList.length === 0 ? 'no CSS selector recorded' : null, () => trySelectors('css', cssList)),
+    step('xpath', xpathList.length === 0 ? 'no XPath recorded' : null, () => trySelectors('xpath', xpathList)),
+    step('text', blank(text) ? 'no text recorded' : null, async () =>
+      resolve('text', await source.byText((text as string).replace(/\s+/g, ' ').trim())),
+    ),
+    step('similarity', null, async () => {
+      const list = actionable(await source.listCandidates())
+      if (list.length === 0) return { outcome: 'none', candidates: 0 }
+      const ranked = rankCandidates(identity, list, weights)
+      const first = ranked[0] as (typeof ranked)[0]
+      const second = ranked[1]
+      const margin = second ? first.score - second.score : 1
+      if (first.score < minScore)
+        return {
+          outcome: 'below_threshold',
+          candidates: list.length,
+          confidence: first.score,
+          detail: `best similarity ${fmt(first.score)} < floor ${fmt(minScore)}`,
+        }
+      if (margin < minMargin)
+        return {
+          outcome: 'ambiguous',
+          candidates: list.length,
+          confidence: first.score,
+          detail: `best similarity ${fmt(first.score)} is within ${fmt(minMargin)} of the runner-up`,
+        }
+      return {
+        outcome: 'matched',
+        element: first.element,
+        point: pointOf(first.element, recordedPoint),
+        confidence: first.score,
+        candidates: list.length,
+        detail: `similarity ${fmt(first.score)}${second ? ` vs ${fmt(second.score)}` : ''}`,
+      }
+    }),
+    step('visual', source.visual ? null : 'the source has no visual search', async () => {
+      const hit = await source.visual?.(identity)
+      if (!hit) return { outcome: 'none', candidates: 0 }
+      if (!(hit.score >= visualThreshold))
+        return {
+          outcome: 'below_threshold',
+          candidates: 1,
+          confidence: hit.score,
+          detail: `NCC ${fmt(hit.score)} < ${fmt(visualThreshold)}`,
+        }
+      const element: E = hit.element ?? { boundingBox: hit.box }
+      return {
+        outcome: 'matched',
+        element,
+        point: centerOf(hit.box),
+        confidence: STRATEGY_BASE_CONFIDENCE.visual * hit.score,
+        candidates: 1,
+      }
+    }),
+    step(
+      'coordinate',
+      opts.allowCoordinateFallback ? null : 'coordinate fallback not allowed (allowCoordinateFallback)',
+      async () => ({
+        outcome: 'matched',
+        element: { boundingBox: isBox(identity.boundingBox) ? identity.boundingBox : null },
+        point: { x: recordedPoint.x, y: recordedPoint.y },
+        confidence: 0,
+        detail: 'recorded coordinates',
+      }),
+    ),
+  ]
+  return runCascade(steps)
+}

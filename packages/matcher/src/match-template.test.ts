@@ -1,0 +1,81 @@
+import { fc, test } from '@fast-check/vitest'
+import { describe, expect, it } from 'vitest'
+import { cropFrame, noiseFrame, pasteScaled, uiFrame } from './internal/synthetic'
+import { matchTemplate, templateScoreAt } from './match-template'
+
+describe('matchTemplate', () => {
+  // issue 5 done-when: a crop pasted at a random position and scale (0.5×–2×) into random noise is found
+  test.prop(
+    [
+      fc.integer({ min: 1, max: 2 ** 30 }),
+      fc.double({ min: 0.5, max: 2, noNaN: true }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.constantFrom<1 | 4>(1, 4),
+    ],
+    { numRuns: 100 },
+  )('finds a pasted crop in noise', (seed, scale, fx, fy, channels) => {
+    const template = noiseFrame(40, 24, seed, 8, channels)
+    const frame = noiseFrame(320, 200, seed + 1, 8, channels)
+    const w = Math.round(40 * scale)
+    const h = Math.round(24 * scale)
+    const x = Math.floor(fx * (320 - w))
+    const y = Math.floor(fy * (200 - h))
+    pasteScaled(frame, template, x, y, scale)
+    const m = matchTemplate(frame, template)
+    expect(m).not.toBeNull()
+    expect(m?.score).toBeGreaterThanOrEqual(0.8)
+    expect(Math.abs((m?.box.x ?? -99) - x)).toBeLessThanOrEqual(Math.max(2, scale * 2))
+    expect(Math.abs((m?.box.y ?? -99) - y)).toBeLessThanOrEqual(Math.max(2, scale * 2))
+    // the size is found within ~15% (position is what the click needs)
+    expect(Math.abs(Math.log((m?.scale ?? 0.01) / scale))).toBeLessThan(0.15)
+  })
+
+  it('finds an exact 120×48 crop in a 1920×1080 UI-like screen at scale 1', () => {
+    const screen = uiFrame(1920, 1080, 7)
+    const crop = cropFrame(screen, 1553, 621, 120, 48)
+    const m = matchTemplate(screen, crop)
+    expect(m?.box).toEqual({ x: 1553, y: 621, width: 120, height: 48 })
+    expect(m?.score).toBeGreaterThan(0.99)
+    expect(m?.scale).toBeCloseTo(1, 5)
+  })
+
+  it('answers null when the template is not there (score below threshold)', () => {
+    const frame = noiseFrame(320, 200, 1, 8, 4)
+    const elsewhere = noiseFrame(40, 24, 99, 8, 4)
+    expect(matchTemplate(frame, elsewhere)).toBeNull()
+    const best = matchTemplate(frame, elsewhere, { threshold: -1 })
+    expect(best?.score).toBeLessThan(0.8)
+  })
+
+  it('explains bad input with a code', () => {
+    const frame = noiseFrame(64, 64, 1, 4, 4)
+    expect(() => matchTemplate({ ...frame, data: new Uint8Array(10) }, frame)).toThrow(
+      expect.objectContaining({ code: 'MATCHER_BAD_FRAME' }),
+    )
+    expect(() => matchTemplate(frame, { width: 0, height: 2, channels: 4, data: new Uint8Array(0) })).toThrow(
+      expect.objectContaining({ code: 'MATCHER_BAD_TEMPLATE' }),
+    )
+    const flat = { width: 8, height: 8, channels: 1 as const, data: new Uint8Array(64).fill(128) }
+    expect(() => matchTemplate(frame, flat)).toThrow(expect.objectContaining({ code: 'MATCHER_FLAT_TEMPLATE' }))
+    expect(() => matchTemplate(frame, frame, { minScale: 3, maxScale: 2 })).toThrow(
+      expect.objectContaining({ code: 'MATCHER_BAD_OPTION' }),
+    )
+  })
+
+  it('returns null when the template is larger than the frame at every scale', () => {
+    const small = noiseFrame(30, 30, 1, 4, 1)
+    const big = noiseFrame(100, 100, 2, 4, 1)
+    expect(matchTemplate(small, big)).toBeNull()
+  })
+})
+
+describe('templateScoreAt', () => {
+  it('is 1 where the crop came from and low elsewhere', () => {
+    const frame = noiseFrame(200, 100, 5, 4, 4)
+    const crop = cropFrame(frame, 50, 20, 40, 30)
+    expect(templateScoreAt(frame, crop, 50, 20)).toBeCloseTo(1, 6)
+    expect(templateScoreAt(frame, crop, 120, 60)).toBeLessThan(0.5)
+    expect(templateScoreAt(frame, crop, 190, 90)).toBe(0)
+  })
+})

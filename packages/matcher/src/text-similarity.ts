@@ -1,0 +1,86 @@
+import { distance } from 'fastest-levenshtein'
+
+const HANGUL_BASE = 0xac00
+const HANGUL_LAST = 0xd7a3
+const LEAD_BASE = 0x1100
+const VOWEL_BASE = 0x1161
+const TAIL_BASE = 0x11a7
+const VOWELS_TIMES_TAILS = 21 * 28
+
+/** Punctuation, symbols, and every kind of whitespace (Unicode classes), replaced by a single space. */
+const SEPARATORS = /[\p{P}\p{S}\p{Z}\s]+/gu
+
+/**
+ * Normalises a label for comparison: Unicode NFKC (full-width forms, compatibility jamo, ligatures),
+ * lower case, punctuation and symbols dropped, whitespace collapsed and trimmed.
+ * `normalizeText(' Sign-In! ')` → `'sign in'`, `normalizeText('ＯＫ')` → `'ok'`.
+ */
+export function normalizeText(text: string | null | undefined): string {
+  if (!text) return ''
+  return text.normalize('NFKC').toLowerCase().replace(SEPARATORS, ' ').trim()
+}
+
+/**
+ * Decomposes precomposed Hangul syllables into conjoining jamo (lead, vowel, optional tail), so that
+ * edit distance sees "작" vs "잘" as one jamo apart rather than one whole syllable. Other characters pass.
+ */
+export function decomposeHangul(text: string): string {
+  let out = ''
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0
+    if (code < HANGUL_BASE || code > HANGUL_LAST) {
+      out += ch
+      continue
+    }
+    const index = code - HANGUL_BASE
+    const lead = Math.floor(index / VOWELS_TIMES_TAILS)
+    const vowel = Math.floor((index % VOWELS_TIMES_TAILS) / 28)
+    const tail = index % 28
+    out += String.fromCharCode(LEAD_BASE + lead, VOWEL_BASE + vowel)
+    if (tail > 0) out += String.fromCharCode(TAIL_BASE + tail)
+  }
+  return out
+}
+
+/**
+ * The comparison key of a label: normalised, spaces removed (Korean spacing varies: "시작 하기" = "시작하기"),
+ * Hangul decomposed into jamo.
+ */
+export function comparisonKey(text: string | null | undefined): string {
+  if (!text) return ''
+  // fast path, same result: printable ASCII needs no NFKC and has no Hangul
+  if (PRINTABLE_ASCII.test(text)) return text.toLowerCase().replace(NOT_ALNUM, '')
+  return decomposeHangul(normalizeText(text).replace(/ /g, ''))
+}
+const PRINTABLE_ASCII = /^[\x20-\x7e\t\n\r]*$/
+const NOT_ALNUM = /[^a-z0-9]+/g
+
+/** Shortest contained key (in jamo/letters) that earns the containment score; shorter keys ("ok", "x") do not. */
+const MIN_CONTAINED_LENGTH = 3
+
+/**
+ * Similarity of two comparison keys (see `comparisonKey`) in [0, 1]: the larger of
+ * - 1 − Levenshtein distance / longer length, and
+ * - when the shorter key (≥ 3 units) occurs inside the longer one, 0.6 + 0.4 · shorter / longer
+ *   ("시작" inside "시작하기" → 0.82; a bare edit distance would say 0.56).
+ */
+export function keySimilarity(a: string, b: string): number {
+  if (a === b) return 1
+  if (a.length === 0 || b.length === 0) return 0
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a]
+  const edit = 1 - distance(a, b) / long.length
+  const contained =
+    short.length >= MIN_CONTAINED_LENGTH && long.includes(short) ? 0.6 + (0.4 * short.length) / long.length : 0
+  return Math.min(1, Math.max(0, edit, contained))
+}
+
+/**
+ * How alike two UI labels are, in [0, 1]: symmetric, 1 for strings equal after normalisation (NFKC, case,
+ * punctuation, whitespace), 0 when exactly one is empty. Hangul is compared jamo by jamo.
+ *
+ * textSimilarity('Sign in', 'Sign In') = 1 · textSimilarity('Sign in', 'Log in') = 0.5 ·
+ * textSimilarity('시작하기', '시작') ≈ 0.82 · textSimilarity('확인', '취소') = 0.4
+ */
+export function textSimilarity(a: string | null | undefined, b: string | null | undefined): number {
+  return keySimilarity(comparisonKey(a), comparisonKey(b))
+}
