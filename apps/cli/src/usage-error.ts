@@ -11,7 +11,10 @@ export class UsageError extends QaError<'USAGE'> {
 }
 
 /** `1280x720` → { width, height }. */
-export function parseViewport(value: string | undefined, flag = '--viewport'): { width: number; height: number } | undefined {
+export function parseViewport(
+  value: string | undefined,
+  flag = '--viewport',
+): { width: number; height: number } | undefined {
   if (value === undefined) return undefined
   const m = /^(\d{2,5})x(\d{2,5})$/i.exec(value.trim())
   if (!m) throw new UsageError(`${flag}: expected WIDTHxHEIGHT like 1280x720, got "${value}".`)

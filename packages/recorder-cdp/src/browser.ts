@@ -86,12 +86,16 @@ export async function openBrowser(opts: LaunchOptions = {}): Promise<BrowserSess
       })
     } catch (cause) {
       const headed = opts.headless === false
-      throw new WebError('WEB_BROWSER_LAUNCH_FAILED', `Chromium at ${executablePath} did not start: ${(cause as Error).message.split('\n')[0]}`, {
-        cause,
-        hint: headed
-          ? 'A headed browser needs a display: run under `xvfb-run`, or set DISPLAY, or drop --headed.'
-          : 'Run `qa doctor` to check the browser setup.',
-      })
+      throw new WebError(
+        'WEB_BROWSER_LAUNCH_FAILED',
+        `Chromium at ${executablePath} did not start: ${(cause as Error).message.split('\n')[0]}`,
+        {
+          cause,
+          hint: headed
+            ? 'A headed browser needs a display: run under `xvfb-run`, or set DISPLAY, or drop --headed.'
+            : 'Run `qa doctor` to check the browser setup.',
+        },
+      )
     }
   }
   const context = await browser.newContext({
@@ -121,13 +125,19 @@ export async function gotoOrExplain(page: Page, url: string, timeoutMs = 30_000)
   try {
     parsed = new URL(url)
   } catch (cause) {
-    throw new WebError('WEB_BAD_URL', `"${url}" is not a URL.`, { cause, hint: 'Give a full URL such as http://127.0.0.1:3000/.' })
+    throw new WebError('WEB_BAD_URL', `"${url}" is not a URL.`, {
+      cause,
+      hint: 'Give a full URL such as http://127.0.0.1:3000/.',
+    })
   }
   try {
     await page.goto(parsed.href, { waitUntil: 'load', timeout: timeoutMs })
   } catch (cause) {
     const message = (cause as Error).message
-    const unreachable = /ERR_CONNECTION_REFUSED|ERR_NAME_NOT_RESOLVED|ERR_ADDRESS_UNREACHABLE|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|Timeout/i.test(message)
+    const unreachable =
+      /ERR_CONNECTION_REFUSED|ERR_NAME_NOT_RESOLVED|ERR_ADDRESS_UNREACHABLE|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|Timeout/i.test(
+        message,
+      )
     throw new WebError('WEB_URL_UNREACHABLE', `Could not open ${parsed.href}: ${message.split('\n')[0]}`, {
       cause,
       hint: unreachable ? 'Is the app running, on that host and port? Start it, or pass the right --url.' : undefined,

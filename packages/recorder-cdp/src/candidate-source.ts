@@ -30,7 +30,11 @@ export interface PlaywrightCandidateSourceOptions {
 
 type Scope = Page | FrameLocator
 
-function toCandidate(d: PageElementDescription, handle: Locator, known?: { role: string; name: string }): PlaywrightCandidate {
+function toCandidate(
+  d: PageElementDescription,
+  handle: Locator,
+  known?: { role: string; name: string },
+): PlaywrightCandidate {
   return {
     axRole: known?.role ?? d.implicitRole,
     axName: known?.name ?? d.accessibleName,
@@ -53,7 +57,11 @@ function toCandidate(d: PageElementDescription, handle: Locator, known?: { role:
   }
 }
 
-async function describeAll(locator: Locator, limit: number, known?: { role: string; name: string }): Promise<PlaywrightCandidate[]> {
+async function describeAll(
+  locator: Locator,
+  limit: number,
+  known?: { role: string; name: string },
+): Promise<PlaywrightCandidate[]> {
   const descriptions = (await locator.evaluateAll(describeElementsInPage)) as PageElementDescription[]
   return descriptions.slice(0, limit).map((d, i) => toCandidate(d, locator.nth(i), known))
 }
@@ -72,7 +80,10 @@ const ATTRIBUTE: Record<LookupAttribute, string> = {
  * selector and text, and a list of every interactive element with its attributes and box (one round trip).
  * Use it to add our healing to your own Playwright tests: `locate(identity, playwrightCandidateSource(page))`.
  */
-export function playwrightCandidateSource(page: Page, opts: PlaywrightCandidateSourceOptions = {}): CandidateSource<Locator> {
+export function playwrightCandidateSource(
+  page: Page,
+  opts: PlaywrightCandidateSourceOptions = {},
+): CandidateSource<Locator> {
   const scope: Scope = (opts.framePath ?? []).reduce<Scope>((s, selector) => s.frameLocator(selector), page)
   const limit = opts.maxCandidates ?? 400
   return {

@@ -31,7 +31,11 @@ export interface CdpIdentityReader {
 
 const round2 = (v: number) => Math.round(v * 100) / 100
 
-function buildIdentity(d: PageElementDescription, ax: { role: string | null; name: string | null }, backendNodeId: number): ElementIdentity {
+function buildIdentity(
+  d: PageElementDescription,
+  ax: { role: string | null; name: string | null },
+  backendNodeId: number,
+): ElementIdentity {
   const identity: ElementIdentity = {
     tagName: d.tagName,
     boundingBox: { x: round2(d.box.x), y: round2(d.box.y), width: round2(d.box.width), height: round2(d.box.height) },
@@ -39,7 +43,8 @@ function buildIdentity(d: PageElementDescription, ax: { role: string | null; nam
     backendNodeId,
   }
   const set = <K extends keyof ElementIdentity>(key: K, value: ElementIdentity[K] | null | undefined) => {
-    if (value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0) && value !== '') identity[key] = value
+    if (value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0) && value !== '')
+      identity[key] = value
   }
   set('axRole', ax.role)
   set('axName', ax.name)
@@ -71,7 +76,16 @@ function buildSelectors(d: PageElementDescription): Selectors {
 }
 
 /** Roles Chromium reports for elements that carry no semantics. */
-const NON_ROLES = new Set(['generic', 'none', 'presentation', 'StaticText', 'InlineTextBox', 'LineBreak', 'RootWebArea', 'Ignored'])
+const NON_ROLES = new Set([
+  'generic',
+  'none',
+  'presentation',
+  'StaticText',
+  'InlineTextBox',
+  'LineBreak',
+  'RootWebArea',
+  'Ignored',
+])
 
 export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityReader> {
   const session = await page.context().newCDPSession(page)

@@ -1,8 +1,29 @@
-export { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH, type BrowserSession, type LaunchOptions, gotoOrExplain, openBrowser } from './browser'
+export {
+  CHROMIUM_ARGS,
+  DEFAULT_CHROMIUM_PATH,
+  type BrowserSession,
+  type LaunchOptions,
+  gotoOrExplain,
+  openBrowser,
+} from './browser'
 export { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
 export { WebError, type WebErrorCode } from './errors'
 export { type PageElementDescription } from './page-scripts'
-export { createWebRecorder, passwordMasks, secretEnvName, settle, type WebRecorder, type WebRecorderOptions } from './recorder'
+export {
+  createWebRecorder,
+  maskedScreenshot,
+  passwordMasks,
+  secretEnvName,
+  settle,
+  type WebRecorder,
+  type WebRecorderOptions,
+} from './recorder'
 export { parseScript, type ScriptStep, validateScript } from './script'
-export { INTERACTIVE_SELECTOR, type PlaywrightCandidate, type PlaywrightCandidateSourceOptions, playwrightCandidateSource } from './candidate-source'
+export {
+  INTERACTIVE_SELECTOR,
+  type PlaywrightCandidate,
+  type PlaywrightCandidateSourceOptions,
+  playwrightCandidateSource,
+} from './candidate-source'
 export { rebaseUrl, replayWebCase, type WebReplayOptions, type WebReplayOutcome, type WebStepEvent } from './replayer'
+export { assertDevtoolsRecording, DEVTOOLS_STEP_TYPES, type DevtoolsExportResult, type DevtoolsImportOptions, type DevtoolsImportResult, type DevtoolsRecording, type DevtoolsSelector, type DevtoolsStep, devtoolsSelectorsFor, exportDevtoolsRecording, identityFromDevtoolsSelectors, type ImportedTarget, importDevtoolsRecording } from './devtools'

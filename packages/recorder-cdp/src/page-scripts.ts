@@ -68,7 +68,9 @@ export function describeElementsInPage(elements: Element[]): PageElementDescript
     let node: Element | null = el
     while (node && node.nodeType === 1) {
       let part = node.localName
-      const stable = Array.from(node.classList).filter((c) => !looksGenerated(c)).slice(0, 2)
+      const stable = Array.from(node.classList)
+        .filter((c) => !looksGenerated(c))
+        .slice(0, 2)
       if (stable.length) part += stable.map((c) => `.${cssEscape(c)}`).join('')
       const parent: Element | null = node.parentElement
       if (parent) {
@@ -293,7 +295,8 @@ export function actionableAncestorInPage(node: Node): Element {
   let start: Element | null = node.nodeType === 1 ? (node as Element) : node.parentElement
   if (!start) return (node.ownerDocument ?? document).body
   // A label activates its control: record the control.
-  if (start.localName === 'label' && (start as HTMLLabelElement).control) return (start as HTMLLabelElement).control as Element
+  if (start.localName === 'label' && (start as HTMLLabelElement).control)
+    return (start as HTMLLabelElement).control as Element
   let el: Element | null = start
   while (el) {
     if (isInteractive(el)) return el

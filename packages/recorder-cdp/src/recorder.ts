@@ -6,6 +6,7 @@ import type { Locator, Page } from 'playwright-core'
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
 import { gotoOrExplain } from './browser'
 import { waitForDomQuietInPage } from './page-scripts'
+import { installInputReporterInPage, type PageInputEvent, RECORD_BINDING } from './interactive'
 import type { ScriptStep } from './script'
 
 export interface WebRecorderOptions {
@@ -36,6 +37,11 @@ export interface WebRecorder {
   select(x: number, y: number, value: string): Promise<Action>
   /** Runs scripted steps in order. */
   run(steps: readonly ScriptStep[]): Promise<void>
+  /**
+   * Records what a person does in the page (interactive recording) until `stop()`: clicks, typing (one step
+   * per field), select changes, special keys and scrolls. Returns after the reporter is installed.
+   */
+  listen(): Promise<{ stop(): Promise<void> }>
   testCase(): TestCase
   /** Saves the case atomically; refuses to overwrite an existing file unless asked. Returns its path. */
   save(opts?: { overwrite?: boolean }): Promise<string>
@@ -66,7 +72,29 @@ export async function settle(page: Page, quietMs = 150, timeoutMs = 5_000): Prom
 
 /** Locators of every password field in every frame, to paint over in screenshots. */
 export function passwordMasks(page: Page): Locator[] {
-  return page.frames().map((f) => f.locator('input[type="password" i]'))
+  return page
+    .frames()
+    .filter((f) => !f.isDetached())
+    .map((f) => f.locator('input[type="password" i]'))
+}
+
+/** A screenshot with password fields painted over; retried once when a frame went away meanwhile. */
+export async function maskedScreenshot(page: Page, path?: string): Promise<Buffer> {
+  const take = () =>
+    page.screenshot({
+      ...(path ? { path } : {}),
+      animations: 'disabled',
+      caret: 'hide',
+      mask: passwordMasks(page),
+      maskColor: '#7f7f7f',
+    })
+  try {
+    return await take()
+  } catch (error) {
+    if (!/detached|Target closed|navigat/i.test(String(error))) throw error
+    await page.waitForLoadState('load').catch(() => undefined)
+    return take()
+  }
 }
 
 /**
@@ -94,7 +122,7 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
   async function shot(index: number, which: 'before' | 'after'): Promise<string | undefined> {
     if (!screenshots) return undefined
     const file = join(assetsDir, `step-${pad(index)}-${which}.png`)
-    await page.screenshot({ path: file, animations: 'disabled', caret: 'hide', mask: passwordMasks(page), maskColor: '#7f7f7f' })
+    await maskedScreenshot(page, file)
     return relative(caseDir, file).split('\\').join('/')
   }
 
@@ -133,7 +161,8 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
 
   const describeTarget = (verb: string, t: CapturedElement | null, fallback: string) => {
     if (!t) return fallback
-    const label = t.identity.axName || t.identity.ariaLabel || t.identity.placeholder || t.identity.textContent || t.identity.name
+    const label =
+      t.identity.axName || t.identity.ariaLabel || t.identity.placeholder || t.identity.textContent || t.identity.name
     const role = t.identity.axRole || t.identity.tagName
     return label ? `${verb} ${role} "${label.slice(0, 60)}"` : `${verb} ${role}`
   }
@@ -156,7 +185,13 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
           target = await (await readerFor()).atPoint(x, y)
           const actionType = button === 'right' ? 'right_click' : clickCount >= 2 ? 'double_click' : 'click'
           return withTarget(
-            { actionType, x: Math.round(x), y: Math.round(y), button, description: describeTarget('Click', target, `Click (${Math.round(x)}, ${Math.round(y)})`) },
+            {
+              actionType,
+              x: Math.round(x),
+              y: Math.round(y),
+              button,
+              description: describeTarget('Click', target, `Click (${Math.round(x)}, ${Math.round(y)})`),
+            },
             target,
           )
         },
@@ -172,7 +207,14 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
       const url = page.url()
       const previous = actions.at(-1)
       // Consecutive typing into the same field is one step.
-      if (previous && previous.actionType === 'type' && lastTyped && target && lastTyped.backendNodeId === target.backendNodeId && lastTyped.url === url) {
+      if (
+        previous &&
+        previous.actionType === 'type' &&
+        lastTyped &&
+        target &&
+        lastTyped.backendNodeId === target.backendNodeId &&
+        lastTyped.url === url
+      ) {
         await page.keyboard.type(text)
         await settle(page, quietMs, settleTimeoutMs)
         if (!isPassword) previous.text = `${previous.text ?? ''}${text}`
@@ -249,7 +291,14 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
 
     async wait(ms) {
       lastTyped = null
-      const action: Action = { timestamp: Date.now(), actionType: 'wait', x: 0, y: 0, durationMs: ms, description: `Wait ${ms} ms` }
+      const action: Action = {
+        timestamp: Date.now(),
+        actionType: 'wait',
+        x: 0,
+        y: 0,
+        durationMs: ms,
+        description: `Wait ${ms} ms`,
+      }
       await page.waitForTimeout(ms)
       actions.push(action)
       return action
@@ -272,7 +321,13 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
         async () => {
           target = await (await readerFor()).atPoint(x, y)
           return withTarget(
-            { actionType: 'select', x: Math.round(x), y: Math.round(y), value, description: describeTarget(`Select "${value}" in`, target, `Select "${value}"`) },
+            {
+              actionType: 'select',
+              x: Math.round(x),
+              y: Math.round(y),
+              value,
+              description: describeTarget(`Select "${value}" in`, target, `Select "${value}"`),
+            },
             target,
           )
         },
@@ -295,7 +350,10 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
       for (const step of steps) {
         switch (step.type) {
           case 'click':
-            await recorder.click(step.x, step.y, { ...(step.button ? { button: step.button } : {}), ...(step.clickCount ? { clickCount: step.clickCount } : {}) })
+            await recorder.click(step.x, step.y, {
+              ...(step.button ? { button: step.button } : {}),
+              ...(step.clickCount ? { clickCount: step.clickCount } : {}),
+            })
             break
           case 'type':
             await recorder.type(step.text)
@@ -304,7 +362,11 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
             await recorder.press(step.key)
             break
           case 'scroll':
-            await recorder.scroll(step.dy, { ...(step.dx !== undefined ? { dx: step.dx } : {}), ...(step.x !== undefined ? { x: step.x } : {}), ...(step.y !== undefined ? { y: step.y } : {}) })
+            await recorder.scroll(step.dy, {
+              ...(step.dx !== undefined ? { dx: step.dx } : {}),
+              ...(step.x !== undefined ? { x: step.x } : {}),
+              ...(step.y !== undefined ? { y: step.y } : {}),
+            })
             break
           case 'wait':
             await recorder.wait(step.ms)
@@ -337,6 +399,126 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
     async save(saveOpts = {}) {
       await saveTestCase(caseFile, recorder.testCase(), saveOpts)
       return caseFile
+    },
+
+    async listen() {
+      let queue: Promise<unknown> = Promise.resolve()
+      let stopped = false
+      let typing: { action: Action; key: string } | null = null
+      const enqueue = (job: () => Promise<unknown>) => {
+        queue = queue.then(job).catch(() => undefined)
+      }
+      const handle = async (event: PageInputEvent) => {
+        switch (event.kind) {
+          case 'pointerdown': {
+            typing = null
+            // Resolve the element now, before the click's effects (a person's click takes ~100 ms).
+            const target = await (await readerFor()).atPoint(event.x, event.y)
+            const index = actions.length
+            const before = await shot(index, 'before')
+            const button = event.button === 2 ? 'right' : event.button === 1 ? 'middle' : 'left'
+            const actionType = button === 'right' ? 'right_click' : event.detail >= 2 ? 'double_click' : 'click'
+            if (actionType === 'double_click' && actions.at(-1)?.actionType === 'click') actions.pop()
+            const action: Action = {
+              timestamp: Date.now(),
+              ...withTarget(
+                {
+                  actionType,
+                  x: Math.round(event.x),
+                  y: Math.round(event.y),
+                  button,
+                  description: describeTarget(
+                    'Click',
+                    target,
+                    `Click (${Math.round(event.x)}, ${Math.round(event.y)})`,
+                  ),
+                },
+                target,
+              ),
+            }
+            if (before) action.screenshotBeforePath = before
+            actions.push(action)
+            await settle(page, quietMs, settleTimeoutMs)
+            const after = await shot(index, 'after')
+            if (after) action.screenshotPath = after
+            break
+          }
+          case 'input': {
+            const key = `${Math.round(event.x)},${Math.round(event.y)}@${page.url()}`
+            if (typing && typing.key === key && actions.at(-1) === typing.action) {
+              if (!event.isPassword) typing.action.text = event.value
+              break
+            }
+            const target = await (await readerFor()).atPoint(event.x, event.y)
+            const base: Omit<Action, 'timestamp'> = {
+              actionType: 'type',
+              x: Math.round(event.x),
+              y: Math.round(event.y),
+              text: event.isPassword ? '********' : event.value,
+              description: describeTarget('Type into', target, 'Type'),
+            }
+            if (event.isPassword && target) base.secretEnv = secretEnvName(secretPrefix, target.identity)
+            const action: Action = { timestamp: Date.now(), ...withTarget(base, target) }
+            actions.push(action)
+            typing = { action, key }
+            break
+          }
+          case 'select': {
+            typing = null
+            const target = await (await readerFor()).atPoint(event.x, event.y)
+            actions.push({
+              timestamp: Date.now(),
+              ...withTarget(
+                {
+                  actionType: 'select',
+                  x: Math.round(event.x),
+                  y: Math.round(event.y),
+                  value: event.label,
+                  description: describeTarget(`Select "${event.label}" in`, target, `Select "${event.label}"`),
+                },
+                target,
+              ),
+            })
+            break
+          }
+          case 'key':
+            typing = null
+            actions.push({
+              timestamp: Date.now(),
+              actionType: 'key_press',
+              x: 0,
+              y: 0,
+              key: event.key,
+              description: `Press ${event.key}`,
+            })
+            break
+          case 'scroll':
+            typing = null
+            actions.push({
+              timestamp: Date.now(),
+              actionType: 'scroll',
+              x: Math.round(event.x),
+              y: Math.round(event.y),
+              scrollDx: Math.round(event.dx),
+              scrollDy: Math.round(event.dy),
+              description: `Scroll by ${Math.round(event.dy)} px`,
+            })
+            break
+        }
+      }
+      await page.exposeBinding(RECORD_BINDING, (_source, event: PageInputEvent) => {
+        if (!stopped) enqueue(() => handle(event))
+      })
+      await page.addInitScript(installInputReporterInPage, RECORD_BINDING)
+      for (const frame of page.frames())
+        await frame.evaluate(installInputReporterInPage, RECORD_BINDING).catch(() => undefined)
+      // Fill in the final screenshots of typed fields when they are done.
+      return {
+        async stop() {
+          stopped = true
+          await queue
+        },
+      }
     },
 
     async close() {

@@ -14,7 +14,7 @@ import { gotoOrExplain } from './browser'
 import { type PlaywrightCandidate, playwrightCandidateSource } from './candidate-source'
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
 import { WebError } from './errors'
-import { passwordMasks, settle } from './recorder'
+import { maskedScreenshot, settle } from './recorder'
 
 export interface WebStepEvent {
   index: number
@@ -39,6 +39,8 @@ export interface WebReplayOptions {
   compareIgnore?: { x: number; y: number; width: number; height: number }[]
   /** Where actual and diff screenshots of non-passing steps go (the report folder). */
   artifactDir?: string | null
+  /** Keep the actual screenshot of every step in artifactDir (`always`), or only of steps that did not pass. */
+  keepActual?: 'always' | 'non-pass'
   /** Time an element gets to become actionable (visible, stable, enabled, receiving events). Default 5000. */
   actionTimeoutMs?: number
   /** Where secrets of password steps are read from (`secret_env`). The CLI passes process.env. */
@@ -62,7 +64,11 @@ const pad = (n: number) => String(n).padStart(3, '0')
 const round = (v: number) => Math.round(v)
 
 /** Moves a recorded URL to the origin of the override URL (recordings are often made on another port). */
-export function rebaseUrl(recorded: string, recordedStart: string | null | undefined, override: string | undefined): string {
+export function rebaseUrl(
+  recorded: string,
+  recordedStart: string | null | undefined,
+  override: string | undefined,
+): string {
   if (!override) return recorded
   try {
     const from = new URL(recordedStart ?? recorded)
@@ -78,7 +84,10 @@ export function rebaseUrl(recorded: string, recordedStart: string | null | undef
 function describeAttempts(attempts: readonly StrategyAttempt[]): string {
   return attempts
     .filter((a) => a.outcome !== 'skipped')
-    .map((a) => `${a.strategy}: ${a.outcome}${a.candidates !== undefined && a.candidates !== null ? ` (${a.candidates})` : ''}`)
+    .map(
+      (a) =>
+        `${a.strategy}: ${a.outcome}${a.candidates !== undefined && a.candidates !== null ? ` (${a.candidates})` : ''}`,
+    )
     .join(', ')
 }
 
@@ -108,6 +117,7 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     ...(opts.policy ? { policy: opts.policy } : {}),
     ...(opts.compareIgnore ? { compare: { ignore: opts.compareIgnore } } : {}),
     artifactDir: opts.artifactDir ?? null,
+    ...(opts.keepActual ? { keepActual: opts.keepActual } : {}),
   })
   if (opts.verify) await verifier.preload(testCase.actions)
   const healedCase: TestCase = structuredClone(testCase)
@@ -170,9 +180,7 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
       if (action.screenshotPath) verification.expectedScreenshot = action.screenshotPath
       verifier.recordResult(verification)
     } else if (opts.verify) {
-      verification = await verifier.verifyAction(index, action, () =>
-        page.screenshot({ animations: 'disabled', caret: 'hide', mask: passwordMasks(page), maskColor: '#7f7f7f' }),
-      )
+      verification = await verifier.verifyAction(index, action, () => maskedScreenshot(page))
       result.screenTransitionVerified = verification.finalResult !== 'fail'
     } else {
       verification = {
@@ -310,11 +318,14 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     if (!action.secretEnv) return action.text ?? ''
     const value = env[action.secretEnv]
     if (value === undefined) {
-      throw new WebError('WEB_SECRET_MISSING', `The password step needs the environment variable ${action.secretEnv}.`, {
-        hint: `Set ${action.secretEnv} to the secret before replaying; it is never stored in the case file.`,
-      })
+      throw new WebError(
+        'WEB_SECRET_MISSING',
+        `The password step needs the environment variable ${action.secretEnv}.`,
+        {
+          hint: `Set ${action.secretEnv} to the secret before replaying; it is never stored in the case file.`,
+        },
+      )
     }
     return value
   }
 }
-

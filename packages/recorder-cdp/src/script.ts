@@ -1,4 +1,14 @@
-import { describeKind, k, type Kind, opt, parseJsonText, req, schema, validateAgainst, type ValidationIssue } from '@qa/model'
+import {
+  describeKind,
+  k,
+  type Kind,
+  opt,
+  parseJsonText,
+  req,
+  schema,
+  validateAgainst,
+  type ValidationIssue,
+} from '@qa/model'
 import { WebError } from './errors'
 
 /**
@@ -34,16 +44,31 @@ const STEP_SCHEMAS = {
   ]),
   wait: schema('wait step', [req('type', k.enum(['wait'])), req('ms', k.number(0, 600_000))]),
   navigate: schema('navigate step', [req('type', k.enum(['navigate'])), req('url', k.string(1))]),
-  select: schema('select step', [req('type', k.enum(['select'])), req('x', coordinate), req('y', coordinate), req('value', k.string())]),
+  select: schema('select step', [
+    req('type', k.enum(['select'])),
+    req('x', coordinate),
+    req('y', coordinate),
+    req('value', k.string()),
+  ]),
 } as const
 const STEP_TYPES = Object.keys(STEP_SCHEMAS)
 
 /** Every problem of a script, with paths like `steps[2].x`. */
 export function validateScript(raw: unknown): ValidationIssue[] {
-  const steps = Array.isArray(raw) ? raw : typeof raw === 'object' && raw !== null ? (raw as { steps?: unknown }).steps : undefined
+  const steps = Array.isArray(raw)
+    ? raw
+    : typeof raw === 'object' && raw !== null
+      ? (raw as { steps?: unknown }).steps
+      : undefined
   const base = Array.isArray(raw) ? '' : 'steps'
   if (!Array.isArray(steps)) {
-    return [{ path: '$', expected: 'an array of steps, or an object with a "steps" array', got: Array.isArray(raw) ? 'array' : typeof raw }]
+    return [
+      {
+        path: '$',
+        expected: 'an array of steps, or an object with a "steps" array',
+        got: Array.isArray(raw) ? 'array' : typeof raw,
+      },
+    ]
   }
   const issues: ValidationIssue[] = []
   steps.forEach((step, i) => {

@@ -1,5 +1,17 @@
 import type { CommandClass } from 'clipanion'
+import { DemoCommand } from './demo'
+import { RecordWebCommand } from './record-web'
+import { ReplayCommand } from './replay'
+import { ReportCommand } from './report'
 import { ValidateCommand } from './validate'
+import { VerifyCommand } from './verify'
 
 /** Every `qa` subcommand. Register new commands here. */
-export const commands: CommandClass[] = [ValidateCommand]
+export const commands: CommandClass[] = [
+  DemoCommand,
+  ValidateCommand,
+  VerifyCommand,
+  ReportCommand,
+  RecordWebCommand,
+  ReplayCommand,
+]

@@ -23,14 +23,19 @@ export class RecordWebCommand extends QaCommand {
       Chromium: /usr/bin/chromium, or set QA_CHROMIUM. Exit code 0 when the case was saved, 2 on bad input.
     `,
     examples: [
-      ['Record a scripted flow', '$0 record web http://127.0.0.1:3000/login --script steps.json --out cases/login.json'],
+      [
+        'Record a scripted flow',
+        '$0 record web http://127.0.0.1:3000/login --script steps.json --out cases/login.json',
+      ],
       ['Record by hand in a window', '$0 record web http://127.0.0.1:3000/ --headed --out cases/flow.json'],
     ],
   })
 
   url = Option.String({ name: 'url' })
   script = Option.String('--script', { description: 'JSON file of input steps to dispatch and record.' })
-  outFile = Option.String('--out', 'case.json', { description: 'Where to save the case (screenshots go to a folder beside it).' })
+  outFile = Option.String('--out', 'case.json', {
+    description: 'Where to save the case (screenshots go to a folder beside it).',
+  })
   viewport = Option.String('--viewport', { description: 'Viewport WIDTHxHEIGHT (default 1280x720).' })
   headed = Option.Boolean('--headed', false, { description: 'Open a visible browser window and record your input.' })
   cdp = Option.String('--cdp', { description: 'Attach to a running browser (ws://… or http://127.0.0.1:9222).' })
@@ -41,7 +46,10 @@ export class RecordWebCommand extends QaCommand {
   async run(): Promise<number> {
     const viewport = parseViewport(this.viewport)
     if (!this.script && !this.headed) {
-      throw new UsageError('Nothing to record: give --script steps.json, or --headed to record by hand.', 'See `qa record web --help`.')
+      throw new UsageError(
+        'Nothing to record: give --script steps.json, or --headed to record by hand.',
+        'See `qa record web --help`.',
+      )
     }
     if (this.headed) {
       throw new UsageError(
@@ -54,7 +62,10 @@ export class RecordWebCommand extends QaCommand {
     try {
       text = await readFile(scriptFile, 'utf8')
     } catch (cause) {
-      throw new ModelError('MODEL_FILE_NOT_FOUND', `${this.script}: cannot read the script file.`, { cause, file: this.script })
+      throw new ModelError('MODEL_FILE_NOT_FOUND', `${this.script}: cannot read the script file.`, {
+        cause,
+        file: this.script,
+      })
     }
     const steps = parseScript(text, this.script)
     const session = await openBrowser({
@@ -64,7 +75,10 @@ export class RecordWebCommand extends QaCommand {
       ...(viewport ? { viewport } : {}),
     })
     try {
-      const recorder = await createWebRecorder(session.page, { caseFile: this.outFile, ...(this.name ? { name: this.name } : {}) })
+      const recorder = await createWebRecorder(session.page, {
+        caseFile: this.outFile,
+        ...(this.name ? { name: this.name } : {}),
+      })
       await recorder.start(this.url)
       await recorder.run(steps)
       const file = await recorder.save({ overwrite: this.force })

@@ -24,31 +24,45 @@ export class ReplayCommand extends QaCommand {
     examples: [
       ['Replay against another port and verify', '$0 replay cases/login.json --url http://127.0.0.1:4000/ --verify'],
       ['CI: JUnit + JSON only on stdout', '$0 replay cases/login.json --verify --junit results.xml --json'],
-      ['Learn verified heals into a new case', '$0 replay cases/login.json --verify --save-heals cases/login.healed.json'],
+      [
+        'Learn verified heals into a new case',
+        '$0 replay cases/login.json --verify --save-heals cases/login.healed.json',
+      ],
     ],
   })
 
   casePath = Option.String({ name: 'case' })
-  url = Option.String('--url', { description: 'Start URL to use instead of the recorded one (same paths, new origin).' })
+  url = Option.String('--url', {
+    description: 'Start URL to use instead of the recorded one (same paths, new origin).',
+  })
   verify = Option.Boolean('--verify', false, { description: 'Compare each step with its recorded screenshot.' })
-  reportDir = Option.String('--report-dir', 'qa-reports', { description: 'Folder for the reports (default qa-reports).' })
+  reportDir = Option.String('--report-dir', 'qa-reports', {
+    description: 'Folder for the reports (default qa-reports).',
+  })
   threshold = Option.String('--threshold', { description: 'Similarity 0–1 a step needs to pass (default 0.95).' })
   json = Option.Boolean('--json', false, { description: 'Print the report JSON on stdout and nothing else.' })
   junit = Option.String('--junit', { description: 'Also write a JUnit XML report to this file.' })
-  saveHeals = Option.String('--save-heals', { description: 'Write the case with verified heals learnt to this new file.' })
+  saveHeals = Option.String('--save-heals', {
+    description: 'Write the case with verified heals learnt to this new file.',
+  })
   viewport = Option.String('--viewport', { description: 'Viewport WIDTHxHEIGHT (default: the recorded one).' })
-  timeout = Option.String('--timeout', { description: 'Milliseconds an element gets to become actionable (default 5000).' })
+  timeout = Option.String('--timeout', {
+    description: 'Milliseconds an element gets to become actionable (default 5000).',
+  })
   headed = Option.Boolean('--headed', false, { description: 'Show the browser window.' })
 
   async run(): Promise<number> {
     const threshold = parseRatioFlag(this.threshold, '--threshold')
     const timeout = parsePositiveInt(this.timeout, '--timeout')
     const viewportFlag = parseViewport(this.viewport)
-    if (this.saveHeals && !this.verify) throw new UsageError('--save-heals needs --verify: a heal is learnt only when the step is proven right.')
+    if (this.saveHeals && !this.verify)
+      throw new UsageError('--save-heals needs --verify: a heal is learnt only when the step is proven right.')
     const loaded = await loadTestCase(this.casePath)
     const tc = loaded.testCase
     if (tc.platform !== 'web') {
-      throw new UsageError(`${this.casePath} is a ${tc.platform} case; desktop replay is not available in this build yet.`)
+      throw new UsageError(
+        `${this.casePath} is a ${tc.platform} case; desktop replay is not available in this build yet.`,
+      )
     }
     const log = (line: string) => {
       if (!this.json) this.err(line)
@@ -75,8 +89,12 @@ export class ReplayCommand extends QaCommand {
         env: process.env,
         onStep: ({ index, total, result, verification }) => {
           const verdict = verification ? verification.finalResult.toUpperCase() : ''
-          const how = result.success ? `${result.method}${result.matchConfidence ? ` ${pct(result.matchConfidence)}` : ''}` : 'did not run'
-          log(`  [${index + 1}/${total}] ${verdict.padEnd(7)} ${tc.actions[index]?.description ?? ''} — ${how}${result.errorMessage ? ` — ${result.errorMessage}` : ''}`)
+          const how = result.success
+            ? `${result.method}${result.matchConfidence ? ` ${pct(result.matchConfidence)}` : ''}`
+            : 'did not run'
+          log(
+            `  [${index + 1}/${total}] ${verdict.padEnd(7)} ${tc.actions[index]?.description ?? ''} — ${how}${result.errorMessage ? ` — ${result.errorMessage}` : ''}`,
+          )
         },
       })
     } finally {

@@ -1,0 +1,95 @@
+import { relative } from 'node:path'
+import { Command, Option } from 'clipanion'
+import { QaCommand } from '../base-command'
+import { runWebDemo } from '../demo/web-demo'
+import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
+import { UsageError } from '../usage-error'
+
+const pct = (x: number) => `${Math.round(x * 100)}%`
+
+export class DemoCommand extends QaCommand {
+  static override paths = [['demo']]
+  static override usage = Command.Usage({
+    description: 'See it work in under a minute: record a flow on a sample app, change the app, replay with healing.',
+    details: `
+      Starts the bundled sample web app (Korean labels) on a free loopback port, records a scripted flow on its
+      v1 (login, search, item detail, settings), switches the app to v2 — renamed ids and classes, reworded and
+      moved buttons, new decoy buttons, extra wrappers, a layout shift — then replays the recording with
+      self-healing and screenshot verification, and writes JSON, TXT, HTML and JUnit reports.
+      Needs only Chromium (/usr/bin/chromium or QA_CHROMIUM); no accounts, no network.
+      Exit code: 0 when every step passed or warned, 1 when a step failed, 2 when the setup is broken.
+    `,
+    examples: [
+      ['Run the demo', '$0 demo'],
+      ['Keep its files elsewhere; machine-readable summary', '$0 demo --out-dir /tmp/qa-demo --json'],
+    ],
+  })
+
+  outDir = Option.String('--out-dir', 'qa-demo', {
+    description: 'Folder for the case and reports (default ./qa-demo, replaced).',
+  })
+  desktop = Option.Boolean('--desktop', false, { description: 'Run the desktop/game demo under Xvfb instead.' })
+  json = Option.Boolean('--json', false, { description: 'Print one JSON summary, nothing else.' })
+
+  async run(): Promise<number> {
+    if (this.desktop) {
+      throw new UsageError(
+        'The desktop demo is not available in this build yet.',
+        'Run `qa demo` for the web demo; the desktop recorder is tracked in its own issue.',
+      )
+    }
+    const log = (line: string) => {
+      if (!this.json) this.err(line)
+    }
+    const result = await runWebDemo({
+      outDir: this.outDir,
+      ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
+      onProgress: log,
+      onStep: ({ index, total, result: r, verification }) =>
+        log(
+          `  [${index + 1}/${total}] ${(verification?.finalResult ?? '').toUpperCase().padEnd(7)} ${r.success ? r.method : 'failed'}`,
+        ),
+    })
+    if (this.json) {
+      this.out(
+        JSON.stringify({
+          passed: result.passed,
+          caseFile: result.caseFile,
+          reports: result.reportFiles,
+          recordMs: Math.round(result.recordMs),
+          replayMs: Math.round(result.replayMs),
+          counts: {
+            total: result.report.totalActions,
+            passed: result.report.passedCount,
+            warning: result.report.warningCount,
+            failed: result.report.failedCount,
+          },
+          steps: result.steps,
+        }),
+      )
+      return result.passed ? EXIT_PASS : EXIT_TEST_FAILED
+    }
+    const healed = result.steps.filter((s) => s.healed)
+    this.out('')
+    this.out(`qa demo: recorded ${result.steps.length} steps on v1, replayed them on v2`)
+    this.out('')
+    for (const s of result.steps) {
+      const how = s.error
+        ? `NOT FOUND — ${s.error}`
+        : s.healed
+          ? `healed by ${s.method} (${s.failedFirst.join(', ')})`
+          : `found by ${s.method}`
+      this.out(
+        `  ${String(s.index + 1).padStart(2)}. ${s.verdict.toUpperCase().padEnd(7)} ${s.description.padEnd(38)} ${how}${s.confidence ? `, ${pct(s.confidence)}` : ''}`,
+      )
+    }
+    this.out('')
+    this.out(result.report.summary)
+    this.out(
+      `${healed.length} step(s) healed after the redesign; recorded in ${(result.recordMs / 1000).toFixed(1)} s, replayed in ${(result.replayMs / 1000).toFixed(1)} s.`,
+    )
+    this.out(`Case:   ${relative(process.cwd(), result.caseFile)}`)
+    this.out(`Report: ${relative(process.cwd(), result.reportFiles.html ?? '')}  (open it in a browser)`)
+    return result.passed ? EXIT_PASS : EXIT_TEST_FAILED
+  }
+}

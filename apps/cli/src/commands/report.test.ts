@@ -1,0 +1,88 @@
+import { execFile, execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createReplayVerifier, writeReports } from '@qa/verifier'
+import { beforeAll, describe, expect, test } from 'vitest'
+
+const dir = mkdtempSync(join(tmpdir(), 'qa-cli-report-'))
+let jsonPath = ''
+const cliDir = join(dirname(fileURLToPath(import.meta.url)), '../..')
+
+/**
+ * The built CLI (`node bin/qa.js`), rebuilt first when a source file is newer than dist. Serialised with flock so that
+ * test files running in parallel never rebuild under each other.
+ */
+function ensureBuilt(): void {
+  const script = `
+    const fs = require('node:fs'), path = require('node:path'), cp = require('node:child_process');
+    const newest = (d) => fs.readdirSync(d, { withFileTypes: true }).reduce((t, e) => { const p = path.join(d, e.name); return Math.max(t, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs) }, 0);
+    const built = 'dist/main.js';
+    if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < newest('src')) cp.execFileSync('pnpm', ['build'], { stdio: 'ignore' });`
+  execFileSync('flock', [join(tmpdir(), 'qa-cli-build.lock'), process.execPath, '-e', script], {
+    cwd: cliDir,
+    stdio: 'ignore',
+  })
+}
+
+function runBuilt(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(cliDir, 'bin/qa.js'), ...args],
+      { env: { ...process.env, NO_COLOR: '1' } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 99) : 0, stdout, stderr })
+      },
+    )
+  })
+}
+
+beforeAll(async () => {
+  ensureBuilt()
+  const v = createReplayVerifier({ testCaseName: '장바구니', sessionId: 'cli-1' })
+  const frame = { width: 2, height: 2, channels: 4 as const, data: new Uint8Array(16).fill(255) }
+  await v.verifyAction(0, { timestamp: 0, actionType: 'click', x: 0, y: 0, description: '담기' }, frame)
+  await v.verifyAction(
+    1,
+    { timestamp: 1, actionType: 'click', x: 0, y: 0, description: '결제', screenshotPath: 'gone.png' },
+    frame,
+  )
+  jsonPath = (await writeReports(v.buildReport(), dir, ['json'])).json as string
+}, 180_000)
+
+describe('qa report', () => {
+  test('junit to stdout: one testcase per action, the failure with its reason', async () => {
+    const r = await runBuilt(['report', jsonPath, '--format', 'junit'])
+    expect(r.code).toBe(0)
+    expect(r.stdout.match(/<testcase /g)).toHaveLength(2)
+    expect(r.stdout).toMatch(
+      /<failure message="The screenshots could not be compared: [^"]*gone\.png: no such screenshot file/,
+    )
+  }, 60_000)
+
+  test('txt and html to a file; an existing file needs --force', async () => {
+    const txt = await runBuilt(['report', jsonPath, '--format', 'txt'])
+    expect(txt.stdout).toContain('Result:        FAILED')
+    const out = join(dir, 'r.html')
+    expect((await runBuilt(['report', jsonPath, '--format', 'html', '--out', out])).code).toBe(0)
+    expect(readFileSync(out, 'utf8')).toContain('<h1>장바구니</h1>')
+    expect((await runBuilt(['report', jsonPath, '--format', 'html', '--out', out])).code).toBe(2)
+    expect((await runBuilt(['report', jsonPath, '--format', 'html', '--out', out, '--force'])).code).toBe(0)
+  }, 60_000)
+
+  test('bad input exits 2 with a message', async () => {
+    const bad = join(dir, 'bad.json')
+    writeFileSync(bad, '{"total_actions": "x"}')
+    for (const args of [
+      ['report', join(dir, 'missing.json'), '--format', 'txt'],
+      ['report', bad, '--format', 'txt'],
+      ['report', jsonPath, '--format', 'pdf'],
+    ]) {
+      const r = await runBuilt(args)
+      expect(r.code, args.join(' ')).toBe(2)
+      expect(r.stderr).toMatch(/^qa: /)
+    }
+  }, 60_000)
+})

@@ -1,0 +1,41 @@
+import { dirname } from 'node:path'
+import { loadReplayReport, writeFileAtomic } from '@qa/model/node'
+import { assertReportFormat, renderReport } from '@qa/verifier'
+import { Command, Option } from 'clipanion'
+import { QaCommand } from '../base-command'
+import { EXIT_PASS } from '../exit-codes'
+
+export class ReportCommand extends QaCommand {
+  static override paths = [['report']]
+  static override usage = Command.Usage({
+    description: 'Render a saved replay report (JSON) as HTML, text or JUnit XML.',
+    details: `
+      HTML is one self-contained file: per step the expected, actual and diff thumbnails, similarity, verdict,
+      reason and healing method. Screenshot paths in the report are read relative to the report's folder.
+      Without --out the result is printed. Exit code: 0 when rendered, 2 when the report cannot be read.
+    `,
+    examples: [
+      ['HTML next to the JSON', '$0 report reports/replay_1.json --format html --out reports/replay_1.html'],
+      ['JUnit for CI', '$0 report reports/replay_1.json --format junit --out junit.xml'],
+      ['Text summary', '$0 report reports/replay_1.json --format txt'],
+    ],
+  })
+
+  format = Option.String('--format', 'txt', { description: 'html, txt, junit or json (default txt).' })
+  outFile = Option.String('--out', { description: 'Write to this file instead of printing.' })
+  force = Option.Boolean('--force', false, { description: 'Overwrite the --out file if it exists.' })
+  file = Option.String({ name: 'report.json' })
+
+  async run(): Promise<number> {
+    const format = assertReportFormat(this.format)
+    const report = await loadReplayReport(this.file)
+    const text = await renderReport(report, format, { baseDir: dirname(this.file) })
+    if (this.outFile) {
+      await writeFileAtomic(this.outFile, text, { overwrite: this.force })
+      this.out(`wrote ${this.outFile}`)
+    } else {
+      this.context.stdout.write(text)
+    }
+    return EXIT_PASS
+  }
+}

@@ -1,0 +1,176 @@
+import { execFile, execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { crc32, deflateSync } from 'node:zlib'
+import { compareScreenshots } from '@qa/verifier'
+import fc from 'fast-check'
+import { beforeAll, describe, expect, test } from 'vitest'
+
+const cliDir = join(dirname(fileURLToPath(import.meta.url)), '../..')
+const tmp = mkdtempSync(join(tmpdir(), 'qa-cli-verify-'))
+
+/** A minimal RGBA PNG encoder (the CLI package does not depend on sharp). */
+function png(width: number, height: number, rgba: Uint8Array): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4)
+    len.writeUInt32BE(data.length)
+    const td = Buffer.concat([Buffer.from(type, 'ascii'), data])
+    const crc = Buffer.alloc(4)
+    crc.writeUInt32BE(crc32(td))
+    return Buffer.concat([len, td, crc])
+  }
+  const ihdr = Buffer.alloc(13)
+  ihdr.writeUInt32BE(width, 0)
+  ihdr.writeUInt32BE(height, 4)
+  ihdr.set([8, 6, 0, 0, 0], 8)
+  const raw = Buffer.alloc((width * 4 + 1) * height)
+  for (let y = 0; y < height; y++) raw.set(rgba.subarray(y * width * 4, (y + 1) * width * 4), y * (width * 4 + 1) + 1)
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
+}
+
+function frame(width: number, height: number, rgb: [number, number, number]): Uint8Array {
+  const d = new Uint8Array(width * height * 4)
+  for (let i = 0; i < width * height; i++) d.set([...rgb, 255], i * 4)
+  return d
+}
+
+function paint(
+  d: Uint8Array,
+  width: number,
+  x0: number,
+  y0: number,
+  w: number,
+  h: number,
+  rgb: [number, number, number],
+) {
+  const height = d.length / 4 / width
+  for (let y = y0; y < Math.min(height, y0 + h); y++)
+    for (let x = x0; x < Math.min(width, x0 + w); x++) d.set(rgb, (y * width + x) * 4)
+}
+
+/**
+ * The built CLI (`node bin/qa.js`), rebuilt first when a source file is newer than dist. Serialised with flock so that
+ * test files running in parallel never rebuild under each other.
+ */
+function ensureBuilt(): void {
+  const script = `
+    const fs = require('node:fs'), path = require('node:path'), cp = require('node:child_process');
+    const newest = (d) => fs.readdirSync(d, { withFileTypes: true }).reduce((t, e) => { const p = path.join(d, e.name); return Math.max(t, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs) }, 0);
+    const built = 'dist/main.js';
+    if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < newest('src')) cp.execFileSync('pnpm', ['build'], { stdio: 'ignore' });`
+  execFileSync('flock', [join(tmpdir(), 'qa-cli-build.lock'), process.execPath, '-e', script], {
+    cwd: cliDir,
+    stdio: 'ignore',
+  })
+}
+
+function runBuilt(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(cliDir, 'bin/qa.js'), ...args],
+      { env: { ...process.env, NO_COLOR: '1' } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 99) : 0, stdout, stderr })
+      },
+    )
+  })
+}
+
+beforeAll(ensureBuilt, 180_000)
+
+let n = 0
+function writePng(width: number, height: number, d: Uint8Array): string {
+  const p = join(tmp, `img-${n++}.png`)
+  writeFileSync(p, png(width, height, d))
+  return p
+}
+
+describe('qa verify', () => {
+  // seed 000 Property 7: exit code 0 ⇔ the check passed, 1 ⇔ it failed (running the built CLI)
+  test('exit code 0 exactly when similarity ≥ threshold, else 1 (built CLI, 100 runs)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 2, max: 12 }),
+        fc.integer({ min: 2, max: 12 }),
+        fc.array(
+          fc.record({
+            x: fc.nat(11),
+            y: fc.nat(11),
+            w: fc.integer({ min: 1, max: 6 }),
+            h: fc.integer({ min: 1, max: 6 }),
+          }),
+          { maxLength: 3 },
+        ),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        async (width, height, edits, threshold) => {
+          const a = frame(width, height, [240, 240, 240])
+          const b = new Uint8Array(a)
+          for (const e of edits) paint(b, width, e.x, e.y, e.w, e.h, [20, 30, 40])
+          const pa = writePng(width, height, a)
+          const pb = writePng(width, height, b)
+          const { similarity } = await compareScreenshots(pa, pb)
+          const r = await runBuilt(['verify', '--json', '--threshold', String(threshold), pa, pb])
+          const out = JSON.parse(r.stdout) as { passed: boolean; similarity: number }
+          expect(out.similarity).toBe(similarity)
+          expect(out.passed).toBe(similarity >= threshold)
+          expect(r.code).toBe(similarity >= threshold ? 0 : 1)
+        },
+      ),
+      { numRuns: 100 },
+    )
+  }, 300_000)
+
+  test('bad input exits 2 with a clear message and hint, never a stack trace (built CLI)', async () => {
+    const good = writePng(4, 4, frame(4, 4, [1, 2, 3]))
+    const notImage = join(tmp, 'notes.png')
+    writeFileSync(notImage, 'just text')
+    const empty = join(tmp, 'empty.png')
+    writeFileSync(empty, '')
+    const truncated = join(tmp, 'truncated.png')
+    writeFileSync(truncated, png(64, 64, frame(64, 64, [9, 9, 9])).subarray(0, 40))
+    const cases: [string[], RegExp][] = [
+      [[join(tmp, 'missing.png'), good], /missing\.png: no such screenshot file/],
+      [[notImage, good], /notes\.png: not an image/],
+      [[good, empty], /empty\.png: the screenshot is empty/],
+      [[good, truncated], /truncated\.png: the PNG image could not be decoded/],
+      [['--threshold', '2', good, good], /--threshold: expected a number from 0 to 1/],
+      [['--mask', '1,2,3', good, good], /--mask: expected x,y,width,height/],
+    ]
+    for (const [args, message] of cases) {
+      const r = await runBuilt(['verify', ...args])
+      expect(r.code, args.join(' ')).toBe(2)
+      expect(r.stderr).toMatch(message)
+      expect(r.stderr).toMatch(/\nhint: /)
+      expect(r.stderr).not.toMatch(/\n\s+at /)
+    }
+  }, 60_000)
+
+  test('masks exclude their pixels; --diff writes a PNG; size mismatch fails with the reason (built CLI)', async () => {
+    const a = frame(20, 10, [250, 250, 250])
+    const b = new Uint8Array(a)
+    paint(b, 20, 0, 0, 20, 3, [0, 0, 0]) // a changed "clock bar"
+    const pa = writePng(20, 10, a)
+    const pb = writePng(20, 10, b)
+    expect((await runBuilt(['verify', pa, pb])).code).toBe(1)
+    const masked = await runBuilt(['verify', '--json', '--mask', '0,0,20,3', pa, pb])
+    expect(masked.code).toBe(0)
+    expect(JSON.parse(masked.stdout)).toMatchObject({ passed: true, diff_pixels: 0, total_pixels: 140, similarity: 1 })
+    const diff = join(tmp, 'out', 'diff.png')
+    const withDiff = await runBuilt(['verify', '--diff', diff, pa, pb])
+    expect(withDiff.stdout).toMatch(/^FAIL similarity 70\.00% < threshold 95\.00% \(60 of 200 pixels differ\)/)
+    expect(readFileSync(diff).subarray(1, 4).toString()).toBe('PNG')
+    const small = writePng(10, 5, frame(10, 5, [250, 250, 250]))
+    const mismatch = await runBuilt(['verify', pa, small])
+    expect(mismatch.code).toBe(1)
+    expect(mismatch.stdout).toContain('Screenshot sizes differ: expected 20×10, actual 10×5.')
+    expect((await runBuilt(['verify', '--resize', pa, small])).code).toBe(0)
+  }, 60_000)
+})

@@ -1,0 +1,151 @@
+import { rm } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import type { ReplayReport, ReplayResult } from '@qa/model'
+import { loadTestCase } from '@qa/model/node'
+import { createWebRecorder, openBrowser, replayWebCase, type WebStepEvent } from '@qa/recorder-cdp'
+import { startSampleApp } from '@qa/sample-app'
+import { type ReportFormat, writeReports } from '@qa/verifier'
+import type { Locator, Page } from 'playwright-core'
+
+export interface WebDemoOptions {
+  /** Folder for the recorded case, its screenshots and the reports (replaced on every run). */
+  outDir: string
+  executablePath?: string
+  onProgress?: (line: string) => void
+  onStep?: (event: WebStepEvent) => void
+}
+
+export interface DemoStepSummary {
+  index: number
+  description: string
+  verdict: string
+  method: ReplayResult['method']
+  healed: boolean
+  confidence: number
+  /** The strategies that failed before the winning one, e.g. `role: none`. */
+  failedFirst: string[]
+  error?: string
+}
+
+export interface WebDemoResult {
+  caseFile: string
+  reportFiles: Partial<Record<ReportFormat, string>>
+  report: ReplayReport
+  steps: DemoStepSummary[]
+  passed: boolean
+  recordMs: number
+  replayMs: number
+}
+
+/** The demo's password; the recorded case stores only the variable's name. */
+const DEMO_SECRET_ENV = 'QA_SECRET_PASSWORD'
+
+/** Where a person would click on an element: its centre. */
+async function centre(locator: Locator): Promise<[number, number]> {
+  await locator.waitFor({ state: 'visible', timeout: 10_000 })
+  const box = await locator.boundingBox()
+  if (!box) throw new Error(`The demo could not see ${locator}.`)
+  return [box.x + box.width / 2, box.y + box.height / 2]
+}
+
+/**
+ * `qa demo`: serves the bundled sample app (v1) on loopback, records a scripted flow (login, search, item
+ * detail, settings) through the real recorder, switches the app to v2 (renamed ids and classes, moved and
+ * reworded buttons, new decoy buttons, extra wrappers, a layout shift, reordered blocks), replays with healing
+ * and verification, and writes the reports.
+ */
+export async function runWebDemo(opts: WebDemoOptions): Promise<WebDemoResult> {
+  const log = opts.onProgress ?? (() => undefined)
+  const outDir = resolve(opts.outDir)
+  await rm(outDir, { recursive: true, force: true })
+  const caseFile = join(outDir, 'sample-app-flow.json')
+  const app = await startSampleApp({ version: 'v1' })
+  try {
+    log(`Sample app (v1) at ${app.url}`)
+    const recordStarted = performance.now()
+    const session = await openBrowser({ ...(opts.executablePath ? { executablePath: opts.executablePath } : {}) })
+    try {
+      const page: Page = session.page
+      const rec = await createWebRecorder(page, {
+        caseFile,
+        name: '샘플 앱: 로그인 → 검색 → 설정 저장',
+        description: 'Recorded by qa demo on the sample app v1.',
+        tags: ['demo'],
+        secretEnvPrefix: 'QA_SECRET_',
+      })
+      await rec.start(`${app.url}/login`)
+      const click = async (locator: Locator) => {
+        const [x, y] = await centre(locator)
+        await rec.click(x, y)
+      }
+      log('Recording on v1: login, search, item detail, settings …')
+      await click(page.getByLabel('아이디'))
+      await rec.type('qa-tester')
+      await click(page.getByLabel('비밀번호'))
+      await rec.type('demo-pass')
+      await click(page.getByRole('button', { name: '로그인', exact: true }))
+      await click(page.getByRole('searchbox'))
+      await rec.type('검')
+      await click(page.locator('[role="button"], button').filter({ hasText: '전설의 검' }).first())
+      await click(page.getByRole('link', { name: '설정', exact: true }))
+      const [lx, ly] = await centre(page.getByLabel('언어'))
+      await rec.select(lx, ly, 'English')
+      await click(page.getByLabel('알림 받기'))
+      await click(page.getByRole('button', { name: '저장', exact: true }))
+      await rec.save({ overwrite: true })
+      await rec.close()
+    } finally {
+      await session.close()
+    }
+    const recordMs = performance.now() - recordStarted
+    const loaded = await loadTestCase(caseFile)
+    log(`Recorded ${loaded.testCase.actions.length} steps into ${caseFile}`)
+
+    app.setVersion('v2')
+    log('Switched the app to v2 (renamed ids/classes, reworded and moved buttons, decoys, wrappers, layout shift)')
+    const replayStarted = performance.now()
+    const replaySession = await openBrowser({
+      ...(opts.executablePath ? { executablePath: opts.executablePath } : {}),
+      ...(loaded.testCase.viewport ? { viewport: loaded.testCase.viewport } : {}),
+    })
+    let outcome: Awaited<ReturnType<typeof replayWebCase>>
+    try {
+      outcome = await replayWebCase(loaded.testCase, {
+        page: replaySession.page,
+        caseDir: loaded.dir,
+        caseFile: loaded.file,
+        url: `${app.url}/login`,
+        verify: true,
+        artifactDir: join(outDir, 'reports', 'artifacts'),
+        keepActual: 'always',
+        env: { [DEMO_SECRET_ENV]: 'demo-pass' },
+        ...(opts.onStep ? { onStep: opts.onStep } : {}),
+      })
+    } finally {
+      await replaySession.close()
+    }
+    const replayMs = performance.now() - replayStarted
+    const reportFiles = await writeReports(outcome.report, join(outDir, 'reports'), ['json', 'txt', 'html', 'junit'], {
+      baseName: 'demo-report',
+      baseDir: loaded.dir,
+    })
+    const steps: DemoStepSummary[] = outcome.replayResults.map((r, i) => {
+      const v = outcome.report.verificationResults[i]
+      const tried = (r.strategiesTried ?? []).filter((a) => a.outcome !== 'skipped' && a.outcome !== 'matched')
+      const step: DemoStepSummary = {
+        index: i,
+        description: loaded.testCase.actions[i]?.description ?? '',
+        verdict: v?.finalResult ?? 'unknown',
+        method: r.method,
+        healed: r.success && tried.length > 0,
+        confidence: r.matchConfidence,
+        failedFirst: tried.map((a) => `${a.strategy}: ${a.outcome}`),
+      }
+      if (r.errorMessage) step.error = r.errorMessage
+      return step
+    })
+    return { caseFile, reportFiles, report: outcome.report, steps, passed: outcome.passed, recordMs, replayMs }
+  } finally {
+    await app.close()
+  }
+}

@@ -1,0 +1,291 @@
+import { mkdtemp, readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { locate } from '@qa/matcher'
+import type { Action, TestCase } from '@qa/model'
+import { loadTestCase } from '@qa/model/node'
+import type { Page } from 'playwright-core'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startFixtureServer, type Variant } from '../test/fixture-server'
+import { type BrowserSession, openBrowser } from './browser'
+import { playwrightCandidateSource } from './candidate-source'
+import { createWebRecorder } from './recorder'
+import { replayWebCase } from './replayer'
+
+let server: Awaited<ReturnType<typeof startFixtureServer>>
+const sessions: BrowserSession[] = []
+
+beforeAll(async () => {
+  server = await startFixtureServer()
+})
+afterAll(async () => {
+  await Promise.all(sessions.map((s) => s.close()))
+  await server.close()
+})
+
+async function page(): Promise<Page> {
+  const s = await openBrowser()
+  sessions.push(s)
+  return s.page
+}
+
+/** The centre-left point of an element (like a person clicking on a label's first letters). */
+async function pointOf(p: Page, selector: string, frame?: string): Promise<[number, number]> {
+  const loc = frame ? p.frameLocator(frame).locator(selector) : p.locator(selector)
+  const box = (await loc.boundingBox())!
+  return [box.x + Math.min(12, box.width / 3), box.y + box.height / 2]
+}
+
+async function record(steps: (rec: Awaited<ReturnType<typeof createWebRecorder>>, p: Page) => Promise<void>) {
+  server.setVariant({})
+  const dir = await mkdtemp(join(tmpdir(), 'qa-cdp-'))
+  const p = await page()
+  const rec = await createWebRecorder(p, { caseFile: join(dir, 'case.json') })
+  await rec.start(`${server.url}/`)
+  await steps(rec, p)
+  await rec.save()
+  await rec.close()
+  return { dir, testCase: (await loadTestCase(join(dir, 'case.json'))).testCase }
+}
+
+async function replayOn(
+  variant: Variant,
+  testCase: TestCase,
+  dir: string,
+  extra: Partial<Parameters<typeof replayWebCase>[1]> = {},
+) {
+  server.setVariant(variant)
+  const p = await page()
+  const outcome = await replayWebCase(testCase, {
+    page: p,
+    caseDir: dir,
+    verify: true,
+    env: { QA_SECRET_PW: 'pw' },
+    ...extra,
+  })
+  const clicks = (await p.evaluate(() => (window as unknown as { __clicks: (string | null)[] }).__clicks)) ?? []
+  return { outcome, clicks, page: p }
+}
+
+const clickTo =
+  (selector: string, frame?: string) => async (rec: Awaited<ReturnType<typeof createWebRecorder>>, p: Page) => {
+    const [x, y] = await pointOf(p, selector, frame)
+    await rec.click(x, y)
+  }
+
+describe('web recording (seed 003 test plan)', () => {
+  it('records the button, not the icon nested in it', async () => {
+    const { testCase } = await record(clickTo('#login .icon'))
+    const id = testCase.actions[0]!.identity!
+    expect(id.tagName).toBe('button')
+    expect(id.axRole).toBe('button')
+    expect(id.axName).toBe('로그인')
+    expect(id.id).toBe('login')
+  })
+
+  it('records inside an open shadow root and a same-origin iframe, with their paths', async () => {
+    const { testCase } = await record(async (rec, p) => {
+      await clickTo('#sbtn')(rec, p)
+      await clickTo('#ibtn', '#frame')(rec, p)
+    })
+    const [shadow, framed] = testCase.actions as [Action, Action]
+    expect(shadow.identity).toMatchObject({ axRole: 'button', axName: '그림자 버튼', shadowPath: ['shadow-widget'] })
+    expect(framed.identity).toMatchObject({ axRole: 'button', axName: '프레임 버튼', framePath: ['#frame'] })
+  })
+
+  it('masks passwords in the file and in every screenshot', async () => {
+    const { testCase, dir } = await record(async (rec, p) => {
+      await clickTo('#pw')(rec, p)
+      await rec.type('hunter2')
+    })
+    const typed = testCase.actions[1]!
+    expect(typed).toMatchObject({ actionType: 'type', text: '********', secretEnv: 'QA_SECRET_PW' })
+    expect(await readFile(join(dir, 'case.json'), 'utf8')).not.toContain('hunter2')
+    const box = typed.identity!.boundingBox
+    const { data, info } = await sharp(join(dir, typed.screenshotPath!))
+      .extract({
+        left: Math.ceil(box.x) + 2,
+        top: Math.ceil(box.y) + 2,
+        width: Math.floor(box.width) - 4,
+        height: Math.floor(box.height) - 4,
+      })
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+    const distinct = new Set<number>()
+    for (let i = 0; i < data.length; i += info.channels)
+      distinct.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!)
+    expect([...distinct]).toEqual([0x7f7f7f]) // a flat mask: no glyph of the secret survives
+  })
+
+  it('coalesces typing into one step per field', async () => {
+    const { testCase } = await record(async (rec, p) => {
+      await clickTo('#user')(rec, p)
+      await rec.type('qa')
+      await rec.type('-user')
+    })
+    expect(testCase.actions.map((a) => [a.actionType, a.text ?? null])).toEqual([
+      ['click', null],
+      ['type', 'qa-user'],
+    ])
+  })
+})
+
+describe('interactive recording', () => {
+  it("records a person's clicks, typing, select and keys through the injected reporter, then replays them", async () => {
+    server.setVariant({})
+    const dir = await mkdtemp(join(tmpdir(), 'qa-cdp-'))
+    const p = await page()
+    const rec = await createWebRecorder(p, { caseFile: join(dir, 'case.json') })
+    await rec.start(`${server.url}/`)
+    const listening = await rec.listen()
+    const human = async (selector: string, frame?: string) => {
+      const [x, y] = await pointOf(p, selector, frame)
+      await p.mouse.move(x, y)
+      await p.mouse.down()
+      await p.waitForTimeout(120)
+      await p.mouse.up()
+      await p.waitForTimeout(300)
+    }
+    await human('#user')
+    await p.keyboard.type('사람', { delay: 30 })
+    await p.keyboard.type('-01', { delay: 30 })
+    await human('#pw')
+    await p.keyboard.type('s3cret', { delay: 20 })
+    await p.locator('#lang').selectOption('English')
+    await human('#ibtn', '#frame')
+    await p.keyboard.press('Tab')
+    await p.waitForTimeout(300)
+    await listening.stop()
+    await rec.save()
+    const tc = rec.testCase()
+    expect(tc.actions.map((a) => a.actionType)).toEqual([
+      'click',
+      'type',
+      'click',
+      'type',
+      'select',
+      'click',
+      'key_press',
+    ])
+    expect(tc.actions[0]!.identity).toMatchObject({ axRole: 'textbox', axName: '아이디' })
+    expect(tc.actions[1]).toMatchObject({ text: '사람-01' })
+    expect(tc.actions[3]).toMatchObject({ text: '********', secretEnv: 'QA_SECRET_PW' })
+    expect(tc.actions[4]).toMatchObject({ value: 'English' })
+    expect(tc.actions[5]!.identity).toMatchObject({ axName: '프레임 버튼', framePath: ['#frame'] })
+    expect(await readFile(join(dir, 'case.json'), 'utf8')).not.toContain('s3cret')
+
+    const { outcome, page: replayed } = await replayOn({ renameIds: true }, tc, dir, {
+      env: { QA_SECRET_PW: 's3cret' },
+    })
+    expect(outcome.replayResults.every((r) => r.success)).toBe(true)
+    expect(await replayed.locator('#user-v2').inputValue()).toBe('사람-01')
+    expect(await replayed.locator('#lang-v2').inputValue()).toBe('English')
+  })
+})
+
+describe('web replay with self-healing (seed 003 test plan)', () => {
+  it('replays a multi-page flow unchanged, every element found by role and every step verified', async () => {
+    const { testCase, dir } = await record(async (rec, p) => {
+      await clickTo('#user')(rec, p)
+      await rec.type('qa-user')
+      await clickTo('#next')(rec, p)
+      await clickTo('li:nth-child(2) button')(rec, p)
+    })
+    expect(testCase.actions.at(-1)!.identity!.axName).toBe('바나나 담기')
+    const { outcome, page: p } = await replayOn({}, testCase, dir)
+    expect(outcome.replayResults.map((r) => r.method)).toEqual(['role', 'role', 'role', 'role'])
+    expect(outcome.report.verificationResults.map((v) => v.finalResult)).toEqual(['pass', 'pass', 'pass', 'pass'])
+    expect(await p.title()).toBe('바나나')
+  })
+
+  it('dynamic classes and renamed ids: found by role; the recorded selectors alone fail', async () => {
+    const { testCase, dir } = await record(clickTo('#login'))
+    const { outcome, clicks, page: p } = await replayOn({ renameIds: true, renameClasses: true }, testCase, dir)
+    expect(outcome.replayResults[0]).toMatchObject({ success: true, method: 'role' })
+    expect(clicks).toEqual(['login'])
+    const a = testCase.actions[0]!
+    const selectorsOnly = await locate(a.identity!, playwrightCandidateSource(p), {
+      selectors: a.selectors ?? null,
+      only: ['css'],
+    })
+    expect(selectorsOnly.status).toBe('not_found')
+  })
+
+  it('extra wrappers and a layout shift: the right element is clicked; the recorded coordinates would miss', async () => {
+    const { testCase, dir } = await record(clickTo('#login'))
+    const { outcome, clicks, page: p } = await replayOn({ wrap: true, shift: true }, testCase, dir)
+    expect(outcome.replayResults[0]!.success).toBe(true)
+    expect(clicks).toEqual(['login'])
+    expect(Math.abs(outcome.replayResults[0]!.coordinateChange!.y)).toBeGreaterThan(20)
+    // Coordinate replay (what healing replaces) lands elsewhere.
+    await p.evaluate(() => {
+      ;(window as unknown as { __clicks: unknown[] }).__clicks = []
+    })
+    await p.mouse.click(testCase.actions[0]!.x, testCase.actions[0]!.y)
+    const blind = await p.evaluate(() => (window as unknown as { __clicks: unknown[] }).__clicks)
+    expect(blind).not.toEqual(['login'])
+  })
+
+  it('a decoy with the same classes is not clicked', async () => {
+    const { testCase, dir } = await record(clickTo('#login'))
+    const { clicks } = await replayOn({ decoy: true, renameIds: true }, testCase, dir)
+    expect(clicks).toEqual(['login'])
+  })
+
+  it('shadow DOM: the button inside the shadow root is found after ids and wrappers changed', async () => {
+    const { testCase, dir } = await record(clickTo('#sbtn'))
+    const { outcome, page: p } = await replayOn({ renameIds: true, wrap: true, renameClasses: true }, testCase, dir)
+    expect(outcome.replayResults[0]).toMatchObject({ success: true })
+    expect(await p.locator('shadow-widget button').textContent()).toBe('눌림')
+  })
+
+  it('iframe: the button inside the frame is found after its id changed', async () => {
+    const { testCase, dir } = await record(clickTo('#ibtn', '#frame'))
+    const { outcome, page: p } = await replayOn({ renameIds: true }, testCase, dir)
+    expect(outcome.replayResults[0]).toMatchObject({ success: true, method: 'role' })
+    expect(await p.frameLocator('#frame').locator('button').textContent()).toBe('clicked')
+  })
+
+  it('a reworded label is healed by a stored selector, and the verified heal is learnt', async () => {
+    const { testCase, dir } = await record(clickTo('#login'))
+    const { outcome, clicks } = await replayOn({ reword: true }, testCase, dir)
+    expect(clicks).toEqual(['login'])
+    expect(outcome.replayResults[0]!.method).not.toBe('role')
+    expect(outcome.replayResults[0]!.strategiesTried?.[0]).toMatchObject({ strategy: 'role', outcome: 'none' })
+    expect(outcome.healedSteps).toEqual([0])
+    const healed = outcome.healedCase.actions[0]!
+    expect(healed.identity?.axName).toBe('로그인하기')
+    expect(healed.healingHistory?.[0]).toMatchObject({ verified: true, strategy: outcome.replayResults[0]!.method })
+  })
+
+  it('a removed target fails with the strategies tried, clicks nothing, and the run goes on', async () => {
+    const { testCase, dir } = await record(async (rec, p) => {
+      await clickTo('#login')(rec, p)
+      await clickTo('.gear')(rec, p)
+    })
+    const { outcome, clicks } = await replayOn({ removeLogin: true, decoy: true }, testCase, dir)
+    console.log(JSON.stringify(outcome.replayResults[0]))
+    expect(outcome.replayResults[0]).toMatchObject({ success: false, method: 'failed' })
+    expect(outcome.replayResults[0]!.errorMessage).toMatch(/Element not found: button "로그인" \(tried role: none/)
+    expect(outcome.replayResults[1]).toMatchObject({ success: true })
+    expect(clicks).toEqual(['gear'])
+    expect(outcome.passed).toBe(false)
+    expect(outcome.report.verificationResults.map((v) => v.finalResult)).toEqual(['fail', 'pass'])
+  })
+
+  it('a legacy step without identity replays at its coordinates', async () => {
+    const { testCase, dir } = await record(clickTo('#login'))
+    const legacy: TestCase = {
+      ...testCase,
+      actions: testCase.actions.map(({ identity: _i, selectors: _s, ...a }) => a),
+    }
+    const { outcome, clicks } = await replayOn({}, legacy, dir)
+    expect(outcome.replayResults[0]).toMatchObject({
+      success: true,
+      method: 'coordinate',
+      coordinateChange: { x: 0, y: 0 },
+    })
+    expect(clicks).toEqual(['login'])
+  })
+})
