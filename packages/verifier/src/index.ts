@@ -1,1 +1,54 @@
-export {}
+export {
+  compareScreenshots,
+  sizeMismatchReason,
+  type CompareOptions,
+  type CompareResult,
+  type Rect,
+  type Size,
+  type SizeMismatch,
+} from './compare-screenshots'
+export {
+  decodeScreenshot,
+  normalizeRawFrame,
+  type DecodedScreenshot,
+  type RawFrame,
+  type ScreenshotInput,
+} from './decode-screenshot'
+export { createScreenshotCache, type ScreenshotCache, type ScreenshotCacheOptions } from './screenshot-cache'
+export {
+  decideVerdict,
+  DEFAULT_FALLBACK_SIMILARITY,
+  DEFAULT_PASS_SIMILARITY,
+  type VerdictDecision,
+  type VerdictInput,
+  type VerdictPolicy,
+  type VisionOutcome,
+} from './decide-verdict'
+export {
+  verifyStep,
+  type ActualScreenshot,
+  type VerifierIO,
+  type VerifyStepInput,
+  type VisionReverifier,
+} from './verify-step'
+export { fakeReverifier, type FakeReverifier, type FakeReverifierOptions } from './fake-reverifier'
+export {
+  createReplayVerifier,
+  summarizeResults,
+  type BuildReportOptions,
+  type ReplayVerifier,
+  type ReplayVerifierOptions,
+} from './replay-verifier'
+export { renderJsonReport } from './reports/json-report'
+export { renderTextReport } from './reports/text-report'
+export { renderJunitReport } from './reports/junit-report'
+export { renderHtmlReport, type HtmlReportOptions } from './reports/html-report'
+export {
+  assertReportFormat,
+  renderReport,
+  writeReports,
+  REPORT_FORMATS,
+  type ReportFormat,
+  type WriteReportsOptions,
+} from './reports/write-reports'
+export { VerifierError, type VerifierErrorCode } from './errors'

@@ -1,0 +1,75 @@
+import { fc, test } from '@fast-check/vitest'
+import { describe, expect } from 'vitest'
+import { decideVerdict, type VisionOutcome } from './decide-verdict'
+
+const arbPolicy = fc
+  .tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }))
+  .map(([a, b]) => ({ passSimilarity: Math.max(a, b), fallbackSimilarity: Math.min(a, b) }))
+const arbVision: fc.Arbitrary<VisionOutcome> = fc.oneof(
+  fc.record({ status: fc.constantFrom('match' as const, 'mismatch' as const), reason: fc.string() }),
+  fc.record({ status: fc.constant('unavailable' as const), reason: fc.string() }),
+)
+
+describe('decideVerdict', () => {
+  // seed 000 Property 1: similarity ≥ threshold → pass; below it, vision success + match → warning; otherwise fail
+  // (with vision unavailable: ≥ fallback → warning, else fail)
+  test.prop([fc.double({ min: 0, max: 1, noNaN: true }), arbPolicy, arbVision], { numRuns: 300 })(
+    'the verdict is consistent with the similarity thresholds and the vision answer',
+    (similarity, policy, vision) => {
+      const first = decideVerdict({ similarity }, policy)
+      if (similarity >= policy.passSimilarity) {
+        expect(first.status).toBe('pass')
+        expect(decideVerdict({ similarity, vision }, policy).status).toBe('pass')
+        return
+      }
+      expect(first).toEqual({ status: 'ask-vision', similarity })
+      const d = decideVerdict({ similarity, vision }, policy)
+      if (d.status === 'ask-vision') throw new Error('vision was given')
+      const expected =
+        vision.status === 'match'
+          ? 'warning'
+          : vision.status === 'mismatch'
+            ? 'fail'
+            : similarity >= policy.fallbackSimilarity
+              ? 'warning'
+              : 'fail'
+      expect(d.status).toBe(expected)
+      expect(d.visionVerified).toBe(vision.status !== 'unavailable')
+      expect(d.visionMatch).toBe(vision.status === 'match')
+      expect(d.reason.length).toBeGreaterThan(0)
+    },
+  )
+
+  // seed 000 Property 8: an action without screenshot_path gives warning and is skipped, whatever else is known
+  test.prop(
+    [
+      fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
+      fc.option(fc.string(), { nil: undefined }),
+      arbPolicy,
+    ],
+    {
+      numRuns: 100,
+    },
+  )('no expected screenshot → warning, skipped', (similarity, captureError, policy) => {
+    const d = decideVerdict({ hasExpected: false, similarity, captureError }, policy)
+    expect(d).toMatchObject({ status: 'warning', skipped: true, visionVerified: false })
+  })
+
+  test.prop([fc.string(), fc.double({ min: 0, max: 1, noNaN: true })], { numRuns: 100 })(
+    'a failed capture fails the step even at full similarity',
+    (why, similarity) => {
+      expect(decideVerdict({ captureError: why, similarity }).status).toBe('fail')
+    },
+  )
+
+  test('defaults are 0.95 and 0.7; a size mismatch never passes and names both sizes', () => {
+    expect(decideVerdict({ similarity: 0.95 }).status).toBe('pass')
+    expect(decideVerdict({ similarity: 0.9499 }).status).toBe('ask-vision')
+    expect(decideVerdict({ similarity: 0.7, vision: { status: 'unavailable', reason: 'x' } }).status).toBe('warning')
+    expect(decideVerdict({ similarity: 0.6999, vision: { status: 'unavailable', reason: 'x' } }).status).toBe('fail')
+    const size = { expected: { width: 10, height: 10 }, actual: { width: 5, height: 5 } }
+    const d = decideVerdict({ similarity: 0, sizeMismatch: size, vision: { status: 'unavailable', reason: 'off' } })
+    expect(d).toMatchObject({ status: 'fail' })
+    expect(d.status !== 'ask-vision' && d.reason).toContain('expected 10×10, actual 5×5')
+  })
+})

@@ -1,0 +1,155 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fc, test } from '@fast-check/vitest'
+import { type Action, parseReplayReport, type VerificationResult } from '@qa/model'
+import { beforeAll, describe, expect } from 'vitest'
+import { cloneFrame, paintRect, syntheticFrame, toPng } from './__tests__/images'
+import { fakeReverifier } from './fake-reverifier'
+import { createReplayVerifier } from './replay-verifier'
+import { renderJsonReport } from './reports/json-report'
+
+const dir = mkdtempSync(join(tmpdir(), 'qa-verifier-replay-'))
+const expected = syntheticFrame(40, 30, 21)
+const slightly = cloneFrame(expected)
+paintRect(slightly, 0, 0, 40, 6, [0, 0, 0])
+const very = cloneFrame(expected)
+paintRect(very, 0, 0, 40, 18, [0, 0, 0])
+
+beforeAll(async () => {
+  writeFileSync(join(dir, 'after.png'), await toPng(expected))
+})
+
+type Kind = 'no-screenshot' | 'capture-fails' | 'same' | 'slightly' | 'very'
+const arbKind = fc.constantFrom<Kind>('no-screenshot', 'capture-fails', 'same', 'slightly', 'very')
+
+function action(kind: Kind, i: number): Action {
+  return {
+    timestamp: i,
+    actionType: 'click',
+    x: i,
+    y: i,
+    description: `클릭 ${i}`,
+    screenshotPath: kind === 'no-screenshot' ? null : 'after.png',
+  }
+}
+
+function actualFor(kind: Kind) {
+  if (kind === 'capture-fails') return () => Promise.reject(new Error('capture failed'))
+  return kind === 'slightly' ? slightly : kind === 'very' ? very : cloneFrame(expected)
+}
+
+const arbVerdicts = fc.array(fc.constantFrom<VerificationResult['finalResult']>('pass', 'fail', 'warning'), {
+  maxLength: 30,
+})
+const resultOf = (finalResult: VerificationResult['finalResult'], i: number): VerificationResult => ({
+  actionIndex: i,
+  actionDescription: `step ${i}`,
+  screenshotMatch: finalResult === 'pass',
+  screenshotSimilarity: finalResult === 'pass' ? 1 : 0.5,
+  visionVerified: false,
+  visionMatch: false,
+  finalResult,
+})
+
+describe('ReplayVerifier', () => {
+  // seed 000 Property 5: failures never stop the run; one result per action
+  // seed 000 Property 8: actions without screenshot_path are warnings (skipped)
+  test.prop([fc.array(arbKind, { minLength: 1, maxLength: 8 }), fc.boolean(), fc.boolean()], { numRuns: 100 })(
+    'every action gets a result, in order, whatever fails; no screenshot_path → warning',
+    async (kinds, coordinate, visionMatches) => {
+      const v = createReplayVerifier({
+        testCaseName: 'login',
+        baseDir: dir,
+        reverifier: fakeReverifier({ match: visionMatches }),
+      })
+      for (const [i, kind] of kinds.entries()) {
+        const a = action(kind, i)
+        if (coordinate) await v.verifyCoordinateAction(i, a, actualFor(kind))
+        else await v.verifyAction(i, a, actualFor(kind))
+      }
+      const report = v.buildReport()
+      expect(report.verificationResults.map((r) => r.actionIndex)).toEqual(kinds.map((_, i) => i))
+      expect(report.totalActions).toBe(kinds.length)
+      kinds.forEach((kind, i) => {
+        const r = report.verificationResults[i] as VerificationResult
+        const want = {
+          'no-screenshot': 'warning',
+          'capture-fails': 'fail',
+          same: 'pass',
+          slightly: visionMatches ? 'warning' : 'fail',
+          very: visionMatches ? 'warning' : 'fail',
+        }[kind]
+        expect(r.finalResult).toBe(want)
+        if (kind === 'no-screenshot') expect(r.details).toMatchObject({ skipped: true })
+      })
+    },
+  )
+
+  // seed 000 Property 2: passed + failed + warning = total; success_rate = (passed + warning) / total
+  // seed 000 Property 6: the test fails iff some action failed
+  test.prop([arbVerdicts], { numRuns: 200 })('report counts, success rate and the test result', (verdicts) => {
+    const v = createReplayVerifier({ testCaseName: 't', sessionId: 's1' })
+    for (const [i, f] of verdicts.entries()) v.recordResult(resultOf(f, i))
+    const r = v.buildReport()
+    expect(r.passedCount + r.failedCount + r.warningCount).toBe(r.totalActions)
+    expect(r.totalActions).toBe(verdicts.length)
+    expect(r.passedCount).toBe(verdicts.filter((x) => x === 'pass').length)
+    expect(r.successRate).toBeCloseTo(verdicts.length === 0 ? 0 : (r.passedCount + r.warningCount) / r.totalActions, 12)
+    const passed = !verdicts.includes('fail')
+    expect(v.determineTestResult()).toBe(passed)
+    expect(r.passed).toBe(passed)
+    expect(r.summary).toContain(passed ? 'PASSED' : 'FAILED')
+  })
+
+  // seed 000 Property 3: every action in the report has action_index, final_result and screenshot_similarity
+  // seed 000 Property 9: required fields of VerificationResult and ReplayReport are present in the saved JSON
+  test.prop([arbVerdicts], { numRuns: 100 })('the saved report is complete and loads back unchanged', (verdicts) => {
+    const v = createReplayVerifier({ testCaseName: '회원가입', sessionId: 's2', now: () => new Date(0) })
+    for (const [i, f] of verdicts.entries()) v.recordResult(resultOf(f, i))
+    const report = v.buildReport()
+    const json = JSON.parse(renderJsonReport(report)) as Record<string, unknown>
+    for (const k of [
+      'total_actions',
+      'passed_count',
+      'failed_count',
+      'warning_count',
+      'success_rate',
+      'session_id',
+      'summary',
+    ]) {
+      expect(json).toHaveProperty(k)
+    }
+    const steps = json.verification_results as Record<string, unknown>[]
+    expect(steps).toHaveLength(verdicts.length)
+    for (const s of steps) {
+      for (const k of ['action_index', 'final_result', 'screenshot_similarity', 'vision_match'])
+        expect(s).toHaveProperty(k)
+    }
+    expect(parseReplayReport(json)).toEqual(report)
+  })
+
+  test('replay results give accuracy statistics; the report names the session and times', () => {
+    let t = 0
+    const v = createReplayVerifier({ testCaseName: 't', sessionId: 'abc', now: () => new Date(1_000 * t++) })
+    v.recordResult(resultOf('pass', 0))
+    v.recordReplayResult({
+      actionId: 'a0',
+      actionIndex: 0,
+      success: true,
+      method: 'role',
+      originalCoords: { x: 1, y: 1 },
+      matchConfidence: 0.9,
+      screenTransitionVerified: true,
+      errorMessage: '',
+    })
+    const r = v.buildReport()
+    expect(r).toMatchObject({
+      sessionId: 'abc',
+      startTime: '1970-01-01T00:00:00.000Z',
+      endTime: '1970-01-01T00:00:01.000Z',
+    })
+    expect(r.accuracyStats).toMatchObject({ totalActions: 1, semanticMatchCount: 1, byMethod: { role: 1 } })
+    expect(createReplayVerifier({ testCaseName: 'x' }).sessionId).toMatch(/^\d{8}_\d{6}_[0-9a-f]{8}$/)
+  })
+})

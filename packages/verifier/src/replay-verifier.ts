@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto'
+import { isAbsolute, resolve } from 'node:path'
+import {
+  type Action,
+  computeAccuracyStats,
+  countVerdicts,
+  determineTestResult,
+  type Platform,
+  type ReplayReport,
+  type ReplayResult,
+  type VerificationResult,
+  type VisionUsage,
+} from '@qa/model'
+import { createScreenshotCache } from './screenshot-cache'
+import { type ActualScreenshot, type VerifierIO, verifyStep } from './verify-step'
+
+export interface ReplayVerifierOptions extends VerifierIO {
+  testCaseName: string
+  /** Default: a new id from the start time and a random suffix. */
+  sessionId?: string
+  /** Folder the actions' screenshot paths are relative to (the test case's folder). Default: the current folder. */
+  baseDir?: string
+  testCasePath?: string | null
+  platform?: Platform | null
+  /** Clock, for tests. */
+  now?: () => Date
+}
+
+export interface BuildReportOptions {
+  endTime?: Date
+  visionUsage?: VisionUsage | null
+}
+
+/** Collects a replay's verification results (never stopping at a failure) and builds its ReplayReport. */
+export interface ReplayVerifier {
+  readonly sessionId: string
+  readonly results: readonly VerificationResult[]
+  readonly replayResults: readonly ReplayResult[]
+  /** Verifies an action after it ran against its recorded after-screenshot (seed 000 flow); records the result. */
+  verifyAction(actionIndex: number, action: Action, actual: ActualScreenshot): Promise<VerificationResult>
+  /**
+   * Verifies an action of a coordinate replay, one with no semantic_info: only its screenshot_path is used
+   * (seed 000 §2); records the result.
+   */
+  verifyCoordinateAction(
+    actionIndex: number,
+    action: Action,
+    currentScreenshot: ActualScreenshot,
+  ): Promise<VerificationResult>
+  /** Records a result produced elsewhere. */
+  recordResult(result: VerificationResult): void
+  /** Records how the action was located (healing method), shown in reports and accuracy statistics. */
+  recordReplayResult(result: ReplayResult): void
+  /** Decodes every action's expected screenshot ahead of time (missing files are reported when verified). */
+  preload(actions: readonly Action[]): Promise<void>
+  /** true when no recorded action failed (seed 000 P6). */
+  determineTestResult(): boolean
+  buildReport(opts?: BuildReportOptions): ReplayReport
+}
+
+function defaultSessionId(d: Date): string {
+  const stamp = d.toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15)
+  return `${stamp}_${randomUUID().slice(0, 8)}`
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`
+
+/** The human summary line of a report. */
+export function summarizeResults(results: readonly Pick<VerificationResult, 'finalResult'>[]): string {
+  const c = countVerdicts(results)
+  const verdict = determineTestResult(results) ? 'PASSED' : 'FAILED'
+  return `Test ${verdict}: ${c.totalActions} actions, ${c.passedCount} passed, ${c.failedCount} failed, ${c.warningCount} warnings (success rate ${pct(c.successRate)}).`
+}
+
+export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifier {
+  const now = opts.now ?? (() => new Date())
+  const startTime = now()
+  const sessionId = opts.sessionId ?? defaultSessionId(startTime)
+  const io: VerifierIO = { ...opts, cache: opts.cache ?? createScreenshotCache() }
+  const results: VerificationResult[] = []
+  const replayResults: ReplayResult[] = []
+  const baseDir = opts.baseDir ?? process.cwd()
+  const pathOf = (p: string | null | undefined) => (p ? (isAbsolute(p) ? p : resolve(baseDir, p)) : null)
+
+  const run = async (actionIndex: number, action: Action, actual: ActualScreenshot, intent: string) => {
+    const expected = pathOf(action.screenshotPath)
+    const result = await verifyStep(
+      {
+        actionIndex,
+        description: action.description,
+        expected,
+        actual,
+        intent,
+        expectedPath: action.screenshotPath ?? null,
+      },
+      io,
+    )
+    results.push(result)
+    return result
+  }
+
+  return {
+    sessionId,
+    results,
+    replayResults,
+    verifyAction(actionIndex, action, actual) {
+      const s = action.semanticInfo
+      const intent = [s?.intent, s?.targetElement?.description ?? s?.targetElement?.text, action.description]
+        .filter((x): x is string => typeof x === 'string' && x.trim() !== '')
+        .join(' — ')
+      return run(actionIndex, action, actual, intent || action.description)
+    },
+    verifyCoordinateAction(actionIndex, action, currentScreenshot) {
+      return run(actionIndex, action, currentScreenshot, action.description)
+    },
+    recordResult(result) {
+      results.push(result)
+    },
+    recordReplayResult(result) {
+      replayResults.push(result)
+    },
+    async preload(actions) {
+      const cache = io.cache
+      if (!cache) return
+      for (const a of actions) {
+        const p = pathOf(a.screenshotPath)
+        if (p) await cache.get(p).catch(() => undefined)
+      }
+    },
+    determineTestResult: () => determineTestResult(results),
+    buildReport(o = {}) {
+      const counts = countVerdicts(results)
+      const report: ReplayReport = {
+        testCaseName: opts.testCaseName,
+        sessionId,
+        startTime: startTime.toISOString(),
+        endTime: (o.endTime ?? now()).toISOString(),
+        ...counts,
+        passed: determineTestResult(results),
+        verificationResults: [...results],
+        summary: summarizeResults(results),
+      }
+      if (replayResults.length > 0) {
+        report.replayResults = [...replayResults]
+        report.accuracyStats = computeAccuracyStats(replayResults)
+      }
+      if (o.visionUsage) report.visionUsage = o.visionUsage
+      if (opts.testCasePath) report.testCasePath = opts.testCasePath
+      if (opts.platform) report.platform = opts.platform
+      return report
+    },
+  }
+}

@@ -1,0 +1,24 @@
+import type { ReplayReport, ReplayResult, VerificationResult } from '@qa/model'
+
+export const percent = (x: number, digits = 2) => `${(x * 100).toFixed(digits)}%`
+
+/** The replay result (healing method) of a verification result: by actionIndex, else by position. */
+export function replayResultFor(
+  report: ReplayReport,
+  v: VerificationResult,
+  position: number,
+): ReplayResult | undefined {
+  const list = report.replayResults ?? []
+  return (
+    list.find((r) => r.actionIndex === v.actionIndex) ??
+    (list.every((r) => r.actionIndex == null) ? list[position] : undefined)
+  )
+}
+
+export function healingLabel(r: ReplayResult | undefined): string | undefined {
+  if (!r) return undefined
+  const conf = Number.isFinite(r.matchConfidence) ? `, confidence ${percent(r.matchConfidence, 0)}` : ''
+  return `${r.method}${r.success ? '' : ' (not located)'}${conf}`
+}
+
+export const VERDICT_LABEL = { pass: 'PASS', fail: 'FAIL', warning: 'WARN' } as const

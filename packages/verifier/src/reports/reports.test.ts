@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseReplayReport } from '@qa/model'
+import { loadReplayReport } from '@qa/model/node'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { threeStepRun } from '../__tests__/three-step-run'
+import type { ReplayReport } from '@qa/model'
+import { renderHtmlReport } from './html-report'
+import { renderJsonReport } from './json-report'
+import { escapeXml, renderJunitReport } from './junit-report'
+import { renderTextReport } from './text-report'
+import { writeReports } from './write-reports'
+
+let run: { dir: string; report: ReplayReport }
+beforeAll(async () => {
+  run = await threeStepRun()
+})
+
+describe('reports of a 3-step run with one failure', () => {
+  test('the run itself: pass, warning (skipped), fail with a diff', () => {
+    expect(run.report.verificationResults.map((r) => r.finalResult)).toEqual(['pass', 'warning', 'fail'])
+    expect(run.report.verificationResults[2]?.diffScreenshot).toMatch(/step-002-diff\.png$/)
+    expect(run.report.passed).toBe(false)
+  })
+
+  test('JSON is lossless', () => {
+    expect(parseReplayReport(JSON.parse(renderJsonReport(run.report)))).toEqual(run.report)
+  })
+
+  test('text names the result, counts, every step, the reason and the healing method', () => {
+    const t = renderTextReport(run.report)
+    expect(t).toContain('Result:        FAILED')
+    expect(t).toContain('Actions:       3 (passed 1, failed 1, warnings 1)')
+    expect(t).toContain('Success rate:  66.7%')
+    expect(t).toMatch(/\[PASS\] #0 홈 버튼 클릭/)
+    expect(t).toMatch(/\[WARN\] #1 이름 입력/)
+    expect(t).toMatch(/\[FAIL\] #2 설정 열기/)
+    expect(t).toContain('설정 화면 대신 오류 대화상자가 보입니다')
+    expect(t).toContain('located by: similarity')
+  })
+
+  test('JUnit has one testcase per action and one failure with the reason', () => {
+    const x = renderJunitReport(run.report)
+    expect(x.match(/<testcase /g)).toHaveLength(3)
+    expect(x.match(/<failure /g)).toHaveLength(1)
+    expect(x).toMatch(/<testsuite name="로그인 흐름" tests="3" failures="1"/)
+    expect(x).toMatch(/<failure message="[^"]*설정 화면 대신 오류 대화상자가 보입니다/)
+    expect(escapeXml('a<b>&"\'\u0001')).toBe('a&lt;b&gt;&amp;&quot;&apos;')
+  })
+
+  test('HTML is one file with embedded thumbnails and the failed step’s diff and reason', async () => {
+    const html = await renderHtmlReport(run.report, { baseDir: run.dir })
+    expect(html).toContain('<meta charset="utf-8">')
+    expect(html).toContain('Noto Sans CJK KR')
+    expect(html).not.toMatch(/src="(?!data:)/) // nothing loaded from outside the file
+    const failed = html.slice(html.indexOf('id="step-2"'))
+    expect(failed).toContain('class="diff-image"')
+    expect(failed).toMatch(/src="data:image\/png;base64,/)
+    expect(failed).toContain('설정 화면 대신 오류 대화상자가 보입니다')
+    expect(failed).toContain('similarity, confidence 80%')
+  })
+
+  test('writeReports writes every format atomically; JSON loads back through @qa/model', async () => {
+    const out = join(run.dir, 'reports')
+    const paths = await writeReports(run.report, out, ['json', 'txt', 'html', 'junit'], { baseDir: run.dir })
+    expect(paths.json).toBe(join(out, 'replay_run-1.json'))
+    expect(await loadReplayReport(paths.json as string)).toEqual(run.report)
+    expect(readFileSync(paths.junit as string, 'utf8')).toContain('<testsuites')
+    await expect(writeReports(run.report, out, ['pdf' as never])).rejects.toMatchObject({ code: 'VERIFIER_BAD_OPTION' })
+  })
+})

@@ -1,0 +1,37 @@
+import type { ReplayReport } from '@qa/model'
+import { healingLabel, percent, replayResultFor, VERDICT_LABEL } from './report-helpers'
+
+/** The human summary of seed 000: counts, success rate, the test's result and one line per action. */
+export function renderTextReport(report: ReplayReport): string {
+  const passed = report.passed ?? report.failedCount === 0
+  const lines = [
+    `Replay report: ${report.testCaseName}`,
+    `Session:       ${report.sessionId}`,
+    `Started:       ${report.startTime}`,
+    `Ended:         ${report.endTime}`,
+    `Result:        ${passed ? 'PASSED' : 'FAILED'}`,
+    `Actions:       ${report.totalActions} (passed ${report.passedCount}, failed ${report.failedCount}, warnings ${report.warningCount})`,
+    `Success rate:  ${percent(report.successRate, 1)}`,
+    '',
+    report.summary,
+    '',
+    'Steps:',
+  ]
+  report.verificationResults.forEach((v, i) => {
+    lines.push(
+      `  [${VERDICT_LABEL[v.finalResult]}] #${v.actionIndex} ${v.actionDescription}  similarity ${percent(v.screenshotSimilarity)}`,
+    )
+    if (v.reason) lines.push(`         ${v.reason}`)
+    const healing = healingLabel(replayResultFor(report, v, i))
+    if (healing) lines.push(`         located by: ${healing}`)
+    if (v.diffScreenshot) lines.push(`         diff: ${v.diffScreenshot}`)
+  })
+  if (report.accuracyStats) {
+    const s = report.accuracyStats
+    lines.push(
+      '',
+      `Located: ${s.successCount}/${s.totalActions} (semantic ${s.semanticMatchCount}, coordinate ${s.coordinateMatchCount})`,
+    )
+  }
+  return `${lines.join('\n')}\n`
+}

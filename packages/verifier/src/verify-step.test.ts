@@ -1,0 +1,95 @@
+import { existsSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { cloneFrame, paintRect, syntheticFrame } from './__tests__/images'
+import { fakeReverifier } from './fake-reverifier'
+import { verifyStep } from './verify-step'
+
+const expected = syntheticFrame(40, 30, 11)
+const same = cloneFrame(expected)
+const slightly = cloneFrame(expected) // ~20% differs: between 0.7 and 0.95
+paintRect(slightly, 0, 0, 40, 6, [0, 0, 0])
+const very = cloneFrame(expected) // ~60% differs: under 0.7
+paintRect(very, 0, 0, 40, 18, [0, 0, 0])
+
+const step = (actual: unknown, extra = {}) => ({
+  actionIndex: 3,
+  description: '로그인 버튼 클릭',
+  expected,
+  actual: actual as never,
+  ...extra,
+})
+
+describe('verifyStep (seed 000 flow)', () => {
+  test('similar screens pass without asking vision', async () => {
+    const vision = fakeReverifier({ match: false })
+    const r = await verifyStep(step(same), { reverifier: vision })
+    expect(r).toMatchObject({
+      finalResult: 'pass',
+      screenshotMatch: true,
+      screenshotSimilarity: 1,
+      visionVerified: false,
+    })
+    expect(vision.calls).toHaveLength(0)
+  })
+
+  test('below the threshold vision decides: match → warning, mismatch → fail; it gets PNG bytes and the intent', async () => {
+    const yes = fakeReverifier({ match: true, reason: '같은 화면' })
+    const r1 = await verifyStep(step(slightly, { intent: 'open settings' }), { reverifier: yes })
+    expect(r1).toMatchObject({
+      finalResult: 'warning',
+      visionVerified: true,
+      visionMatch: true,
+      screenshotMatch: false,
+    })
+    expect(r1.reason).toContain('같은 화면')
+    expect(yes.calls[0]?.intent).toBe('open settings')
+    expect(yes.calls[0]?.expectedBytes).toBeGreaterThan(8)
+    const no = fakeReverifier({ match: false })
+    expect(await verifyStep(step(slightly), { reverifier: no })).toMatchObject({
+      finalResult: 'fail',
+      visionVerified: true,
+      visionMatch: false,
+    })
+  })
+
+  test('vision missing, throwing or too slow falls back to 0.7', async () => {
+    for (const reverifier of [null, fakeReverifier({ fail: 'throttled' }), fakeReverifier({ hang: true })]) {
+      const io = { reverifier, reverifyTimeoutMs: 50 }
+      expect((await verifyStep(step(slightly), io)).finalResult).toBe('warning')
+      const r = await verifyStep(step(very), io)
+      expect(r).toMatchObject({ finalResult: 'fail', visionVerified: false })
+    }
+    const r = await verifyStep(step(slightly), { reverifier: fakeReverifier({ hang: true }), reverifyTimeoutMs: 30 })
+    expect(r.reason).toContain('no answer within 30 ms')
+  })
+
+  test('thresholds are configurable', async () => {
+    const r = await verifyStep(step(slightly), { policy: { passSimilarity: 0.5 } })
+    expect(r.finalResult).toBe('pass')
+    const f = await verifyStep(step(slightly), { policy: { fallbackSimilarity: 0.9 } })
+    expect(f.finalResult).toBe('fail')
+  })
+
+  test('capture failure → fail; no expected screenshot → warning (skipped); unreadable expected → fail', async () => {
+    const boom = await verifyStep(step(() => Promise.reject(new Error('display gone'))))
+    expect(boom).toMatchObject({ finalResult: 'fail' })
+    expect(boom.reason).toContain('display gone')
+    expect((await verifyStep(step(() => null))).finalResult).toBe('fail')
+    const skipped = await verifyStep({ actionIndex: 0, description: 'x', expected: null, actual: same })
+    expect(skipped).toMatchObject({ finalResult: 'warning', details: { skipped: true } })
+    const missing = await verifyStep({ actionIndex: 0, description: 'x', expected: '/nonexistent/a.png', actual: same })
+    expect(missing).toMatchObject({ finalResult: 'fail', details: { error_code: 'VERIFIER_FILE_NOT_FOUND' } })
+  })
+
+  test('writes the actual and diff PNGs of a failed step into artifactDir', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qa-verifier-step-'))
+    const r = await verifyStep(step(very), { artifactDir: dir })
+    expect(r.diffScreenshot).toBe(join(dir, 'step-003-diff.png'))
+    expect(r.actualScreenshot).toBe(join(dir, 'step-003-actual.png'))
+    expect(existsSync(r.diffScreenshot as string) && existsSync(r.actualScreenshot as string)).toBe(true)
+    const ok = await verifyStep({ ...step(same), actionIndex: 4 }, { artifactDir: dir })
+    expect([ok.diffScreenshot, ok.actualScreenshot]).toEqual([null, null])
+  })
+})
