@@ -1,7 +1,8 @@
-import type { CandidateElement, CandidateSource, LookupAttribute } from '@qa/matcher'
+import type { CandidateElement, CandidateSource, Frame, LookupAttribute } from '@qa/matcher'
 import type { ElementIdentity } from '@qa/model'
 import type { FrameLocator, Locator, Page } from 'playwright-core'
 import { describeElementsInPage, type PageElementDescription } from './page-scripts'
+import { findCropOnScreen } from './visual'
 
 /** What a candidate's handle is: a Playwright locator for exactly that element. */
 export type PlaywrightCandidate = CandidateElement<Locator>
@@ -26,6 +27,10 @@ export interface PlaywrightCandidateSourceOptions {
   framePath?: readonly string[] | null
   /** At most this many candidates for the similarity strategy (default 400). */
   maxCandidates?: number
+  /** The recorded element's pixels: enables the visual strategy (template matching on a screenshot). */
+  elementCrop?: Frame | null
+  /** NCC a visual hit needs (default 0.8, the matcher's visual threshold decides in the end). */
+  visualThreshold?: number
 }
 
 type Scope = Page | FrameLocator
@@ -103,6 +108,15 @@ export function playwrightCandidateSource(
     async listCandidates() {
       return describeAll(scope.locator(INTERACTIVE_SELECTOR), limit)
     },
+    ...(opts.elementCrop
+      ? {
+          visual: async () => {
+            const crop = opts.elementCrop as Frame
+            const png = await page.screenshot({ animations: 'disabled', caret: 'hide' })
+            return findCropOnScreen(png, crop, () => describeAll(page.locator(INTERACTIVE_SELECTOR), limit))
+          },
+        }
+      : {}),
   }
 }
 

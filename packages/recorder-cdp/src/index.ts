@@ -26,4 +26,19 @@ export {
   playwrightCandidateSource,
 } from './candidate-source'
 export { rebaseUrl, replayWebCase, type WebReplayOptions, type WebReplayOutcome, type WebStepEvent } from './replayer'
-export { assertDevtoolsRecording, DEVTOOLS_STEP_TYPES, type DevtoolsExportResult, type DevtoolsImportOptions, type DevtoolsImportResult, type DevtoolsRecording, type DevtoolsSelector, type DevtoolsStep, devtoolsSelectorsFor, exportDevtoolsRecording, identityFromDevtoolsSelectors, type ImportedTarget, importDevtoolsRecording } from './devtools'
+export {
+  assertDevtoolsRecording,
+  DEVTOOLS_STEP_TYPES,
+  type DevtoolsExportResult,
+  type DevtoolsImportOptions,
+  type DevtoolsImportResult,
+  type DevtoolsRecording,
+  type DevtoolsSelector,
+  type DevtoolsStep,
+  devtoolsSelectorsFor,
+  exportDevtoolsRecording,
+  identityFromDevtoolsSelectors,
+  type ImportedTarget,
+  importDevtoolsRecording,
+} from './devtools'
+export { decodeFrame, findCropOnScreen, saveElementCrop } from './visual'

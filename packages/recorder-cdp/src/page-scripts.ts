@@ -104,6 +104,8 @@ export function describeElementsInPage(elements: Element[]): PageElementDescript
 
   const textOf = (el: Element): string | null => {
     const h = el as HTMLElement
+    // innerText on purpose: the text a person sees (no hidden nodes, CSS text-transform applied).
+    // biome-ignore lint/performance/useDomNodeTextContent: visible text is the point
     return clean(typeof h.innerText === 'string' ? h.innerText : el.textContent)
   }
 
@@ -200,7 +202,7 @@ export function describeElementsInPage(elements: Element[]): PageElementDescript
       if (text) return clean(text)
     }
     const labels = (el as HTMLInputElement).labels
-    if (labels && labels.length) {
+    if (labels?.length) {
       const text = Array.from(labels)
         .map((l) => {
           // The label's own text, without the control's value.
@@ -292,7 +294,7 @@ export function actionableAncestorInPage(node: Node): Element {
     const tabindex = el.getAttribute('tabindex')
     return tabindex !== null && Number(tabindex) >= 0
   }
-  let start: Element | null = node.nodeType === 1 ? (node as Element) : node.parentElement
+  const start: Element | null = node.nodeType === 1 ? (node as Element) : node.parentElement
   if (!start) return (node.ownerDocument ?? document).body
   // A label activates its control: record the control.
   if (start.localName === 'label' && (start as HTMLLabelElement).control)

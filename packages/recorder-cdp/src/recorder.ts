@@ -6,6 +6,7 @@ import type { Locator, Page } from 'playwright-core'
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
 import { gotoOrExplain } from './browser'
 import { waitForDomQuietInPage } from './page-scripts'
+import { saveElementCrop } from './visual'
 import { installInputReporterInPage, type PageInputEvent, RECORD_BINDING } from './interactive'
 import type { ScriptStep } from './script'
 
@@ -120,10 +121,23 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
   let lastTyped: { backendNodeId: number; url: string } | null = null
 
   async function shot(index: number, which: 'before' | 'after'): Promise<string | undefined> {
+    return (await shotWithBytes(index, which))?.path
+  }
+
+  async function shotWithBytes(index: number, which: 'before' | 'after'): Promise<{ path: string; bytes: Buffer } | undefined> {
     if (!screenshots) return undefined
     const file = join(assetsDir, `step-${pad(index)}-${which}.png`)
-    await maskedScreenshot(page, file)
-    return relative(caseDir, file).split('\\').join('/')
+    const bytes = await maskedScreenshot(page, file)
+    return { path: relative(caseDir, file).split('\\').join('/'), bytes }
+  }
+
+  /** The element's pixels, for the visual strategy on replay. */
+  async function crop(index: number, before: { bytes: Buffer } | undefined, action: Omit<Action, 'timestamp'>): Promise<string | undefined> {
+    const box = action.identity?.boundingBox
+    if (!before || !box) return undefined
+    const file = join(assetsDir, `step-${pad(index)}-element.png`)
+    const saved = await saveElementCrop(before.bytes, box, file).catch(() => false)
+    return saved ? relative(caseDir, file).split('\\').join('/') : undefined
   }
 
   async function readerFor(): Promise<CdpIdentityReader> {
@@ -142,13 +156,15 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
     perform: () => Promise<void>,
   ): Promise<Action> {
     const index = actions.length
-    const before = await shot(index, 'before')
+    const before = await shotWithBytes(index, 'before')
     const partial = await build(index)
+    const elementCrop = await crop(index, before, partial)
     await perform()
     await settle(page, quietMs, settleTimeoutMs)
     const after = await shot(index, 'after')
     const action: Action = { timestamp: Date.now(), ...partial }
-    if (before) action.screenshotBeforePath = before
+    if (before) action.screenshotBeforePath = before.path
+    if (elementCrop) action.elementCropPath = elementCrop
     if (after) action.screenshotPath = after
     actions.push(action)
     return action
@@ -415,7 +431,8 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
             // Resolve the element now, before the click's effects (a person's click takes ~100 ms).
             const target = await (await readerFor()).atPoint(event.x, event.y)
             const index = actions.length
-            const before = await shot(index, 'before')
+            const beforeShot = await shotWithBytes(index, 'before')
+            const before = beforeShot?.path
             const button = event.button === 2 ? 'right' : event.button === 1 ? 'middle' : 'left'
             const actionType = button === 'right' ? 'right_click' : event.detail >= 2 ? 'double_click' : 'click'
             if (actionType === 'double_click' && actions.at(-1)?.actionType === 'click') actions.pop()
@@ -437,6 +454,8 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
               ),
             }
             if (before) action.screenshotBeforePath = before
+            const elementCrop = await crop(index, beforeShot, action)
+            if (elementCrop) action.elementCropPath = elementCrop
             actions.push(action)
             await settle(page, quietMs, settleTimeoutMs)
             const after = await shot(index, 'after')

@@ -9,11 +9,13 @@ import {
   type VerificationResult,
 } from '@qa/model'
 import { createReplayVerifier, type VerdictPolicy, type VisionReverifier } from '@qa/verifier'
+import { resolve } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { gotoOrExplain } from './browser'
 import { type PlaywrightCandidate, playwrightCandidateSource } from './candidate-source'
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
 import { WebError } from './errors'
+import { decodeFrame } from './visual'
 import { maskedScreenshot, settle } from './recorder'
 
 export interface WebStepEvent {
@@ -259,7 +261,10 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
       else if (action.actionType === 'type') await page.keyboard.type(text ?? '')
       return null
     }
-    const source = playwrightCandidateSource(page, { framePath: action.identity.framePath ?? null })
+    const elementCrop = action.elementCropPath
+      ? await decodeFrame(resolve(opts.caseDir, action.elementCropPath)).catch(() => null)
+      : null
+    const source = playwrightCandidateSource(page, { framePath: action.identity.framePath ?? null, elementCrop })
     const found = await locate(action.identity, source, {
       selectors: action.selectors ?? null,
       coordinates: { x: action.x, y: action.y },

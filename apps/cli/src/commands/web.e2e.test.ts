@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto'
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startSampleApp } from '@qa/sample-app'
+import { chromium } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { qaAsync } from '../__tests__/run-cli'
+
+let app: Awaited<ReturnType<typeof startSampleApp>>
+beforeAll(async () => {
+  app = await startSampleApp({ version: 'v1', requireLogin: false })
+})
+afterAll(async () => {
+  await app.close()
+})
+
+describe('qa demo', () => {
+  it('--json: records, heals on v2, every verdict is pass or warning, and the HTML report shows the steps', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'qa-demo-'))
+    const r = await qaAsync(['demo', '--json', '--out-dir', join(out, 'demo')])
+    expect(r.stderr).toBe('')
+    const summary = JSON.parse(r.stdout)
+    expect(r.code).toBe(0)
+    expect(summary.passed).toBe(true)
+    const healed = summary.steps.filter((s: { healed: boolean; method: string }) => s.healed && s.method !== 'coordinate')
+    expect(healed.length).toBeGreaterThan(0)
+    for (const s of summary.steps) expect(['pass', 'warning']).toContain(s.verdict)
+
+    const browser = await chromium.launch({ executablePath: process.env.QA_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] })
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+      await page.goto(`file://${summary.reports.html}`)
+      const steps = page.locator('[data-step], .step, section.step, article')
+      expect(await page.locator('body').innerText()).toContain('로그인')
+      expect(await steps.count()).toBeGreaterThanOrEqual(summary.steps.length)
+      const images = await page.locator('img').evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length)
+      expect(images).toBeGreaterThanOrEqual(summary.steps.length)
+      const shot = await page.screenshot({ path: join(out, 'report.png') })
+      expect(shot.length).toBeGreaterThan(10_000)
+    } finally {
+      await browser.close()
+    }
+  })
+})
+
+describe('qa record web / qa replay', () => {
+  it('records a scripted flow, replays it unchanged with exit 0, and exit 1 when the target is gone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qa-web-'))
+    const script = join(dir, 'steps.json')
+    // The settings page: the 알림 받기 checkbox, then 저장.
+    const browser = await chromium.launch({ executablePath: process.env.QA_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] })
+    let steps: unknown[]
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 720 } })
+      await page.goto(`${app.url}/settings`)
+      const centre = async (l: ReturnType<typeof page.getByRole>) => {
+        const b = (await l.boundingBox())!
+        return { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) }
+      }
+      steps = [
+        { type: 'click', ...(await centre(page.getByLabel('알림 받기'))) },
+        { type: 'click', ...(await centre(page.getByRole('button', { name: '저장', exact: true }))) },
+      ]
+    } finally {
+      await browser.close()
+    }
+    writeFileSync(script, JSON.stringify(steps))
+    const caseFile = join(dir, 'settings.json')
+    const rec = await qaAsync(['record', 'web', `${app.url}/settings`, '--script', script, '--out', caseFile])
+    expect(rec.code, rec.stderr).toBe(0)
+    expect(rec.stdout).toMatch(/Recorded 2 steps/)
+
+    const same = await qaAsync(['replay', caseFile, '--verify', '--report-dir', join(dir, 'r1'), '--junit', join(dir, 'junit.xml')])
+    expect(same.code, same.stderr).toBe(0)
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuite[^>]*tests="2"[^>]*failures="0"/)
+    expect(readdirSync(join(dir, 'r1')).some((f) => f.endsWith('.html'))).toBe(true)
+
+    const before = createHash('sha256').update(readFileSync(caseFile)).digest('hex')
+    app.setMutations(['removal'])
+    try {
+      const gone = await qaAsync(['replay', caseFile, '--json', '--report-dir', join(dir, 'r2')])
+      expect(gone.code).toBe(1)
+      const report = JSON.parse(gone.stdout)
+      const failed = report.verification_results.filter((v: { final_result: string }) => v.final_result === 'fail')
+      expect(failed.length).toBeGreaterThan(0)
+      expect(failed[0].reason).toMatch(/Element not found: .*\(tried role: /)
+      expect(report.total_actions).toBe(2) // the run went on after the failure
+    } finally {
+      app.setVersion('v1')
+    }
+    expect(createHash('sha256').update(readFileSync(caseFile)).digest('hex')).toBe(before)
+  })
+
+  it('an unreachable URL is an input error: exit 2 with what to check', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qa-web-'))
+    const script = join(dir, 'steps.json')
+    writeFileSync(script, '[{"type":"wait","ms":1}]')
+    const r = await qaAsync(['record', 'web', 'http://127.0.0.1:9/', '--script', script, '--out', join(dir, 'c.json')])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/Could not open http:\/\/127\.0\.0\.1:9\/.*\n.*hint: Is the app running/)
+  })
+})
