@@ -50,3 +50,14 @@ export {
 } from './report-math'
 export { hasSemanticInfo, isClickLike, isLegacyAction, isLegacyTestCase } from './legacy'
 export { type ActionEnrichment, mergeEnrichment, summarizeEnrichment } from './enrich'
+export {
+  CONFIG_ENV_VARS,
+  type ConfigOverrides,
+  type ConfigResult,
+  DEFAULT_CONFIG,
+  type MaskRect,
+  type QaConfig,
+  type ReportFormatName,
+  resolveConfig,
+  type VisionProviderName,
+} from './config'

@@ -61,7 +61,7 @@ export interface DevtoolsRecording {
   timeout?: number
   selectorAttribute?: string
   steps: DevtoolsStep[]
-  [field: string]: JsonValue | undefined
+  [field: string]: JsonValue | DevtoolsStep[] | undefined
 }
 
 export interface DevtoolsImportOptions {
@@ -147,7 +147,7 @@ export function assertDevtoolsRecording(json: unknown, file = 'recording'): Devt
     if (json.selectorAttribute !== undefined && typeof json.selectorAttribute !== 'string')
       bad('selectorAttribute', 'string', json.selectorAttribute)
     if (!Array.isArray(json.steps)) bad('steps', 'array of steps', json.steps)
-    else json.steps.forEach((step, i) => checkStep(step, `steps[${i}]`, bad))
+    else for (const [i, step] of json.steps.entries()) checkStep(step, `steps[${i}]`, bad)
   }
   if (issues.length > 0) {
     const shown = issues.slice(0, 20).map((i) => `${file}: ${i}`)
@@ -160,9 +160,15 @@ export function assertDevtoolsRecording(json: unknown, file = 'recording'): Devt
 }
 
 function checkStep(step: unknown, path: string, bad: (path: string, expected: string, got: unknown) => void): void {
-  if (!isObject(step)) return bad(path, 'a step object', step)
+  if (!isObject(step)) {
+    bad(path, 'a step object', step)
+    return
+  }
   const type = step.type
-  if (typeof type !== 'string' || type === '') return bad(`${path}.type`, 'a step type such as "click"', type)
+  if (typeof type !== 'string' || type === '') {
+    bad(`${path}.type`, 'a step type such as "click"', type)
+    return
+  }
   const optNumber = (field: string) => {
     if (step[field] !== undefined && !isFiniteNumber(step[field])) bad(`${path}.${field}`, 'number', step[field])
   }
@@ -184,12 +190,12 @@ function checkStep(step: unknown, path: string, bad: (path: string, expected: st
     const sel = step.selectors
     if (!Array.isArray(sel)) bad(`${path}.selectors`, 'array of arrays of strings', sel)
     else
-      sel.forEach((s, j) => {
+      for (const [j, s] of sel.entries()) {
         const ok =
           (typeof s === 'string' && s !== '') ||
           (Array.isArray(s) && s.length > 0 && s.every((p) => typeof p === 'string' && p !== ''))
         if (!ok) bad(`${path}.selectors[${j}]`, 'array of non-empty strings (or a string)', s)
-      })
+      }
   }
   switch (type) {
     case 'click':
@@ -326,14 +332,17 @@ function parseCompound(compound: string): CompoundParts {
     rest = rest.slice(tag[0].length)
   } else if (rest.startsWith('*')) rest = rest.slice(1)
   while (rest.length > 0) {
-    let m: RegExpExecArray | null
-    if ((m = ID_RE.exec(rest))) parts.id ??= cssUnescape(m[1] as string)
-    else if ((m = CLASS_RE.exec(rest))) parts.classes.push(cssUnescape(m[1] as string))
-    else if ((m = ATTR_RE.exec(rest))) {
-      if (m[2] === '=') parts.attrs[(m[1] as string).toLowerCase()] ??= cssUnescape(m[3] ?? m[4] ?? m[5] ?? '')
-    } else if ((m = PSEUDO_RE.exec(rest))) {
-      // :nth-child(2), :not(…): position or negation, not an attribute of the element
-    } else break
+    const id = ID_RE.exec(rest)
+    const cls = id ? null : CLASS_RE.exec(rest)
+    const attr = id || cls ? null : ATTR_RE.exec(rest)
+    // :nth-child(2), :not(…): position or negation, not an attribute of the element
+    const pseudo = id || cls || attr ? null : PSEUDO_RE.exec(rest)
+    const m = id ?? cls ?? attr ?? pseudo
+    if (!m) break
+    if (id) parts.id ??= cssUnescape(id[1] as string)
+    else if (cls) parts.classes.push(cssUnescape(cls[1] as string))
+    else if (attr && attr[2] === '=')
+      parts.attrs[(attr[1] as string).toLowerCase()] ??= cssUnescape(attr[3] ?? attr[4] ?? attr[5] ?? '')
     rest = rest.slice(m[0].length)
   }
   return parts
@@ -522,9 +531,9 @@ const isPasswordField = (id: ElementIdentity) =>
   id.type === 'password' ||
   [id.axName, id.id, id.name, id.ariaLabel, id.placeholder].some((v) => v && PASSWORD_WORDS.test(v))
 
-function omit(step: DevtoolsStep, fields: readonly string[]): JsonObject {
+function omit(step: Readonly<Record<string, unknown>>, fields: readonly string[]): JsonObject {
   const out: JsonObject = {}
-  for (const [k, v] of Object.entries(step)) if (v !== undefined && !fields.includes(k)) out[k] = v
+  for (const [k, v] of Object.entries(step)) if (v !== undefined && !fields.includes(k)) out[k] = v as JsonValue
   return out
 }
 
@@ -770,7 +779,7 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
       'the recording has no navigate step before its first action: the case has no start_url (replay with --url)',
     )
 
-  const recordingRest = omit(recording as DevtoolsStep, ['title', 'steps'])
+  const recordingRest = omit(recording, ['title', 'steps'])
   if (Object.keys(recordingRest).length > 0) caseExtra.recording = recordingRest
   if (unsupported.length > 0) caseExtra.unsupportedSteps = unsupported
   const testCase: TestCase = {
@@ -1010,6 +1019,7 @@ export function exportDevtoolsRecording(testCase: TestCase): DevtoolsExportResul
         warn(k, a, 'has no DevTools Recorder step — skipped')
     }
     if (step) {
+      step = ordered(step)
       steps.push(step)
       if (hasNavigation(step.assertedEvents)) scrollPositions = new Map()
     }
@@ -1019,6 +1029,30 @@ export function exportDevtoolsRecording(testCase: TestCase): DevtoolsExportResul
   const recordingKept = isObject(caseKept.recording) ? (caseKept.recording as JsonObject) : {}
   const recording: DevtoolsRecording = { title: testCase.name, ...recordingKept, steps }
   return { recording, warnings }
+}
+
+const STEP_KEY_ORDER = [
+  'type',
+  'target',
+  'frame',
+  'selectors',
+  'offsetX',
+  'offsetY',
+  'button',
+  'value',
+  'key',
+  'url',
+  'x',
+  'y',
+  'expression',
+]
+
+/** Step fields in the order DevTools writes them (type, target, selectors, offsets, …), the rest after. */
+function ordered(step: DevtoolsStep): DevtoolsStep {
+  const out: Record<string, JsonValue | undefined> = {}
+  for (const k of STEP_KEY_ORDER) if (step[k] !== undefined) out[k] = step[k]
+  for (const [k, v] of Object.entries(step)) if (!(k in out) && v !== undefined) out[k] = v
+  return out as DevtoolsStep
 }
 
 /** The scroller key import used (the original selectors), so positions add up the same way both directions. */

@@ -8,7 +8,7 @@ export {
 } from './browser'
 export { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
 export { WebError, type WebErrorCode } from './errors'
-export { type PageElementDescription } from './page-scripts'
+export type { PageElementDescription } from './page-scripts'
 export {
   createWebRecorder,
   maskedScreenshot,

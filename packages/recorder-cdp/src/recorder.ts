@@ -124,7 +124,10 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
     return (await shotWithBytes(index, which))?.path
   }
 
-  async function shotWithBytes(index: number, which: 'before' | 'after'): Promise<{ path: string; bytes: Buffer } | undefined> {
+  async function shotWithBytes(
+    index: number,
+    which: 'before' | 'after',
+  ): Promise<{ path: string; bytes: Buffer } | undefined> {
     if (!screenshots) return undefined
     const file = join(assetsDir, `step-${pad(index)}-${which}.png`)
     const bytes = await maskedScreenshot(page, file)
@@ -132,7 +135,11 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
   }
 
   /** The element's pixels, for the visual strategy on replay. */
-  async function crop(index: number, before: { bytes: Buffer } | undefined, action: Omit<Action, 'timestamp'>): Promise<string | undefined> {
+  async function crop(
+    index: number,
+    before: { bytes: Buffer } | undefined,
+    action: Omit<Action, 'timestamp'>,
+  ): Promise<string | undefined> {
     const box = action.identity?.boundingBox
     if (!before || !box) return undefined
     const file = join(assetsDir, `step-${pad(index)}-element.png`)

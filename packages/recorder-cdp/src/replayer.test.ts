@@ -4,12 +4,14 @@ import { rebaseUrl } from './replayer'
 
 describe('rebaseUrl', () => {
   it('moves recorded URLs of the recorded origin to the override origin, keeping path, query and hash', () => {
-    expect(rebaseUrl('http://127.0.0.1:4173/list?q=검#top', 'http://127.0.0.1:4173/login', 'http://127.0.0.1:5000/')).toBe(
-      'http://127.0.0.1:5000/list?q=%EA%B2%80#top',
-    )
+    expect(
+      rebaseUrl('http://127.0.0.1:4173/list?q=검#top', 'http://127.0.0.1:4173/login', 'http://127.0.0.1:5000/'),
+    ).toBe('http://127.0.0.1:5000/list?q=%EA%B2%80#top')
   })
   it('leaves other origins and the no-override case alone', () => {
-    expect(rebaseUrl('https://example.com/a', 'http://127.0.0.1:4173/', 'http://127.0.0.1:5000/')).toBe('https://example.com/a')
+    expect(rebaseUrl('https://example.com/a', 'http://127.0.0.1:4173/', 'http://127.0.0.1:5000/')).toBe(
+      'https://example.com/a',
+    )
     expect(rebaseUrl('http://127.0.0.1:4173/a', 'http://127.0.0.1:4173/', undefined)).toBe('http://127.0.0.1:4173/a')
   })
 })

@@ -19,7 +19,9 @@ describe('recording scripts', () => {
   })
 
   it('lists every problem with its path', () => {
-    expect(validateScript([{ type: 'click', x: '10' }, { type: 'hover' }, { text: 'x' }, { type: 'wait', ms: -1 }])).toEqual([
+    expect(
+      validateScript([{ type: 'click', x: '10' }, { type: 'hover' }, { text: 'x' }, { type: 'wait', ms: -1 }]),
+    ).toEqual([
       { path: '[0].x', expected: 'number ≥ 0', got: '"10"' },
       { path: '[0].y', expected: 'number ≥ 0', got: 'missing' },
       { path: '[1].type', expected: expect.stringContaining('one of "click"'), got: '"hover"' },
@@ -31,7 +33,10 @@ describe('recording scripts', () => {
 
   it('throws WEB_BAD_SCRIPT naming the file', () => {
     expect(() => parseScript('[{"type":"press"}]', 'flow.json')).toThrow(
-      expect.objectContaining({ code: 'WEB_BAD_SCRIPT', message: expect.stringContaining('flow.json: [0].key: expected non-empty string, got missing') }),
+      expect.objectContaining({
+        code: 'WEB_BAD_SCRIPT',
+        message: expect.stringContaining('flow.json: [0].key: expected non-empty string, got missing'),
+      }),
     )
     expect(() => parseScript('[{"type":', 'flow.json')).toThrow(expect.objectContaining({ code: 'MODEL_INVALID_JSON' }))
   })

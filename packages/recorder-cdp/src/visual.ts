@@ -12,14 +12,22 @@ export async function saveElementCrop(screenshotPng: Uint8Array, box: BoundingBo
   const right = Math.min(width, Math.ceil(box.x + box.width))
   const bottom = Math.min(height, Math.ceil(box.y + box.height))
   if (right - left < 8 || bottom - top < 8) return false
-  await sharp(screenshotPng).extract({ left, top, width: right - left, height: bottom - top }).png().toFile(file)
+  await sharp(screenshotPng)
+    .extract({ left, top, width: right - left, height: bottom - top })
+    .png()
+    .toFile(file)
   return true
 }
 
 /** A PNG (bytes or file) as an RGBA frame for template matching. */
 export async function decodeFrame(input: Uint8Array | string): Promise<Frame> {
   const { data, info } = await sharp(input).ensureAlpha().raw().toBuffer({ resolveWithObject: true })
-  return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length), channels: 4 }
+  return {
+    width: info.width,
+    height: info.height,
+    data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+    channels: 4,
+  }
 }
 
 const area = (b: BoundingBox) => b.width * b.height

@@ -21,7 +21,8 @@ export interface Variant {
 
 const id = (v: Variant, name: string) => (v.renameIds ? `${name}-v2` : name)
 const cls = (v: Variant, name: string) => (v.renameClasses ? `${name}--x css-77c1e0` : `${name} css-8f3a2b`)
-const wrap = (v: Variant, html: string) => (v.wrap ? `<div class="wrapper"><span class="inner">${html}</span></div>` : html)
+const wrap = (v: Variant, html: string) =>
+  v.wrap ? `<div class="wrapper"><span class="inner">${html}</span></div>` : html
 
 /**
  * Ground truth the tool cannot see: interactive elements carry a JS expando `__truth` (not an attribute), and
@@ -39,7 +40,10 @@ window.addEventListener('click', (e) => {
 export function mainPage(v: Variant = {}): string {
   const login = v.removeLogin
     ? ''
-    : wrap(v, `<button id="${id(v, 'login')}" class="${cls(v, 'btn')}" type="submit"><span class="icon"></span> ${v.reword ? '로그인하기' : '로그인'}</button>`)
+    : wrap(
+        v,
+        `<button id="${id(v, 'login')}" class="${cls(v, 'btn')}" type="submit"><span class="icon"></span> ${v.reword ? '로그인하기' : '로그인'}</button>`,
+      )
   const decoy = v.decoy ? `<button id="temp" class="${cls(v, 'btn')}" type="button">임시 저장</button>` : ''
   const truth: Record<string, string> = {
     [`#${id(v, 'user')}`]: 'user',

@@ -1,5 +1,8 @@
 import type { CommandClass } from 'clipanion'
 import { DemoCommand } from './demo'
+import { DoctorCommand } from './doctor'
+import { ExportDevtoolsCommand } from './export-devtools'
+import { ImportDevtoolsCommand } from './import-devtools'
 import { RecordWebCommand } from './record-web'
 import { ReplayCommand } from './replay'
 import { ReportCommand } from './report'
@@ -9,9 +12,12 @@ import { VerifyCommand } from './verify'
 /** Every `qa` subcommand. Register new commands here. */
 export const commands: CommandClass[] = [
   DemoCommand,
+  DoctorCommand,
   ValidateCommand,
   VerifyCommand,
   ReportCommand,
   RecordWebCommand,
   ReplayCommand,
+  ImportDevtoolsCommand,
+  ExportDevtoolsCommand,
 ]

@@ -2,8 +2,10 @@ import { join, resolve } from 'node:path'
 import { loadTestCase, saveTestCase, writeFileAtomic } from '@qa/model/node'
 import { openBrowser, replayWebCase } from '@qa/recorder-cdp'
 import { type ReportFormat, renderReport, writeReports } from '@qa/verifier'
+import { createUIAnalyzer } from '@qa/vision'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
+import { loadConfig, visionConfigOf } from '../config'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
 import { parsePositiveInt, parseRatioFlag, parseViewport, UsageError } from '../usage-error'
 
@@ -50,6 +52,7 @@ export class ReplayCommand extends QaCommand {
     description: 'Milliseconds an element gets to become actionable (default 5000).',
   })
   headed = Option.Boolean('--headed', false, { description: 'Show the browser window.' })
+  configPath = Option.String('--config', { description: 'Config file (default ./qa.config.json when present).' })
 
   async run(): Promise<number> {
     const threshold = parseRatioFlag(this.threshold, '--threshold')
@@ -57,6 +60,16 @@ export class ReplayCommand extends QaCommand {
     const viewportFlag = parseViewport(this.viewport)
     if (this.saveHeals && !this.verify)
       throw new UsageError('--save-heals needs --verify: a heal is learnt only when the step is proven right.')
+    const { config } = await loadConfig({
+      configPath: this.configPath,
+      flags: {
+        ...(threshold !== undefined ? { verify: { passSimilarity: threshold } } : {}),
+        replay: {
+          ...(this.reportDir ? { reportDir: this.reportDir } : {}),
+          ...(timeout ? { actionTimeoutMs: timeout } : {}),
+        },
+      },
+    })
     const loaded = await loadTestCase(this.casePath)
     const tc = loaded.testCase
     if (tc.platform !== 'web') {
@@ -67,13 +80,17 @@ export class ReplayCommand extends QaCommand {
     const log = (line: string) => {
       if (!this.json) this.err(line)
     }
-    const viewport = viewportFlag ?? tc.viewport ?? undefined
+    const viewport = viewportFlag ?? tc.viewport ?? config.browser.viewport ?? undefined
+    const reverifier =
+      this.verify && (config.vision.provider === 'bedrock' || config.vision.provider === 'openai')
+        ? createUIAnalyzer(visionConfigOf(config, process.env))
+        : null
     const session = await openBrowser({
-      headless: !this.headed,
-      ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
+      headless: !this.headed && config.browser.headless,
+      executablePath: config.browser.chromiumPath,
       ...(viewport ? { viewport: { width: viewport.width, height: viewport.height } } : {}),
     })
-    const reportDir = resolve(this.reportDir)
+    const reportDir = resolve(config.replay.reportDir)
     let outcome: Awaited<ReturnType<typeof replayWebCase>>
     try {
       log(`Replaying ${tc.name} (${tc.actions.length} steps)${this.verify ? ' with verification' : ''}`)
@@ -83,9 +100,11 @@ export class ReplayCommand extends QaCommand {
         caseFile: loaded.file,
         ...(this.url ? { url: this.url } : {}),
         verify: this.verify,
-        ...(threshold !== undefined ? { policy: { passSimilarity: threshold } } : {}),
+        policy: { passSimilarity: config.verify.passSimilarity, fallbackSimilarity: config.verify.fallbackSimilarity },
+        ...(config.verify.masks.length ? { compareIgnore: config.verify.masks } : {}),
+        reverifier,
         artifactDir: join(reportDir, 'artifacts'),
-        ...(timeout ? { actionTimeoutMs: timeout } : {}),
+        actionTimeoutMs: config.replay.actionTimeoutMs,
         env: process.env,
         onStep: ({ index, total, result, verification }) => {
           const verdict = verification ? verification.finalResult.toUpperCase() : ''
@@ -100,7 +119,7 @@ export class ReplayCommand extends QaCommand {
     } finally {
       await session.close()
     }
-    const formats: ReportFormat[] = ['json', 'txt', 'html']
+    const formats: ReportFormat[] = config.replay.reportFormats
     const written = await writeReports(outcome.report, reportDir, formats, { baseDir: loaded.dir })
     if (this.junit) await writeFileAtomic(this.junit, await renderReport(outcome.report, 'junit'), { overwrite: true })
     if (this.saveHeals) {

@@ -23,18 +23,25 @@ describe('qa demo', () => {
     const summary = JSON.parse(r.stdout)
     expect(r.code).toBe(0)
     expect(summary.passed).toBe(true)
-    const healed = summary.steps.filter((s: { healed: boolean; method: string }) => s.healed && s.method !== 'coordinate')
+    const healed = summary.steps.filter(
+      (s: { healed: boolean; method: string }) => s.healed && s.method !== 'coordinate',
+    )
     expect(healed.length).toBeGreaterThan(0)
     for (const s of summary.steps) expect(['pass', 'warning']).toContain(s.verdict)
 
-    const browser = await chromium.launch({ executablePath: process.env.QA_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] })
+    const browser = await chromium.launch({
+      executablePath: process.env.QA_CHROMIUM ?? '/usr/bin/chromium',
+      args: ['--no-sandbox'],
+    })
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
       await page.goto(`file://${summary.reports.html}`)
       const steps = page.locator('[data-step], .step, section.step, article')
       expect(await page.locator('body').innerText()).toContain('로그인')
       expect(await steps.count()).toBeGreaterThanOrEqual(summary.steps.length)
-      const images = await page.locator('img').evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length)
+      const images = await page
+        .locator('img')
+        .evaluateAll((imgs) => imgs.filter((i) => (i as unknown as { naturalWidth: number }).naturalWidth > 0).length)
       expect(images).toBeGreaterThanOrEqual(summary.steps.length)
       const shot = await page.screenshot({ path: join(out, 'report.png') })
       expect(shot.length).toBeGreaterThan(10_000)
@@ -49,7 +56,10 @@ describe('qa record web / qa replay', () => {
     const dir = mkdtempSync(join(tmpdir(), 'qa-web-'))
     const script = join(dir, 'steps.json')
     // The settings page: the 알림 받기 checkbox, then 저장.
-    const browser = await chromium.launch({ executablePath: process.env.QA_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] })
+    const browser = await chromium.launch({
+      executablePath: process.env.QA_CHROMIUM ?? '/usr/bin/chromium',
+      args: ['--no-sandbox'],
+    })
     let steps: unknown[]
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 720 } })
@@ -71,7 +81,15 @@ describe('qa record web / qa replay', () => {
     expect(rec.code, rec.stderr).toBe(0)
     expect(rec.stdout).toMatch(/Recorded 2 steps/)
 
-    const same = await qaAsync(['replay', caseFile, '--verify', '--report-dir', join(dir, 'r1'), '--junit', join(dir, 'junit.xml')])
+    const same = await qaAsync([
+      'replay',
+      caseFile,
+      '--verify',
+      '--report-dir',
+      join(dir, 'r1'),
+      '--junit',
+      join(dir, 'junit.xml'),
+    ])
     expect(same.code, same.stderr).toBe(0)
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuite[^>]*tests="2"[^>]*failures="0"/)
     expect(readdirSync(join(dir, 'r1')).some((f) => f.endsWith('.html'))).toBe(true)

@@ -1,0 +1,85 @@
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const bin = fileURLToPath(new URL('../../bin/qa.js', import.meta.url))
+const fixtures = fileURLToPath(new URL('../../../../packages/recorder-cdp/test/fixtures/devtools/', import.meta.url))
+
+function qa(...args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+const hashOf = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
+function copy(name: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'qa-import-devtools-'))
+  const file = join(dir, name)
+  copyFileSync(join(fixtures, name), file)
+  return { dir, file, hash: hashOf(file) }
+}
+
+describe('qa import devtools', () => {
+  it('imports a recording into a valid case beside it, with warnings on stderr', () => {
+    const { dir, file, hash } = copy('login-korean.json')
+    const r = qa('import', 'devtools', file)
+    expect(r.code).toBe(0)
+    const out = join(dir, 'login-korean.case.json')
+    expect(r.stdout).toContain(`Imported 12 actions from ${file} into ${out}`)
+    expect(r.stdout).toContain('Click button "로그인"')
+    expect(r.stderr).toMatch(/^warning: steps\[6\] \(hover\): hovering has no equivalent/m)
+    const doc = JSON.parse(readFileSync(out, 'utf8'))
+    expect(doc).toMatchObject({ version: '3.0', platform: 'web', start_url: 'http://127.0.0.1:4173/login' })
+    expect(doc.actions[0].identity).toMatchObject({ ax_name: '아이디', ax_role: 'textbox' })
+    expect(readFileSync(out, 'utf8')).not.toContain('s3cret')
+    expect(qa('validate', out).code).toBe(0)
+    expect(hashOf(file)).toBe(hash)
+  })
+
+  it('prints only JSON on stdout with --json and honours --out, refusing to overwrite without --force', () => {
+    const { dir, file } = copy('shadow-iframe.json')
+    const out = join(dir, 'cases', 'shop.json')
+    const r = qa('import', 'devtools', file, '--out', out, '--json')
+    expect(r.code).toBe(0)
+    const summary = JSON.parse(r.stdout)
+    expect(summary).toMatchObject({ file: out, name: 'Shadow DOM search and payment iframe', actions: 8 })
+    expect(summary.warnings).toHaveLength(3)
+    const again = qa('import', 'devtools', file, '--out', out)
+    expect(again.code).toBe(2)
+    expect(again.stderr).toMatch(/already exists; it was not overwritten/)
+    expect(qa('import', 'devtools', file, '--out', out, '--force').code).toBe(0)
+  })
+
+  it.each([
+    [
+      '{"title":"x","steps":[{"type":"click","selectors":"x"}]}',
+      /bad\.json: steps\[0\]\.selectors: expected array of arrays of strings, got "x"/,
+    ],
+    ['{"title":"x"}', /bad\.json: steps: expected array of steps, got nothing/],
+    ['{"title":"x","steps":[', /bad\.json is not valid JSON/],
+    ['[1,2]', /bad\.json: \(root\): expected an object/],
+  ])('rejects bad input %s with exit 2, no stack trace, input untouched and nothing written', (text, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'qa-import-devtools-'))
+    const file = join(dir, 'bad.json')
+    writeFileSync(file, text)
+    const hash = hashOf(file)
+    const r = qa('import', 'devtools', file)
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(message)
+    expect(r.stderr).toMatch(/^hint: /m)
+    expect(r.stderr).not.toMatch(/\n\s+at .*\.js:\d+/)
+    expect(hashOf(file)).toBe(hash)
+    expect(existsSync(join(dir, 'bad.case.json'))).toBe(false)
+  })
+
+  it('refuses a missing file and writing over its own input', () => {
+    expect(qa('import', 'devtools', '/nonexistent/rec.json').stderr).toMatch(/no such recording file/)
+    const { file, hash } = copy('no-start.json')
+    const r = qa('import', 'devtools', file, '--out', file, '--force')
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/is the recording itself/)
+    expect(hashOf(file)).toBe(hash)
+  })
+})

@@ -1,0 +1,78 @@
+import { readFile } from 'node:fs/promises'
+import { basename, dirname, join, resolve } from 'node:path'
+import { ModelError, parseJsonText } from '@qa/model'
+import { saveTestCase } from '@qa/model/node'
+import { importDevtoolsRecording } from '@qa/recorder-cdp'
+import { Command, Option } from 'clipanion'
+import { QaCommand } from '../base-command'
+import { EXIT_PASS } from '../exit-codes'
+import { UsageError } from '../usage-error'
+
+/** `flow.json` → `flow.case.json` beside it. */
+export function defaultCasePath(recording: string): string {
+  return join(dirname(recording), `${basename(recording).replace(/\.json$/i, '')}.case.json`)
+}
+
+export class ImportDevtoolsCommand extends QaCommand {
+  static override paths = [['import', 'devtools']]
+  static override usage = Command.Usage({
+    category: 'Import & export',
+    description: 'Convert a Chrome DevTools Recorder export (JSON) into a web test case.',
+    details: `
+      Reads the JSON that DevTools → Recorder → Export → JSON writes and saves a format-3.0 web case: clicks,
+      double/right clicks, changes (typing), key presses, scrolls and navigations become actions whose element
+      identity (role, name, id, test id, XPath, text) comes from the recorded selectors. Steps with no
+      equivalent (hover, waitForElement, custom steps, …) are reported as warnings on stderr and kept in the
+      case so \`qa export devtools\` writes them back. Values typed into password fields are never stored: the
+      case names an environment variable (QA_SECRET_…) to supply at replay.
+      The recording is only read. Exit code: 0 when the case was saved, 2 on bad input.
+    `,
+    examples: [
+      ['Import a recording', '$0 import devtools recordings/login.json --out cases/login.json'],
+      ['Machine-readable summary', '$0 import devtools login.json --json'],
+    ],
+  })
+
+  recording = Option.String({ name: 'recording.json' })
+  outFile = Option.String('--out', {
+    description: 'Where to save the case (default: <recording>.case.json beside it).',
+  })
+  name = Option.String('--name', { description: 'Name of the case (default: the recording title).' })
+  force = Option.Boolean('--force', false, { description: 'Overwrite --out when it exists.' })
+  json = Option.Boolean('--json', false, { description: 'Print one JSON object on stdout, nothing else.' })
+
+  async run(): Promise<number> {
+    const input = resolve(this.recording)
+    const outFile = this.outFile ?? defaultCasePath(this.recording)
+    if (resolve(outFile) === input)
+      throw new UsageError(
+        `--out ${outFile} is the recording itself; the input is never overwritten.`,
+        'Choose another --out path.',
+      )
+    let text: string
+    try {
+      text = await readFile(input, 'utf8')
+    } catch (cause) {
+      const code = (cause as NodeJS.ErrnoException).code
+      throw new ModelError(
+        code === 'ENOENT' ? 'MODEL_FILE_NOT_FOUND' : 'MODEL_FILE_UNREADABLE',
+        `${this.recording}: ${code === 'ENOENT' ? 'no such recording file' : `cannot read the recording (${code ?? String(cause)})`}.`,
+        { cause, file: this.recording, hint: 'Give the JSON file exported from Chrome DevTools → Recorder.' },
+      )
+    }
+    const { testCase, warnings } = importDevtoolsRecording(parseJsonText(text, { file: this.recording }), {
+      file: this.recording,
+    })
+    if (this.name) testCase.name = this.name
+    await saveTestCase(outFile, testCase, { overwrite: this.force })
+    for (const w of warnings) this.err(`warning: ${w}`)
+    if (this.json) {
+      this.out(JSON.stringify({ file: outFile, name: testCase.name, actions: testCase.actions.length, warnings }))
+    } else {
+      this.out(`Imported ${testCase.actions.length} actions from ${this.recording} into ${outFile}`)
+      for (const [i, a] of testCase.actions.entries()) this.out(`  ${String(i + 1).padStart(2)}. ${a.description}`)
+      if (warnings.length > 0) this.out(`${warnings.length} warning(s) on stderr.`)
+    }
+    return EXIT_PASS
+  }
+}

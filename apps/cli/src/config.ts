@@ -1,0 +1,78 @@
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import {
+  type ConfigOverrides,
+  formatIssue,
+  ModelError,
+  parseJsonText,
+  type QaConfig,
+  QaError,
+  resolveConfig,
+} from '@qa/model'
+import type { VisionConfig } from '@qa/vision'
+
+export class ConfigError extends QaError<'CONFIG_INVALID'> {
+  override get name(): string {
+    return 'ConfigError'
+  }
+}
+
+export const CONFIG_FILE_NAME = 'qa.config.json'
+
+/**
+ * Reads `qa.config.json` (or `--config`), the `QA_*` environment and the flags, and resolves them
+ * (flags > env > file > defaults). Every problem is reported at once, naming the key.
+ */
+export async function loadConfig(opts: {
+  cwd?: string
+  configPath?: string | undefined
+  env?: Readonly<Record<string, string | undefined>>
+  flags?: ConfigOverrides
+}): Promise<{ config: QaConfig; file: string | null }> {
+  const cwd = opts.cwd ?? process.cwd()
+  const file = resolve(cwd, opts.configPath ?? CONFIG_FILE_NAME)
+  let raw: unknown
+  let used: string | null = null
+  try {
+    raw = parseJsonText(await readFile(file, 'utf8'), { file })
+    used = file
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' && !opts.configPath) raw = undefined
+    else if (code === 'ENOENT')
+      throw new ModelError('MODEL_FILE_NOT_FOUND', `${opts.configPath}: no such config file.`, {
+        file,
+        hint: 'Check the --config path.',
+      })
+    else throw error
+  }
+  const { config, issues } = resolveConfig(raw, opts.env ?? process.env, opts.flags ?? {})
+  if (issues.length > 0) {
+    const where = used ?? 'the environment'
+    throw new ConfigError(
+      'CONFIG_INVALID',
+      `The configuration is not valid (${where}):\n${issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`,
+      { hint: `Fix the keys above in ${used ?? CONFIG_FILE_NAME} or the environment variables named.` },
+    )
+  }
+  return { config, file: used }
+}
+
+/** The vision settings of the config in @qa/vision's terms (credentials stay with the AWS SDK). */
+export function visionConfigOf(config: QaConfig, env: Readonly<Record<string, string | undefined>>): VisionConfig {
+  const v = config.vision
+  const out: VisionConfig = { provider: v.provider, timeoutMs: v.timeoutMs }
+  if (v.fallback) out.fallback = v.fallback
+  if (v.cacheDir) out.cacheDir = v.cacheDir
+  if (v.provider === 'bedrock' || v.fallback?.includes('bedrock')) {
+    out.bedrock = { ...(v.bedrockModel ? { modelId: v.bedrockModel } : {}), ...(v.region ? { region: v.region } : {}) }
+  }
+  if (v.openaiBaseUrl && v.openaiModel) {
+    out.openai = {
+      baseUrl: v.openaiBaseUrl,
+      model: v.openaiModel,
+      ...(env.QA_OPENAI_API_KEY ? { apiKey: env.QA_OPENAI_API_KEY } : {}),
+    }
+  }
+  return out
+}
