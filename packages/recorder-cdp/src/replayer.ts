@@ -51,6 +51,8 @@ export interface WebReplayOptions {
   /** Settle after each step: DOM quiet for this long (default 150 ms). */
   settleQuietMs?: number
   onStep?: (event: WebStepEvent) => void
+  /** Called before each step runs (progress display). */
+  onStepStart?: (event: { index: number; total: number; action: Action }) => void
 }
 
 export interface WebReplayOutcome {
@@ -144,6 +146,7 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
 
   const total = testCase.actions.length
   for (const [index, action] of testCase.actions.entries()) {
+    opts.onStepStart?.({ index, total, action })
     const started = performance.now()
     const result: ReplayResult = {
       actionId: `action-${pad(index)}`,

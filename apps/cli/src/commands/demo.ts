@@ -2,6 +2,7 @@ import { relative } from 'node:path'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { runWebDemo } from '../demo/web-demo'
+import { createProgress } from '../progress'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
 import { UsageError } from '../usage-error'
 
@@ -38,9 +39,8 @@ export class DemoCommand extends QaCommand {
         'Run `qa demo` for the web demo; the desktop recorder is tracked in its own issue.',
       )
     }
-    const log = (line: string) => {
-      if (!this.json) this.err(line)
-    }
+    const progress = createProgress(this.context.stderr as NodeJS.WriteStream, { silent: this.json })
+    const log = (line: string) => progress.line(line)
     const result = await runWebDemo({
       outDir: this.outDir,
       ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),

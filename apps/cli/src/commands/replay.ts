@@ -6,6 +6,7 @@ import { createUIAnalyzer } from '@qa/vision'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { loadConfig, visionConfigOf } from '../config'
+import { createProgress } from '../progress'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
 import { parsePositiveInt, parseRatioFlag, parseViewport, UsageError } from '../usage-error'
 
@@ -77,9 +78,8 @@ export class ReplayCommand extends QaCommand {
         `${this.casePath} is a ${tc.platform} case; desktop replay is not available in this build yet.`,
       )
     }
-    const log = (line: string) => {
-      if (!this.json) this.err(line)
-    }
+    const progress = createProgress(this.context.stderr as NodeJS.WriteStream, { silent: this.json })
+    const log = (line: string) => progress.line(line)
     const viewport = viewportFlag ?? tc.viewport ?? config.browser.viewport ?? undefined
     const reverifier =
       this.verify && (config.vision.provider === 'bedrock' || config.vision.provider === 'openai')
@@ -106,8 +106,9 @@ export class ReplayCommand extends QaCommand {
         artifactDir: join(reportDir, 'artifacts'),
         actionTimeoutMs: config.replay.actionTimeoutMs,
         env: process.env,
+        onStepStart: ({ index, total, action }) => progress.status(`[${index + 1}/${total}] ${action.description}`),
         onStep: ({ index, total, result, verification }) => {
-          const verdict = verification ? verification.finalResult.toUpperCase() : ''
+          const verdict = progress.verdict((verification ? verification.finalResult.toUpperCase() : '').padEnd(7))
           const how = result.success
             ? `${result.method}${result.matchConfidence ? ` ${pct(result.matchConfidence)}` : ''}`
             : 'did not run'
@@ -117,6 +118,7 @@ export class ReplayCommand extends QaCommand {
         },
       })
     } finally {
+      progress.done()
       await session.close()
     }
     const formats: ReportFormat[] = config.replay.reportFormats

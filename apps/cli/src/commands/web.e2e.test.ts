@@ -37,7 +37,7 @@ describe('qa demo', () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
       await page.goto(`file://${summary.reports.html}`)
       const steps = page.locator('[data-step], .step, section.step, article')
-      expect(await page.locator('body').innerText()).toContain('로그인')
+      expect(await page.locator('body').textContent()).toContain('로그인')
       expect(await steps.count()).toBeGreaterThanOrEqual(summary.steps.length)
       const images = await page
         .locator('img')

@@ -13,6 +13,7 @@ export interface WebDemoOptions {
   executablePath?: string
   onProgress?: (line: string) => void
   onStep?: (event: WebStepEvent) => void
+  onStepStart?: (event: { index: number; total: number; description: string }) => void
 }
 
 export interface DemoStepSummary {
@@ -120,6 +121,7 @@ export async function runWebDemo(opts: WebDemoOptions): Promise<WebDemoResult> {
         keepActual: 'always',
         env: { [DEMO_SECRET_ENV]: 'demo-pass' },
         ...(opts.onStep ? { onStep: opts.onStep } : {}),
+        onStepStart: ({ index, total, action }) => opts.onStepStart?.({ index, total, description: action.description }),
       })
     } finally {
       await replaySession.close()
