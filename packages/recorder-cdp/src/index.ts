@@ -42,3 +42,5 @@ export {
   importDevtoolsRecording,
 } from './devtools'
 export { decodeFrame, findCropOnScreen, saveElementCrop } from './visual'
+export { type EnrichWebOptions, type EnrichWebOutcome, enrichWebCase } from './enrich-web'
+export { type HealingLocatorResult, healingLocator } from './healing-locator'

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFixtureServer, type Variant } from '../test/fixture-server'
 import { type BrowserSession, openBrowser } from './browser'
 import { playwrightCandidateSource } from './candidate-source'
+import { enrichWebCase } from './enrich-web'
+import { healingLocator } from './healing-locator'
 import { createWebRecorder } from './recorder'
 import { replayWebCase } from './replayer'
 
@@ -287,5 +289,45 @@ describe('web replay with self-healing (seed 003 test plan)', () => {
       coordinateChange: { x: 0, y: 0 },
     })
     expect(clicks).toEqual(['login'])
+  })
+})
+
+describe('enrichment of coordinate-only web cases (seed 001 TestCaseEnricher)', () => {
+  it('captures identities at the recorded coordinates, keeps every existing field, counts statuses', async () => {
+    const { testCase, dir } = await record(async (rec, p) => {
+      await clickTo('#user')(rec, p)
+      await rec.type('qa')
+      await clickTo('#login')(rec, p)
+      await rec.wait(10)
+    })
+    const legacy: TestCase = { ...testCase, actions: testCase.actions.map(({ identity: _i, selectors: _s, ...a }) => a) }
+    legacy.actions[2] = { ...legacy.actions[2]!, description: 'kept as it was', screenshotPath: 'custom/after.png' }
+    server.setVariant({})
+    const p = await page()
+    const { testCase: enriched, result } = await enrichWebCase(legacy, { page: p })
+    expect(enriched.actions.map((a) => a.enrichmentStatus)).toEqual(['enriched', 'enriched', 'enriched', 'skipped'])
+    expect(enriched.actions[0]!.identity).toMatchObject({ axRole: 'textbox', axName: '아이디' })
+    expect(enriched.actions[2]!.identity).toMatchObject({ axRole: 'button', axName: '로그인' })
+    expect(result).toMatchObject({ totalActions: 4, enrichedCount: 3, skippedCount: 1, failedCount: 0 })
+    // seed 001 Property 5: nothing that existed changed.
+    for (const [i, before] of legacy.actions.entries()) {
+      for (const [key, value] of Object.entries(before)) expect(enriched.actions[i]![key as keyof Action]).toEqual(value)
+    }
+  })
+})
+
+describe('healingLocator (embedding in your own Playwright tests)', () => {
+  it('returns a locator for the recorded element on a changed page, and throws when it is gone', async () => {
+    const { testCase } = await record(clickTo('#login'))
+    const identity = testCase.actions[0]!.identity!
+    server.setVariant({ renameIds: true, renameClasses: true, wrap: true })
+    const p = await page()
+    await p.goto(`${server.url}/`)
+    const { locator, result } = await healingLocator(p, identity)
+    expect(result.strategy).toBe('role')
+    expect(await locator.getAttribute('id')).toBe('login-v2')
+    server.setVariant({ removeLogin: true })
+    await p.goto(`${server.url}/`)
+    await expect(healingLocator(p, identity)).rejects.toMatchObject({ code: 'WEB_ELEMENT_NOT_FOUND' })
   })
 })

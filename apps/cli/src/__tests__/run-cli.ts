@@ -23,7 +23,10 @@ export function qa(args: string[], opts: { cwd?: string; env?: Record<string, st
 /** Runs the built `qa` without blocking the event loop (commands that talk to servers in this process). */
 export function qaAsync(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: opts.cwd, env: { ...process.env, NO_COLOR: '1', ...opts.env } })
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: opts.cwd,
+      env: { ...process.env, NO_COLOR: '1', ...opts.env },
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => {

@@ -1,11 +1,15 @@
 import type { CommandClass } from 'clipanion'
 import { DemoCommand } from './demo'
 import { DoctorCommand } from './doctor'
+import { EnrichCommand } from './enrich'
 import { ExportDevtoolsCommand } from './export-devtools'
 import { ImportDevtoolsCommand } from './import-devtools'
+import { McpCommand } from './mcp'
+import { RecordDesktopCommand } from './record-desktop'
 import { RecordWebCommand } from './record-web'
 import { ReplayCommand } from './replay'
 import { ReportCommand } from './report'
+import { ServeCommand } from './serve'
 import { ValidateCommand } from './validate'
 import { VerifyCommand } from './verify'
 
@@ -17,7 +21,11 @@ export const commands: CommandClass[] = [
   VerifyCommand,
   ReportCommand,
   RecordWebCommand,
+  RecordDesktopCommand,
+  EnrichCommand,
   ReplayCommand,
   ImportDevtoolsCommand,
   ExportDevtoolsCommand,
+  ServeCommand,
+  McpCommand,
 ]

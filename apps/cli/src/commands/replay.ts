@@ -5,6 +5,7 @@ import { type ReportFormat, renderReport, writeReports } from '@qa/verifier'
 import { createUIAnalyzer } from '@qa/vision'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
+import { replayDesktopFromCli } from '../desktop-replay'
 import { loadConfig, visionConfigOf } from '../config'
 import { createProgress } from '../progress'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
@@ -74,9 +75,16 @@ export class ReplayCommand extends QaCommand {
     const loaded = await loadTestCase(this.casePath)
     const tc = loaded.testCase
     if (tc.platform !== 'web') {
-      throw new UsageError(
-        `${this.casePath} is a ${tc.platform} case; desktop replay is not available in this build yet.`,
-      )
+      return replayDesktopFromCli({
+        casePath: this.casePath,
+        verify: this.verify,
+        reportDir: resolve(this.reportDir),
+        ...(threshold !== undefined ? { threshold } : {}),
+        json: this.json,
+        ...(this.junit ? { junit: this.junit } : {}),
+        out: (l) => this.out(l),
+        err: (l) => this.err(l),
+      })
     }
     const progress = createProgress(this.context.stderr as NodeJS.WriteStream, { silent: this.json })
     const log = (line: string) => progress.line(line)

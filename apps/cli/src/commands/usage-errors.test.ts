@@ -8,17 +8,36 @@ const dir = mkdtempSync(join(tmpdir(), 'qa-usage-'))
 const badScript = join(dir, 'steps.json')
 writeFileSync(badScript, JSON.stringify([{ type: 'click', x: '10', y: 5 }, { type: 'hover' }]))
 const webCase = join(dir, 'case.json')
-writeFileSync(webCase, JSON.stringify({ name: 'w', version: '3.0', platform: 'web', start_url: 'http://127.0.0.1:9/', actions: [] }))
+writeFileSync(
+  webCase,
+  JSON.stringify({ name: 'w', version: '3.0', platform: 'web', start_url: 'http://127.0.0.1:9/', actions: [] }),
+)
 const desktopCase = join(dir, 'desktop.json')
 writeFileSync(desktopCase, JSON.stringify({ name: 'd', version: '3.0', platform: 'desktop', actions: [] }))
 
 /** Every subcommand's usage errors: exit 2 and a message that says what to do (issue 8). */
 describe.each([
   ['demo --desktop', ['demo', '--desktop'], /desktop demo is not available.*\n.*hint: Run `qa demo`/s],
-  ['demo with an unknown flag', ['demo', '--bogus'], /Unsupported option name \("--bogus"\)[\s\S]*hint: run `qa --help`/],
-  ['record web without a script', ['record', 'web', 'http://127.0.0.1:9/'], /Nothing to record: give --script steps\.json, or --headed/],
-  ['record web with a bad viewport', ['record', 'web', 'http://x/', '--script', badScript, '--viewport', 'big'], /--viewport: expected WIDTHxHEIGHT like 1280x720, got "big"/],
-  ['record web with a missing script', ['record', 'web', 'http://x/', '--script', join(dir, 'nope.json')], /nope\.json: cannot read the script file/],
+  [
+    'demo with an unknown flag',
+    ['demo', '--bogus'],
+    /Unsupported option name \("--bogus"\)[\s\S]*hint: run `qa --help`/,
+  ],
+  [
+    'record web without a script',
+    ['record', 'web', 'http://127.0.0.1:9/'],
+    /Nothing to record: give --script steps\.json, or --headed/,
+  ],
+  [
+    'record web with a bad viewport',
+    ['record', 'web', 'http://x/', '--script', badScript, '--viewport', 'big'],
+    /--viewport: expected WIDTHxHEIGHT like 1280x720, got "big"/,
+  ],
+  [
+    'record web with a missing script',
+    ['record', 'web', 'http://x/', '--script', join(dir, 'nope.json')],
+    /nope\.json: cannot read the script file/,
+  ],
   [
     'record web with an invalid script',
     ['record', 'web', 'http://x/', '--script', badScript],
@@ -26,9 +45,21 @@ describe.each([
   ],
   ['replay without a case', ['replay'], /Not enough positional arguments/],
   ['replay a missing case', ['replay', join(dir, 'missing.json')], /missing\.json: no such test case file/],
-  ['replay with a bad threshold', ['replay', webCase, '--threshold', '2'], /--threshold: expected a number from 0 to 1, got "2"/],
-  ['replay --save-heals without --verify', ['replay', webCase, '--save-heals', join(dir, 'h.json')], /--save-heals needs --verify/],
-  ['replay a desktop case', ['replay', desktopCase], /is a desktop case; desktop replay is not available/],
+  [
+    'replay with a bad threshold',
+    ['replay', webCase, '--threshold', '2'],
+    /--threshold: expected a number from 0 to 1, got "2"/,
+  ],
+  [
+    'replay --save-heals without --verify',
+    ['replay', webCase, '--save-heals', join(dir, 'h.json')],
+    /--save-heals needs --verify/,
+  ],
+  [
+    'replay a desktop case with no display',
+    ['replay', desktopCase],
+    /No (display is available|X server is running)[\s\S]*hint: .*xvfb-run -a/,
+  ],
   ['replay with a bad timeout', ['replay', webCase, '--timeout=0'], /--timeout: expected a positive integer, got "0"/],
   ['verify with one image', ['verify', 'a.png'], /Not enough positional arguments/],
   ['report of a missing file', ['report', 'r.json', '--format', 'html'], /r\.json: no such report file/],

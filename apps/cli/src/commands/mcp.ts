@@ -1,0 +1,54 @@
+import { runMcpStdio } from '@qa/server'
+import { Command, Option } from 'clipanion'
+import { QaCommand } from '../base-command'
+import { EXIT_PASS } from '../exit-codes'
+import { parsePositiveInt, parseRatioFlag } from '../usage-error'
+
+export class McpCommand extends QaCommand {
+  static override paths = [['mcp']]
+  static override usage = Command.Usage({
+    category: 'Agents & servers',
+    description:
+      'Serve the runner to LLM agents over MCP (stdio): list_suites, run_suite, run_all, get_results, get_report.',
+    details: `
+      Speaks the Model Context Protocol on stdin/stdout (nothing else is printed there; logs go to stderr). Every
+      *.json test case under --dir is a suite; run_suite takes an exact name or an index and waits for the result.
+      Results are kept under --report-dir/runs, shared with qa serve.
+    `,
+    examples: [
+      ['Claude Desktop / any MCP client: command "qa", args', '$0 mcp --dir cases'],
+      ['Try it on the bundled examples', '$0 mcp --demo'],
+    ],
+  })
+
+  dir = Option.String('--dir', { description: 'Folder of the test cases (default: the current folder).' })
+  reportDir = Option.String('--report-dir', 'qa-reports', {
+    description: 'Reports and run history (default qa-reports).',
+  })
+  concurrency = Option.String('--concurrency', { description: 'Suites replayed at the same time (default 1).' })
+  demo = Option.Boolean('--demo', false, { description: 'Serve the bundled example cases on the bundled sample app.' })
+  url = Option.String('--url', { description: 'Replay web cases against this origin instead of the recorded one.' })
+  verify = Option.Boolean('--verify', true, {
+    description: 'Compare steps with their screenshots (--no-verify to skip).',
+  })
+  threshold = Option.String('--threshold', { description: 'Similarity 0–1 a step needs to pass (default 0.95).' })
+
+  async run(): Promise<number> {
+    const concurrency = parsePositiveInt(this.concurrency, '--concurrency')
+    const threshold = parseRatioFlag(this.threshold, '--threshold')
+    const handle = await runMcpStdio({
+      reportDir: this.reportDir,
+      demo: this.demo,
+      verify: this.verify,
+      env: process.env,
+      ...(this.dir ? { dir: this.dir } : {}),
+      ...(concurrency ? { concurrency } : {}),
+      ...(this.url ? { url: this.url } : {}),
+      ...(threshold !== undefined ? { passSimilarity: threshold } : {}),
+      ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
+    })
+    this.err('qa mcp: serving the runner over stdio (close stdin to stop).')
+    await handle.closed
+    return EXIT_PASS
+  }
+}

@@ -1,0 +1,52 @@
+import { writeFileAtomic } from '@qa/model/node'
+import { runDesktopReplay } from '@qa/recorder-desktop'
+import { renderReport } from '@qa/verifier'
+import { visionConfigFromEnv } from '@qa/vision'
+import { EXIT_PASS, EXIT_TEST_FAILED } from './exit-codes'
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`
+
+/** `qa replay <desktop case>`: the desktop cascade with nut-js input, verification and reports. */
+export async function replayDesktopFromCli(opts: {
+  casePath: string
+  verify: boolean
+  reportDir: string
+  threshold?: number
+  json: boolean
+  junit?: string
+  out: (line: string) => void
+  err: (line: string) => void
+}): Promise<number> {
+  const log = (line: string) => {
+    if (!opts.json) opts.err(line)
+  }
+  const r = await runDesktopReplay({
+    casePath: opts.casePath,
+    vision: visionConfigFromEnv(process.env),
+    verify: opts.verify,
+    reportDir: opts.reportDir,
+    ...(opts.threshold !== undefined ? { policy: { passSimilarity: opts.threshold } } : {}),
+    onProgress: log,
+    onStep: ({ index, total, action, result, verification }) => {
+      const verdict = verification ? verification.finalResult.toUpperCase() : ''
+      const how = result.success
+        ? `${result.method}${result.matchConfidence ? ` ${pct(result.matchConfidence)}` : ''}`
+        : 'did not run'
+      const moved =
+        result.coordinateChange && (result.coordinateChange.x || result.coordinateChange.y)
+          ? ` moved (${result.coordinateChange.x}, ${result.coordinateChange.y})`
+          : ''
+      log(
+        `  [${index + 1}/${total}] ${verdict.padEnd(7)} ${action.description} — ${how}${moved}${result.errorMessage ? ` — ${result.errorMessage}` : ''}`,
+      )
+    },
+  })
+  if (opts.junit) await writeFileAtomic(opts.junit, await renderReport(r.report, 'junit'), { overwrite: true })
+  if (opts.json) opts.out(JSON.stringify(r.report))
+  else {
+    opts.out(r.report.summary)
+    if (r.report.visionUsage) opts.out(`Vision calls: ${r.report.visionUsage.calls} (${r.report.visionUsage.provider})`)
+    opts.out(`Report: ${r.reportFiles.html}`)
+  }
+  return r.passed ? EXIT_PASS : EXIT_TEST_FAILED
+}

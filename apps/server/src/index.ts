@@ -1,0 +1,75 @@
+export { ServerError, type ServerErrorCode, STATUS_OF } from './errors'
+export {
+  buildResultsJson,
+  buildTestBotResults,
+  errorStep,
+  type StepFacts,
+  stepFromFacts,
+  stepResultAttr,
+  type SuiteResultState,
+  type SuiteStatus,
+  type TestBotJsonEntry,
+  type TestBotResults,
+  type TestBotStep,
+} from './testbot-results'
+export {
+  compareCasePaths,
+  createSuiteCatalog,
+  type InvalidCase,
+  scanSuites,
+  type SuiteCatalog,
+  type SuiteCatalogOptions,
+  type SuiteCatalogSnapshot,
+  type SuiteInfo,
+} from './suite-catalog'
+export type {
+  JobRunner,
+  ReplayerTable,
+  ReplayStepEvent,
+  ReportKind,
+  RunnerEvent,
+  RunRecord,
+  RunRequest,
+  RunStatus,
+  SuiteReplayFn,
+  SuiteReplayInput,
+  SuiteReplayOutcome,
+  SuiteRun,
+} from './run-types'
+export {
+  createRunner,
+  latestSuiteStates,
+  newRunId,
+  type ReportWriter,
+  type RunnerOptions,
+  stepsFromReport,
+  suiteSlug,
+} from './runner'
+export { fileRunStore, memoryRunStore, reviveRun, type RunStore } from './run-store'
+export { parseRunRequest } from './parse-run-request'
+export { contentTypeOf, resolveInside, safeFile } from './safe-path'
+export { webReplayer, type WebReplayerOptions } from './web-replayer'
+export { createHttpApp, type HttpAppOptions, hostnameOf, tokenMatches } from './http-app'
+export {
+  createRunnerServices,
+  DEMO_CASES_DIR,
+  type RunnerServices,
+  type RunnerServicesOptions,
+} from './services'
+export {
+  assertBindAllowed,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  isLoopbackHost,
+  type RunningServer,
+  startServer,
+  type StartServerOptions,
+} from './start-server'
+export {
+  createMcpServer,
+  MCP_SERVER_NAME,
+  MCP_TOOL_NAMES,
+  type McpDeps,
+  type McpStdioHandle,
+  runMcpStdio,
+} from './mcp-server'

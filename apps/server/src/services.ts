@@ -1,0 +1,94 @@
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Platform } from '@qa/model'
+import { fileRunStore, type RunStore } from './run-store'
+import { createRunner } from './runner'
+import type { JobRunner, ReplayerTable, SuiteReplayFn } from './run-types'
+import { createSuiteCatalog, type SuiteCatalog } from './suite-catalog'
+import { webReplayer } from './web-replayer'
+
+/** The bundled example cases `--demo` serves (they run against @qa/sample-app). */
+export const DEMO_CASES_DIR = fileURLToPath(new URL('../demo-cases/', import.meta.url))
+
+export interface RunnerServicesOptions {
+  /** Folder of the test cases (each `*.json` case is a suite). Default: the current folder. */
+  dir?: string
+  /** Reports and run files (default `qa-reports`). */
+  reportDir?: string
+  /** Suites replayed at the same time (default 1). */
+  concurrency?: number
+  /** Serve the bundled example cases against the bundled sample app (started on a free loopback port). */
+  demo?: boolean
+  /** Moves every web case's recorded origin to this one (same paths). */
+  url?: string
+  /** Compare steps with their recorded screenshots (default true). */
+  verify?: boolean
+  /** Similarity 0–1 a step needs to pass. */
+  passSimilarity?: number
+  executablePath?: string
+  /** Where `secret_env` steps read their secrets (the CLI passes process.env). */
+  env?: Readonly<Record<string, string | undefined>>
+  actionTimeoutMs?: number
+  suiteTimeoutMs?: number
+  /** Replace or add platform replayers (desktop plugs in here: `{ desktop: desktopReplayer(...) }`). */
+  replayers?: Partial<Record<Platform, SuiteReplayFn>>
+  store?: RunStore
+}
+
+export interface RunnerServices {
+  catalog: SuiteCatalog
+  runner: JobRunner
+  reportDir: string
+  /** URL of the sample app when `demo` is on. */
+  demoAppUrl: string | null
+  close(): Promise<void>
+}
+
+/** Catalogue + runner (+ the demo sample app): shared by `qa serve` and `qa mcp`. */
+export async function createRunnerServices(opts: RunnerServicesOptions = {}): Promise<RunnerServices> {
+  let demoApp: { url: string; close(): Promise<void> } | null = null
+  if (opts.demo) {
+    const { startSampleApp } = await import('@qa/sample-app')
+    demoApp = await startSampleApp({ version: 'v1', requireLogin: false })
+  }
+  try {
+    const dir = resolve(opts.demo && !opts.dir ? DEMO_CASES_DIR : (opts.dir ?? '.'))
+    const reportDir = resolve(opts.reportDir ?? 'qa-reports')
+    const catalog = createSuiteCatalog(dir, { excludeDirs: [reportDir] })
+    await catalog.list({ maxAgeMs: 0 })
+    const store = opts.store ?? fileRunStore(reportDir)
+    const url = opts.url ?? demoApp?.url
+    const replayers: ReplayerTable = {
+      web: webReplayer({
+        ...(opts.executablePath ? { executablePath: opts.executablePath } : {}),
+        ...(url ? { url } : {}),
+        verify: opts.verify ?? true,
+        ...(opts.passSimilarity !== undefined ? { passSimilarity: opts.passSimilarity } : {}),
+        ...(opts.env ? { env: opts.env } : {}),
+        ...(opts.actionTimeoutMs ? { actionTimeoutMs: opts.actionTimeoutMs } : {}),
+      }),
+      ...opts.replayers,
+    }
+    const runner = createRunner({
+      replayers,
+      reportDir,
+      store,
+      initialRuns: await store.loadAll(),
+      ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+      ...(opts.suiteTimeoutMs ? { suiteTimeoutMs: opts.suiteTimeoutMs } : {}),
+    })
+    return {
+      catalog,
+      runner,
+      reportDir,
+      demoAppUrl: demoApp?.url ?? null,
+      async close() {
+        await runner.close()
+        await demoApp?.close()
+      },
+    }
+  } catch (error) {
+    await demoApp?.close()
+    throw error
+  }
+}
