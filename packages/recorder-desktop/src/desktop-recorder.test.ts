@@ -1,0 +1,157 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { buttonScreen, centre, type TestButton } from './__tests__/screens'
+import { createDesktopRecorder } from './desktop-recorder'
+import { decodeImage, framesEqual } from './frame'
+import { nowMs } from './input-event'
+import { memoryScreen, scriptedInput } from './memory-screen'
+import type { ElementAnalyzer } from './semantic-info'
+
+const START: TestButton = { x: 100, y: 100, width: 160, height: 56, rgb: [45, 108, 223], label: 1 }
+const menu = buttonScreen(480, 320, [START])
+const level = buttonScreen(480, 320, [{ ...START, x: 300, y: 220, rgb: [200, 60, 60], label: 2 }])
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+let dir: string
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'qa-rec-'))
+})
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+const click = (input: ReturnType<typeof scriptedInput>, x: number, y: number) => {
+  const t = nowMs()
+  input.emit({ kind: 'mousedown', timeMs: t, x, y, button: 'left' })
+  input.emit({ kind: 'mouseup', timeMs: t + 1, x, y, button: 'left' })
+}
+
+describe('createDesktopRecorder', () => {
+  it('saves the frame from before the click, the after frame, a crop, hashes and the analysis', async () => {
+    const screen = memoryScreen(menu)
+    const input = scriptedInput()
+    const calls: number[] = []
+    const analyzer: ElementAnalyzer = {
+      async analyzeElementAt(_img, x, y) {
+        calls.push(performance.now())
+        await sleep(30)
+        return {
+          element: {
+            type: 'button',
+            text: '게임 시작',
+            boundingBox: { x: 100, y: 100, width: 160, height: 56 },
+            confidence: 0.9,
+          },
+          screenState: 'main_menu',
+          intent: `start_${x}_${y}`,
+        }
+      },
+      inferIntent: (e) => (e as { intent?: string } | null)?.intent ?? 'click_unknown',
+    }
+    const rec = createDesktopRecorder({
+      input,
+      screen,
+      outDir: dir,
+      frameIntervalMs: 15,
+      settleMs: 60,
+      analyzer,
+      name: 'menu',
+    })
+    await rec.start()
+    await sleep(40)
+    const p = centre(START)
+    click(input, p.x, p.y)
+    screen.set(level) // the game reacts at once: the hook sees the click when the game already does
+    await sleep(20)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'f10' })
+    expect(await rec.stopped).toBe('hotkey')
+    const tc = await rec.stop()
+    expect(rec.state).toBe('stopped')
+    expect(input.running).toBe(false)
+    expect(tc).toMatchObject({ name: 'menu', platform: 'desktop', screen: { width: 480, height: 320 } })
+    expect(tc.actions).toHaveLength(1)
+    const a = tc.actions[0]
+    if (!a) throw new Error('no action')
+    expect(a).toMatchObject({ actionType: 'click', x: p.x, y: p.y, button: 'left', enrichmentStatus: 'enriched' })
+    expect(a.semanticInfo?.targetElement?.text).toBe('게임 시작')
+    expect(a.semanticInfo?.intent).toBe(`start_${p.x}_${p.y}`)
+    expect(a.description).toContain('게임 시작')
+    expect(framesEqual(await decodeImage(join(dir, a.screenshotBeforePath ?? '')), menu)).toBe(true)
+    expect(framesEqual(await decodeImage(join(dir, a.screenshotPath ?? '')), level)).toBe(true)
+    const crop = await decodeImage(join(dir, a.elementCropPath ?? ''))
+    expect([crop.width, crop.height]).toEqual([96, 40])
+    expect(a.extra?.element_crop_box).toEqual({ x: p.x - 48, y: p.y - 20, width: 96, height: 40 })
+    expect(a.uiStateHashBefore).toMatch(/^[0-9a-f]{16}$/)
+    expect(a.uiStateHashBefore).not.toBe(a.uiStateHashAfter)
+    expect(a.screenTransition?.changed).toBe(true)
+    expect(calls).toHaveLength(1)
+  })
+
+  it('keeps the case when the vision provider fails: coordinates + screenshots, enrichment pending', async () => {
+    const screen = memoryScreen(menu)
+    const input = scriptedInput()
+    const analyzer: ElementAnalyzer = {
+      analyzeElementAt: async () => {
+        throw new Error('VISION_UNAVAILABLE: endpoint unreachable')
+      },
+      inferIntent: () => 'x',
+    }
+    const rec = createDesktopRecorder({ input, screen, outDir: dir, frameIntervalMs: 15, settleMs: 30, analyzer })
+    await rec.start()
+    await sleep(30)
+    click(input, 10, 10)
+    const tc = await rec.stop()
+    expect(tc.actions[0]).toMatchObject({ x: 10, y: 10, enrichmentStatus: 'pending' })
+    expect(tc.actions[0]?.semanticInfo ?? null).toBeNull()
+    expect(await readFile(join(dir, tc.actions[0]?.screenshotBeforePath ?? ''))).toBeTruthy()
+  })
+
+  it('records 40 clicks at 20 clicks/s without losing one, while a slow analysis runs behind', async () => {
+    const screen = memoryScreen(menu)
+    const input = scriptedInput()
+    let inFlight = 0
+    let maxInFlight = 0
+    const analyzer: ElementAnalyzer = {
+      async analyzeElementAt() {
+        inFlight++
+        maxInFlight = Math.max(maxInFlight, inFlight)
+        await sleep(40) // slower than the clicks come in
+        inFlight--
+        return { element: null }
+      },
+      inferIntent: () => 'x',
+    }
+    const rec = createDesktopRecorder({ input, screen, outDir: dir, frameIntervalMs: 20, settleMs: 40, analyzer })
+    await rec.start()
+    await sleep(30)
+    const points: [number, number][] = []
+    for (let i = 0; i < 40; i++) {
+      const x = 10 + ((i * 37) % 400)
+      const y = 10 + ((i * 53) % 280)
+      points.push([x, y])
+      click(input, x, y)
+      await sleep(50)
+    }
+    const capturingDuring = rec.progress()
+    const tc = await rec.stop()
+    expect(tc.actions.map((a) => [a.x, a.y])).toEqual(points)
+    expect(tc.actions.every((a) => a.screenshotBeforePath && a.screenshotPath && a.elementCropPath)).toBe(true)
+    expect(maxInFlight).toBe(1) // one analysis at a time, in the background
+    expect(capturingDuring.toAnalyze).toBeGreaterThan(0)
+  })
+
+  it('refuses to start twice', async () => {
+    const rec = createDesktopRecorder({
+      input: scriptedInput(),
+      screen: memoryScreen(menu),
+      outDir: dir,
+      frameIntervalMs: 20,
+      settleMs: 10,
+    })
+    await rec.start()
+    await expect(rec.start()).rejects.toMatchObject({ code: 'DESKTOP_BAD_STATE' })
+    await rec.stop()
+  })
+})

@@ -1,0 +1,379 @@
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import {
+  type Action,
+  CURRENT_FORMAT_VERSION,
+  type ScreenInfo,
+  type ScreenTransition,
+  type TestCase,
+  isClickLike,
+} from '@qa/model'
+import { writeFileAtomic } from '@qa/model/node'
+import { averageHash, differenceHash, hammingDistance } from '@qa/vision'
+import { type BackgroundQueue, createBackgroundQueue } from './background-queue'
+import { type CoalesceOptions, createActionCoalescer, type RawAction } from './coalesce-actions'
+import { DesktopError } from './errors'
+import { boxAround, cropFrame, encodePng, type RgbaFrame } from './frame'
+import { createFrameRing, ringCapacityFor, type TimedFrame } from './frame-ring'
+import { type InputEvent, nowMs } from './input-event'
+import type { InputSource, ScreenCapture } from './ports'
+import { acceptsInput, assertRecorderTransition, type RecorderState } from './recorder-state'
+import { analyzeClick, type ElementAnalyzer } from './semantic-info'
+
+export interface DesktopRecorderOptions {
+  input: InputSource
+  screen: ScreenCapture
+  /** Folder of the case file; screenshots go to `<outDir>/<screenshotsDir>`, stored relative to outDir. */
+  outDir: string
+  screenshotsDir?: string
+  name?: string
+  /** Screen grab interval of the frame ring buffer (default 100 ms). */
+  frameIntervalMs?: number
+  /** How much history the ring keeps (default 2000 ms; bounded memory). */
+  bufferWindowMs?: number
+  /** Wait after an action before its after-screenshot (default 500 ms). */
+  settleMs?: number
+  /** Size of the element crop around a click, for the fast path and template matching (default 96×40). */
+  cropWidth?: number
+  cropHeight?: number
+  /** Semantic analysis per click, in a background queue; null/absent → `enrichment_status: pending`. */
+  analyzer?: ElementAnalyzer | null
+  coalesce?: CoalesceOptions
+  /** Store typed text masked (`secret_env` names the variable to fill it from on replay). */
+  maskTyping?: boolean
+  onProgress?: (progress: RecorderProgress) => void
+  /** Called once per recorded action (after its screenshots are saved). */
+  onAction?: (action: Action, index: number) => void
+}
+
+export interface RecorderProgress {
+  state: RecorderState
+  actions: number
+  /** Actions whose screenshots are not written yet. */
+  capturing: number
+  analyzed: number
+  toAnalyze: number
+  frames: number
+}
+
+export interface DesktopRecorder {
+  readonly state: RecorderState
+  start(): Promise<void>
+  /** Stops (like the hotkey), waits for screenshots and analyses, returns the case (not saved). */
+  stop(): Promise<TestCase>
+  /** Resolves when the stop hotkey was pressed (or stop() was called). */
+  readonly stopped: Promise<'hotkey' | 'stop'>
+  progress(): RecorderProgress
+  /** Hook events seen so far (for diagnostics and the no-loss test). */
+  readonly eventCount: number
+}
+
+interface Pending {
+  raw: RawAction
+  before: TimedFrame | null
+  done: Promise<Action>
+}
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+function describe(raw: RawAction, masked: boolean): string {
+  switch (raw.actionType) {
+    case 'click':
+      return `Click (${raw.x}, ${raw.y})`
+    case 'double_click':
+      return `Double-click (${raw.x}, ${raw.y})`
+    case 'right_click':
+      return `Right-click (${raw.x}, ${raw.y})`
+    case 'drag':
+      return `Drag (${raw.x}, ${raw.y}) → (${raw.endX}, ${raw.endY})`
+    case 'scroll':
+      return `Scroll (${raw.scrollDx ?? 0}, ${raw.scrollDy ?? 0}) at (${raw.x}, ${raw.y})`
+    case 'type':
+      return masked ? 'Type a secret' : `Type "${raw.text ?? ''}"`
+    case 'key_press':
+      return `Press ${raw.key}`
+    default:
+      return raw.actionType
+  }
+}
+
+/**
+ * The desktop recorder (SPEC §4): a frame ring buffer grabs the screen continuously; each click gets the newest
+ * frame older than it as its before-screenshot, an element crop, an after-screenshot once the screen had
+ * `settleMs`, perceptual hashes and a screen transition; semantic analysis runs in a background queue and never
+ * blocks capture. The hook callback only coalesces events: no input event waits for IO.
+ */
+export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopRecorder {
+  const intervalMs = opts.frameIntervalMs ?? 100
+  const settleMs = opts.settleMs ?? 500
+  const cropW = opts.cropWidth ?? 96
+  const cropH = opts.cropHeight ?? 40
+  if (!(settleMs >= 0)) throw new DesktopError('DESKTOP_BAD_OPTION', `settleMs: expected ≥ 0, got ${settleMs}.`)
+  const ring = createFrameRing({
+    capacity: ringCapacityFor(Math.max(opts.bufferWindowMs ?? 2000, settleMs + 4 * intervalMs), intervalMs),
+  })
+  const coalescer = createActionCoalescer(opts.coalesce)
+  const shotsDir = opts.screenshotsDir ?? 'screenshots'
+  let state: RecorderState = 'idle'
+  let events = 0
+  let frames = 0
+  let grabError: unknown = null
+  let grabTimer: NodeJS.Timeout | undefined
+  let grabOn = false
+  let grabbing: Promise<void> | null = null
+  let screenInfo: ScreenInfo | null = null
+  const startedAt = new Date()
+  const pending: Pending[] = []
+  let capturing = 0
+  let analyzed = 0
+  let toAnalyze = 0
+  let resolveStopped!: (why: 'hotkey' | 'stop') => void
+  const stopped = new Promise<'hotkey' | 'stop'>((r) => {
+    resolveStopped = r
+  })
+  /** Waiters for a frame satisfying a predicate (evaluated on each new frame). */
+  let frameWaiters: { test: (f: TimedFrame) => boolean; resolve: (f: TimedFrame) => void }[] = []
+  const savedFrames = new Map<number, Promise<{ path: string; png: Uint8Array; aHash: string; dHash: string }>>()
+  const queue: BackgroundQueue = createBackgroundQueue((done, total) => {
+    analyzed = done
+    toAnalyze = total
+    report()
+  })
+  let actionSeq = 0
+
+  const progress = (): RecorderProgress => ({ state, actions: pending.length, capturing, analyzed, toAnalyze, frames })
+  const report = () => opts.onProgress?.(progress())
+
+  const onFrame = (f: TimedFrame) => {
+    const waiting = frameWaiters
+    frameWaiters = []
+    for (const w of waiting) w.test(f) ? w.resolve(f) : frameWaiters.push(w)
+  }
+  const grabOnce = async () => {
+    try {
+      // with a timed capture (a worker), a frame counts from when its grab ended; else from when it arrived
+      const timed = (opts.screen as { captureTimed?: () => Promise<{ frame: RgbaFrame; endMs: number }> }).captureTimed
+      const got = timed ? await timed() : { frame: await opts.screen.capture(), endMs: nowMs() }
+      const f = ring.push(got.frame, got.endMs)
+      frames++
+      onFrame(f)
+    } catch (error) {
+      grabError = error
+    }
+  }
+  const loop = () => {
+    const t0 = performance.now()
+    grabbing = grabOnce().finally(() => {
+      grabbing = null
+      if (grabOn) grabTimer = setTimeout(loop, Math.max(0, intervalMs - (performance.now() - t0)))
+    })
+  }
+  /** The first frame passing `test`; after `timeoutMs` without one (capture stalled), the latest frame. */
+  const waitFrame = (test: (f: TimedFrame) => boolean, timeoutMs = settleMs + 10_000): Promise<TimedFrame> => {
+    const latest = ring.latest()
+    if (latest && test(latest)) return Promise.resolve(latest)
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        frameWaiters = frameWaiters.filter((w) => w.resolve !== done)
+        const l = ring.latest()
+        if (l) resolve(l)
+        else
+          reject(
+            new DesktopError('DESKTOP_CAPTURE_FAILED', 'No screen frame could be captured while recording.', {
+              hint: 'Check DISPLAY and that the X server allows XGetImage.',
+              cause: grabError,
+            }),
+          )
+      }, timeoutMs)
+      const done = (f: TimedFrame) => {
+        clearTimeout(timer)
+        resolve(f)
+      }
+      frameWaiters.push({ test, resolve: done })
+    })
+  }
+
+  const saveFrame = (tf: TimedFrame, name: string) => {
+    let p = savedFrames.get(tf.seq)
+    if (!p) {
+      p = (async () => {
+        const png = await encodePng(tf.frame)
+        const rel = `${shotsDir}/${name}`
+        await writeFileAtomic(join(opts.outDir, rel), png, { overwrite: true })
+        const [aHash, dHash] = await Promise.all([averageHash(tf.frame), differenceHash(tf.frame)])
+        return { path: rel, png, aHash, dHash }
+      })()
+      savedFrames.set(tf.seq, p)
+    }
+    return p
+  }
+
+  const processAction = async (p: Pending): Promise<Action> => {
+    const raw = p.raw
+    const n = String(actionSeq++).padStart(4, '0')
+    capturing++
+    try {
+      const masked = raw.actionType === 'type' && opts.maskTyping === true
+      // the after frame: the first one captured `settleMs` after the action's last event (re-read: a click may
+      // become a double click, typing may go on)
+      const after = await waitFrame((f) => f.timeMs >= raw.endTimeMs + settleMs)
+      const action: Action = {
+        timestamp: iso(raw.timeMs),
+        actionType: raw.actionType,
+        x: raw.x,
+        y: raw.y,
+        description: describe(raw, masked),
+      }
+      if (raw.button && raw.actionType !== 'type' && raw.actionType !== 'key_press') action.button = raw.button
+      if (raw.key) action.key = raw.key
+      if (raw.text !== undefined) {
+        if (masked) {
+          action.text = '*'.repeat(Array.from(raw.text).length)
+          action.secretEnv = `QA_SECRET_${n}`
+        } else action.text = raw.text
+      }
+      if (raw.endX !== undefined) action.endX = raw.endX
+      if (raw.endY !== undefined) action.endY = raw.endY
+      if (raw.scrollDx !== undefined) action.scrollDx = raw.scrollDx
+      if (raw.scrollDy !== undefined) action.scrollDy = raw.scrollDy
+      if (raw.durationMs !== undefined) action.durationMs = raw.durationMs
+      const afterShot = await saveFrame(after, `frame_${String(after.seq).padStart(5, '0')}.png`)
+      action.screenshotPath = afterShot.path
+      action.uiStateHashAfter = afterShot.aHash
+      const pointed = isClickLike(action) || raw.actionType === 'drag' || raw.actionType === 'scroll'
+      if (pointed) {
+        const before = p.before ?? (await waitFrame(() => true))
+        const beforeShot = await saveFrame(before, `frame_${String(before.seq).padStart(5, '0')}.png`)
+        action.screenshotBeforePath = beforeShot.path
+        action.uiStateHashBefore = beforeShot.aHash
+        const diff = hammingDistance(beforeShot.aHash, afterShot.aHash)
+        const transition: ScreenTransition = {
+          changed: diff >= 5,
+          transitionType: diff < 5 ? 'none' : diff >= 20 ? 'scene_change' : 'partial_change',
+          hashDifference: diff,
+        }
+        action.screenTransition = transition
+        if (isClickLike(action)) {
+          const box = boxAround(raw.x, raw.y, cropW, cropH, before.frame)
+          const crop: RgbaFrame = cropFrame(before.frame, box)
+          const cropRel = `${shotsDir}/action_${n}_crop.png`
+          await writeFileAtomic(join(opts.outDir, cropRel), await encodePng(crop), { overwrite: true })
+          action.elementCropPath = cropRel
+          action.extra = { element_crop_box: { x: box.x, y: box.y, width: box.width, height: box.height } }
+          action.enrichmentStatus = 'pending'
+          const analyzer = opts.analyzer
+          if (analyzer) {
+            queue.push(async () => {
+              const r = await analyzeClick(analyzer, beforeShot.png, raw.x, raw.y, transition)
+              if (r.semanticInfo) {
+                action.semanticInfo = r.semanticInfo
+                const t = r.semanticInfo.targetElement
+                if (t?.text) action.description = `${describe(raw, false).split(' (')[0]} "${t.text}" (${t.type})`
+              }
+              action.enrichmentStatus = r.status
+            })
+          }
+        }
+      }
+      return action
+    } finally {
+      capturing--
+      report()
+    }
+  }
+
+  const onEvent = (e: InputEvent) => {
+    if (!acceptsInput(state)) return
+    events++
+    for (const op of coalescer.push(e)) {
+      if (op.op === 'stop') {
+        void requestStop('hotkey')
+        continue
+      }
+      if (op.op !== 'append') continue
+      // the before frame is picked now, in the hook callback, before the ring can drop it
+      const item: Pending = {
+        raw: op.action,
+        before: ring.newestBefore(op.action.timeMs),
+        done: Promise.resolve(null as never),
+      }
+      item.done = processAction(item)
+      item.done.then(
+        (a) => opts.onAction?.(a, pending.indexOf(item)),
+        () => undefined,
+      )
+      pending.push(item)
+    }
+    report()
+  }
+
+  let stopping: Promise<TestCase> | null = null
+  const requestStop = (why: 'hotkey' | 'stop'): Promise<TestCase> => {
+    if (stopping) return stopping
+    state = assertRecorderTransition(state, 'stop')
+    resolveStopped(why)
+    report()
+    stopping = (async () => {
+      await opts.input.stop()
+      coalescer.flush()
+      let actions: Action[]
+      try {
+        actions = await Promise.all(pending.map((p) => p.done))
+      } catch (error) {
+        state = 'failed'
+        grabOn = false
+        clearTimeout(grabTimer)
+        throw error
+      }
+      grabOn = false
+      clearTimeout(grabTimer)
+      await grabbing
+      await queue.idle()
+      state = assertRecorderTransition(state, 'drained')
+      report()
+      const tc: TestCase = {
+        name: opts.name ?? `desktop_${startedAt.toISOString().replace(/[-:]/g, '').slice(0, 15)}`,
+        version: CURRENT_FORMAT_VERSION,
+        platform: 'desktop',
+        createdAt: startedAt.toISOString(),
+        ...(screenInfo ? { screen: screenInfo } : {}),
+        actions,
+      }
+      return tc
+    })()
+    return stopping
+  }
+
+  return {
+    get state() {
+      return state
+    },
+    get eventCount() {
+      return events
+    },
+    stopped,
+    progress,
+    async start() {
+      state = assertRecorderTransition(state, 'start')
+      await mkdir(join(opts.outDir, shotsDir), { recursive: true })
+      try {
+        screenInfo = await opts.screen.info()
+        await grabOnce()
+        if (grabError) throw grabError
+      } catch (error) {
+        state = 'failed'
+        throw error instanceof DesktopError
+          ? error
+          : new DesktopError('DESKTOP_CAPTURE_FAILED', 'The screen could not be captured when recording started.', {
+              hint: 'Check DISPLAY and that the X server allows XGetImage.',
+              cause: error,
+            })
+      }
+      grabOn = true
+      grabTimer = setTimeout(loop, intervalMs)
+      await opts.input.start(onEvent)
+      report()
+    },
+    stop: () => requestStop('stop'),
+  }
+}

@@ -1,0 +1,162 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type TestCase, CURRENT_FORMAT_VERSION } from '@qa/model'
+import { writeFileAtomic } from '@qa/model/node'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buttonScreen, centre, inside, type TestButton } from './__tests__/screens'
+import { replayDesktopCase } from './desktop-replayer'
+import { boxAround, cropFrame, encodePng, type RgbaFrame } from './frame'
+import { memoryScreen, recordingInput } from './memory-screen'
+
+const W = 640
+const H = 400
+const v1: TestButton[] = [
+  { x: 60, y: 60, width: 180, height: 60, rgb: [45, 108, 223], label: 1 },
+  { x: 60, y: 200, width: 180, height: 60, rgb: [45, 108, 223], label: 4 },
+]
+// v2: moved, 1.25× larger, recoloured
+const v2: TestButton[] = v1.map((b, i) => ({
+  ...b,
+  x: 330 + i * 10,
+  y: 40 + i * 170,
+  width: 225,
+  height: 75,
+  rgb: [47, 158, 85],
+}))
+
+let dir: string
+const screens: Record<'v1' | 'v2', RgbaFrame> = { v1: buttonScreen(W, H, v1), v2: buttonScreen(W, H, v2) }
+let tc: TestCase
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'qa-replay-'))
+  const actions: TestCase['actions'] = []
+  for (const [i, b] of v1.entries()) {
+    const p = centre(b)
+    const box = boxAround(p.x, p.y, 96, 40, screens.v1)
+    await writeFileAtomic(join(dir, `crop_${i}.png`), await encodePng(cropFrame(screens.v1, box)))
+    await writeFileAtomic(join(dir, `after_${i}.png`), await encodePng(screens.v1))
+    actions.push({
+      timestamp: new Date(0).toISOString(),
+      actionType: 'click',
+      x: p.x,
+      y: p.y,
+      button: 'left',
+      description: `click ${i}`,
+      elementCropPath: `crop_${i}.png`,
+      screenshotPath: `after_${i}.png`,
+      semanticInfo: { intent: 'click_button', targetElement: { type: 'button', text: `button ${i}` } },
+      extra: { element_crop_box: { ...box } },
+    })
+  }
+  actions.push({
+    timestamp: new Date(0).toISOString(),
+    actionType: 'type',
+    x: 0,
+    y: 0,
+    text: 'player01',
+    description: 'type',
+  })
+  tc = { name: 'menu', version: CURRENT_FORMAT_VERSION, platform: 'desktop', actions }
+})
+afterAll(() => rm(dir, { recursive: true, force: true }))
+
+const settle = { timeoutMs: 200, pollMs: 1 }
+
+describe('replayDesktopCase', () => {
+  it('replays an unchanged screen by the fast path only: no analysis, no OCR', async () => {
+    const input = recordingInput()
+    let visionCalls = 0
+    const out = await replayDesktopCase(tc, {
+      caseDir: dir,
+      screen: memoryScreen(screens.v1),
+      input,
+      analyze: async () => {
+        visionCalls++
+        return { elements: [] }
+      },
+      ocr: async () => {
+        visionCalls++
+        return []
+      },
+      verify: true,
+      settle,
+    })
+    expect(out.results.map((r) => r.method)).toEqual(['direct', 'direct', 'none'])
+    expect(visionCalls).toBe(0)
+    expect(input.calls).toEqual([
+      { kind: 'click', ...centre(v1[0] as TestButton), button: 'left' },
+      { kind: 'click', ...centre(v1[1] as TestButton), button: 'left' },
+      { kind: 'type', text: 'player01' },
+    ])
+    expect(out.passed).toBe(true)
+    expect(out.report.accuracyStats).toMatchObject({ totalActions: 3, failedCount: 0 })
+  })
+
+  it('finds moved, resized, recoloured buttons by template matching offline', async () => {
+    const input = recordingInput()
+    const out = await replayDesktopCase(tc, { caseDir: dir, screen: memoryScreen(screens.v2), input, settle })
+    expect(out.results.slice(0, 2).map((r) => r.method)).toEqual(['template', 'template'])
+    for (const [i, b] of v2.entries()) {
+      const call = input.calls[i] as { x: number; y: number }
+      expect(inside(b, call)).toBe(true)
+    }
+    expect(out.results[0]?.coordinateChange).toEqual({
+      x: (input.calls[0] as { x: number }).x - tc.actions[0]!.x,
+      y: (input.calls[0] as { y: number }).y - tc.actions[0]!.y,
+    })
+  })
+
+  it('uses the semantic analysis when it is confident, before the template', async () => {
+    const input = recordingInput()
+    const out = await replayDesktopCase(tc, {
+      caseDir: dir,
+      screen: memoryScreen(screens.v2),
+      input,
+      settle,
+      analyze: async () => ({
+        elements: v2.map((b, i) => ({
+          type: 'button',
+          text: `button ${i}`,
+          boundingBox: { x: b.x, y: b.y, width: b.width, height: b.height },
+        })),
+        width: W,
+        height: H,
+      }),
+    })
+    expect(out.results.slice(0, 2).map((r) => r.method)).toEqual(['semantic', 'semantic'])
+    expect(input.calls.slice(0, 2)).toEqual(v2.map((b) => ({ kind: 'click', ...centre(b), button: 'left' })))
+  })
+
+  it('runs every step when one fails, and the test fails (seed 000 P5)', async () => {
+    const input = recordingInput()
+    const broken: TestCase = {
+      ...tc,
+      actions: [{ ...tc.actions[0]!, elementCropPath: null, semanticInfo: null }, ...tc.actions.slice(1)],
+    }
+    const out = await replayDesktopCase(broken, {
+      caseDir: dir,
+      screen: memoryScreen(screens.v2),
+      input,
+      settle,
+      verify: true,
+      locate: { allowCoordinateFallback: false },
+    })
+    expect(out.results.map((r) => r.success)).toEqual([false, true, true])
+    expect(out.results[0]).toMatchObject({ method: 'failed', errorMessage: 'element_not_found' })
+    expect(out.verifications).toHaveLength(3)
+    expect(out.passed).toBe(false)
+    expect(out.report.passed).toBe(false)
+    expect(input.calls).toHaveLength(2)
+  })
+
+  it('refuses a web case', async () => {
+    await expect(
+      replayDesktopCase(
+        { ...tc, platform: 'web' },
+        { caseDir: dir, screen: memoryScreen(screens.v1), input: recordingInput() },
+      ),
+    ).rejects.toMatchObject({ code: 'DESKTOP_NOT_DESKTOP_CASE' })
+  })
+})

@@ -1,0 +1,256 @@
+import { isAbsolute, resolve } from 'node:path'
+import {
+  type Action,
+  type BoundingBox,
+  isClickLike,
+  type ReplayReport,
+  type ReplayResult,
+  type StrategyAttempt,
+  type TestCase,
+  type VerificationResult,
+  type VisionUsage,
+} from '@qa/model'
+import { type LocateOnScreenOptions, locateOnScreen, type OcrWord, type UiAnalysis } from '@qa/matcher'
+import { createReplayVerifier, type VerdictPolicy, type VisionReverifier } from '@qa/verifier'
+import { averageHash, hammingDistance } from '@qa/vision'
+import { DesktopError } from './errors'
+import { decodeImage, framesEqual, type RgbaFrame } from './frame'
+import type { KeyboardInput, PointerInput, ScreenCapture } from './ports'
+
+export interface SettleOptions {
+  /** Give up waiting for a still screen after this long and use the latest frame (default 3000 ms). */
+  timeoutMs?: number
+  /** Time between the two grabs compared (default 60 ms). */
+  pollMs?: number
+}
+
+export interface DesktopReplayOptions {
+  /** Folder the case's screenshot and crop paths are relative to. */
+  caseDir: string
+  caseFile?: string
+  screen: ScreenCapture
+  input: PointerInput & KeyboardInput
+  /** Semantic analysis of the current screen (a Vision LLM); asked only when the fast path fails. */
+  analyze?: ((frame: RgbaFrame) => Promise<UiAnalysis>) | null
+  /** OCR of the current screen (offline text search). */
+  ocr?: ((frame: RgbaFrame) => Promise<OcrWord[]>) | null
+  /** Compare each step's screen with its recorded after-screenshot (seed 000). */
+  verify?: boolean
+  reverifier?: VisionReverifier | null
+  policy?: VerdictPolicy
+  artifactDir?: string | null
+  locate?: LocateOnScreenOptions
+  settle?: SettleOptions
+  /** Values of `secret_env` variables for masked typing. */
+  env?: Record<string, string | undefined>
+  /** Vision calls made during the replay, for the report. */
+  visionUsage?: () => VisionUsage | null
+  onStep?: (step: DesktopStepEvent) => void
+  sessionId?: string
+}
+
+export interface DesktopStepEvent {
+  index: number
+  total: number
+  action: Action
+  result: ReplayResult
+  verification?: VerificationResult
+}
+
+export interface DesktopReplayOutcome {
+  report: ReplayReport
+  results: ReplayResult[]
+  verifications: VerificationResult[]
+  /** Every step ran and (with verification) none failed. */
+  passed: boolean
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const round = (v: number) => Math.round(v)
+
+/** Waits until two grabs `pollMs` apart are identical (or the timeout passes); returns the last grab. */
+export async function waitForStableScreen(screen: ScreenCapture, opts: SettleOptions = {}): Promise<RgbaFrame> {
+  const timeoutMs = opts.timeoutMs ?? 3000
+  const pollMs = opts.pollMs ?? 60
+  const end = performance.now() + timeoutMs
+  let prev = await screen.capture()
+  for (;;) {
+    await sleep(pollMs)
+    const next = await screen.capture()
+    if (framesEqual(prev, next) || performance.now() >= end) return next
+    prev = next
+  }
+}
+
+function cropBoxOf(action: Action): BoundingBox | null {
+  const b = action.extra?.element_crop_box as Record<string, unknown> | undefined
+  if (!b || typeof b !== 'object') return null
+  const { x, y, width, height } = b
+  return [x, y, width, height].every((v) => typeof v === 'number' && Number.isFinite(v))
+    ? { x: x as number, y: y as number, width: width as number, height: height as number }
+    : null
+}
+
+/**
+ * Replays a desktop case (SPEC §5): per click, fast path (recorded crop still at the recorded place, no vision
+ * call) → semantic match on the screen analysis (≥ 0.7) → multi-scale template match of the crop → OCR text
+ * search → recorded coordinates, then clicks with synthetic input. Never stops at a failing step; with `verify`
+ * every step is checked against its recorded after-screenshot.
+ */
+export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions): Promise<DesktopReplayOutcome> {
+  if (tc.platform !== 'desktop')
+    throw new DesktopError('DESKTOP_NOT_DESKTOP_CASE', `"${tc.name}" is a ${tc.platform} case, not a desktop one.`, {
+      hint: 'Replay web cases with `qa replay <case> --url …`.',
+    })
+  const pathOf = (p: string) => (isAbsolute(p) ? p : resolve(opts.caseDir, p))
+  const verifier = createReplayVerifier({
+    testCaseName: tc.name,
+    baseDir: opts.caseDir,
+    testCasePath: opts.caseFile ?? null,
+    platform: 'desktop',
+    ...(opts.sessionId ? { sessionId: opts.sessionId } : {}),
+    ...(opts.reverifier ? { reverifier: opts.reverifier } : {}),
+    ...(opts.policy ? { policy: opts.policy } : {}),
+    artifactDir: opts.artifactDir ?? null,
+  })
+  if (opts.verify) await verifier.preload(tc.actions)
+  const results: ReplayResult[] = []
+  const settle = () => waitForStableScreen(opts.screen, opts.settle)
+  const total = tc.actions.length
+
+  for (const [index, action] of tc.actions.entries()) {
+    const started = performance.now()
+    const base = {
+      actionId: `action_${String(index).padStart(4, '0')}`,
+      actionIndex: index,
+      originalCoords: { x: action.x, y: action.y },
+    }
+    let result: ReplayResult
+    let before: RgbaFrame | null = null
+    try {
+      before = await settle()
+      result = await runAction(action, before)
+    } catch (error) {
+      result = {
+        ...base,
+        success: false,
+        method: 'failed',
+        matchConfidence: 0,
+        screenTransitionVerified: false,
+        errorMessage: error instanceof Error ? error.message : String(error),
+      }
+    }
+    let after: RgbaFrame | null = null
+    try {
+      after = await settle()
+    } catch {
+      after = null
+    }
+    if (result.success && before && after && action.screenTransition?.changed != null) {
+      const changed = hammingDistance(await averageHash(before), await averageHash(after)) >= 5
+      result.screenTransitionVerified = changed === action.screenTransition.changed
+    }
+    result.durationMs = Math.round(performance.now() - started)
+    results.push(result)
+    verifier.recordReplayResult(result)
+    let verification: VerificationResult | undefined
+    if (opts.verify) {
+      const frame = after
+      verification = await verifier.verifyAction(index, action, () => frame)
+    }
+    opts.onStep?.({ index, total, action, result, ...(verification ? { verification } : {}) })
+
+    async function runAction(a: Action, frame: RgbaFrame): Promise<ReplayResult> {
+      const ok = (method: ReplayResult['method'], extra: Partial<ReplayResult> = {}): ReplayResult => ({
+        ...base,
+        success: true,
+        method,
+        matchConfidence: 0,
+        screenTransitionVerified: false,
+        errorMessage: '',
+        ...extra,
+      })
+      if (isClickLike(a)) {
+        const crop = a.elementCropPath ? await decodeImage(pathOf(a.elementCropPath)).catch(() => null) : null
+        const located = await locateOnScreen(
+          {
+            original: { x: a.x, y: a.y },
+            target: a.semanticInfo?.targetElement ?? null,
+            crop,
+            cropBox: crop ? cropBoxOf(a) : null,
+          },
+          {
+            capture: async () => frame,
+            ...(opts.analyze ? { analyze: opts.analyze as (f: unknown) => Promise<UiAnalysis> } : {}),
+            ...(opts.ocr ? { ocr: opts.ocr as (f: unknown) => Promise<OcrWord[]> } : {}),
+          },
+          opts.locate,
+        )
+        const attempts: StrategyAttempt[] = located.attempts
+        if (located.status !== 'found' || !located.point)
+          return {
+            ...base,
+            success: false,
+            method: 'failed',
+            matchConfidence: 0,
+            screenTransitionVerified: false,
+            errorMessage: 'element_not_found',
+            strategiesTried: attempts,
+          }
+        const x = round(located.point.x)
+        const y = round(located.point.y)
+        const button = a.button ?? (a.actionType === 'right_click' ? 'right' : 'left')
+        if (a.actionType === 'double_click') await opts.input.doubleClick(x, y, button)
+        else await opts.input.click(x, y, button)
+        return ok(located.strategy, {
+          actualCoords: { x, y },
+          coordinateChange: { x: x - a.x, y: y - a.y },
+          matchConfidence: located.confidence,
+          strategiesTried: attempts,
+        })
+      }
+      switch (a.actionType) {
+        case 'type': {
+          const text = a.secretEnv ? opts.env?.[a.secretEnv] : a.text
+          if (text === undefined || text === null)
+            throw new DesktopError(
+              'DESKTOP_BAD_OPTION',
+              `Step ${index + 1} types a secret from ${a.secretEnv}, which is not set.`,
+              {
+                hint: `Set ${a.secretEnv} in the environment.`,
+              },
+            )
+          await opts.input.type(text)
+          return ok('none')
+        }
+        case 'key_press':
+          await opts.input.press(a.key ?? '')
+          return ok('none')
+        case 'scroll':
+          await opts.input.scroll(a.x, a.y, a.scrollDx ?? 0, a.scrollDy ?? 0)
+          return ok('coordinate', { actualCoords: { x: a.x, y: a.y }, coordinateChange: { x: 0, y: 0 } })
+        case 'drag':
+          await opts.input.drag(a.x, a.y, a.endX ?? a.x, a.endY ?? a.y, a.button ?? 'left')
+          return ok('coordinate', { actualCoords: { x: a.x, y: a.y }, coordinateChange: { x: 0, y: 0 } })
+        case 'wait':
+          await sleep(Math.min(a.durationMs ?? 0, 60_000))
+          return ok('none')
+        default:
+          return ok('none', { errorMessage: `${a.actionType} has no meaning on the desktop; skipped` })
+      }
+    }
+  }
+
+  const verifications = [...verifier.results]
+  const stepsOk = results.every((r) => r.success)
+  const passed = stepsOk && (!opts.verify || verifier.determineTestResult())
+  const report = verifier.buildReport({ visionUsage: opts.visionUsage?.() ?? null })
+  report.passed = passed
+  if (!opts.verify) {
+    const failed = results.filter((r) => !r.success).length
+    report.summary = `Test ${passed ? 'PASSED' : 'FAILED'}: ${total} actions replayed, ${failed} could not be executed (not verified: run with --verify to compare screenshots).`
+  } else if (!stepsOk) {
+    report.summary = `${report.summary.replace('Test PASSED', 'Test FAILED')} ${results.filter((r) => !r.success).length} step(s) could not be executed.`
+  }
+  return { report, results, verifications, passed }
+}

@@ -1,0 +1,14 @@
+export { startSampleGame, type SampleGameServer } from './game-server'
+export {
+  buttonCentre,
+  GAME_BACKGROUND,
+  GAME_HEIGHT,
+  GAME_LAYOUTS,
+  GAME_WIDTH,
+  type GameButton,
+  type GameScene,
+  type GameVersion,
+  gameButtons,
+  gameScreenAnalysis,
+} from './layout'
+export { gamePageHtml } from './page'
