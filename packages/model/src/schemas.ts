@@ -133,6 +133,7 @@ export const actionSchema = schema('Action', [
   opt('screenshotBeforePath', k.string()),
   opt('screenshotPath', k.string()),
   opt('elementCropPath', k.string()),
+  opt('elementCropBox', k.object(boundingBoxSchema)),
   opt('uiStateHashBefore', k.string()),
   opt('uiStateHashAfter', k.string()),
   opt('semanticInfo', k.object(semanticInfoSchema)),

@@ -231,6 +231,8 @@ export interface Action {
   screenshotPath?: string | null
   /** Crop around the acted element (template matching). */
   elementCropPath?: string | null
+  /** Where that crop was taken, in screenshot pixels (the click point's offset inside it is kept on replay). */
+  elementCropBox?: BoundingBox | null
   uiStateHashBefore?: string | null
   uiStateHashAfter?: string | null
   semanticInfo?: SemanticInfo | null

@@ -82,7 +82,7 @@ describe('createDesktopRecorder', () => {
     expect(framesEqual(await decodeImage(join(dir, a.screenshotPath ?? '')), level)).toBe(true)
     const crop = await decodeImage(join(dir, a.elementCropPath ?? ''))
     expect([crop.width, crop.height]).toEqual([96, 40])
-    expect(a.extra?.element_crop_box).toEqual({ x: p.x - 48, y: p.y - 20, width: 96, height: 40 })
+    expect(a.elementCropBox).toEqual({ x: p.x - 48, y: p.y - 20, width: 96, height: 40 })
     expect(a.uiStateHashBefore).toMatch(/^[0-9a-f]{16}$/)
     expect(a.uiStateHashBefore).not.toBe(a.uiStateHashAfter)
     expect(a.screenTransition?.changed).toBe(true)

@@ -259,7 +259,7 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
           const cropRel = `${shotsDir}/action_${n}_crop.png`
           await writeFileAtomic(join(opts.outDir, cropRel), await encodePng(crop), { overwrite: true })
           action.elementCropPath = cropRel
-          action.extra = { element_crop_box: { x: box.x, y: box.y, width: box.width, height: box.height } }
+          action.elementCropBox = { x: box.x, y: box.y, width: box.width, height: box.height }
           action.enrichmentStatus = 'pending'
           const analyzer = opts.analyzer
           if (analyzer) {

@@ -47,7 +47,7 @@ beforeAll(async () => {
       elementCropPath: `crop_${i}.png`,
       screenshotPath: `after_${i}.png`,
       semanticInfo: { intent: 'click_button', targetElement: { type: 'button', text: `button ${i}` } },
-      extra: { element_crop_box: { ...box } },
+      elementCropBox: { ...box },
     })
   }
   actions.push({

@@ -83,6 +83,8 @@ export async function waitForStableScreen(screen: ScreenCapture, opts: SettleOpt
 }
 
 function cropBoxOf(action: Action): BoundingBox | null {
+  if (action.elementCropBox) return action.elementCropBox
+  // Cases recorded before element_crop_box was a field kept it among the unknown fields.
   const b = action.extra?.element_crop_box as Record<string, unknown> | undefined
   if (!b || typeof b !== 'object') return null
   const { x, y, width, height } = b
