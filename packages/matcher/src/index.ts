@@ -45,6 +45,18 @@ export {
   type ScreenTarget,
 } from './locate-on-screen'
 export {
+  createLabelCheck,
+  DEFAULT_MIN_CONTEXT_SCORE,
+  DEFAULT_MIN_LABEL_SCORE,
+  isGeneratedId,
+  type LabelCheck,
+  type LabelVerdict,
+  labelKeyAgreement,
+  labelKeys,
+  QUALIFIED_LABEL_AGREEMENT,
+  WEAK_LABEL_AGREEMENT,
+} from './label-agreement'
+export {
   type MemoryCandidateSource,
   type MemoryCandidateSourceOptions,
   memoryCandidateSource,

@@ -261,3 +261,121 @@ describe('precision over recall', () => {
     })
   })
 })
+
+describe('precision rule: a structural hit must agree with what the user saw', () => {
+  // the Chromium failure: #login removed, a same-class decoy took its place in the DOM (and its XPath)
+  const login: CandidateElement<string> = {
+    handle: 'login',
+    axRole: 'button',
+    axName: '로그인',
+    tagName: 'button',
+    id: 'login',
+    classNames: ['btn', 'css-8f3a2b'],
+    textContent: '로그인',
+    xpath: '/html/body/form/button',
+    boundingBox: { x: 100, y: 200, width: 120, height: 40 },
+    neighborText: ['아이디', '비밀번호'],
+  }
+  const userId: CandidateElement<string> = {
+    handle: 'user-id',
+    axRole: 'textbox',
+    axName: '아이디',
+    tagName: 'input',
+    name: 'userId',
+    xpath: '/html/body/form/input[1]',
+    boundingBox: { x: 100, y: 100, width: 240, height: 32 },
+  }
+  const selectors = { css: '#login', xpath: '/html/body/form/button' }
+
+  it('removal with a same-class decoy in its place: not_found, the decoy is not clicked', async () => {
+    const decoy = { ...login, handle: 'temp', id: 'temp', axName: '임시 저장', textContent: '임시 저장' }
+    const r = await locate(identityOf(login), memoryCandidateSource([userId, decoy]), { selectors })
+    expect(r.status).toBe('not_found')
+    expect(r.element).toBeUndefined()
+    expect(outcomes(r)).toMatchObject({ role: 'none', css: 'none', xpath: 'below_threshold' })
+    expect(r.attempts.find((a) => a.strategy === 'xpath')?.detail).toMatch(/label/)
+    // without the rule the old cascade healed to the decoy
+    const old = await locate(identityOf(login), memoryCandidateSource([userId, decoy]), {
+      selectors,
+      minLabelScore: 0,
+      minContextScore: 0,
+    })
+    expect(old.element?.handle).toBe('temp')
+  })
+
+  it('removal with a similar sibling label: 저장 gone, 임시 저장 remains → not_found', async () => {
+    const save: CandidateElement<string> = {
+      handle: 'save',
+      axRole: 'button',
+      axName: '저장',
+      tagName: 'button',
+      classNames: ['btn'],
+      textContent: '저장',
+      xpath: '/html/body/div/button[2]',
+      boundingBox: { x: 240, y: 500, width: 100, height: 40 },
+      neighborText: ['임시 저장', '취소'],
+    }
+    const draft = {
+      ...save,
+      handle: 'draft',
+      axName: '임시 저장',
+      textContent: '임시 저장',
+      xpath: '/html/body/div/button[1]',
+      boundingBox: { x: 120, y: 500, width: 100, height: 40 },
+      neighborText: ['저장', '취소'],
+    }
+    const cancelKo = {
+      ...draft,
+      handle: 'cancel',
+      axName: '취소',
+      textContent: '취소',
+      xpath: '/html/body/div/button[3]',
+    }
+    // the remaining buttons move up one place: 취소 now has 저장's XPath
+    const now = [draft, { ...cancelKo, xpath: save.xpath, boundingBox: save.boundingBox }]
+    const r = await locate(identityOf(save), memoryCandidateSource(now), { selectors: { css: 'button.btn' } })
+    expect(r.status).toBe('not_found')
+    expect(outcomes(r).similarity).toBe('below_threshold')
+  })
+
+  it('removal with the same label elsewhere on the page (another row): not_found', async () => {
+    const row = (n: number): CandidateElement<string> => ({
+      handle: `delete-${n}`,
+      axRole: 'button',
+      axName: 'Delete',
+      tagName: 'button',
+      classNames: ['btn', 'btn-danger'],
+      textContent: 'Delete',
+      xpath: `/html/body/table/tbody/tr[${n}]/td[3]/button`,
+      boundingBox: { x: 800, y: 100 + 200 * n, width: 80, height: 32 },
+      neighborText: [`Order ${1000 + n}`, 'Edit'],
+    })
+    const r = await locate(identityOf(row(1)), memoryCandidateSource([row(3)]), { selectors: { css: '.btn-danger' } })
+    expect(r.status).toBe('not_found')
+    expect(outcomes(r).role).toBe('below_threshold')
+  })
+
+  it('a reworded Korean label (로그인 → 로그인하기) found by its XPath still passes', async () => {
+    const renamed = { ...login, id: 'signin', axName: '로그인하기', textContent: '로그인하기' }
+    const r = await locate(identityOf(login), memoryCandidateSource([userId, renamed]), { selectors })
+    expect(r.status).toBe('found')
+    expect(r.strategy).toBe('xpath')
+    expect(r.element?.handle).toBe('login')
+  })
+
+  it('Save → Save changes passes; a disagreeing label passes only with the recorded non-generated id', async () => {
+    const save = { ...signIn, axName: 'Save', textContent: 'Save', id: 'save-btn' }
+    const changed = { ...save, axName: 'Save changes', textContent: 'Save changes', id: 'save-2' }
+    const r = await locate(identityOf(save), memoryCandidateSource([changed, cancel]), {
+      selectors: { css: '#save-btn', xpath: save.xpath },
+    })
+    expect(r.strategy).toBe('xpath')
+    expect(r.element?.handle).toBe('sign-in')
+    const relabelled = { ...save, axName: 'Continue', textContent: 'Continue' }
+    const byId = await locate(identityOf(save), memoryCandidateSource([relabelled, cancel]), {
+      selectors: { css: '#save-btn' },
+    })
+    expect(byId.strategy).toBe('css')
+    expect(byId.element?.handle).toBe('sign-in')
+  })
+})

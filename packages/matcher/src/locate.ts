@@ -2,6 +2,7 @@ import type { BoundingBox, ElementIdentity, ReplayMethod, Selectors } from '@qa/
 import { assertRange } from './errors'
 import { type CascadeStep, type LocateResult, runCascade, type StepOutcome } from './internal/cascade'
 import { centerOf, isBox, type XY } from './internal/geometry'
+import { createLabelCheck, DEFAULT_MIN_CONTEXT_SCORE, DEFAULT_MIN_LABEL_SCORE } from './label-agreement'
 import {
   type CandidateElement,
   DEFAULT_WEIGHTS,
@@ -84,6 +85,20 @@ export interface LocateOptions {
   minScore?: number
   /** A unique hit of an exact strategy must still score at least this (default 0.45), else it is rejected. */
   minExactScore?: number
+  /**
+   * The label check (default 0.5; 0 turns it off): every element a strategy returns (a unique CSS or XPath
+   * hit, the similarity winner, any tie-break) must carry a label agreeing at least this much with the
+   * recorded label, and must not be a recorded neighbour, unless data-testid, a non-generated id or the
+   * form name agrees exactly (see `createLabelCheck`).
+   */
+  minLabelScore?: number
+  /**
+   * Context floor (default 0.3; 0 turns it off): every element a strategy returns must agree at least this
+   * much with the recorded neighbours, place and id, unless it carries the recorded non-generated id; else
+   * it is taken for another element with the same label (a second "Delete" in another row) and the
+   * cascade goes on (see `LabelCheck.context`).
+   */
+  minContextScore?: number
   /** The best candidate must beat the runner-up by this much (default 0.05) to break a tie. */
   minMargin?: number
   /** Visual hits below this NCC score are ignored (default 0.8). */
@@ -97,6 +112,16 @@ export interface LocateOptions {
   coordinates?: XY | null
   /** Run only these strategies (still in cascade order); e.g. `['css']` for a selector-only baseline. */
   only?: readonly WebStrategy[]
+}
+
+/** Default `minExactScore`: a unique hit of an exact strategy must still look this much like the identity. */
+const MIN_EXACT_SCORE = 0.45
+
+/** A short description of a rejected candidate for the attempt's detail. */
+function describe(e: CandidateElement, reason: string | undefined): string {
+  const label = e.axName || e.textContent || e.ariaLabel || e.placeholder || ''
+  const tag = (e.tagName ?? 'element').toLowerCase()
+  return `<${tag}${e.id ? `#${e.id}` : ''}> "${label.slice(0, 40)}" ${reason ?? ''}`.trim()
 }
 
 const FORM_TAGS = new Set(['input', 'select', 'textarea', 'button', 'form', 'fieldset', 'output', 'object', 'iframe'])
@@ -116,10 +141,13 @@ function selectorKind(selector: string): { selector: string; kind: 'css' | 'xpat
 
 /**
  * The self-healing cascade for web steps (SPEC §5): role+name → aria-label → form name → data-testid →
- * stored CSS → XPath → text → similarity → visual → coordinates. A strategy wins only with exactly one
- * visible element whose similarity to the identity is at least `minExactScore`; several elements are
- * resolved by the similarity score (best ≥ minScore and ahead by minMargin), never by order. Never throws
- * for a failing source: the attempt is recorded as `error` and the cascade goes on.
+ * stored CSS → XPath → text → similarity → visual → coordinates. Precision rule: every element a strategy
+ * returns must agree with what the user saw — its label agrees with the recorded one (≥ minLabelScore, and
+ * it is not a recorded neighbour) and it stands where the user saw it (context ≥ minContextScore) — unless
+ * it carries the recorded non-generated id (or, for the label only, data-testid / form name). A strategy
+ * wins only with exactly one such visible element scoring at least `minExactScore`; several are resolved
+ * by the similarity score (best ≥ minScore and ahead by minMargin), never by order. Never throws for a
+ * failing source: the attempt is recorded as `error` and the cascade goes on.
  */
 export async function locate<H = unknown>(
   identity: ElementIdentity,
@@ -128,24 +156,65 @@ export async function locate<H = unknown>(
 ): Promise<LocateResult<CandidateElement<H>>> {
   const weights = { ...DEFAULT_WEIGHTS, ...opts.weights }
   const minScore = opts.minScore ?? 0.7
-  const minExactScore = opts.minExactScore ?? 0.45
+  const minExactScore = opts.minExactScore ?? MIN_EXACT_SCORE
+  const minLabelScore = opts.minLabelScore ?? DEFAULT_MIN_LABEL_SCORE
+  const minContextScore = opts.minContextScore ?? DEFAULT_MIN_CONTEXT_SCORE
   const minMargin = opts.minMargin ?? 0.05
   const visualThreshold = opts.visualThreshold ?? 0.8
   assertRange('minScore', minScore, 0, 1)
   assertRange('minExactScore', minExactScore, 0, 1)
   assertRange('minMargin', minMargin, 0, 1)
+  assertRange('minLabelScore', minLabelScore, 0, 1)
+  assertRange('minContextScore', minContextScore, 0, 1)
   assertRange('visualThreshold', visualThreshold, 0, 1)
   const recordedPoint: XY =
     opts.coordinates ?? (isBox(identity.boundingBox) ? centerOf(identity.boundingBox) : { x: 0, y: 0 })
   const only = opts.only ? new Set<WebStrategy>(opts.only) : null
 
   type E = CandidateElement<H>
-  /** One, many or no elements from an exact lookup → an outcome. */
+  const labels = createLabelCheck(identity, minLabelScore)
+  /**
+   * The precision rule: why a candidate cannot be the element the user saw, or null when it can. Unique
+   * hits of deliberate identifiers (form name, data-testid) and candidates carrying the recorded
+   * data-testid / non-generated id / name pass; every other candidate must pass the label check and stand
+   * where the user saw it (context ≥ minContextScore).
+   */
+  const objection = (e: E): string | null => {
+    if (labels.idAgrees(e)) return null
+    const v = labels.check(e)
+    if (!v.ok) return describe(e, v.reason)
+    const context = labels.context(e)
+    if (context !== null && context < minContextScore)
+      return describe(
+        e,
+        `stands elsewhere: context (neighbours, place, id) ${fmt(context)} < ${fmt(minContextScore)}, probably another element with the same label`,
+      )
+    return null
+  }
+  const eligible = (list: readonly E[]): { kept: E[]; rejected: string | null } => {
+    const kept: E[] = []
+    let rejected: string | null = null
+    for (const e of list) {
+      const why = objection(e)
+      if (why === null) kept.push(e)
+      else rejected ??= why
+    }
+    return { kept, rejected }
+  }
+  /** One, many or no elements from a lookup → an outcome. */
   const resolve = (method: WebStrategy, found: readonly E[]): StepOutcome<E> => {
-    const list = actionable(found)
+    const visible = actionable(found)
     const base = STRATEGY_BASE_CONFIDENCE[method]
-    if (list.length === 0) return { outcome: 'none', candidates: 0 }
-    if (list.length === 1) {
+    if (visible.length === 0) return { outcome: 'none', candidates: 0 }
+    const { kept: list, rejected } = eligible(visible)
+    if (list.length === 0)
+      return {
+        outcome: 'below_threshold',
+        candidates: visible.length,
+        confidence: 0,
+        detail: `rejected by the precision rule: ${rejected}`,
+      }
+    if (list.length === 1 && visible.length === 1) {
       const element = list[0] as E
       const s = scoreCandidate(identity, element, weights).score
       if (s < minExactScore)
@@ -164,22 +233,23 @@ export async function locate<H = unknown>(
       }
     }
     const ranked = rankCandidates(identity, list, weights)
-    const [first, second] = ranked as [(typeof ranked)[0], (typeof ranked)[0]]
+    const first = ranked[0] as (typeof ranked)[0]
+    const second = ranked[1] ?? { score: 0 }
     if (first.score >= minScore && first.score - second.score >= minMargin) {
       return {
         outcome: 'matched',
         element: first.element,
         point: pointOf(first.element, recordedPoint),
         confidence: base * (0.7 + 0.3 * first.score) * (0.9 + 0.1 * Math.min(1, (first.score - second.score) / 0.2)),
-        candidates: list.length,
-        detail: `${list.length} elements; resolved by similarity ${fmt(first.score)} vs ${fmt(second.score)}`,
+        candidates: visible.length,
+        detail: `${visible.length} elements${rejected ? ` (${visible.length - list.length} rejected by the precision rule)` : ''}; resolved by similarity ${fmt(first.score)} vs ${fmt(second.score)}`,
       }
     }
     return {
-      outcome: 'ambiguous',
-      candidates: list.length,
+      outcome: list.length === 1 ? 'below_threshold' : 'ambiguous',
+      candidates: visible.length,
       confidence: first.score,
-      detail: `${list.length} elements; best similarity ${fmt(first.score)} vs ${fmt(second.score)} does not settle it`,
+      detail: `${visible.length} elements; best similarity ${fmt(first.score)} vs ${fmt(second.score)} does not settle it`,
     }
   }
 
@@ -239,8 +309,16 @@ export async function locate<H = unknown>(
       resolve('text', await source.byText((text as string).replace(/\s+/g, ' ').trim())),
     ),
     step('similarity', null, async () => {
-      const list = actionable(await source.listCandidates())
-      if (list.length === 0) return { outcome: 'none', candidates: 0 }
+      const visible = actionable(await source.listCandidates())
+      if (visible.length === 0) return { outcome: 'none', candidates: 0 }
+      const { kept: list, rejected } = eligible(visible)
+      if (list.length === 0)
+        return {
+          outcome: 'below_threshold',
+          candidates: visible.length,
+          confidence: 0,
+          detail: `no candidate passes the precision rule (e.g. ${rejected})`,
+        }
       const ranked = rankCandidates(identity, list, weights)
       const first = ranked[0] as (typeof ranked)[0]
       const second = ranked[1]

@@ -79,3 +79,14 @@ describe('templateScoreAt', () => {
     expect(templateScoreAt(frame, crop, 190, 90)).toBe(0)
   })
 })
+
+describe('matchTemplate on UI-like content', () => {
+  it('returns null for a UI crop that is not on the screen, and below the threshold', () => {
+    const screen = uiFrame(640, 400, 3)
+    const other = cropFrame(uiFrame(640, 400, 4), 200, 150, 120, 48)
+    expect(matchTemplate(noiseFrame(640, 400, 5, 8, 4), other)).toBeNull()
+    const best = matchTemplate(screen, other, { threshold: -1 })
+    expect(best).not.toBeNull()
+    expect(matchTemplate(screen, other, { threshold: Math.min(1, (best?.score ?? 0) + 0.01) })).toBeNull()
+  })
+})

@@ -1,5 +1,14 @@
 import { assertRange, MatcherError } from './errors'
-import { boxDownsample, greyAndIntegral, halfGrey, integrals, lumaAt, resize, zeroMean } from './internal/image'
+import {
+  boxDownsample,
+  greyAndIntegral,
+  halfGrey,
+  integralOnly,
+  integrals,
+  lumaAt,
+  resize,
+  zeroMean,
+} from './internal/image'
 
 /** A raw image: RGBA (`channels: 4`) or grey (`channels: 1`), row-major, no padding. */
 export interface Frame {
@@ -23,11 +32,11 @@ export interface MatchTemplateOptions {
   minScale?: number
   /** Largest scale tried (default 2). */
   maxScale?: number
-  /** Ratio between neighbouring coarse scales (default 1.2); refinement narrows it to about 1%. */
+  /** Ratio between neighbouring coarse scales (default 1.2, a lattice through 1); refinement narrows it to about 1%. */
   scaleStep?: number
   /** Matches scoring below this are no match: `null` (default 0.8). Pass 0 to always get the best. */
   threshold?: number
-  /** Coarse level: the scaled template's smaller side is shrunk to about this many pixels (default 5). */
+  /** Coarse level: the scaled template's smaller side is shrunk to about this many pixels (default 4). */
   coarseMinSize?: number
   /**
    * Beam width (default 6): 4× this many coarse peaks get a first refinement, this many the next one, and
@@ -75,6 +84,22 @@ interface Level {
   sq: Float64Array
 }
 
+/** Scratch buffers reused across calls (the NCC map and the row accumulator): less garbage per search. */
+const scratch = (() => {
+  let map = new Float32Array(0)
+  let acc = new Float64Array(0)
+  return {
+    map(n: number): Float32Array {
+      if (map.length < n) map = new Float32Array(Math.max(n, map.length * 2))
+      return map
+    },
+    acc(n: number): Float64Array {
+      if (acc.length < n) acc = new Float64Array(Math.max(n, acc.length * 2))
+      return acc
+    },
+  }
+})()
+
 interface Peak {
   x: number
   y: number
@@ -104,10 +129,10 @@ function denseNcc(
   if (nx <= 0 || ny <= 0) return []
   const n = tw * th
   const stride = iw + 1
-  const map = new Float32Array(nx * ny)
-  const acc = new Float64Array(nx)
+  const map = scratch.map(nx * ny)
+  const acc = scratch.acc(nx)
   for (let y = 0; y < ny; y++) {
-    acc.fill(0)
+    acc.fill(0, 0, nx)
     for (let r = 0; r < th; r++) {
       const rowBase = (y + r) * iw
       const tBase = r * tw
@@ -181,14 +206,21 @@ interface TemplateSource {
   width: number
   height: number
   integral: Float64Array
+  /** Zero-mean resized copies by size (w · 65536 + h), made once per call. */
+  cache: Map<number, { data: Float32Array; norm: number }>
 }
 
 function scaledTemplate(tpl: TemplateSource, outW: number, outH: number): { data: Float32Array; norm: number } {
+  const k = outW * 65536 + outH
+  const hit = tpl.cache.get(k)
+  if (hit) return hit
   const resized =
     outW === tpl.width && outH === tpl.height
       ? tpl.grey
       : resize({ width: tpl.width, height: tpl.height, data: tpl.grey }, tpl.integral, outW, outH)
-  return zeroMean(resized)
+  const out = zeroMean(resized)
+  tpl.cache.set(k, out)
+  return out
 }
 
 interface Image {
@@ -214,7 +246,7 @@ interface Patch {
  */
 function pyramid(frame: Frame): Image {
   const half = halfGrey(frame.data, frame.width, frame.height, frame.channels)
-  const halfIntegral = integrals(half.data, half.width, half.height).sum
+  const halfIntegral = integralOnly(half.data, half.width, half.height)
   const levels = new Map<number, Level>()
   const levelOf = (f: number): Level => {
     let level = levels.get(f)
@@ -251,7 +283,12 @@ function pyramid(frame: Frame): Image {
       for (let j = 0; j < ph; j++)
         data.set(half.data.subarray((py + j) * half.width + px, (py + j) * half.width + px + pw), j * pw)
     } else {
-      data = boxDownsample(halfIntegral, half.width, half.height, g / 2, { x: px, y: py, width: pw, height: ph }).data
+      data = boxDownsample(halfIntegral, half.width, half.height, g / 2, {
+        x: px,
+        y: py,
+        width: pw,
+        height: ph,
+      }).data
     }
     return { data, x: px, y: py, width: pw, height: ph, ...integrals(data, pw, ph) }
   }
@@ -259,9 +296,9 @@ function pyramid(frame: Frame): Image {
 }
 
 /** Pyramid factors used: 1, 2 and even numbers, so every level comes from level 2 by whole blocks. */
-const evenFactor = (f: number): number => (f < 2 ? 1 : 2 * Math.floor(f / 2))
+const levelFactor = (f: number): number => (f < 2 ? 1 : 2 * Math.floor(f / 2))
 /** The next finer level during refinement: 24 → 12 → 6 → 2 → 1. */
-const finer = (g: number): number => (g >= 4 ? evenFactor(g / 2) : 1)
+const finer = (g: number): number => (g >= 4 ? levelFactor(g / 2) : 1)
 
 interface Candidate {
   x: number
@@ -277,8 +314,9 @@ interface Candidate {
 /**
  * Finds a template (a recorded element crop) in a frame, at scales minScale–maxScale (default 0.5×–2×),
  * by normalised cross-correlation, coarse to fine: every scale is searched densely on a box-downsampled
- * level of the frame where the scaled template is ~5 px on its short side (window sums and squares from
- * integral images); the best peaks are refined level by level (window ±3 px, scale narrowed from ±1 coarse
+ * level of the frame where the scaled template is ~4 px on its short side (all levels box-downsampled from one
+ * half-resolution grey image and its integral, built once per call and shared by every scale) (window sums and squares from
+ * integral images); the best peaks are refined level by level (window ±3 px, ±2 px at full resolution; scale narrowed from ±1 coarse
  * step to ~1%) as a beam that keeps the leaders, and scored at full resolution.
  * Returns null when the best full-resolution score is below `threshold` (default 0.8).
  *
@@ -292,7 +330,7 @@ export function matchTemplate(frame: Frame, template: Frame, opts: MatchTemplate
   const maxScale = opts.maxScale ?? 2
   const scaleStep = opts.scaleStep ?? 1.2
   const threshold = opts.threshold ?? 0.8
-  const coarseMinSize = opts.coarseMinSize ?? 5
+  const coarseMinSize = opts.coarseMinSize ?? 4
   const keep = opts.candidates ?? 6
   assertRange('minScale', minScale, 0.05, 20)
   assertRange('maxScale', maxScale, minScale, 20)
@@ -307,6 +345,7 @@ export function matchTemplate(frame: Frame, template: Frame, opts: MatchTemplate
     width: template.width,
     height: template.height,
     integral: Float64Array.from(tg.integral),
+    cache: new Map(),
   }
   if (zeroMean(tpl.grey).norm < 1e-3) {
     throw new MatcherError(
@@ -333,7 +372,7 @@ export function matchTemplate(frame: Frame, template: Frame, opts: MatchTemplate
     const w = Math.round(template.width * scale)
     const h = Math.round(template.height * scale)
     if (w > frame.width || h > frame.height || Math.min(w, h) < 2) continue
-    const f = evenFactor(Math.min(w, h) / coarseMinSize)
+    const f = levelFactor(Math.min(w, h) / coarseMinSize)
     const level = img.level(f)
     const cw = Math.max(1, Math.round(w / f))
     const ch = Math.max(1, Math.round(h / f))
@@ -367,8 +406,9 @@ export function matchTemplate(frame: Frame, template: Frame, opts: MatchTemplate
     const next: Candidate[] = []
     for (const c of beam) {
       const g = c.g === 1 && !first ? 1 : c.g === 1 ? 1 : finer(c.g)
-      // the first stage spans ±1 coarse step; the full-resolution stage ±2 small steps, to undo coarse drift
-      const offsets = first || (g === 1 && delta >= 0.005) ? [-2, -1, 0, 1, 2] : delta >= 0.005 ? [-1, 0, 1] : [0]
+      // every stage spans ±2 of its (halving) scale steps: the first ±1 coarse step, later ones undo drift
+      // (near a frame corner a clipped window can pull an early stage one step off)
+      const offsets = delta >= 0.005 ? [-2, -1, 0, 1, 2] : [0]
       const tries = offsets.map((o) => c.scale * Math.exp(o * delta)).filter((v) => v >= lo && v <= hi)
       const r = refineAt(img, tpl, c, g, tries, g === 1 ? 2 : 3)
       if (r) next.push(r)

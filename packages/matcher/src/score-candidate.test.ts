@@ -1,6 +1,7 @@
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
-import { cancel, email, identityOf, signIn } from './__tests__/login-page'
+import { cancel, email, identityOf, recordedPage, signIn } from './__tests__/login-page'
+import * as reference from './__tests__/score-candidate-reference'
 import {
   type CandidateElement,
   DEFAULT_WEIGHTS,
@@ -67,5 +68,38 @@ describe('scoreCandidate', () => {
       scoreCandidate({ tagName: 'x', textContent: 'Sign in' }, { textContent: 'Cancel' }).attributes.textContent ?? -1,
     )
     expect(identityToCandidate(identityOf(signIn))).not.toHaveProperty('capturedAt')
+  })
+})
+
+describe('the fast scorer equals the reference implementation', () => {
+  const weights = fc.record(
+    Object.fromEntries(Object.keys(DEFAULT_WEIGHTS).map((k) => [k, fc.constantFrom(0, 0.5, 1, 1.5, 2)])),
+  ) as fc.Arbitrary<typeof DEFAULT_WEIGHTS>
+  const korean = fc.constantFrom('로그인', '로그인하기', '저장', '임시 저장', 'Sign in', 'Log in', 'Save', '')
+  const labelled = candidate.chain((c) =>
+    fc
+      .record({ axName: korean, textContent: korean, type: fc.constantFrom('submit', 'button', undefined) })
+      .map((extra) => ({ ...c, ...extra })),
+  )
+  // every score and per-attribute similarity is bit-for-bit the old one (same order of the weighted sum)
+  test.prop([fc.oneof(candidate, labelled), fc.array(fc.oneof(candidate, labelled), { maxLength: 12 }), weights], {
+    numRuns: 200,
+  })('on random candidates and weights', (identity, list, w) => {
+    for (const c of list) {
+      const fast = scoreCandidate(identity, c, w)
+      const old = reference.scoreCandidate(identity, c, w)
+      expect(fast.score).toBe(old.score)
+      expect(fast.attributes).toEqual(old.attributes)
+    }
+    expect(rankCandidates(identity, list, w).map((r) => r.score)).toEqual(
+      reference.rankCandidates(identity, list, w).map((r) => r.score),
+    )
+  })
+
+  it('on a realistic page, repeated calls included (memoised values)', () => {
+    const identity = identityOf(signIn)
+    const page = [...recordedPage, ...recordedPage.map((e) => ({ ...e, id: `${e.id ?? ''}-2` }))]
+    for (let round = 0; round < 2; round++)
+      for (const c of page) expect(scoreCandidate(identity, c).score).toBe(reference.scoreCandidate(identity, c).score)
   })
 })

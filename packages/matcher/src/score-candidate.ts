@@ -1,5 +1,5 @@
 import type { BoundingBox, ElementIdentity } from '@qa/model'
-import { areaRatio, centerOf, clamp01, isBox } from './internal/geometry'
+import { areaRatio, clamp01, isBox } from './internal/geometry'
 import { comparisonKey, keySimilarity } from './text-similarity'
 
 /**
@@ -98,7 +98,7 @@ export interface CandidateScore {
   attributes: Partial<Record<ScoredAttribute, number>>
 }
 
-/** Comparison keys of an identity or candidate, computed once. */
+/** Comparison keys of a recorded identity, computed once per scorer. */
 interface Prepared {
   axRole?: string
   axName?: string
@@ -126,26 +126,25 @@ const key = (v: string | null | undefined): string | undefined => {
   const k = comparisonKey(v.length > MAX_TEXT_CHARS ? v.slice(0, MAX_TEXT_CHARS) : v)
   return k ? k : undefined
 }
+const WORD_SPLIT = /[\p{P}\p{S}\s]+/u
 const words = (texts: readonly string[] | null | undefined): Set<string> | undefined => {
   if (!texts || texts.length === 0) return undefined
   const set = new Set<string>()
-  for (const t of texts)
-    for (const w of t
-      .normalize('NFKC')
-      .toLowerCase()
-      .split(/[\p{P}\p{S}\s]+/u))
-      if (w) set.add(w)
+  for (const t of texts) for (const w of t.normalize('NFKC').toLowerCase().split(WORD_SPLIT)) if (w) set.add(w)
   return set.size ? set : undefined
+}
+const classSet = (list: readonly string[] | null | undefined): Set<string> | undefined => {
+  const classes = list?.map((c) => c.trim()).filter(Boolean)
+  return classes && classes.length > 0 ? new Set(classes) : undefined
 }
 
 function prepare(e: CandidateElement | ElementIdentity): Prepared {
-  const classes = e.classNames?.map((c) => c.trim()).filter(Boolean)
   return {
     axRole: lower(e.axRole),
     axName: key(e.axName),
     tagName: lower(e.tagName),
     id: key(e.id),
-    classNames: classes && classes.length > 0 ? new Set(classes) : undefined,
+    classNames: classSet(e.classNames),
     name: key(e.name),
     dataTestId: key(e.dataTestId),
     ariaLabel: key(e.ariaLabel),
@@ -159,16 +158,6 @@ function prepare(e: CandidateElement | ElementIdentity): Prepared {
   }
 }
 
-const cache = new WeakMap<object, Prepared>()
-function prepared(e: CandidateElement | ElementIdentity): Prepared {
-  let p = cache.get(e)
-  if (!p) {
-    p = prepare(e)
-    cache.set(e, p)
-  }
-  return p
-}
-
 function jaccard(a: Set<string>, b: Set<string> | undefined): number {
   if (!b) return 0
   let inter = 0
@@ -176,58 +165,288 @@ function jaccard(a: Set<string>, b: Set<string> | undefined): number {
   return inter / (a.size + b.size - inter)
 }
 
-const exact = (a: string, b: string | undefined): number => (a === b ? 1 : 0)
-const fuzzy = (a: string, b: string | undefined): number => (b === undefined ? 0 : keySimilarity(a, b))
+type Memo = Map<string, number>
+/** Similarity of a candidate's raw string to a recorded key, memoised on the raw string. */
+function memoised(memo: Memo, raw: string | null | undefined, compute: (raw: string) => number): number {
+  if (!raw) return 0
+  let v = memo.get(raw)
+  if (v === undefined) {
+    v = compute(raw)
+    memo.set(raw, v)
+  }
+  return v
+}
+
+/** Scores candidates against one identity with one set of weights; see `scoreCandidate`. */
+type Scorer = (c: CandidateElement, attributes: Partial<Record<ScoredAttribute, number>> | null) => number
+
+/**
+ * Builds the scorer: the identity's keys are computed once, and every per-attribute similarity is memoised
+ * on the candidate's raw value (pages repeat labels, classes and neighbour texts), so a candidate costs a
+ * few map lookups unless it brings a string not seen before.
+ */
+function createScorer(identity: ElementIdentity | CandidateElement, weights: Readonly<ScoreWeights>): Scorer {
+  const r = prepare(identity)
+  const w = (attr: ScoredAttribute): number => Math.max(weights[attr], 0)
+  const on = (attr: ScoredAttribute, present: unknown): boolean => present !== undefined && weights[attr] > 0
+  const m = () => new Map<string, number>()
+  const memo = {
+    axRole: m(),
+    axName: m(),
+    tagName: m(),
+    id: m(),
+    classNames: m(),
+    name: m(),
+    dataTestId: m(),
+    ariaLabel: m(),
+    placeholder: m(),
+    textContent: m(),
+    type: m(),
+    href: m(),
+    xpath: m(),
+    neighborText: m(),
+  }
+  const exactOf = (rk: string) => (raw: string) => (lower(raw) === rk ? 1 : 0)
+  const fuzzyKey = (rk: string) => (raw: string) => {
+    const k = key(raw)
+    return k === undefined ? 0 : keySimilarity(rk, k)
+  }
+  const fuzzyLower = (rk: string) => (raw: string) => {
+    const k = lower(raw)
+    return k === undefined ? 0 : keySimilarity(rk, k)
+  }
+  const use = {
+    axRole: on('axRole', r.axRole),
+    axName: on('axName', r.axName),
+    tagName: on('tagName', r.tagName),
+    id: on('id', r.id),
+    classNames: on('classNames', r.classNames),
+    name: on('name', r.name),
+    dataTestId: on('dataTestId', r.dataTestId),
+    ariaLabel: on('ariaLabel', r.ariaLabel),
+    placeholder: on('placeholder', r.placeholder),
+    textContent: on('textContent', r.textContent),
+    type: on('type', r.type),
+    href: on('href', r.href),
+    xpath: on('xpath', r.xpath),
+    neighborText: on('neighborText', r.neighborWords),
+    location: on('location', r.box),
+    size: on('size', r.box),
+  }
+  const f = {
+    axRole: r.axRole === undefined ? null : exactOf(r.axRole),
+    axName: r.axName === undefined ? null : fuzzyKey(r.axName),
+    tagName: r.tagName === undefined ? null : exactOf(r.tagName),
+    id: r.id === undefined ? null : fuzzyKey(r.id),
+    name: r.name === undefined ? null : fuzzyKey(r.name),
+    dataTestId: r.dataTestId === undefined ? null : fuzzyKey(r.dataTestId),
+    ariaLabel: r.ariaLabel === undefined ? null : fuzzyKey(r.ariaLabel),
+    placeholder: r.placeholder === undefined ? null : fuzzyKey(r.placeholder),
+    textContent: r.textContent === undefined ? null : fuzzyKey(r.textContent),
+    type: r.type === undefined ? null : exactOf(r.type),
+    href: r.href === undefined ? null : fuzzyLower(r.href),
+    xpath: r.xpath === undefined ? null : fuzzyLower(r.xpath),
+  }
+  const rClasses = r.classNames
+  const rWords = r.neighborWords
+  const rBox = r.box
+  const rcx = rBox ? rBox.x + rBox.width / 2 : 0
+  const rcy = rBox ? rBox.y + rBox.height / 2 : 0
+  const noop = () => 0
+  const fAxRole = f.axRole ?? noop
+  const fAxName = f.axName ?? noop
+  const fTag = f.tagName ?? noop
+  const fId = f.id ?? noop
+  const fName = f.name ?? noop
+  const fTestId = f.dataTestId ?? noop
+  const fAria = f.ariaLabel ?? noop
+  const fPlaceholder = f.placeholder ?? noop
+  const fText = f.textContent ?? noop
+  const fType = f.type ?? noop
+  const fHref = f.href ?? noop
+  const fXpath = f.xpath ?? noop
+  const rawRole = identity.axRole ?? null
+  const rawTag = identity.tagName ?? null
+  const classesOf = (list: readonly string[]) => jaccard(rClasses as Set<string>, classSet(list))
+  const wordsOf = (list: readonly string[]) => jaccard(rWords as Set<string>, words(list))
+  const W = (a: ScoredAttribute) => w(a)
+  const wRole = W('axRole')
+  const wName = W('axName')
+  const wTag = W('tagName')
+  const wId = W('id')
+  const wClasses = W('classNames')
+  const wFormName = W('name')
+  const wTestId = W('dataTestId')
+  const wAria = W('ariaLabel')
+  const wPlaceholder = W('placeholder')
+  const wText = W('textContent')
+  const wType = W('type')
+  const wHref = W('href')
+  const wXpath = W('xpath')
+  const wNeighbours = W('neighborText')
+  const wLoc = W('location')
+  const wSize = W('size')
+
+  // Straight-line code in the fixed attribute order of the weighted sum (scores reproducible to the last
+  // bit); label-like values are memoised on the raw string, ids, XPaths and hrefs (mostly unique) are not.
+  return (c, attributes) => {
+    let sum = 0
+    let total = 0
+    let sim: number
+    if (use.axRole) {
+      const raw = c.axRole
+      sim = !raw ? 0 : raw === rawRole && raw === r.axRole ? 1 : memoised(memo.axRole, raw, fAxRole)
+      if (attributes) attributes.axRole = sim
+      sum += wRole * sim
+      total += wRole
+    }
+    if (use.axName) {
+      sim = memoised(memo.axName, c.axName, fAxName)
+      if (attributes) attributes.axName = sim
+      sum += wName * sim
+      total += wName
+    }
+    if (use.tagName) {
+      const raw = c.tagName
+      sim = !raw ? 0 : raw === rawTag && raw === r.tagName ? 1 : memoised(memo.tagName, raw, fTag)
+      if (attributes) attributes.tagName = sim
+      sum += wTag * sim
+      total += wTag
+    }
+    if (use.id) {
+      sim = c.id ? fId(c.id) : 0
+      if (attributes) attributes.id = sim
+      sum += wId * sim
+      total += wId
+    }
+    if (use.classNames) {
+      const list = c.classNames
+      if (!list || list.length === 0) sim = 0
+      else {
+        const k = list.length === 1 ? (list[0] as string) : list.join('\u0000')
+        const hit = memo.classNames.get(k)
+        sim = hit ?? classesOf(list)
+        if (hit === undefined) memo.classNames.set(k, sim)
+      }
+      if (attributes) attributes.classNames = sim
+      sum += wClasses * sim
+      total += wClasses
+    }
+    if (use.name) {
+      sim = memoised(memo.name, c.name, fName)
+      if (attributes) attributes.name = sim
+      sum += wFormName * sim
+      total += wFormName
+    }
+    if (use.dataTestId) {
+      sim = memoised(memo.dataTestId, c.dataTestId, fTestId)
+      if (attributes) attributes.dataTestId = sim
+      sum += wTestId * sim
+      total += wTestId
+    }
+    if (use.ariaLabel) {
+      sim = memoised(memo.ariaLabel, c.ariaLabel, fAria)
+      if (attributes) attributes.ariaLabel = sim
+      sum += wAria * sim
+      total += wAria
+    }
+    if (use.placeholder) {
+      sim = memoised(memo.placeholder, c.placeholder, fPlaceholder)
+      if (attributes) attributes.placeholder = sim
+      sum += wPlaceholder * sim
+      total += wPlaceholder
+    }
+    if (use.textContent) {
+      sim = memoised(memo.textContent, c.textContent, fText)
+      if (attributes) attributes.textContent = sim
+      sum += wText * sim
+      total += wText
+    }
+    if (use.type) {
+      sim = memoised(memo.type, c.type, fType)
+      if (attributes) attributes.type = sim
+      sum += wType * sim
+      total += wType
+    }
+    if (use.href) {
+      sim = c.href ? fHref(c.href) : 0
+      if (attributes) attributes.href = sim
+      sum += wHref * sim
+      total += wHref
+    }
+    if (use.xpath) {
+      sim = c.xpath ? fXpath(c.xpath) : 0
+      if (attributes) attributes.xpath = sim
+      sum += wXpath * sim
+      total += wXpath
+    }
+    if (use.neighborText) {
+      const list = c.neighborText
+      if (!list || list.length === 0) sim = 0
+      else {
+        const k = list.length === 1 ? (list[0] as string) : list.join('\u0001')
+        const hit = memo.neighborText.get(k)
+        sim = hit ?? wordsOf(list)
+        if (hit === undefined) memo.neighborText.set(k, sim)
+      }
+      if (attributes) attributes.neighborText = sim
+      sum += wNeighbours * sim
+      total += wNeighbours
+    }
+    if (use.location || use.size) {
+      const b = c.boundingBox
+      let loc = 0
+      let size = 0
+      if (isBox(b)) {
+        loc = Math.exp(-Math.hypot(rcx - (b.x + b.width / 2), rcy - (b.y + b.height / 2)) / LOCATION_SCALE_PX)
+        size = Math.sqrt(areaRatio(rBox as BoundingBox, b))
+      }
+      if (use.location) {
+        if (attributes) attributes.location = loc
+        sum += wLoc * loc
+        total += wLoc
+      }
+      if (use.size) {
+        if (attributes) attributes.size = size
+        sum += wSize * size
+        total += wSize
+      }
+    }
+    return total === 0 ? 0 : clamp01(sum / total)
+  }
+}
+
+/** Scorers per identity object and weights object (a `locate` call makes its weights once). */
+const scorers = new WeakMap<object, WeakMap<object, Scorer>>()
+function scorerFor(identity: ElementIdentity | CandidateElement, weights: Readonly<ScoreWeights>): Scorer {
+  let byWeights = scorers.get(identity)
+  if (!byWeights) {
+    byWeights = new WeakMap()
+    scorers.set(identity, byWeights)
+  }
+  let scorer = byWeights.get(weights)
+  if (!scorer) {
+    scorer = createScorer(identity, weights)
+    byWeights.set(weights, scorer)
+  }
+  return scorer
+}
 
 /**
  * Similo-style similarity of a live candidate to a recorded identity, in [0, 1]: the weighted mean of
  * per-attribute similarities over the attributes the identity has (text attributes by `textSimilarity`
  * on normalised, jamo-decomposed keys; role, tag and type exactly; classes and neighbour words by Jaccard;
- * location by exp(−distance / 150 px); size by the area ratio). Comparison keys are cached per object.
+ * location by exp(−distance / 150 px); size by the area ratio). The identity's keys are computed once per
+ * (identity, weights) pair and candidate similarities are memoised on their raw values.
  */
 export function scoreCandidate(
   identity: ElementIdentity | CandidateElement,
   candidate: CandidateElement,
   weights: Readonly<ScoreWeights> = DEFAULT_WEIGHTS,
 ): CandidateScore {
-  const r = prepared(identity)
-  const c = prepared(candidate)
   const attributes: Partial<Record<ScoredAttribute, number>> = {}
-  let sum = 0
-  let total = 0
-  const add = (attr: ScoredAttribute, similarity: number) => {
-    const w = weights[attr]
-    if (!(w > 0)) return
-    attributes[attr] = similarity
-    sum += w * similarity
-    total += w
-  }
-  if (r.axRole) add('axRole', exact(r.axRole, c.axRole))
-  if (r.axName) add('axName', fuzzy(r.axName, c.axName))
-  if (r.tagName) add('tagName', exact(r.tagName, c.tagName))
-  if (r.id) add('id', fuzzy(r.id, c.id))
-  if (r.classNames) add('classNames', jaccard(r.classNames, c.classNames))
-  if (r.name) add('name', fuzzy(r.name, c.name))
-  if (r.dataTestId) add('dataTestId', fuzzy(r.dataTestId, c.dataTestId))
-  if (r.ariaLabel) add('ariaLabel', fuzzy(r.ariaLabel, c.ariaLabel))
-  if (r.placeholder) add('placeholder', fuzzy(r.placeholder, c.placeholder))
-  if (r.textContent) add('textContent', fuzzy(r.textContent, c.textContent))
-  if (r.type) add('type', exact(r.type, c.type))
-  if (r.href) add('href', fuzzy(r.href, c.href))
-  if (r.xpath) add('xpath', fuzzy(r.xpath, c.xpath))
-  if (r.neighborWords) add('neighborText', jaccard(r.neighborWords, c.neighborWords))
-  if (r.box) {
-    if (c.box) {
-      const a = centerOf(r.box)
-      const b = centerOf(c.box)
-      add('location', Math.exp(-Math.hypot(a.x - b.x, a.y - b.y) / LOCATION_SCALE_PX))
-      add('size', Math.sqrt(areaRatio(r.box, c.box)))
-    } else {
-      add('location', 0)
-      add('size', 0)
-    }
-  }
-  return { score: total === 0 ? 0 : clamp01(sum / total), attributes }
+  const score = scorerFor(identity, weights)(candidate, attributes)
+  return { score, attributes }
 }
 
 /** A candidate with its score, best first. */
@@ -242,9 +461,13 @@ export function rankCandidates<E extends CandidateElement>(
   candidates: readonly E[],
   weights: Readonly<ScoreWeights> = DEFAULT_WEIGHTS,
 ): RankedCandidate<E>[] {
-  return candidates
-    .map((element) => ({ element, score: scoreCandidate(identity, element, weights).score }))
-    .sort((a, b) => b.score - a.score)
+  const score = scorerFor(identity, weights)
+  const out: RankedCandidate<E>[] = new Array(candidates.length)
+  for (let i = 0; i < candidates.length; i++) {
+    const element = candidates[i] as E
+    out[i] = { element, score: score(element, null) }
+  }
+  return out.sort((a, b) => b.score - a.score)
 }
 
 /** The candidate view of a recorded identity (e.g. to feed a memory source or to compare two identities). */

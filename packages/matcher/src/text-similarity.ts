@@ -55,6 +55,50 @@ export function comparisonKey(text: string | null | undefined): string {
 const PRINTABLE_ASCII = /^[\x20-\x7e\t\n\r]*$/
 const NOT_ALNUM = /[^a-z0-9]+/g
 
+/**
+ * Levenshtein distance with the common prefix and suffix cut off first (the distance is unchanged, and
+ * XPaths or ids that share most of their text become short strings for the bit-parallel algorithm).
+ */
+function trimmedDistance(a: string, b: string): number {
+  let start = 0
+  const n = Math.min(a.length, b.length)
+  while (start < n && a.charCodeAt(start) === b.charCodeAt(start)) start++
+  let endA = a.length
+  let endB = b.length
+  while (endA > start && endB > start && a.charCodeAt(endA - 1) === b.charCodeAt(endB - 1)) {
+    endA--
+    endB--
+  }
+  if (endA === start) return endB - start
+  if (endB === start) return endA - start
+  const restA = endA - start
+  const restB = endB - start
+  if (restA <= SMALL && restB <= SMALL) return smallDistance(a, start, restA, b, restB)
+  return distance(start === 0 && endA === a.length ? a : a.slice(start, endA), b.slice(start, endB))
+}
+
+/** Longest remainder (after the common prefix/suffix cut) handled by the allocation-free DP below. */
+const SMALL = 16
+const ROW = new Int32Array(SMALL + 1)
+
+/** Levenshtein distance of a[from, from+n) and b[from, from+m) by the textbook DP on one reused row. */
+function smallDistance(a: string, from: number, n: number, b: string, m: number): number {
+  for (let j = 0; j <= m; j++) ROW[j] = j
+  for (let i = 1; i <= n; i++) {
+    let diag = ROW[0] as number
+    ROW[0] = i
+    const ca = a.charCodeAt(from + i - 1)
+    for (let j = 1; j <= m; j++) {
+      const up = ROW[j] as number
+      const cost = ca === b.charCodeAt(from + j - 1) ? 0 : 1
+      const v = Math.min(up + 1, (ROW[j - 1] as number) + 1, diag + cost)
+      diag = up
+      ROW[j] = v
+    }
+  }
+  return ROW[m] as number
+}
+
 /** Shortest contained key (in jamo/letters) that earns the containment score; shorter keys ("ok", "x") do not. */
 const MIN_CONTAINED_LENGTH = 3
 
@@ -67,8 +111,10 @@ const MIN_CONTAINED_LENGTH = 3
 export function keySimilarity(a: string, b: string): number {
   if (a === b) return 1
   if (a.length === 0 || b.length === 0) return 0
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a]
-  const edit = 1 - distance(a, b) / long.length
+  const aShorter = a.length <= b.length
+  const short = aShorter ? a : b
+  const long = aShorter ? b : a
+  const edit = 1 - trimmedDistance(a, b) / long.length
   const contained =
     short.length >= MIN_CONTAINED_LENGTH && long.includes(short) ? 0.6 + (0.4 * short.length) / long.length : 0
   return Math.min(1, Math.max(0, edit, contained))

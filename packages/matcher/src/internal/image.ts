@@ -158,20 +158,61 @@ export function boxDownsample(
   return { data: out, width: ow, height: oh }
 }
 
+/** Integral image (Float64) of a float image, without the squares (see `integrals`). */
+export function integralOnly(data: ArrayLike<number>, width: number, height: number): Float64Array {
+  const stride = width + 1
+  const sum = new Float64Array(stride * (height + 1))
+  for (let y = 0; y < height; y++) {
+    let rs = 0
+    const above = y * stride + 1
+    const here = above + stride
+    const row = y * width
+    for (let x = 0; x < width; x++) {
+      rs += data[row + x] as number
+      sum[here + x] = (sum[above + x] as number) + rs
+    }
+  }
+  return sum
+}
+
 /**
  * Resizes a small grey image to outW × outH: area averaging when shrinking (matches what a box-downsampled
  * screen shows), bilinear when enlarging.
  */
-export function resize(src: Grey, srcIntegral: Float64Array, outW: number, outH: number): Float32Array {
+export function resize(src: Grey, _srcIntegral: Float64Array | null, outW: number, outH: number): Float32Array {
   const out = new Float32Array(outW * outH)
   const sx = src.width / outW
   const sy = src.height / outH
-  const stride = src.width + 1
   if (sx >= 1 && sy >= 1) {
+    // separable area averaging (the same values as area sums of the integral image, without its lookups)
+    const tmp = new Float32Array(src.height * outW)
+    const d = src.data
+    for (let i = 0; i < outW; i++) {
+      const x0 = i * sx
+      const x1 = (i + 1) * sx
+      const first = Math.floor(x0)
+      const last = Math.min(src.width - 1, Math.ceil(x1) - 1)
+      for (let y = 0; y < src.height; y++) {
+        const row = y * src.width
+        let acc = 0
+        for (let x = first; x <= last; x++) {
+          const cover = Math.min(x + 1, x1) - Math.max(x, x0)
+          acc += (d[row + x] as number) * cover
+        }
+        tmp[y * outW + i] = acc
+      }
+    }
     const inv = 1 / (sx * sy)
     for (let j = 0; j < outH; j++) {
+      const y0 = j * sy
+      const y1 = (j + 1) * sy
+      const first = Math.floor(y0)
+      const last = Math.min(src.height - 1, Math.ceil(y1) - 1)
       for (let i = 0; i < outW; i++) {
-        out[j * outW + i] = areaSum(srcIntegral, stride, i * sx, j * sy, (i + 1) * sx, (j + 1) * sy) * inv
+        let acc = 0
+        for (let y = first; y <= last; y++)
+          acc += (tmp[y * outW + i] as number) * (Math.min(y + 1, y1) - Math.max(y, y0))
+        out[j * outW + i] = acc * inv
       }
     }
     return out
@@ -232,23 +273,22 @@ export function halfGrey(
   const h = height >> 1
   const out = new Float32Array(w * h)
   if (channels === 4 && LITTLE_ENDIAN && data.byteOffset % 4 === 0) {
+    // sum the four pixels' channels first (red and blue side by side in one 32-bit lane pair), then weigh
+    // once: the exact mean of the un-truncated lumas, within 1 grey level of the mean of integer lumas
     const u32 = new Uint32Array(data.buffer, data.byteOffset, width * height)
-    const row = new Uint32Array(w)
     for (let y = 0; y < h; y++) {
-      row.fill(0)
-      for (let dy = 0; dy < 2; dy++) {
-        let p = (2 * y + dy) * width
-        for (let x = 0; x < w; x++, p += 2) {
-          const a = u32[p] as number
-          const b = u32[p + 1] as number
-          row[x] =
-            (row[x] as number) +
-            (((a & 255) * 77 + ((a >>> 8) & 255) * 150 + ((a >>> 16) & 255) * 29) >> 8) +
-            (((b & 255) * 77 + ((b >>> 8) & 255) * 150 + ((b >>> 16) & 255) * 29) >> 8)
-        }
-      }
+      let p = 2 * y * width
+      let q = p + width
       const o = y * w
-      for (let x = 0; x < w; x++) out[o + x] = (row[x] as number) * 0.25
+      for (let x = 0; x < w; x++, p += 2, q += 2) {
+        const a = u32[p] as number
+        const b = u32[p + 1] as number
+        const c = u32[q] as number
+        const d = u32[q + 1] as number
+        const rb = (a & 0xff00ff) + (b & 0xff00ff) + (c & 0xff00ff) + (d & 0xff00ff)
+        const g = ((a >>> 8) & 255) + ((b >>> 8) & 255) + ((c >>> 8) & 255) + ((d >>> 8) & 255)
+        out[o + x] = ((rb & 0xffff) * 77 + g * 150 + (rb >>> 16) * 29) * (1 / 1024)
+      }
     }
     return { data: out, width: w, height: h }
   }

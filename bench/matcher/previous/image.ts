@@ -1,0 +1,270 @@
+// Image helpers of the previous release (verbatim), used by previous/match-template.ts.
+/** Grey images and the integral-image helpers behind template matching. All pure, no allocation surprises. */
+
+export interface Grey {
+  width: number
+  height: number
+  /** One value per pixel, row-major. */
+  data: ArrayLike<number>
+}
+
+/** Integral image: S[(y)*(w+1)+x] = sum of pixels above and left of (x, y), exclusive. */
+export type Integral = Float64Array | Uint32Array
+
+export interface GreyWithIntegral {
+  grey: Uint8Array
+  integral: Integral
+  width: number
+  height: number
+}
+
+/** RGBA or grey bytes → grey bytes (BT.601 luma, integer) and its integral image, in one pass. */
+export function greyAndIntegral(
+  data: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  channels: 1 | 4,
+): GreyWithIntegral {
+  const grey =
+    channels === 1
+      ? data instanceof Uint8Array
+        ? data
+        : new Uint8Array(data.buffer, data.byteOffset, data.length)
+      : new Uint8Array(width * height)
+  const stride = width + 1
+  const integral: Integral =
+    width * height * 255 < 2 ** 32 ? new Uint32Array(stride * (height + 1)) : new Float64Array(stride * (height + 1))
+  for (let y = 0; y < height; y++) {
+    let rowSum = 0
+    const above = y * stride + 1
+    const here = above + stride
+    const rowStart = y * width
+    if (channels === 4) {
+      let p = rowStart * 4
+      for (let x = 0; x < width; x++, p += 4) {
+        const g = ((data[p] as number) * 77 + (data[p + 1] as number) * 150 + (data[p + 2] as number) * 29) >> 8
+        grey[rowStart + x] = g
+        rowSum += g
+        integral[here + x] = (integral[above + x] as number) + rowSum
+      }
+    } else {
+      for (let x = 0; x < width; x++) {
+        rowSum += grey[rowStart + x] as number
+        integral[here + x] = (integral[above + x] as number) + rowSum
+      }
+    }
+  }
+  return { grey, integral, width, height }
+}
+
+/** Sum of the integral's image over [x0, x1) × [y0, y1), with fractional bounds (bilinear, exact for pixels). */
+export function areaSum(
+  integral: ArrayLike<number>,
+  stride: number,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+): number {
+  return (
+    at(integral, stride, x1, y1) -
+    at(integral, stride, x0, y1) -
+    at(integral, stride, x1, y0) +
+    at(integral, stride, x0, y0)
+  )
+}
+
+function at(s: ArrayLike<number>, stride: number, x: number, y: number): number {
+  const rows = s.length / stride - 1
+  if (x < 0) x = 0
+  else if (x > stride - 1) x = stride - 1
+  if (y < 0) y = 0
+  else if (y > rows) y = rows
+  const xi = Math.floor(x)
+  const yi = Math.floor(y)
+  const fx = x - xi
+  const fy = y - yi
+  const i = yi * stride + xi
+  const a = s[i] as number
+  if (fx === 0 && fy === 0) return a
+  const b = fx === 0 ? a : (s[i + 1] as number)
+  const c = fy === 0 ? a : (s[i + stride] as number)
+  const d = fx === 0 ? c : fy === 0 ? b : (s[i + stride + 1] as number)
+  return a * (1 - fx) * (1 - fy) + b * fx * (1 - fy) + c * (1 - fx) * fy + d * fx * fy
+}
+
+/** Integral image (Float64) of a small float image, plus the integral of its squares. */
+export function integrals(
+  data: ArrayLike<number>,
+  width: number,
+  height: number,
+): { sum: Float64Array; sq: Float64Array } {
+  const stride = width + 1
+  const sum = new Float64Array(stride * (height + 1))
+  const sq = new Float64Array(stride * (height + 1))
+  for (let y = 0; y < height; y++) {
+    let rs = 0
+    let rq = 0
+    const above = y * stride + 1
+    const here = above + stride
+    for (let x = 0; x < width; x++) {
+      const v = data[y * width + x] as number
+      rs += v
+      rq += v * v
+      sum[here + x] = (sum[above + x] as number) + rs
+      sq[here + x] = (sq[above + x] as number) + rq
+    }
+  }
+  return { sum, sq }
+}
+
+/**
+ * Box-downsample by an integer factor f using the integral image: each output pixel is the mean of an
+ * f×f block. Output size floor(w/f) × floor(h/f). Optionally only a window [x0, x0+w) × [y0, y0+h) of the output.
+ */
+export function boxDownsample(
+  integral: Integral,
+  width: number,
+  height: number,
+  f: number,
+  window?: { x: number; y: number; width: number; height: number },
+): { data: Float32Array; width: number; height: number } {
+  const stride = width + 1
+  const fullW = Math.floor(width / f)
+  const fullH = Math.floor(height / f)
+  const wx = window ? window.x : 0
+  const wy = window ? window.y : 0
+  const ow = window ? window.width : fullW
+  const oh = window ? window.height : fullH
+  const out = new Float32Array(ow * oh)
+  const inv = 1 / (f * f)
+  for (let j = 0; j < oh; j++) {
+    const y0 = (wy + j) * f
+    const y1 = y0 + f
+    if (y0 < 0 || y1 > height) continue
+    const r0 = y0 * stride
+    const r1 = y1 * stride
+    for (let i = 0; i < ow; i++) {
+      const x0 = (wx + i) * f
+      const x1 = x0 + f
+      if (x0 < 0 || x1 > width) continue
+      out[j * ow + i] =
+        ((integral[r1 + x1] as number) -
+          (integral[r1 + x0] as number) -
+          (integral[r0 + x1] as number) +
+          (integral[r0 + x0] as number)) *
+        inv
+    }
+  }
+  return { data: out, width: ow, height: oh }
+}
+
+/**
+ * Resizes a small grey image to outW × outH: area averaging when shrinking (matches what a box-downsampled
+ * screen shows), bilinear when enlarging.
+ */
+export function resize(src: Grey, srcIntegral: Float64Array, outW: number, outH: number): Float32Array {
+  const out = new Float32Array(outW * outH)
+  const sx = src.width / outW
+  const sy = src.height / outH
+  const stride = src.width + 1
+  if (sx >= 1 && sy >= 1) {
+    const inv = 1 / (sx * sy)
+    for (let j = 0; j < outH; j++) {
+      for (let i = 0; i < outW; i++) {
+        out[j * outW + i] = areaSum(srcIntegral, stride, i * sx, j * sy, (i + 1) * sx, (j + 1) * sy) * inv
+      }
+    }
+    return out
+  }
+  for (let j = 0; j < outH; j++) {
+    const fy = Math.min(src.height - 1, Math.max(0, (j + 0.5) * sy - 0.5))
+    const y0 = Math.floor(fy)
+    const y1 = Math.min(src.height - 1, y0 + 1)
+    const ty = fy - y0
+    for (let i = 0; i < outW; i++) {
+      const fx = Math.min(src.width - 1, Math.max(0, (i + 0.5) * sx - 0.5))
+      const x0 = Math.floor(fx)
+      const x1 = Math.min(src.width - 1, x0 + 1)
+      const tx = fx - x0
+      const d = src.data
+      const w = src.width
+      const top = (d[y0 * w + x0] as number) * (1 - tx) + (d[y0 * w + x1] as number) * tx
+      const bottom = (d[y1 * w + x0] as number) * (1 - tx) + (d[y1 * w + x1] as number) * tx
+      out[j * outW + i] = top * (1 - ty) + bottom * ty
+    }
+  }
+  return out
+}
+
+/** Zero-mean copy of a template and the L2 norm of that copy (0 for a flat template). */
+export function zeroMean(t: Float32Array): { data: Float32Array; norm: number } {
+  let mean = 0
+  for (let i = 0; i < t.length; i++) mean += t[i] as number
+  mean /= t.length || 1
+  const data = new Float32Array(t.length)
+  let ss = 0
+  for (let i = 0; i < t.length; i++) {
+    const v = (t[i] as number) - mean
+    data[i] = v
+    ss += v * v
+  }
+  return { data, norm: Math.sqrt(ss) }
+}
+
+/** Grey value (BT.601 luma, integer) of pixel i of a raw RGBA or grey buffer. */
+export function lumaAt(data: Uint8Array | Uint8ClampedArray, channels: 1 | 4, i: number): number {
+  if (channels === 1) return data[i] as number
+  const p = i * 4
+  return ((data[p] as number) * 77 + (data[p + 1] as number) * 150 + (data[p + 2] as number) * 29) >> 8
+}
+
+/**
+ * The half-resolution grey image (mean of each 2×2 block) of a raw frame, in one pass over the pixels;
+ * RGBA is read four bytes at a time when the buffer is aligned.
+ */
+export function halfGrey(
+  data: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  channels: 1 | 4,
+): { data: Float32Array; width: number; height: number } {
+  const w = width >> 1
+  const h = height >> 1
+  const out = new Float32Array(w * h)
+  if (channels === 4 && LITTLE_ENDIAN && data.byteOffset % 4 === 0) {
+    const u32 = new Uint32Array(data.buffer, data.byteOffset, width * height)
+    const row = new Uint32Array(w)
+    for (let y = 0; y < h; y++) {
+      row.fill(0)
+      for (let dy = 0; dy < 2; dy++) {
+        let p = (2 * y + dy) * width
+        for (let x = 0; x < w; x++, p += 2) {
+          const a = u32[p] as number
+          const b = u32[p + 1] as number
+          row[x] =
+            (row[x] as number) +
+            (((a & 255) * 77 + ((a >>> 8) & 255) * 150 + ((a >>> 16) & 255) * 29) >> 8) +
+            (((b & 255) * 77 + ((b >>> 8) & 255) * 150 + ((b >>> 16) & 255) * 29) >> 8)
+        }
+      }
+      const o = y * w
+      for (let x = 0; x < w; x++) out[o + x] = (row[x] as number) * 0.25
+    }
+    return { data: out, width: w, height: h }
+  }
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = 2 * y * width + 2 * x
+      out[y * w + x] =
+        (lumaAt(data, channels, i) +
+          lumaAt(data, channels, i + 1) +
+          lumaAt(data, channels, i + width) +
+          lumaAt(data, channels, i + width + 1)) *
+        0.25
+    }
+  }
+  return { data: out, width: w, height: h }
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest'
+import { createLabelCheck, isGeneratedId, labelKeyAgreement } from './label-agreement'
+import { comparisonKey } from './text-similarity'
+
+const agree = (a: string, b: string) => labelKeyAgreement(comparisonKey(a), comparisonKey(b))
+
+describe('labelKeyAgreement', () => {
+  it('keeps rewordings that add words after the label', () => {
+    expect(agree('로그인', '로그인하기')).toBeGreaterThanOrEqual(0.8)
+    expect(agree('Save', 'Save changes')).toBeGreaterThanOrEqual(0.7)
+    expect(agree('Sign in', 'Log in')).toBeGreaterThanOrEqual(0.5)
+    expect(agree('Sign in', 'Sign In')).toBe(1)
+  })
+
+  it('treats a qualifier put in front as a different action, and unrelated labels as disagreeing', () => {
+    expect(agree('저장', '임시 저장')).toBeLessThan(0.5)
+    expect(agree('Save', 'Autosave')).toBeLessThan(0.5)
+    expect(agree('로그인', '임시 저장')).toBeLessThan(0.5)
+    expect(agree('로그인', '간편 로그인')).toBeLessThan(0.5)
+  })
+})
+
+describe('isGeneratedId', () => {
+  it('tells build-generated ids from chosen ones', () => {
+    for (const id of [':r1:', 'css-8f3a2b', 'sc-1x9f', '123', 'el-4096', '3f2c9a1e-0000-4000-8000-1234567890ab'])
+      expect(isGeneratedId(id), id).toBe(true)
+    for (const id of ['login', 'login-btn', 'temp', 'card3-edit', 'step2', 'user_email'])
+      expect(isGeneratedId(id), id).toBe(false)
+  })
+})
+
+describe('createLabelCheck', () => {
+  const identity = {
+    tagName: 'button',
+    axRole: 'button',
+    axName: '저장',
+    textContent: '저장',
+    id: 'save',
+    boundingBox: { x: 100, y: 100, width: 80, height: 32 },
+    neighborText: ['임시 저장', '취소'],
+  }
+  it('rejects a candidate whose label disagrees, unless a deliberate identifier agrees exactly', () => {
+    const check = createLabelCheck(identity)
+    expect(check.check({ axName: '취소', textContent: '취소' }).ok).toBe(false)
+    expect(check.check({ axName: '취소', id: 'save' })).toMatchObject({ ok: true, identifier: 'id' })
+    expect(check.check({ axName: '저장하기' }).ok).toBe(true)
+    // a generated id proves nothing
+    const generated = createLabelCheck({ ...identity, id: 'css-8f3a2b' })
+    expect(generated.check({ axName: '취소', id: 'css-8f3a2b' }).ok).toBe(false)
+  })
+
+  it('rejects a recorded neighbour (its label is the text that stood next to the target)', () => {
+    // 'Save all' agrees with 'Save' (words added after it) but stood next to it when recorded
+    const save = { ...identity, axName: 'Save', textContent: 'Save', neighborText: ['Save all', 'Cancel'] }
+    expect(createLabelCheck(save).check({ axName: 'Save all' })).toMatchObject({ ok: false })
+    expect(createLabelCheck({ ...save, neighborText: ['Cancel'] }).check({ axName: 'Save all' }).ok).toBe(true)
+    expect(createLabelCheck(identity).check({ axName: '임시 저장', textContent: '임시 저장' }).ok).toBe(false)
+  })
+
+  it('is off for an identity without a label or with minLabelScore 0', () => {
+    expect(createLabelCheck({ ...identity, axName: null, textContent: null }).check({ axName: 'x' }).ok).toBe(true)
+    expect(createLabelCheck(identity, 0).check({ axName: '취소' }).ok).toBe(true)
+  })
+
+  it('scores the context: neighbours, place and the recorded id', () => {
+    const check = createLabelCheck(identity)
+    expect(check.context({ neighborText: ['임시 저장', '취소'], boundingBox: identity.boundingBox, id: 'save' })).toBe(
+      1,
+    )
+    const elsewhere = check.context({
+      neighborText: ['Orders 2'],
+      boundingBox: { x: 900, y: 700, width: 80, height: 32 },
+    })
+    expect(elsewhere).toBeLessThan(0.1)
+    expect(
+      createLabelCheck({ tagName: 'div', boundingBox: { x: 0, y: 0, width: 0, height: 0 } }).context({}),
+    ).toBeNull()
+  })
+})
+
+describe('weak labels with an unrelated id', () => {
+  it('rejects 임시 보관 for 임시 저장 when its id is unrelated, keeps Log in for Sign in when the id was renamed', () => {
+    const draft = {
+      tagName: 'button',
+      axName: '임시 저장',
+      id: 'btn-1-1',
+      boundingBox: { x: 0, y: 0, width: 9, height: 9 },
+    }
+    expect(createLabelCheck(draft).check({ axName: '임시 보관', id: 'temp' })).toMatchObject({ ok: false })
+    expect(createLabelCheck(draft).check({ axName: '임시 보관' }).ok).toBe(true)
+    const signIn = { tagName: 'button', axName: 'Sign in', id: 'login-btn', boundingBox: draft.boundingBox }
+    expect(createLabelCheck(signIn).check({ axName: 'Log in', id: 'login-button' }).ok).toBe(true)
+  })
+})

@@ -1,0 +1,193 @@
+import type { ElementIdentity } from '@qa/model'
+import type { CandidateElement } from './score-candidate'
+import { comparisonKey, keySimilarity } from './text-similarity'
+
+/**
+ * Default floor of the label check (0.5): a structural hit whose label agrees less than this with the
+ * recorded label is not the element the user clicked. Tuned on bench/matcher: 'Sign in' → 'Log in' (0.5),
+ * 'Save' → 'Save changes' (0.75) and 로그인 → 로그인하기 (0.85) pass; 로그인 → 임시 저장 (0.1) does not.
+ */
+export const DEFAULT_MIN_LABEL_SCORE = 0.5
+
+/**
+ * Default context floor (0.3) for a unique hit of a lookup that is not a deliberate identifier: an element
+ * with the recorded label but other neighbours, far from the recorded place and without the recorded id is
+ * another element with the same label (a second "Delete" in another row), not the target.
+ */
+export const DEFAULT_MIN_CONTEXT_SCORE = 0.3
+
+/**
+ * Agreement of a label that is the recorded one with a qualifier put in front of it ('임시 저장' for '저장',
+ * 'Quick save' or 'Autosave' for 'Save'): the qualifier names a different action, so it counts as a
+ * disagreement. Words added after the label ('로그인하기', 'Save changes') are a rewording and keep the
+ * containment score of `keySimilarity`.
+ */
+export const QUALIFIED_LABEL_AGREEMENT = 0.3
+
+/**
+ * Below this label agreement (0.6) a candidate whose own non-generated id is unrelated to the recorded one
+ * (id similarity < 0.5) is rejected: two weak signals against it.
+ */
+export const WEAK_LABEL_AGREEMENT = 0.6
+
+/** Shortest key (in letters/jamo) for which containment is judged; shorter keys use the edit distance. */
+const MIN_CONTAINED = 3
+
+/** How well two label keys (`comparisonKey`) agree, in [0, 1]: `keySimilarity` except for a leading qualifier. */
+export function labelKeyAgreement(a: string, b: string): number {
+  if (a === b) return 1
+  if (a.length === 0 || b.length === 0) return 0
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a]
+  if (short.length >= MIN_CONTAINED && !long.startsWith(short) && long.includes(short))
+    return Math.min(QUALIFIED_LABEL_AGREEMENT, keySimilarity(a, b))
+  return keySimilarity(a, b)
+}
+
+/** Comparison keys of the human labels of an element: accessible name, text, aria-label, placeholder. */
+export function labelKeys(e: CandidateElement | ElementIdentity): string[] {
+  const out: string[] = []
+  for (const v of [e.axName, e.textContent, e.ariaLabel, e.placeholder]) {
+    if (!v) continue
+    const k = comparisonKey(v.length > 160 ? v.slice(0, 160) : v)
+    if (k && !out.includes(k)) out.push(k)
+  }
+  return out
+}
+
+/**
+ * An id a framework or build generated rather than a developer chose: React `useId` (':r1:'), a leading
+ * digit, a run of 3+ digits, a uuid, or a token mixing letters with 2+ digits ('css-8f3a2b', 'sc-1x9f').
+ * Such ids change between builds and do not prove identity.
+ */
+export function isGeneratedId(id: string): boolean {
+  const v = id.trim()
+  if (v === '' || v.startsWith(':') || /^\d/.test(v) || /\d{3,}/.test(v)) return true
+  return v.split(/[-_:.]+/).some((t) => t.length >= 4 && /[a-z]/i.test(t) && (t.match(/\d/g)?.length ?? 0) >= 2)
+}
+
+/** Why a candidate is or is not accepted as the element the user saw. */
+export interface LabelVerdict {
+  ok: boolean
+  /** Best agreement of any candidate label with any recorded label (1 when the identity has no label). */
+  agreement: number
+  /** Set when a deliberate identifier agrees exactly and overrides a disagreeing label. */
+  identifier?: 'data-testid' | 'id' | 'name'
+  /** Human-readable reason, for the strategy attempt's detail. */
+  reason?: string
+}
+
+/** The recorded side of the check, prepared once per `locate` call. */
+export interface LabelCheck {
+  check(candidate: CandidateElement): LabelVerdict
+  /**
+   * Where the candidate stands compared with the recorded element, in [0, 1], or null when neither side
+   * has context (a candidate without neighbour texts or box leaves that part out): the mean of neighbour-text overlap (Jaccard of whole texts), closeness (exp(−distance / 150 px))
+   * and, for a recorded non-generated id, whether the candidate carries that id (1) or not (0).
+   */
+  context(candidate: CandidateElement): number | null
+  /** True when the candidate carries the recorded non-generated id (ids are unique on a page). */
+  idAgrees(candidate: CandidateElement): boolean
+}
+
+/** Distance at which the context's closeness has fallen to 1/e (px). */
+const CONTEXT_DISTANCE_PX = 150
+
+/** Neighbour texts as a set of comparison keys (whole texts: "Order 1" and "Order 2" differ). */
+const textsOf = (texts: readonly string[] | null | undefined): Set<string> => {
+  const set = new Set<string>()
+  for (const t of texts ?? []) {
+    const k = comparisonKey(t)
+    if (k) set.add(k)
+  }
+  return set
+}
+
+/**
+ * The precision rule of the cascade (see the package README): when the identity has a human label, a
+ * candidate found by structure (CSS, XPath, the similarity winner, any tie-break) must carry a label that
+ * agrees with it — agreement (`labelKeyAgreement`, best pair) ≥ `minLabelScore` — and must not simply be a
+ * recorded neighbour (its label equals the text of an element that stood next to the target when it was
+ * recorded and differs from the target's), and a weak agreement (< 0.6) must not come with an unrelated
+ * non-generated id. Any failure rejects the candidate unless a deliberate identifier agrees exactly:
+ * data-testid, a non-generated id, or the form name.
+ */
+export function createLabelCheck(identity: ElementIdentity, minLabelScore = DEFAULT_MIN_LABEL_SCORE): LabelCheck {
+  const recorded = labelKeys(identity)
+  const neighbours: string[] = []
+  for (const t of identity.neighborText ?? []) {
+    const k = comparisonKey(t)
+    if (k && !recorded.includes(k) && !neighbours.includes(k)) neighbours.push(k)
+  }
+  const testId = identity.dataTestId?.trim() || null
+  const id = identity.id?.trim() && !isGeneratedId(identity.id) ? identity.id.trim() : null
+  const name = identity.name?.trim() || null
+  const identifier = (c: CandidateElement): LabelVerdict['identifier'] =>
+    testId && c.dataTestId?.trim() === testId
+      ? 'data-testid'
+      : id && c.id?.trim() === id
+        ? 'id'
+        : name && c.name?.trim() === name
+          ? 'name'
+          : undefined
+  const cache = new WeakMap<object, LabelVerdict>()
+  const recordedWords = textsOf(identity.neighborText)
+  const box = identity.boundingBox
+  const hasBox = !!box && box.width > 0 && box.height > 0
+  return {
+    idAgrees: (c) => id !== null && c.id?.trim() === id,
+    context(c) {
+      let sum = 0
+      let n = 0
+      // a source that does not report neighbours (null) or boxes leaves that part out: unknown, not different
+      if (recordedWords.size > 0 && c.neighborText != null) {
+        const words = textsOf(c.neighborText)
+        let inter = 0
+        for (const w of recordedWords) if (words.has(w)) inter++
+        sum += inter / (recordedWords.size + words.size - inter)
+        n++
+      }
+      const b = c.boundingBox
+      if (hasBox && b) {
+        const dx = b.x + b.width / 2 - (box.x + box.width / 2)
+        const dy = b.y + b.height / 2 - (box.y + box.height / 2)
+        sum += Math.exp(-Math.hypot(dx, dy) / CONTEXT_DISTANCE_PX)
+        n++
+      }
+      if (id) {
+        sum += c.id?.trim() === id ? 1 : 0
+        n++
+      }
+      return n === 0 ? null : sum / n
+    },
+    check(c) {
+      if (recorded.length === 0 || minLabelScore <= 0) return { ok: true, agreement: 1 }
+      const hit = cache.get(c)
+      if (hit) return hit
+      const keys = labelKeys(c)
+      let agreement = 0
+      for (const a of recorded) for (const b of keys) agreement = Math.max(agreement, labelKeyAgreement(a, b))
+      let reason: string | undefined
+      if (agreement < minLabelScore) {
+        reason =
+          keys.length === 0
+            ? 'has no label where the recorded element had one'
+            : `label disagrees with the recorded one (${agreement.toFixed(2)} < ${minLabelScore.toFixed(2)})`
+      } else if (agreement < 1 && keys.some((k) => neighbours.includes(k))) {
+        reason = 'its label is the text of a recorded neighbour, not of the target'
+      } else if (agreement < WEAK_LABEL_AGREEMENT && id && c.id && !isGeneratedId(c.id)) {
+        // a weak label (임시 저장 vs 임시 보관, 0.5) needs the ids not to contradict it: renamed ids stay
+        // related ('login-btn' → 'login-button'), another element's id does not ('temp')
+        const idSimilarity = keySimilarity(comparisonKey(id), comparisonKey(c.id))
+        if (idSimilarity < 0.5)
+          reason = `label agrees only weakly (${agreement.toFixed(2)}) and its id "${c.id}" is unrelated to the recorded "${id}"`
+      }
+      let verdict: LabelVerdict = { ok: reason === undefined, agreement }
+      if (reason) {
+        const by = identifier(c)
+        verdict = by ? { ok: true, agreement, identifier: by } : { ok: false, agreement, reason }
+      }
+      cache.set(c, verdict)
+      return verdict
+    },
+  }
+}
