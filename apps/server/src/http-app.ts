@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { isQaError } from '@qa/model'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import { type ArtifactStore, assertArtifactKey } from './artifact-store'
 import { ServerError } from './errors'
 import { parseRunRequest } from './parse-run-request'
 import { latestSuiteStates } from './runner'
@@ -20,6 +21,8 @@ export interface HttpAppOptions {
   token?: string | null
   /** Extra Host header names accepted without a token (the loopback names are always accepted). */
   allowedHosts?: readonly string[]
+  /** Queued runs: reports are read through this store (object storage or a shared folder). */
+  artifacts?: ArtifactStore
   /** Largest accepted request body (default 64 KiB). */
   bodyLimitBytes?: number
 }
@@ -252,10 +255,29 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
     '/files/cases/*',
     fileRoute(() => opts.catalog.dir),
   )
-  app.get(
-    '/files/reports/*',
-    fileRoute(() => opts.reportDir),
-  )
+  const artifacts = opts.artifacts
+  if (artifacts && !artifacts.localRoot) {
+    // Object storage: workers on other hosts wrote the reports there.
+    app.get<{ Params: { '*': string } }>('/files/reports/*', async (req, reply) => {
+      let key: string
+      try {
+        key = assertArtifactKey(req.params['*'] ?? '')
+      } catch {
+        throw new ServerError('SERVER_NOT_FOUND', 'No such file.', {})
+      }
+      const body = await artifacts.get(key)
+      if (!body) throw new ServerError('SERVER_NOT_FOUND', 'No such file.', {})
+      reply.type(contentTypeOf(key)).header('x-content-type-options', 'nosniff')
+      if (key.endsWith('.html'))
+        reply.header('content-security-policy', "default-src 'none'; img-src data: 'self'; style-src 'unsafe-inline'")
+      return reply.send(Buffer.from(body))
+    })
+  } else {
+    app.get(
+      '/files/reports/*',
+      fileRoute(() => artifacts?.localRoot ?? opts.reportDir),
+    )
+  }
 
   return app
 }

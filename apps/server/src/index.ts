@@ -23,6 +23,7 @@ export {
   type SuiteInfo,
 } from './suite-catalog'
 export type {
+  AttemptRecord,
   JobRunner,
   ReplayerTable,
   ReplayStepEvent,
@@ -73,3 +74,32 @@ export {
   type McpStdioHandle,
   runMcpStdio,
 } from './mcp-server'
+export { parseShardSpec, selectShard, type ShardSpec } from './select-shard'
+export { type MergedCaseEntry, type MergeReportsOptions, mergeReplayReports } from './merge-replay-reports'
+export { type ReplayFolderOptions, type ReplayFolderOutcome, relativePosix, replayFolder } from './replay-folder'
+export {
+  type ArtifactStore,
+  assertArtifactKey,
+  localArtifactStore,
+  openArtifactStore,
+  parseArtifactSpec,
+  type S3StoreOptions,
+} from './artifact-store'
+export { s3ArtifactStore } from './s3-artifact-store'
+export {
+  cancelKeyFor,
+  finalSuitePatch,
+  jobIdFor,
+  parseRedisUrl,
+  queueNameFor,
+  reconnectDelayMs,
+  recordAttemptResult,
+  recordAttemptStart,
+  referencedFiles,
+  shouldRetry,
+  type SuiteJobData,
+  type SuiteJobResult,
+  type WorkerProgress,
+} from './queue-protocol'
+export { type BullmqJobRunnerOptions, bullmqConnection, createBullmqJobRunner } from './bullmq-job-runner'
+export { type QueueWorkerHandle, type QueueWorkerOptions, rebaseReport, startQueueWorker } from './queue-worker'

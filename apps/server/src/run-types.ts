@@ -25,6 +25,26 @@ export interface SuiteRun {
   startedAt: string | null
   finishedAt: string | null
   durationMs: number | null
+  /** Queued runs (BullMQ): every attempt at this suite, in order (a killed worker's attempt is `lost`). */
+  attempts?: AttemptRecord[]
+  /** Passed only on a retry: not silently green. */
+  flaky?: boolean
+  /** Steps that failed on an earlier attempt and passed on the last one. */
+  flakySteps?: number[]
+}
+
+/** One attempt at a suite by a queue worker. */
+export interface AttemptRecord {
+  attempt: number
+  workerId: string
+  startedAt: string
+  finishedAt: string | null
+  outcome: 'running' | 'passed' | 'failed' | 'lost' | 'canceled'
+  error: string | null
+  /** Indexes of the steps that failed in this attempt. */
+  failedSteps: number[]
+  /** This attempt's report keys. */
+  reports: Partial<Record<ReportKind, string>>
 }
 
 export type RunStatus = 'queued' | 'running' | 'done' | 'canceled' | 'interrupted'
@@ -57,6 +77,7 @@ export type RunnerEvent =
       step: TestBotStep
     }
   | { type: 'suite-finished'; runId: string; suite: SuiteRun }
+  | { type: 'suite-attempt'; runId: string; suiteIndex: number; name: string; attempt: AttemptRecord }
   | { type: 'run-finished'; run: RunRecord }
 
 /** One replayed step, as a replayer reports it. */

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Platform } from '@qa/model'
+import { type ArtifactStore, openArtifactStore } from './artifact-store'
 import { fileRunStore, type RunStore } from './run-store'
 import { createRunner } from './runner'
 import type { JobRunner, ReplayerTable, SuiteReplayFn } from './run-types'
@@ -33,12 +34,22 @@ export interface RunnerServicesOptions {
   /** Replace or add platform replayers (desktop plugs in here: `{ desktop: desktopReplayer(...) }`). */
   replayers?: Partial<Record<Platform, SuiteReplayFn>>
   store?: RunStore
+  /** `redis://host:port`: run suites as BullMQ jobs for `qa worker` processes instead of in-process. */
+  queue?: string
+  /** Queued runs: where workers read cases and write reports — a folder (default: reportDir) or `s3://…`. */
+  artifacts?: string | ArtifactStore
+  /** Queued runs: attempts per suite (default 3). */
+  attempts?: number
+  /** Queued runs: retry failed suites, reporting a pass on retry as flaky (default true). */
+  retryFailed?: boolean
 }
 
 export interface RunnerServices {
   catalog: SuiteCatalog
   runner: JobRunner
   reportDir: string
+  /** The artifact store of queued runs (null in-process: reports are files under reportDir). */
+  artifacts: ArtifactStore | null
   /** URL of the sample app when `demo` is on. */
   demoAppUrl: string | null
   close(): Promise<void>
@@ -69,18 +80,36 @@ export async function createRunnerServices(opts: RunnerServicesOptions = {}): Pr
       }),
       ...opts.replayers,
     }
-    const runner = createRunner({
-      replayers,
-      reportDir,
-      store,
-      initialRuns: await store.loadAll(),
-      ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
-      ...(opts.suiteTimeoutMs ? { suiteTimeoutMs: opts.suiteTimeoutMs } : {}),
-    })
+    let artifacts: ArtifactStore | null = null
+    let runner: JobRunner
+    if (opts.queue) {
+      artifacts =
+        typeof opts.artifacts === 'object' ? opts.artifacts : await openArtifactStore(opts.artifacts, reportDir)
+      const { createBullmqJobRunner } = await import('./bullmq-job-runner')
+      runner = await createBullmqJobRunner({
+        url: opts.queue,
+        store,
+        artifacts,
+        initialRuns: await store.loadAll(),
+        ...(opts.attempts ? { attempts: opts.attempts } : {}),
+        ...(opts.retryFailed !== undefined ? { retryFailed: opts.retryFailed } : {}),
+        ...(opts.suiteTimeoutMs ? { suiteTimeoutMs: opts.suiteTimeoutMs } : {}),
+      })
+    } else {
+      runner = createRunner({
+        replayers,
+        reportDir,
+        store,
+        initialRuns: await store.loadAll(),
+        ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+        ...(opts.suiteTimeoutMs ? { suiteTimeoutMs: opts.suiteTimeoutMs } : {}),
+      })
+    }
     return {
       catalog,
       runner,
       reportDir,
+      artifacts,
       demoAppUrl: demoApp?.url ?? null,
       async close() {
         await runner.close()

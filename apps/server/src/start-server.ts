@@ -73,6 +73,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       catalog: services.catalog,
       runner: services.runner,
       reportDir: services.reportDir,
+      ...(services.artifacts ? { artifacts: services.artifacts } : {}),
       token: opts.token ?? null,
       allowedHosts: isLoopbackHost(host) ? [] : [host],
     })

@@ -82,12 +82,17 @@ export interface LabelCheck {
   /**
    * Where the candidate stands compared with the recorded element, in [0, 1], or null when neither side
    * has context (a candidate without neighbour texts or box leaves that part out): the mean of neighbour-text overlap (Jaccard of whole texts), closeness (exp(−distance / 150 px))
-   * and, for a recorded non-generated id, whether the candidate carries that id (1) or not (0).
+   * and, for a recorded non-generated id, whether the candidate carries it (1) or not (0) at half weight.
    */
   context(candidate: CandidateElement): number | null
   /** True when the candidate carries the recorded non-generated id (ids are unique on a page). */
   idAgrees(candidate: CandidateElement): boolean
+  /** The deliberate identifier the candidate shares exactly with the recording (data-testid, id, form name). */
+  identifier(candidate: CandidateElement): LabelVerdict['identifier']
 }
+
+/** Weight of the recorded-id agreement in the context score (neighbours and place weigh 1 each). */
+const ID_CONTEXT_WEIGHT = 0.5
 
 /** Distance at which the context's closeness has fallen to 1/e (px). */
 const CONTEXT_DISTANCE_PX = 150
@@ -135,6 +140,7 @@ export function createLabelCheck(identity: ElementIdentity, minLabelScore = DEFA
   const hasBox = !!box && box.width > 0 && box.height > 0
   return {
     idAgrees: (c) => id !== null && c.id?.trim() === id,
+    identifier,
     context(c) {
       let sum = 0
       let n = 0
@@ -153,9 +159,11 @@ export function createLabelCheck(identity: ElementIdentity, minLabelScore = DEFA
         sum += Math.exp(-Math.hypot(dx, dy) / CONTEXT_DISTANCE_PX)
         n++
       }
+      // The recorded id: carried → 1, another id → 0; at half weight, because ids are renamed in redesigns
+      // as often as the element is replaced by another one.
       if (id) {
-        sum += c.id?.trim() === id ? 1 : 0
-        n++
+        sum += c.id?.trim() === id ? ID_CONTEXT_WEIGHT : 0
+        n += ID_CONTEXT_WEIGHT
       }
       return n === 0 ? null : sum / n
     },

@@ -44,6 +44,14 @@ export interface CandidateSource<H = unknown> {
   visual?(identity: ElementIdentity): Promise<VisualHit<H> | null>
 }
 
+/**
+ * NCC a visual hit needs when the element under it is known and its label agrees with the recorded one (a
+ * restyled or reworded button still scores 0.75–0.85 against its recorded crop).
+ */
+export const DEFAULT_VISUAL_THRESHOLD = 0.75
+/** NCC a visual hit needs when the adapter cannot say which element is under it. */
+export const UNCHECKED_VISUAL_THRESHOLD = 0.85
+
 /** The web strategies, in cascade order (SPEC §5). */
 export const WEB_STRATEGIES = [
   'role',
@@ -101,7 +109,10 @@ export interface LocateOptions {
   minContextScore?: number
   /** The best candidate must beat the runner-up by this much (default 0.05) to break a tie. */
   minMargin?: number
-  /** Visual hits below this NCC score are ignored (default 0.8). */
+  /**
+   * Visual hits below this NCC score are ignored (default 0.75); the element under the hit must also pass the
+   * label check, and a hit with no element under it needs 0.85.
+   */
   visualThreshold?: number
   /**
    * Click the recorded coordinates when every strategy failed (default false: on the web a recorded
@@ -160,7 +171,7 @@ export async function locate<H = unknown>(
   const minLabelScore = opts.minLabelScore ?? DEFAULT_MIN_LABEL_SCORE
   const minContextScore = opts.minContextScore ?? DEFAULT_MIN_CONTEXT_SCORE
   const minMargin = opts.minMargin ?? 0.05
-  const visualThreshold = opts.visualThreshold ?? 0.8
+  const visualThreshold = opts.visualThreshold ?? DEFAULT_VISUAL_THRESHOLD
   assertRange('minScore', minScore, 0, 1)
   assertRange('minExactScore', minExactScore, 0, 1)
   assertRange('minMargin', minMargin, 0, 1)
@@ -179,34 +190,38 @@ export async function locate<H = unknown>(
    * data-testid / non-generated id / name pass; every other candidate must pass the label check and stand
    * where the user saw it (context ≥ minContextScore).
    */
-  const objection = (e: E): string | null => {
+  const objection = async (e: E): Promise<string | null> => {
     if (labels.idAgrees(e)) return null
     const v = labels.check(e)
     if (!v.ok) return describe(e, v.reason)
+    // A data-testid shared exactly outweighs where the element now stands (it is put there for tests). A form
+    // name does not: rows of a list repeat their form names, and the row that stays after a removal has it too.
+    if (labels.identifier(e) === 'data-testid') return null
     const context = labels.context(e)
-    if (context !== null && context < minContextScore)
+    const floor = minContextScore
+    if (context !== null && context < floor)
       return describe(
         e,
-        `stands elsewhere: context (neighbours, place, id) ${fmt(context)} < ${fmt(minContextScore)}, probably another element with the same label`,
+        `stands elsewhere: context (neighbours, place, id) ${fmt(context)} < ${fmt(floor)}, probably another element with the same label`,
       )
     return null
   }
-  const eligible = (list: readonly E[]): { kept: E[]; rejected: string | null } => {
+  const eligible = async (list: readonly E[]): Promise<{ kept: E[]; rejected: string | null }> => {
     const kept: E[] = []
     let rejected: string | null = null
     for (const e of list) {
-      const why = objection(e)
+      const why = await objection(e)
       if (why === null) kept.push(e)
       else rejected ??= why
     }
     return { kept, rejected }
   }
   /** One, many or no elements from a lookup → an outcome. */
-  const resolve = (method: WebStrategy, found: readonly E[]): StepOutcome<E> => {
+  const resolve = async (method: WebStrategy, found: readonly E[]): Promise<StepOutcome<E>> => {
     const visible = actionable(found)
     const base = STRATEGY_BASE_CONFIDENCE[method]
     if (visible.length === 0) return { outcome: 'none', candidates: 0 }
-    const { kept: list, rejected } = eligible(visible)
+    const { kept: list, rejected } = await eligible(visible)
     if (list.length === 0)
       return {
         outcome: 'below_threshold',
@@ -274,7 +289,7 @@ export async function locate<H = unknown>(
   const trySelectors = async (method: 'css' | 'xpath', list: typeof cssList): Promise<StepOutcome<E>> => {
     let last: StepOutcome<E> = { outcome: 'none', candidates: 0 }
     for (const { selector, kind } of list) {
-      const out = resolve(method, await source.bySelector(selector, kind))
+      const out = await resolve(method, await source.bySelector(selector, kind))
       if (out.outcome === 'matched')
         return { ...out, detail: `${kind} ${selector}${out.detail ? `; ${out.detail}` : ''}` }
       if (out.outcome !== 'none' || last.outcome === 'none')
@@ -311,7 +326,7 @@ export async function locate<H = unknown>(
     step('similarity', null, async () => {
       const visible = actionable(await source.listCandidates())
       if (visible.length === 0) return { outcome: 'none', candidates: 0 }
-      const { kept: list, rejected } = eligible(visible)
+      const { kept: list, rejected } = await eligible(visible)
       if (list.length === 0)
         return {
           outcome: 'below_threshold',
@@ -349,13 +364,26 @@ export async function locate<H = unknown>(
     step('visual', source.visual ? null : 'the source has no visual search', async () => {
       const hit = await source.visual?.(identity)
       if (!hit) return { outcome: 'none', candidates: 0 }
-      if (!(hit.score >= visualThreshold))
+      // Pixels alone (no element under the hit to check) must be a near-exact match.
+      const needed = hit.element ? visualThreshold : Math.max(visualThreshold, UNCHECKED_VISUAL_THRESHOLD)
+      if (!(hit.score >= needed))
         return {
           outcome: 'below_threshold',
           candidates: 1,
           confidence: hit.score,
-          detail: `NCC ${fmt(hit.score)} < ${fmt(visualThreshold)}`,
+          detail: `NCC ${fmt(hit.score)} < ${fmt(needed)}`,
         }
+      if (hit.element) {
+        // The element under the pixels must still carry what the user saw (a look-alike without the label is not it).
+        const v = labels.check(hit.element as E)
+        if (!v.ok)
+          return {
+            outcome: 'below_threshold',
+            candidates: 1,
+            confidence: hit.score,
+            detail: `NCC ${fmt(hit.score)}, but ${describe(hit.element as E, v.reason)}`,
+          }
+      }
       const element: E = hit.element ?? { boundingBox: hit.box }
       return {
         outcome: 'matched',

@@ -1,12 +1,20 @@
-import { relative } from 'node:path'
+import { relative, resolve } from 'node:path'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
-import { runWebDemo } from '../demo/web-demo'
+import type { DesktopDemoResult } from '../demo/desktop-demo'
+import { runWebDemo, type WebDemoResult } from '../demo/web-demo'
 import { createProgress } from '../progress'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
-import { UsageError } from '../usage-error'
 
 const pct = (x: number) => `${Math.round(x * 100)}%`
+
+type DemoResult = WebDemoResult | DesktopDemoResult
+interface StepEvent {
+  index: number
+  total: number
+  result: { success: boolean; method: string }
+  verification?: { finalResult: string }
+}
 
 export class DemoCommand extends QaCommand {
   static override paths = [['demo']]
@@ -23,6 +31,7 @@ export class DemoCommand extends QaCommand {
     examples: [
       ['Run the demo', '$0 demo'],
       ['Keep its files elsewhere; machine-readable summary', '$0 demo --out-dir /tmp/qa-demo --json'],
+      ['The canvas game demo (DISPLAY, else a private Xvfb)', '$0 demo --desktop'],
     ],
   })
 
@@ -33,23 +42,46 @@ export class DemoCommand extends QaCommand {
   json = Option.Boolean('--json', false, { description: 'Print one JSON summary, nothing else.' })
 
   async run(): Promise<number> {
-    if (this.desktop) {
-      throw new UsageError(
-        'The desktop demo is not available in this build yet.',
-        'Run `qa demo` for the web demo; the desktop recorder is tracked in its own issue.',
-      )
-    }
     const progress = createProgress(this.context.stderr as NodeJS.WriteStream, { silent: this.json })
     const log = (line: string) => progress.line(line)
+    const onStep = ({ index, total, result: r, verification }: StepEvent) =>
+      log(
+        `  [${index + 1}/${total}] ${(verification?.finalResult ?? '').toUpperCase().padEnd(7)} ${r.success ? r.method : 'failed'}`,
+      )
+    if (this.desktop) {
+      const { desktopDemoDisplay, rerunUnderPrivateXvfb, runDesktopDemo } = await import('../demo/desktop-demo')
+      const display = await desktopDemoDisplay(process.env, log)
+      if (display === null)
+        return rerunUnderPrivateXvfb({
+          args: ['demo', '--desktop', '--out-dir', resolve(this.outDir), ...(this.json ? ['--json'] : [])],
+          log,
+        })
+      const result = await runDesktopDemo({
+        display,
+        outDir: this.outDir,
+        ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
+        onProgress: log,
+        onStep,
+      })
+      return this.printSummary(result, {
+        title: `qa demo --desktop: recorded ${result.steps.length} steps on the game's v1, replayed them on v2`,
+        footer: `Display: ${result.display}${result.privateDisplay ? ' (a private Xvfb, stopped after the demo)' : ''}`,
+        inputSteps: 'no element to find (keyboard)',
+      })
+    }
     const result = await runWebDemo({
       outDir: this.outDir,
       ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
       onProgress: log,
-      onStep: ({ index, total, result: r, verification }) =>
-        log(
-          `  [${index + 1}/${total}] ${(verification?.finalResult ?? '').toUpperCase().padEnd(7)} ${r.success ? r.method : 'failed'}`,
-        ),
+      onStep,
     })
+    return this.printSummary(result, {
+      title: `qa demo: recorded ${result.steps.length} steps on v1, replayed them on v2`,
+    })
+  }
+
+  /** The demo's summary, shared by the web and desktop demos: one JSON object with --json, else a short table. */
+  private printSummary(result: DemoResult, opts: { title: string; footer?: string; inputSteps?: string }): number {
     if (this.json) {
       this.out(
         JSON.stringify({
@@ -71,14 +103,16 @@ export class DemoCommand extends QaCommand {
     }
     const healed = result.steps.filter((s) => s.healed)
     this.out('')
-    this.out(`qa demo: recorded ${result.steps.length} steps on v1, replayed them on v2`)
+    this.out(opts.title)
     this.out('')
     for (const s of result.steps) {
       const how = s.error
         ? `NOT FOUND — ${s.error}`
         : s.healed
           ? `healed by ${s.method} (${s.failedFirst.join(', ')})`
-          : `found by ${s.method}`
+          : s.method === 'none' && opts.inputSteps
+            ? opts.inputSteps
+            : `found by ${s.method}`
       this.out(
         `  ${String(s.index + 1).padStart(2)}. ${s.verdict.toUpperCase().padEnd(7)} ${s.description.padEnd(38)} ${how}${s.confidence ? `, ${pct(s.confidence)}` : ''}`,
       )
@@ -88,6 +122,7 @@ export class DemoCommand extends QaCommand {
     this.out(
       `${healed.length} step(s) healed after the redesign; recorded in ${(result.recordMs / 1000).toFixed(1)} s, replayed in ${(result.replayMs / 1000).toFixed(1)} s.`,
     )
+    if (opts.footer) this.out(opts.footer)
     this.out(`Case:   ${relative(process.cwd(), result.caseFile)}`)
     this.out(`Report: ${relative(process.cwd(), result.reportFiles.html ?? '')}  (open it in a browser)`)
     return result.passed ? EXIT_PASS : EXIT_TEST_FAILED

@@ -9,9 +9,11 @@ import { RecordDesktopCommand } from './record-desktop'
 import { RecordWebCommand } from './record-web'
 import { ReplayCommand } from './replay'
 import { ReportCommand } from './report'
+import { ReportMergeCommand } from './report-merge'
 import { ServeCommand } from './serve'
 import { ValidateCommand } from './validate'
 import { VerifyCommand } from './verify'
+import { WorkerCommand } from './worker'
 
 /** Every `qa` subcommand. Register new commands here. */
 export const commands: CommandClass[] = [
@@ -20,6 +22,7 @@ export const commands: CommandClass[] = [
   ValidateCommand,
   VerifyCommand,
   ReportCommand,
+  ReportMergeCommand,
   RecordWebCommand,
   RecordDesktopCommand,
   EnrichCommand,
@@ -28,4 +31,5 @@ export const commands: CommandClass[] = [
   ExportDevtoolsCommand,
   ServeCommand,
   McpCommand,
+  WorkerCommand,
 ]

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path'
-import { loadTestCase, saveTestCase, writeFileAtomic } from '@qa/model/node'
+import { isDirectory, loadTestCase, saveTestCase, writeFileAtomic } from '@qa/model/node'
 import { openBrowser, replayWebCase } from '@qa/recorder-cdp'
 import { type ReportFormat, renderReport, writeReports } from '@qa/verifier'
 import { createUIAnalyzer } from '@qa/vision'
@@ -10,6 +10,7 @@ import { loadConfig, visionConfigOf } from '../config'
 import { createProgress } from '../progress'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
 import { parsePositiveInt, parseRatioFlag, parseViewport, UsageError } from '../usage-error'
+import { replayFolderFromCli } from './replay-shard'
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`
 
@@ -28,6 +29,7 @@ export class ReplayCommand extends QaCommand {
     examples: [
       ['Replay against another port and verify', '$0 replay cases/login.json --url http://127.0.0.1:4000/ --verify'],
       ['CI: JUnit + JSON only on stdout', '$0 replay cases/login.json --verify --junit results.xml --json'],
+      ['Every case of a folder, as the 2nd of 4 CI shards', '$0 replay cases/ --shard 2/4 --verify'],
       [
         'Learn verified heals into a new case',
         '$0 replay cases/login.json --verify --save-heals cases/login.healed.json',
@@ -55,11 +57,28 @@ export class ReplayCommand extends QaCommand {
   })
   headed = Option.Boolean('--headed', false, { description: 'Show the browser window.' })
   configPath = Option.String('--config', { description: 'Config file (default ./qa.config.json when present).' })
+  shard = Option.String('--shard', {
+    description: 'With a folder: run only shard k/n of its cases (sorted, dealt round-robin), e.g. 2/4.',
+  })
 
   async run(): Promise<number> {
     const threshold = parseRatioFlag(this.threshold, '--threshold')
     const timeout = parsePositiveInt(this.timeout, '--timeout')
     const viewportFlag = parseViewport(this.viewport)
+    if (this.shard !== undefined || (await isDirectory(this.casePath))) {
+      return replayFolderFromCli({
+        dir: this.casePath,
+        ...(this.shard !== undefined ? { shard: this.shard } : {}),
+        ...(this.url ? { url: this.url } : {}),
+        verify: this.verify,
+        reportDir: this.reportDir,
+        ...(threshold !== undefined ? { threshold } : {}),
+        ...(timeout ? { timeoutMs: timeout } : {}),
+        json: this.json,
+        out: (l) => this.out(l),
+        err: (l) => this.err(l),
+      })
+    }
     if (this.saveHeals && !this.verify)
       throw new UsageError('--save-heals needs --verify: a heal is learnt only when the step is proven right.')
     const { config } = await loadConfig({

@@ -45,6 +45,7 @@ export class ServeCommand extends QaCommand {
     examples: [
       ['See it work', '$0 serve --demo'],
       ['Serve your cases', '$0 serve --dir cases --port 8080'],
+      ['Run suites on qa worker processes (BullMQ)', '$0 serve --dir cases --queue redis://127.0.0.1:6379'],
       ['On the network, with a token', '$0 serve --dir cases --host 0.0.0.0 --token "$(openssl rand -hex 24)"'],
     ],
   })
@@ -63,6 +64,13 @@ export class ServeCommand extends QaCommand {
     description: 'Compare steps with their screenshots (--no-verify to skip).',
   })
   threshold = Option.String('--threshold', { description: 'Similarity 0–1 a step needs to pass (default 0.95).' })
+  queue = Option.String('--queue', {
+    description: 'redis://host:port: queue suites for `qa worker` processes (BullMQ) instead of running them here.',
+  })
+  artifacts = Option.String('--artifacts', {
+    description:
+      'With --queue: folder or s3://bucket/prefix?endpoint=… where workers write reports (default --report-dir).',
+  })
 
   async run(): Promise<number> {
     const port = parsePortFlag(this.port)
@@ -80,6 +88,8 @@ export class ServeCommand extends QaCommand {
       ...(concurrency ? { concurrency } : {}),
       ...(this.url ? { url: this.url } : {}),
       ...(threshold !== undefined ? { passSimilarity: threshold } : {}),
+      ...(this.queue ? { queue: this.queue } : {}),
+      ...(this.artifacts ? { artifacts: this.artifacts } : {}),
       ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
     })
     const snap = server.services.catalog.cached()
@@ -89,6 +99,7 @@ export class ServeCommand extends QaCommand {
     )
     if (server.services.demoAppUrl) this.out(`Sample app: ${server.services.demoAppUrl}`)
     this.out(`Reports: ${server.services.reportDir}`)
+    if (this.queue) this.out(`Queue: ${this.queue} (start workers: qa worker --queue ${this.queue})`)
     this.out('Press Ctrl-C to stop.')
     await untilSignal()
     await server.close()

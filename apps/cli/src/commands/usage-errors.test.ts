@@ -17,7 +17,13 @@ writeFileSync(desktopCase, JSON.stringify({ name: 'd', version: '3.0', platform:
 
 /** Every subcommand's usage errors: exit 2 and a message that says what to do (issue 8). */
 describe.each([
-  ['demo --desktop', ['demo', '--desktop'], /desktop demo is not available.*\n.*hint: Run `qa demo`/s],
+  [
+    'demo --desktop with no display and no Xvfb',
+    ['demo', '--desktop'],
+    /needs an X display: DISPLAY is not set, and Xvfb is not installed\.\nhint: Install Xvfb \(`sudo apt-get install xvfb`\).*`xvfb-run -a qa demo --desktop`/,
+    // no DISPLAY, nothing on PATH (no Xvfb); any existing file stands in for Chromium, which is checked first
+    { DISPLAY: '', PATH: '/nonexistent', QA_CHROMIUM: process.execPath },
+  ],
   [
     'demo with an unknown flag',
     ['demo', '--bogus'],
@@ -64,9 +70,9 @@ describe.each([
   ['verify with one image', ['verify', 'a.png'], /Not enough positional arguments/],
   ['report of a missing file', ['report', 'r.json', '--format', 'html'], /r\.json: no such report file/],
   ['validate without files', ['validate'], /Not enough positional arguments/],
-])('%s', (_name, args, message) => {
+] as [string, string[], RegExp, Record<string, string>?][])('%s', (_name, args, message, env) => {
   it('exits 2 and says what to do', () => {
-    const r = qa(args)
+    const r = qa(args, env ? { env } : {})
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(message)
     expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/)

@@ -1,0 +1,91 @@
+import { isAbsolute, join, resolve } from 'node:path'
+import type { ReplayReport } from '@qa/model'
+import { isDirectory, saveReplayReport } from '@qa/model/node'
+import { parseShardSpec, relativePosix, replayFolder, webReplayer } from '@qa/server'
+import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
+import { UsageError } from '../usage-error'
+
+export interface ReplayFolderCliOptions {
+  dir: string
+  shard?: string
+  url?: string
+  verify: boolean
+  reportDir: string
+  threshold?: number
+  timeoutMs?: number
+  json: boolean
+  out: (line: string) => void
+  err: (line: string) => void
+}
+
+/** Screenshot paths of a report written into `dir`, made relative to it. */
+export function reportRelativeTo(report: ReplayReport, dir: string): ReplayReport {
+  const rel = (p: string | null | undefined) => (p && isAbsolute(p) ? relativePosix(dir, p) : (p ?? null))
+  return {
+    ...report,
+    verificationResults: report.verificationResults.map((v) => ({
+      ...v,
+      expectedScreenshot: rel(v.expectedScreenshot),
+      actualScreenshot: rel(v.actualScreenshot),
+      diffScreenshot: rel(v.diffScreenshot),
+    })),
+  }
+}
+
+/**
+ * `qa replay <folder> [--shard k/n]`: replays the shard's cases with the server's in-process runner (the same
+ * replay function as `qa serve`), one report per case under `<report-dir>/runs/`, and one merged shard report
+ * `<report-dir>/shard-<k>-of-<n>.json` for `qa report merge`.
+ */
+export async function replayFolderFromCli(o: ReplayFolderCliOptions): Promise<number> {
+  if (!(await isDirectory(o.dir))) {
+    throw new UsageError(
+      `--shard needs a folder of cases, and ${o.dir} is not a folder.`,
+      'Pass the folder: qa replay --shard 2/4 cases/',
+    )
+  }
+  const shard = o.shard !== undefined ? parseShardSpec(o.shard) : { k: 1, n: 1 }
+  const reportDir = resolve(o.reportDir)
+  const log = (line: string) => {
+    if (!o.json) o.err(line)
+  }
+  const outcome = await replayFolder({
+    dir: o.dir,
+    shard,
+    reportDir,
+    replayers: {
+      web: webReplayer({
+        ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
+        ...(o.url ? { url: o.url } : {}),
+        verify: o.verify,
+        ...(o.threshold !== undefined ? { passSimilarity: o.threshold } : {}),
+        ...(o.timeoutMs ? { actionTimeoutMs: o.timeoutMs } : {}),
+        env: process.env,
+      }),
+    },
+    onEvent: (e) => {
+      if (e.type === 'run-queued') log(`Shard ${shard.k}/${shard.n}: ${e.run.suites.length} case(s)`)
+      if (e.type === 'suite-finished') {
+        const ok = e.suite.steps.filter((s) => s.passed).length
+        log(
+          `  ${e.suite.passed ? 'PASS' : 'FAIL'} ${e.suite.name} (${e.suite.file}) ${ok}/${e.suite.steps.length} steps` +
+            (e.suite.error ? ` — ${e.suite.error}` : ''),
+        )
+      }
+    },
+  })
+  if (!outcome.merged) {
+    log(`Shard ${shard.k}/${shard.n} has no cases (more shards than cases); nothing to replay.`)
+    if (o.json) o.out('null')
+    return EXIT_PASS
+  }
+  const file = join(reportDir, `shard-${shard.k}-of-${shard.n}.json`)
+  const report = reportRelativeTo(outcome.merged, reportDir)
+  await saveReplayReport(file, report, { overwrite: true })
+  if (o.json) o.out(JSON.stringify(report))
+  else {
+    o.out(report.summary)
+    o.out(`Report: ${file}`)
+  }
+  return outcome.passed ? EXIT_PASS : EXIT_TEST_FAILED
+}

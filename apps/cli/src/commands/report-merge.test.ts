@@ -1,0 +1,113 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseReplayReport, type ReplayReport, serializeReplayReport, stringifyDocument } from '@qa/model'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { qa } from '../__tests__/run-cli'
+
+const cliDir = join(dirname(fileURLToPath(import.meta.url)), '../..')
+
+/** Rebuilds the CLI when a source is newer than dist (serialised across test files with flock). */
+function ensureBuilt(): void {
+  const script = `
+    const fs = require('node:fs'), path = require('node:path'), cp = require('node:child_process');
+    const newest = (d) => fs.readdirSync(d, { withFileTypes: true }).reduce((t, e) => { const p = path.join(d, e.name); return Math.max(t, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs) }, 0);
+    const built = 'dist/main.js';
+    if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < newest('src')) cp.execFileSync('pnpm', ['build'], { stdio: 'ignore' });`
+  execFileSync('flock', [join(tmpdir(), 'qa-cli-build.lock'), process.execPath, '-e', script], {
+    cwd: cliDir,
+    stdio: 'ignore',
+  })
+}
+
+function report(name: string, verdicts: Array<'pass' | 'fail' | 'warning'>): ReplayReport {
+  const passedCount = verdicts.filter((v) => v === 'pass').length
+  const failedCount = verdicts.filter((v) => v === 'fail').length
+  return {
+    testCaseName: name,
+    sessionId: name,
+    startTime: '2026-01-01T00:00:00.000Z',
+    endTime: '2026-01-01T00:00:02.000Z',
+    totalActions: verdicts.length,
+    passedCount,
+    failedCount,
+    warningCount: verdicts.length - passedCount - failedCount,
+    successRate: 0,
+    passed: failedCount === 0,
+    verificationResults: verdicts.map((v, i) => ({
+      actionIndex: i,
+      actionDescription: `step ${i}`,
+      screenshotMatch: v !== 'fail',
+      screenshotSimilarity: v === 'fail' ? 0.5 : 1,
+      visionVerified: false,
+      visionMatch: false,
+      finalResult: v,
+      actualScreenshot: `artifacts/${name}-${i}.png`,
+    })),
+    summary: '',
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'qa-merge-'))
+const write = (rel: string, r: ReplayReport) => {
+  const p = join(dir, rel)
+  mkdirSync(dirname(p), { recursive: true })
+  writeFileSync(p, stringifyDocument(serializeReplayReport(r)))
+  return p
+}
+
+beforeAll(() => ensureBuilt(), 180_000)
+
+describe('qa report merge', () => {
+  test('combines shard reports: counts add up, success rate recomputed, paths relative to --out', () => {
+    const a = write('shard-1/shard-1-of-2.json', report('로그인', ['pass', 'warning']))
+    const b = write('shard-2/shard-2-of-2.json', report('검색', ['pass', 'fail', 'pass']))
+    const out = join(dir, 'merged', 'all.json')
+    const r = qa(['report', 'merge', a, b, '--out', out])
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/FAILED — 1\/2 cases passed, 3 passed, 1 failed, 1 warning of 5 steps \(80\.0%\)/)
+    const merged = parseReplayReport(JSON.parse(readFileSync(out, 'utf8')))
+    expect([merged.totalActions, merged.passedCount, merged.failedCount, merged.warningCount]).toEqual([5, 3, 1, 1])
+    expect(merged.successRate).toBeCloseTo(0.8)
+    expect(merged.passed).toBe(false)
+    expect(merged.verificationResults[2]?.actualScreenshot).toBe('../shard-2/artifacts/검색-0.png')
+    expect(merged.verificationResults[2]?.actionDescription).toBe('검색: step 0')
+  })
+
+  test('refuses to overwrite without --force, and names an unreadable report', () => {
+    const a = write('x.json', report('a', ['pass']))
+    const out = join(dir, 'once.json')
+    expect(qa(['report', 'merge', a, '--out', out]).code).toBe(0)
+    const again = qa(['report', 'merge', a, '--out', out])
+    expect(again.code).toBe(2)
+    expect(qa(['report', 'merge', a, '--out', out, '--force']).code).toBe(0)
+    writeFileSync(join(dir, 'bad.json'), '{"nope": 1}')
+    const bad = qa(['report', 'merge', join(dir, 'bad.json'), '--out', join(dir, 'z.json')])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/bad\.json/)
+    expect(bad.stderr).not.toMatch(/\s+at .+\.js:\d+/)
+  })
+})
+
+describe('qa replay --shard (no browser needed)', () => {
+  test('a bad shard or a shard of a file is a usage error', () => {
+    const caseFile = join(dir, 'case.json')
+    writeFileSync(caseFile, JSON.stringify({ name: 'a', version: '3.0', platform: 'web', actions: [] }))
+    const bad = qa(['replay', dir, '--shard', '5/4'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/--shard: expected k\/n with 1 ≤ k ≤ n, got "5\/4"/)
+    const file = qa(['replay', caseFile, '--shard', '1/2'])
+    expect(file.code).toBe(2)
+    expect(file.stderr).toMatch(/--shard needs a folder of cases/)
+  })
+
+  test('a shard without cases replays nothing and passes', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'qa-shard-empty-'))
+    const r = qa(['replay', empty, '--shard', '2/3', '--report-dir', join(empty, 'reports')])
+    expect(r.code).toBe(0)
+    expect(r.stderr).toMatch(/Shard 2\/3 has no cases/)
+  })
+})

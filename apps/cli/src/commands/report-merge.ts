@@ -1,0 +1,46 @@
+import { dirname, isAbsolute, resolve } from 'node:path'
+import type { ReplayReport } from '@qa/model'
+import { loadReplayReport, saveReplayReport } from '@qa/model/node'
+import { mergeReplayReports, relativePosix } from '@qa/server'
+import { Command, Option } from 'clipanion'
+import { QaCommand } from '../base-command'
+import { EXIT_PASS } from '../exit-codes'
+
+export class ReportMergeCommand extends QaCommand {
+  static override paths = [['report', 'merge']]
+  static override usage = Command.Usage({
+    description: 'Merge replay reports (e.g. the shard reports of `qa replay --shard k/n <dir>`) into one report.',
+    details: `
+      Steps are renumbered one after another and prefixed with their case name; passed + failed + warning = total
+      steps and the success rate are recomputed; the merged report passes only when every input passed.
+      Screenshot paths are rewritten relative to the --out file. Render it with \`qa report <merged.json>\`.
+      Exit code: 0 when merged (the verdict is in the report), 2 when a report cannot be read.
+    `,
+    examples: [
+      [
+        'Four CI shards into one',
+        '$0 report merge shard-1/shard-1-of-4.json shard-2/shard-2-of-4.json --out merged.json',
+      ],
+    ],
+  })
+
+  outFile = Option.String('--out', { required: true, description: 'The merged report JSON to write.' })
+  force = Option.Boolean('--force', false, { description: 'Overwrite the --out file if it exists.' })
+  name = Option.String('--name', { description: 'Name of the merged report (default: "<n> cases merged").' })
+  files = Option.Rest({ required: 1, name: 'report.json' })
+
+  async run(): Promise<number> {
+    const reports: ReplayReport[] = []
+    for (const f of this.files) reports.push(await loadReplayReport(f))
+    const outDir = dirname(resolve(this.outFile))
+    const merged = mergeReplayReports(reports, {
+      ...(this.name ? { name: this.name } : {}),
+      rebasePath: (p, i) =>
+        relativePosix(outDir, isAbsolute(p) ? p : resolve(dirname(resolve(this.files[i] ?? '.')), p)),
+    })
+    await saveReplayReport(this.outFile, merged, { overwrite: this.force })
+    this.out(merged.summary)
+    this.out(`wrote ${this.outFile}`)
+    return EXIT_PASS
+  }
+}
