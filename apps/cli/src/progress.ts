@@ -14,7 +14,10 @@ export interface Progress {
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
 
-export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number }, opts: { silent?: boolean } = {}): Progress {
+export function createProgress(
+  stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number },
+  opts: { silent?: boolean } = {},
+): Progress {
   if (opts.silent) return { line() {}, status() {}, verdict: (w) => w, done() {} }
   const tty = stream.isTTY === true
   const colour = tty && !process.env.NO_COLOR && process.env.TERM !== 'dumb'

@@ -28,7 +28,14 @@ afterAll(async () => app.close())
 test('logs in on the redesigned app with a healing locator', async () => {
   const browser = await chromium.launch({
     executablePath: process.env.QA_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   })
   try {
     const page = await browser.newPage()
@@ -36,7 +43,9 @@ test('logs in on the redesigned app with a healing locator', async () => {
     await page.getByLabel('아이디', { exact: false }).first().fill('player01')
     await page.locator('input[type="password"]').fill('secret')
     const { locator, result } = await healingLocator(page, loginButton)
-    console.log(`login button found by ${result.strategy} (${result.attempts.map((a) => `${a.strategy}: ${a.outcome}`).join(', ')})`)
+    console.log(
+      `login button found by ${result.strategy} (${result.attempts.map((a) => `${a.strategy}: ${a.outcome}`).join(', ')})`,
+    )
     await locator.click()
     await page.waitForURL(/\/list/)
     expect(page.url()).toMatch(/\/list$/)

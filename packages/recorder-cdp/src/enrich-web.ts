@@ -1,4 +1,12 @@
-import { type Action, CURRENT_FORMAT_VERSION, type EnrichmentResult, isClickLike, mergeEnrichment, summarizeEnrichment, type TestCase } from '@qa/model'
+import {
+  type Action,
+  CURRENT_FORMAT_VERSION,
+  type EnrichmentResult,
+  isClickLike,
+  mergeEnrichment,
+  summarizeEnrichment,
+  type TestCase,
+} from '@qa/model'
 import type { Page } from 'playwright-core'
 import { gotoOrExplain } from './browser'
 import { type CapturedElement, createCdpIdentityReader } from './cdp-identity'
@@ -50,7 +58,10 @@ export async function enrichWebCase(testCase: TestCase, opts: EnrichWebOptions):
           action.actionType === 'type' && action.x === 0 && action.y === 0
             ? await reader.focused().catch(() => null)
             : await reader.atPoint(action.x, action.y).catch(() => null)
-        status = captured && captured.identity.tagName !== 'body' && captured.identity.tagName !== 'html' ? 'enriched' : 'failed'
+        status =
+          captured && captured.identity.tagName !== 'body' && captured.identity.tagName !== 'html'
+            ? 'enriched'
+            : 'failed'
       }
       out.actions[index] = mergeEnrichment(action, {
         ...(status === 'enriched' && captured ? { identity: captured.identity, selectors: captured.selectors } : {}),

@@ -34,9 +34,13 @@ export async function healingLocator(
       .filter((a) => a.outcome !== 'skipped')
       .map((a) => `${a.strategy}: ${a.outcome}`)
       .join(', ')
-    throw new WebError('WEB_ELEMENT_NOT_FOUND', `No element matches ${identity.axRole ?? identity.tagName} "${identity.axName ?? identity.textContent ?? ''}" (tried ${tried}).`, {
-      hint: 'The element may be gone; update the identity, or record the step again.',
-    })
+    throw new WebError(
+      'WEB_ELEMENT_NOT_FOUND',
+      `No element matches ${identity.axRole ?? identity.tagName} "${identity.axName ?? identity.textContent ?? ''}" (tried ${tried}).`,
+      {
+        hint: 'The element may be gone; update the identity, or record the step again.',
+      },
+    )
   }
   return { locator, result }
 }
