@@ -300,7 +300,10 @@ describe('enrichment of coordinate-only web cases (seed 001 TestCaseEnricher)', 
       await clickTo('#login')(rec, p)
       await rec.wait(10)
     })
-    const legacy: TestCase = { ...testCase, actions: testCase.actions.map(({ identity: _i, selectors: _s, ...a }) => a) }
+    const legacy: TestCase = {
+      ...testCase,
+      actions: testCase.actions.map(({ identity: _i, selectors: _s, ...a }) => a),
+    }
     legacy.actions[2] = { ...legacy.actions[2]!, description: 'kept as it was', screenshotPath: 'custom/after.png' }
     server.setVariant({})
     const p = await page()
@@ -311,7 +314,8 @@ describe('enrichment of coordinate-only web cases (seed 001 TestCaseEnricher)', 
     expect(result).toMatchObject({ totalActions: 4, enrichedCount: 3, skippedCount: 1, failedCount: 0 })
     // seed 001 Property 5: nothing that existed changed.
     for (const [i, before] of legacy.actions.entries()) {
-      for (const [key, value] of Object.entries(before)) expect(enriched.actions[i]![key as keyof Action]).toEqual(value)
+      for (const [key, value] of Object.entries(before))
+        expect(enriched.actions[i]![key as keyof Action]).toEqual(value)
     }
   })
 })
