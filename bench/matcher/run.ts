@@ -4,7 +4,7 @@
  * --cases N (healing pages per mutation kind, default 100), --only-scoring / --only-healing / --only-template
  *
  * 1. Template matching: a 120×48 crop in a 1920×1080 UI-like frame, matchTemplate (multi-scale 0.5–2×,
- *    pyramid) vs the previous release's matchTemplate (bench/matcher/previous) and a naive full-resolution
+ *    pyramid) vs a naive full-resolution
  *    NCC at scale 1 only (integral-image denominators, no pyramid).
  * 2. Cascade scoring: rank 2,000 candidates against an identity (the similarity strategy), vs a plain
  *    loop that re-normalises every label on every comparison and the previous implementation.
@@ -25,7 +25,6 @@ import {
 import { cropFrame, rng, uiFrame } from '../../packages/matcher/src/internal/synthetic'
 import { rankCandidates as previousRankCandidates } from '../../packages/matcher/src/__tests__/score-candidate-reference'
 import { benchHealing, printHealing } from './healing'
-import { matchTemplate as previousMatchTemplate } from './previous/match-template'
 
 const arg = (name: string, def: number) => {
   const i = argv.indexOf(name)
@@ -136,18 +135,12 @@ function benchTemplate() {
   const crop = cropFrame(frame, at.x, at.y, 120, 48)
   matchTemplate(frame, crop) // warm up
   const ours = time(() => matchTemplate(frame, crop), RUNS)
-  previousMatchTemplate(frame, crop)
-  const previous = time(() => previousMatchTemplate(frame, crop), RUNS)
   const naive = time(() => naiveNcc(frame, crop), BASELINE_RUNS)
   const m = ours.result as ReturnType<typeof matchTemplate>
   const b = naive.result as ReturnType<typeof naiveNcc>
   console.log('\n## Template matching: 120×48 crop in 1920×1080')
   console.log(
     `matchTemplate (0.5–2×, pyramid)  ${fmtMs(ours)} over ${RUNS} runs → ${JSON.stringify(m?.box)} score ${m?.score.toFixed(3)}`,
-  )
-  const pm = previous.result as ReturnType<typeof matchTemplate>
-  console.log(
-    `previous matchTemplate (before)  ${fmtMs(previous)} over ${RUNS} runs → ${JSON.stringify(pm?.box)}   ratio previous / ours: ${(previous.medianMs / ours.medianMs).toFixed(2)}× wall, ${(previous.cpuMs / ours.cpuMs).toFixed(2)}× CPU`,
   )
   console.log(
     `naive NCC (1×, full resolution)  ${fmtMs(naive, 0)} over ${BASELINE_RUNS} runs → (${b.x}, ${b.y}) score ${b.score.toFixed(3)}`,
