@@ -70,6 +70,31 @@ describe.each([
   ['verify with one image', ['verify', 'a.png'], /Not enough positional arguments/],
   ['report of a missing file', ['report', 'r.json', '--format', 'html'], /r\.json: no such report file/],
   ['validate without files', ['validate'], /Not enough positional arguments/],
+  ['worker without a queue', ['worker'], /qa worker <--queue[\s\S]*hint: run `qa --help`/],
+  [
+    'worker with a non-Redis queue',
+    ['worker', '--queue', 'http://x'],
+    /--queue: expected redis:\/\/host:port, got "http:\/\/x"[\s\S]*hint: For example/,
+  ],
+  ['enrich without a case', ['enrich'], /Not enough positional arguments[\s\S]*hint: run `qa --help`/],
+  [
+    'record desktop with a flag missing its value',
+    ['record', 'desktop', '--frame-interval-ms'],
+    /Not enough arguments to option --frame-interval-ms/,
+  ],
+  ['doctor with an unknown flag', ['doctor', '--fast'], /Unsupported option name \("--fast"\)/],
+  ['serve with a missing folder', ['serve', '--dir', join(dir, 'no-such-folder')], /no-such-folder/],
+  ['report merge without reports', ['report', 'merge'], /Not enough positional arguments|at least/],
+  [
+    'import devtools of a missing file',
+    ['import', 'devtools', join(dir, 'nope.json')],
+    /nope\.json: no such recording file/,
+  ],
+  [
+    'export devtools of a missing case',
+    ['export', 'devtools', join(dir, 'nope.json')],
+    /nope\.json: no such test case file/,
+  ],
 ] as [string, string[], RegExp, Record<string, string>?][])('%s', (_name, args, message, env) => {
   it('exits 2 and says what to do', () => {
     const r = qa(args, env ? { env } : {})
