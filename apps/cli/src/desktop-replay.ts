@@ -1,3 +1,4 @@
+import { serializeReplayReport } from '@qa/model'
 import { writeFileAtomic } from '@qa/model/node'
 import { runDesktopReplay } from '@qa/recorder-desktop'
 import { renderReport } from '@qa/verifier'
@@ -42,7 +43,7 @@ export async function replayDesktopFromCli(opts: {
     },
   })
   if (opts.junit) await writeFileAtomic(opts.junit, await renderReport(r.report, 'junit'), { overwrite: true })
-  if (opts.json) opts.out(JSON.stringify(r.report))
+  if (opts.json) opts.out(JSON.stringify(serializeReplayReport(r.report)))
   else {
     opts.out(r.report.summary)
     if (r.report.visionUsage) opts.out(`Vision calls: ${r.report.visionUsage.calls} (${r.report.visionUsage.provider})`)

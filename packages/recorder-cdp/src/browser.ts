@@ -138,9 +138,14 @@ export async function gotoOrExplain(page: Page, url: string, timeoutMs = 30_000)
       /ERR_CONNECTION_REFUSED|ERR_NAME_NOT_RESOLVED|ERR_ADDRESS_UNREACHABLE|ERR_CONNECTION_RESET|ERR_EMPTY_RESPONSE|Timeout/i.test(
         message,
       )
+    const unsafePort = /ERR_UNSAFE_PORT/.test(message)
     throw new WebError('WEB_URL_UNREACHABLE', `Could not open ${parsed.href}: ${message.split('\n')[0]}`, {
       cause,
-      hint: unreachable ? 'Is the app running, on that host and port? Start it, or pass the right --url.' : undefined,
+      hint: unsafePort
+        ? `Chromium refuses port ${parsed.port} (a port it blocks for safety); serve the app on another port.`
+        : unreachable
+          ? 'Is the app running, on that host and port? Start it, or pass the right --url.'
+          : undefined,
     })
   }
 }

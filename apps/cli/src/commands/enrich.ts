@@ -1,10 +1,12 @@
 import { resolve } from 'node:path'
 import { isLegacyTestCase } from '@qa/model'
 import { loadTestCase, saveTestCase } from '@qa/model/node'
+import { enrichWebCase, openBrowser } from '@qa/recorder-cdp'
 import { desktopVision, enrichDesktopCase } from '@qa/recorder-desktop'
 import { visionConfigFromEnv } from '@qa/vision'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
+import { loadConfig } from '../config'
 import { EXIT_PASS } from '../exit-codes'
 import { UsageError } from '../usage-error'
 
@@ -12,15 +14,22 @@ export class EnrichCommand extends QaCommand {
   static override paths = [['enrich']]
   static override usage = Command.Usage({
     category: 'Record & replay',
-    description: 'Add semantic information to a legacy (coordinate-only) desktop case from its stored screenshots.',
+    description:
+      'Add semantic information to a legacy (coordinate-only) case: desktop from its screenshots, web from the live app.',
     details: `
       Seed 001 TestCaseEnricher: every click without semantic_info is analysed from its screenshot by the vision
       provider (QA_VISION: bedrock, openai, ocr — the default — or none). Existing fields are never changed; a
       click whose screenshot is missing is marked skipped. Writes a new file (default <case>.enriched.json),
       never the input. Prints the EnrichmentResult (total, enriched, skipped, failed).
+      Web cases are replayed at their coordinates in Chromium against --url (or their start_url), and the
+      identity of the element under each click is captured over CDP before the click happens.
     `,
     examples: [
       ['Enrich with OCR', '$0 enrich cases/legacy.json'],
+      [
+        'Enrich a coordinate-only web case against a running app',
+        '$0 enrich cases/old-web.json --url http://127.0.0.1:3000/',
+      ],
       [
         'Screenshots elsewhere, Claude on Bedrock',
         'QA_VISION=bedrock $0 enrich cases/legacy.json --screenshots shots/ --out cases/legacy.v3.json',
@@ -34,21 +43,20 @@ export class EnrichCommand extends QaCommand {
   })
   outPath = Option.String('--out', { description: 'File to write (default <case>.enriched.json).' })
   json = Option.Boolean('--json', false, { description: 'Print the EnrichmentResult JSON only.' })
+  url = Option.String('--url', {
+    description: 'Web cases: the app to enrich against (default: the recorded start URL).',
+  })
 
   async run(): Promise<number> {
     const loaded = await loadTestCase(this.casePath)
     const tc = loaded.testCase
-    if (tc.platform !== 'desktop')
-      throw new UsageError(
-        `${this.casePath} is a ${tc.platform} case; \`qa enrich\` here handles desktop cases.`,
-        'Re-record web cases with `qa record web`.',
-      )
     const out = resolve(this.outPath ?? loaded.file.replace(/\.json$/i, '') + '.enriched.json')
     if (out === loaded.file)
       throw new UsageError(
         '--out names the input file; enrichment never overwrites its input.',
         'Pick another file name.',
       )
+    if (tc.platform === 'web') return this.enrichWeb(loaded.testCase, out)
     const vision = desktopVision(visionConfigFromEnv(process.env))
     try {
       if (!vision.elementAnalyzer)
@@ -89,6 +97,43 @@ export class EnrichCommand extends QaCommand {
       return EXIT_PASS
     } finally {
       await vision.close()
+    }
+  }
+
+  private async enrichWeb(tc: import('@qa/model').TestCase, out: string): Promise<number> {
+    const { config } = await loadConfig({})
+    const session = await openBrowser({
+      executablePath: config.browser.chromiumPath,
+      ...(tc.viewport ? { viewport: { width: tc.viewport.width, height: tc.viewport.height } } : {}),
+    })
+    try {
+      const { testCase, result } = await enrichWebCase(tc, {
+        page: session.page,
+        ...(this.url ? { url: this.url } : {}),
+        env: process.env,
+        onAction: ({ index, total, status }) => {
+          if (!this.json) this.err(`  [${index + 1}/${total}] ${status}`)
+        },
+      })
+      await saveTestCase(out, testCase)
+      if (this.json)
+        this.out(
+          JSON.stringify({
+            total_actions: result.totalActions,
+            enriched_count: result.enrichedCount,
+            skipped_count: result.skippedCount,
+            failed_count: result.failedCount,
+            version: result.version,
+            out,
+          }),
+        )
+      else
+        this.out(
+          `Enriched ${result.enrichedCount} of ${result.totalActions} actions (${result.skippedCount} skipped, ${result.failedCount} failed) into ${out}`,
+        )
+      return EXIT_PASS
+    } finally {
+      await session.close()
     }
   }
 }

@@ -1,5 +1,5 @@
 import { isAbsolute, join, resolve } from 'node:path'
-import type { ReplayReport } from '@qa/model'
+import { type ReplayReport, serializeReplayReport } from '@qa/model'
 import { isDirectory, saveReplayReport } from '@qa/model/node'
 import { parseShardSpec, relativePosix, replayFolder, webReplayer } from '@qa/server'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
@@ -82,7 +82,7 @@ export async function replayFolderFromCli(o: ReplayFolderCliOptions): Promise<nu
   const file = join(reportDir, `shard-${shard.k}-of-${shard.n}.json`)
   const report = reportRelativeTo(outcome.merged, reportDir)
   await saveReplayReport(file, report, { overwrite: true })
-  if (o.json) o.out(JSON.stringify(report))
+  if (o.json) o.out(JSON.stringify(serializeReplayReport(report)))
   else {
     o.out(report.summary)
     o.out(`Report: ${file}`)

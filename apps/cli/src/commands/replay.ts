@@ -1,3 +1,4 @@
+import { serializeReplayReport } from '@qa/model'
 import { join, resolve } from 'node:path'
 import { isDirectory, loadTestCase, saveTestCase, writeFileAtomic } from '@qa/model/node'
 import { openBrowser, replayWebCase } from '@qa/recorder-cdp'
@@ -155,7 +156,7 @@ export class ReplayCommand extends QaCommand {
       await saveTestCase(this.saveHeals, outcome.healedCase)
       log(`Learnt ${outcome.healedSteps.length} verified heal(s) into ${this.saveHeals}`)
     }
-    if (this.json) this.out(JSON.stringify(outcome.report))
+    if (this.json) this.out(JSON.stringify(serializeReplayReport(outcome.report)))
     else {
       this.out(outcome.report.summary)
       this.out(`Report: ${written.html}`)

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -108,14 +110,46 @@ describe('qa record web / qa replay', () => {
       app.setVersion('v1')
     }
     expect(createHash('sha256').update(readFileSync(caseFile)).digest('hex')).toBe(before)
+
+    // The same case without identities (coordinates only) gets them back from `qa enrich`.
+    const doc = JSON.parse(readFileSync(caseFile, 'utf8'))
+    for (const a of doc.actions) {
+      delete a.identity
+      delete a.selectors
+    }
+    const legacy = join(dir, 'legacy.json')
+    writeFileSync(legacy, JSON.stringify(doc))
+    const enriched = await qaAsync(['enrich', legacy, '--url', `${app.url}/settings`, '--json'])
+    expect(enriched.code, enriched.stderr).toBe(0)
+    expect(JSON.parse(enriched.stdout)).toMatchObject({ total_actions: 2, enriched_count: 2, failed_count: 0 })
+    const back = JSON.parse(readFileSync(join(dir, 'legacy.enriched.json'), 'utf8'))
+    expect(back.actions.map((a: { identity: { ax_role: string } }) => a.identity.ax_role)).toEqual([
+      'checkbox',
+      'button',
+    ])
   })
 
   it('an unreachable URL is an input error: exit 2 with what to check', async () => {
+    // A port that was free a moment ago: nothing listens there.
+    const probe = createServer()
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r))
+    const port = (probe.address() as AddressInfo).port
+    await new Promise((r) => probe.close(r))
     const dir = mkdtempSync(join(tmpdir(), 'qa-web-'))
     const script = join(dir, 'steps.json')
     writeFileSync(script, '[{"type":"wait","ms":1}]')
-    const r = await qaAsync(['record', 'web', 'http://127.0.0.1:9/', '--script', script, '--out', join(dir, 'c.json')])
+    const r = await qaAsync([
+      'record',
+      'web',
+      `http://127.0.0.1:${port}/`,
+      '--script',
+      script,
+      '--out',
+      join(dir, 'c.json'),
+    ])
     expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/Could not open http:\/\/127\.0\.0\.1:9\/.*\n.*hint: Is the app running/)
+    expect(r.stderr).toMatch(
+      new RegExp(`Could not open http://127\\.0\\.0\\.1:${port}/.*\\n.*hint: Is the app running`),
+    )
   })
 })
