@@ -23,7 +23,7 @@ import {
   type SuiteJobResult,
 } from './queue-protocol'
 import type { RunStore } from './run-store'
-import { newRunId, suiteSlug } from './runner'
+import { plannedRun, suiteSlug } from './runner'
 import type { JobRunner, RunnerEvent, RunRecord, SuiteRun } from './run-types'
 import type { SuiteInfo } from './suite-catalog'
 import { errorStep } from './testbot-results'
@@ -316,31 +316,8 @@ export async function createBullmqJobRunner(opts: BullmqJobRunnerOptions): Promi
   const runner: JobRunner = {
     enqueue(suites, request = null) {
       if (closed) throw new Error('The runner is closed.')
-      const run: RunRecord = {
-        id: newRunId(now()),
-        request,
-        status: 'queued',
-        passed: null,
-        createdAt: iso(),
-        startedAt: null,
-        finishedAt: null,
-        suites: suites.map((s) => ({
-          index: s.index,
-          name: s.name,
-          file: s.file,
-          platform: s.platform,
-          status: 'planned',
-          passed: false,
-          steps: [],
-          totalSteps: s.steps.length,
-          error: null,
-          reports: {},
-          startedAt: null,
-          finishedAt: null,
-          durationMs: null,
-          attempts: [],
-        })),
-      }
+      const run = plannedRun(suites, request, now())
+      for (const suite of run.suites) suite.attempts = []
       runs.push(run)
       byId.set(run.id, run)
       emit({ type: 'run-queued', run: snapshot(run) })

@@ -37,6 +37,34 @@ const defaultWriter: ReportWriter = async (report, dir, opts) => {
 
 let sequence = 0
 /** Sortable, unique, safe in file names and URLs: `20260101T120000Z-0001-a1b2c3`. */
+/** A new run of these suites, queued, every suite planned (shared by the in-process and BullMQ runners). */
+export function plannedRun(suites: readonly SuiteInfo[], request: RunRecord['request'], at: Date): RunRecord {
+  return {
+    id: newRunId(at),
+    request,
+    status: 'queued',
+    passed: null,
+    createdAt: at.toISOString(),
+    startedAt: null,
+    finishedAt: null,
+    suites: suites.map((s) => ({
+      index: s.index,
+      name: s.name,
+      file: s.file,
+      platform: s.platform,
+      status: 'planned',
+      passed: false,
+      steps: [],
+      totalSteps: s.steps.length,
+      error: null,
+      reports: {},
+      startedAt: null,
+      finishedAt: null,
+      durationMs: null,
+    })),
+  }
+}
+
 export function newRunId(now: Date): string {
   sequence = (sequence + 1) % 10_000
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '')
@@ -275,30 +303,7 @@ export function createRunner(opts: RunnerOptions): JobRunner {
   const runner: JobRunner = {
     enqueue(suites, request = null) {
       if (closed) throw new Error('The runner is closed.')
-      const run: RunRecord = {
-        id: newRunId(now()),
-        request,
-        status: 'queued',
-        passed: null,
-        createdAt: now().toISOString(),
-        startedAt: null,
-        finishedAt: null,
-        suites: suites.map((s) => ({
-          index: s.index,
-          name: s.name,
-          file: s.file,
-          platform: s.platform,
-          status: 'planned',
-          passed: false,
-          steps: [],
-          totalSteps: s.steps.length,
-          error: null,
-          reports: {},
-          startedAt: null,
-          finishedAt: null,
-          durationMs: null,
-        })),
-      }
+      const run = plannedRun(suites, request, now())
       runs.push(run)
       byId.set(run.id, run)
       emit({ type: 'run-queued', run: snapshot(run) })

@@ -15,7 +15,7 @@ import type {
 import type { ReportFormat } from '@qa/verifier'
 import type { VisionConfig } from '@qa/vision'
 import { UsageError } from '../usage-error'
-import type { DemoStepSummary } from './web-demo'
+import { type DemoStepSummary, summarizeDemoSteps } from './web-demo'
 
 export interface DesktopDemoOptions {
   /** Folder for the recorded case, its screenshots and the reports (replaced on every run). */
@@ -287,21 +287,7 @@ export async function runDesktopDemo(opts: DesktopDemoOptions): Promise<DesktopD
       baseName: 'demo-report',
       baseDir: loaded.dir,
     })
-    const steps: DemoStepSummary[] = outcome.results.map((r, i) => {
-      const v = outcome.report.verificationResults[i]
-      const tried = (r.strategiesTried ?? []).filter((a) => a.outcome !== 'skipped' && a.outcome !== 'matched')
-      const step: DemoStepSummary = {
-        index: i,
-        description: recorded.testCase.actions[i]?.description ?? '',
-        verdict: v?.finalResult ?? 'unknown',
-        method: r.method,
-        healed: r.success && tried.length > 0,
-        confidence: r.matchConfidence,
-        failedFirst: tried.map((a) => `${a.strategy}: ${a.outcome}`),
-      }
-      if (r.errorMessage) step.error = r.errorMessage
-      return step
-    })
+    const steps = summarizeDemoSteps(outcome.report, outcome.results, recorded.testCase.actions)
     return {
       caseFile,
       reportFiles,

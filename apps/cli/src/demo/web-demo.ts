@@ -28,6 +28,28 @@ export interface DemoStepSummary {
   error?: string
 }
 
+/** One line of the demo summary per replayed step: verdict, how the element was found, what failed first. */
+export function summarizeDemoSteps(
+  report: ReplayReport,
+  results: readonly ReplayResult[],
+  actions: readonly { description: string }[],
+): DemoStepSummary[] {
+  return results.map((r, i) => {
+    const tried = (r.strategiesTried ?? []).filter((a) => a.outcome !== 'skipped' && a.outcome !== 'matched')
+    const step: DemoStepSummary = {
+      index: i,
+      description: actions[i]?.description ?? '',
+      verdict: report.verificationResults[i]?.finalResult ?? 'unknown',
+      method: r.method,
+      healed: r.success && tried.length > 0,
+      confidence: r.matchConfidence,
+      failedFirst: tried.map((a) => `${a.strategy}: ${a.outcome}`),
+    }
+    if (r.errorMessage) step.error = r.errorMessage
+    return step
+  })
+}
+
 export interface WebDemoResult {
   caseFile: string
   reportFiles: Partial<Record<ReportFormat, string>>
@@ -149,21 +171,7 @@ export async function runWebDemo(opts: WebDemoOptions): Promise<WebDemoResult> {
       baseName: 'demo-report',
       baseDir: loaded.dir,
     })
-    const steps: DemoStepSummary[] = outcome.replayResults.map((r, i) => {
-      const v = outcome.report.verificationResults[i]
-      const tried = (r.strategiesTried ?? []).filter((a) => a.outcome !== 'skipped' && a.outcome !== 'matched')
-      const step: DemoStepSummary = {
-        index: i,
-        description: loaded.testCase.actions[i]?.description ?? '',
-        verdict: v?.finalResult ?? 'unknown',
-        method: r.method,
-        healed: r.success && tried.length > 0,
-        confidence: r.matchConfidence,
-        failedFirst: tried.map((a) => `${a.strategy}: ${a.outcome}`),
-      }
-      if (r.errorMessage) step.error = r.errorMessage
-      return step
-    })
+    const steps = summarizeDemoSteps(outcome.report, outcome.replayResults, loaded.testCase.actions)
     return { caseFile, reportFiles, report: outcome.report, steps, passed: outcome.passed, recordMs, replayMs }
   } finally {
     await app.close()
