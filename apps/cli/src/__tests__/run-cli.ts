@@ -1,4 +1,6 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const bin = fileURLToPath(new URL('../../bin/qa.js', import.meta.url))
@@ -36,5 +38,32 @@ export function qaAsync(args: string[], opts: { cwd?: string; env?: Record<strin
       stderr += d
     })
     child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+const cliDir = fileURLToPath(new URL('../../', import.meta.url))
+
+/**
+ * Rebuilds the CLI first when a source file is newer than dist. Serialised with flock so that test files running
+ * in parallel never rebuild under each other.
+ */
+export function ensureBuilt(): void {
+  const script = `
+    const fs = require('node:fs'), path = require('node:path'), cp = require('node:child_process');
+    const newest = (d) => fs.readdirSync(d, { withFileTypes: true }).reduce((t, e) => { const p = path.join(d, e.name); return Math.max(t, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs) }, 0);
+    const built = 'dist/main.js';
+    if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < newest('src')) cp.execFileSync('pnpm', ['build'], { stdio: 'ignore' });`
+  execFileSync('flock', [join(tmpdir(), 'qa-cli-build.lock'), process.execPath, '-e', script], {
+    cwd: cliDir,
+    stdio: 'ignore',
+  })
+}
+
+/** Runs the built `qa`; the exit code is 99 when the process could not report one. */
+export function runBuilt(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 99) : 0, stdout, stderr })
+    })
   })
 }

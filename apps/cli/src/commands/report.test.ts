@@ -1,43 +1,12 @@
-import { execFile, execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { createReplayVerifier, writeReports } from '@qa/verifier'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { ensureBuilt, runBuilt } from '../__tests__/run-cli'
 
 const dir = mkdtempSync(join(tmpdir(), 'qa-cli-report-'))
 let jsonPath = ''
-const cliDir = join(dirname(fileURLToPath(import.meta.url)), '../..')
-
-/**
- * The built CLI (`node bin/qa.js`), rebuilt first when a source file is newer than dist. Serialised with flock so that
- * test files running in parallel never rebuild under each other.
- */
-function ensureBuilt(): void {
-  const script = `
-    const fs = require('node:fs'), path = require('node:path'), cp = require('node:child_process');
-    const newest = (d) => fs.readdirSync(d, { withFileTypes: true }).reduce((t, e) => { const p = path.join(d, e.name); return Math.max(t, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs) }, 0);
-    const built = 'dist/main.js';
-    if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < newest('src')) cp.execFileSync('pnpm', ['build'], { stdio: 'ignore' });`
-  execFileSync('flock', [join(tmpdir(), 'qa-cli-build.lock'), process.execPath, '-e', script], {
-    cwd: cliDir,
-    stdio: 'ignore',
-  })
-}
-
-function runBuilt(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [join(cliDir, 'bin/qa.js'), ...args],
-      { env: { ...process.env, NO_COLOR: '1' } },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number((error as { code?: number }).code ?? 99) : 0, stdout, stderr })
-      },
-    )
-  })
-}
 
 beforeAll(async () => {
   ensureBuilt()
