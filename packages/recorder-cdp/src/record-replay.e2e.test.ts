@@ -188,7 +188,7 @@ describe('interactive recording', () => {
 
 describe('web replay with self-healing (seed 003 test plan)', () => {
   it('replays a multi-page flow unchanged, every element found by role and every step verified', async () => {
-    const { testCase, dir } = await record(async (rec, p) => {
+    const { testCase } = await record(async (rec, p) => {
       await clickTo('#user')(rec, p)
       await rec.type('qa-user')
       await clickTo('#next')(rec, p)
@@ -294,7 +294,7 @@ describe('web replay with self-healing (seed 003 test plan)', () => {
 
 describe('enrichment of coordinate-only web cases (seed 001 TestCaseEnricher)', () => {
   it('captures identities at the recorded coordinates, keeps every existing field, counts statuses', async () => {
-    const { testCase, dir } = await record(async (rec, p) => {
+    const { testCase } = await record(async (rec, p) => {
       await clickTo('#user')(rec, p)
       await rec.type('qa')
       await clickTo('#login')(rec, p)

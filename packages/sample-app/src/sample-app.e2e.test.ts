@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type SampleApp, startSampleApp } from './start-sample-app'
@@ -46,6 +49,30 @@ async function loginAs(page: Page, query = ''): Promise<void> {
   await page.getByRole('textbox', { name: '비밀번호' }).fill('secret')
   await page.getByRole('button', { name: /^로그인/ }).click()
   await page.waitForURL('**/list')
+}
+
+/**
+ * A screenshot of a page that has stopped painting: two consecutive captures agree. A loaded CI
+ * machine can otherwise catch a page mid-paint; a page that never settles fails here.
+ */
+async function settledScreenshot(page: Page): Promise<Buffer> {
+  let previous = await page.screenshot()
+  for (let attempt = 0; attempt < 20; attempt++) {
+    await page.waitForTimeout(50)
+    const current = await page.screenshot()
+    if (current.equals(previous)) return current
+    previous = current
+  }
+  throw new Error(`${page.url()} kept repainting: 20 consecutive screenshots differed`)
+}
+
+/** Fails with both PNGs written to a temporary folder, so a CI failure can be looked at. */
+function expectSamePixels(expected: Buffer, actual: Buffer, label: string): void {
+  if (expected.equals(actual)) return
+  const dir = mkdtempSync(join(tmpdir(), 'qa-sample-app-pixels-'))
+  writeFileSync(join(dir, 'expected.png'), expected)
+  writeFileSync(join(dir, 'actual.png'), actual)
+  expect.fail(`${label}: screenshots of the same state differ; see ${dir}`)
 }
 
 const clicked = (truth: string) => app.waitForEvent((e) => e.type === 'click' && e.truth === truth)
@@ -192,17 +219,18 @@ describe('sample app in real Chromium', () => {
     await loginAs(page)
     for (const path of ['/list', '/settings', '/widgets']) {
       await page.goto(app.url + path)
-      const first = await page.screenshot()
+      const first = await settledScreenshot(page)
       await page.goto(app.url + path)
-      const second = await page.screenshot()
-      expect(first.equals(second), path).toBe(true)
+      expectSamePixels(first, await settledScreenshot(page), path)
     }
     const fresh = await newPage()
     await loginAs(fresh)
     await page.goto(`${app.url}/list`)
-    await page.getByRole('button', { name: /Silver Ring/ }).click()
-    await fresh.getByRole('button', { name: /Silver Ring/ }).click()
-    expect((await page.screenshot()).equals(await fresh.screenshot())).toBe(true)
+    for (const p of [page, fresh]) {
+      await p.getByRole('button', { name: /Silver Ring/ }).click()
+      await expect.poll(() => p.locator('[data-role=detail-name]').textContent()).toBe('Silver Ring')
+    }
+    expectSamePixels(await settledScreenshot(page), await settledScreenshot(fresh), 'list detail')
   })
 
   it('renders Korean glyphs (not tofu) and non-blank pages', async () => {
