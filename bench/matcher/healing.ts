@@ -10,6 +10,7 @@ import type { ElementIdentity } from '@qa/model'
 import {
   type CandidateElement,
   type CandidateSource,
+  countSameLabel,
   type LocateOptions,
   locate,
 } from '../../packages/matcher/src/index'
@@ -344,7 +345,9 @@ export async function benchHealing(
     for (let k = 0; k < casesPerKind; k++) {
       const page = makePage(100 * ki + k)
       const target = page.elements[Math.floor(r() * page.elements.length)] as El
-      const identity = identityOf(target)
+      // as the web recorder does: how many other elements of the recorded page carry an agreeing label
+      const recorded = identityOf(target)
+      const identity = { ...recorded, sameLabelCount: countSameLabel(recorded, target, page.elements) }
       const css = [
         ...(target.id ? [`#${target.id}`] : []),
         `${target.tagName}${(target.classNames ?? []).map((c) => `.${c}`).join('')}`,

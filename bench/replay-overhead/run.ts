@@ -6,8 +6,9 @@
  * are recorded once with the real recorder, then replayed in the same browser, round-robin per repetition:
  *   plain        Playwright `getByRole(role, { name, exact: true }).click()` with the recorded role and name
  *   locate+click ours without the runner: `locate(identity, playwrightCandidateSource(page), …)` + the click
- *   ours         `replayWebCase` (no verify): cascade, actionability, click, settle after every step
- *   ours quiet0  the same with `settleQuietMs: 0` (diagnostic, every 4th repetition: the cost of the settle)
+ *   ours         `replayWebCase` (no verify): cascade, actionability, click, adaptive settle (default)
+ *   ours always  the same with `settle: 'always'` (diagnostic, every 4th repetition: a 150 ms quiet window
+ *                after every step, the behaviour before the adaptive settle)
  * Per approach: the median over repetitions of (time of the N steps / N); the page load before the first step
  * is excluded everywhere. A breakdown of ours (locate, click, settle) is printed for the profile.
  */
@@ -111,7 +112,7 @@ async function main() {
     }
     const scopeOf = (a: Action) => playwrightCandidateSource(page, { framePath: a.identity?.framePath ?? null })
 
-    const perStep: Record<string, number[]> = { plain: [], locateClick: [], ours: [], oursQuiet0: [] }
+    const perStep: Record<string, number[]> = { plain: [], locateClick: [], ours: [], oursAlways: [] }
     const profile = {
       locate: [] as number[],
       click: [] as number[],
@@ -161,14 +162,14 @@ async function main() {
       }
       return perStepMs
     }
-    const runOurs = async (settleQuietMs?: number) => {
+    const runOurs = async (settle?: 'always') => {
       await login()
       const out = await replayWebCase(testCase, {
         page,
         caseDir: dir,
         verify: false,
         env: {},
-        ...(settleQuietMs !== undefined ? { settleQuietMs } : {}),
+        ...(settle ? { settle } : {}),
       })
       const failed = out.replayResults.filter((r) => !r.success)
       if (failed.length) throw new Error(`ours failed on v1: ${failed[0]?.errorMessage}`)
@@ -184,7 +185,7 @@ async function main() {
       perStep.plain!.push(await runPlain())
       perStep.locateClick!.push(await runLocateClick(true))
       perStep.ours!.push(await runOurs())
-      if (r % 4 === 0) perStep.oursQuiet0!.push(await runOurs(0)) // diagnostic: every 4th repetition
+      if (r % 4 === 0) perStep.oursAlways!.push(await runOurs('always')) // diagnostic: every 4th repetition
     }
 
     const base = median(perStep.plain!)
@@ -195,8 +196,8 @@ async function main() {
     console.log(`\n${steps.length} steps × ${REPS} repetitions, median per step (ratio vs plain Playwright):`)
     row('plain Playwright getByRole().click()', perStep.plain!)
     row('ours: locate() + click (no runner)', perStep.locateClick!)
-    row('ours: replayWebCase (no verify)', perStep.ours!)
-    row(`ours: replayWebCase, settleQuietMs 0 (${perStep.oursQuiet0!.length} reps)`, perStep.oursQuiet0!)
+    row('ours: replayWebCase (no verify, adaptive settle)', perStep.ours!)
+    row(`ours: replayWebCase, settle 'always' (${perStep.oursAlways!.length} reps)`, perStep.oursAlways!)
     const goal = median(perStep.ours!) / base <= 1.5
     console.log(`\nGoal (replayWebCase within 1.5× of plain Playwright): ${goal ? 'met' : 'NOT met'}`)
     console.log(

@@ -45,6 +45,7 @@ export {
   type ScreenTarget,
 } from './locate-on-screen'
 export {
+  countSameLabel,
   createLabelCheck,
   DEFAULT_MIN_CONTEXT_SCORE,
   DEFAULT_MIN_LABEL_SCORE,
@@ -54,8 +55,11 @@ export {
   labelKeyAgreement,
   labelKeys,
   QUALIFIED_LABEL_AGREEMENT,
+  SAME_LABEL_AGREEMENT,
+  sameCandidate,
   WEAK_LABEL_AGREEMENT,
 } from './label-agreement'
+export { areActionSynonyms, SYNONYM_AGREEMENT, UI_ACTION_SYNONYMS } from './ui-vocabulary'
 export {
   type MemoryCandidateSource,
   type MemoryCandidateSourceOptions,

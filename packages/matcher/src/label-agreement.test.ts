@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createLabelCheck, isGeneratedId, labelKeyAgreement } from './label-agreement'
+import { countSameLabel, createLabelCheck, isGeneratedId, labelKeyAgreement } from './label-agreement'
 import { comparisonKey } from './text-similarity'
 
 const agree = (a: string, b: string) => labelKeyAgreement(comparisonKey(a), comparisonKey(b))
@@ -90,5 +90,23 @@ describe('weak labels with an unrelated id', () => {
     expect(createLabelCheck(draft).check({ axName: '임시 보관' }).ok).toBe(true)
     const signIn = { tagName: 'button', axName: 'Sign in', id: 'login-btn', boundingBox: draft.boundingBox }
     expect(createLabelCheck(signIn).check({ axName: 'Log in', id: 'login-button' }).ok).toBe(true)
+  })
+})
+
+describe('countSameLabel (what the recorder stores as sameLabelCount)', () => {
+  const save = {
+    tagName: 'button',
+    axRole: 'button',
+    axName: '저장',
+    xpath: '/a',
+    boundingBox: { x: 0, y: 0, width: 80, height: 30 },
+  }
+  it('counts other visible elements with an agreeing label, not the element itself or chance agreements', () => {
+    const self = { ...save, boundingBox: { ...save.boundingBox, x: 0.3 } }
+    const settings = { axRole: 'link', axName: '설정', xpath: '/b' }
+    expect(countSameLabel(save, save, [self, settings])).toBe(0)
+    expect(countSameLabel(save, save, [self, { axName: '저장하기', xpath: '/c' }])).toBe(1)
+    expect(countSameLabel(save, save, [self, { axName: '저장', xpath: '/d', visible: false }])).toBe(0)
+    expect(countSameLabel({ ...save, axName: null }, save, [self])).toBe(0)
   })
 })

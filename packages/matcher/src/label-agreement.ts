@@ -1,6 +1,7 @@
 import type { ElementIdentity } from '@qa/model'
 import type { CandidateElement } from './score-candidate'
 import { comparisonKey, keySimilarity } from './text-similarity'
+import { areActionSynonyms, SYNONYM_AGREEMENT } from './ui-vocabulary'
 
 /**
  * Default floor of the label check (0.5): a structural hit whose label agrees less than this with the
@@ -33,23 +34,70 @@ export const WEAK_LABEL_AGREEMENT = 0.6
 /** Shortest key (in letters/jamo) for which containment is judged; shorter keys use the edit distance. */
 const MIN_CONTAINED = 3
 
-/** How well two label keys (`comparisonKey`) agree, in [0, 1]: `keySimilarity` except for a leading qualifier. */
+/**
+ * How well two label keys (`comparisonKey`) agree, in [0, 1]: `keySimilarity` except for a leading
+ * qualifier, and at least `SYNONYM_AGREEMENT` for two phrases of one action (`UI_ACTION_SYNONYMS`).
+ */
 export function labelKeyAgreement(a: string, b: string): number {
   if (a === b) return 1
   if (a.length === 0 || b.length === 0) return 0
+  const synonym = areActionSynonyms(a, b) ? SYNONYM_AGREEMENT : 0
   const [short, long] = a.length <= b.length ? [a, b] : [b, a]
   if (short.length >= MIN_CONTAINED && !long.startsWith(short) && long.includes(short))
-    return Math.min(QUALIFIED_LABEL_AGREEMENT, keySimilarity(a, b))
-  return keySimilarity(a, b)
+    return Math.max(synonym, Math.min(QUALIFIED_LABEL_AGREEMENT, keySimilarity(a, b)))
+  return Math.max(synonym, keySimilarity(a, b))
 }
 
-/** Comparison keys of the human labels of an element: accessible name, text, aria-label, placeholder. */
+/**
+ * Roles whose accessible name comes from their content (WAI-ARIA 1.2 "name from: contents"); other roles
+ * (toolbar, list, region, textbox, …) are not labelled by the text they hold.
+ */
+export const NAME_FROM_CONTENT_ROLES: ReadonlySet<string> = new Set([
+  'button',
+  'cell',
+  'checkbox',
+  'columnheader',
+  'gridcell',
+  'heading',
+  'link',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'radio',
+  'row',
+  'rowheader',
+  'switch',
+  'tab',
+  'tooltip',
+  'treeitem',
+])
+
+/** Separators of the parts of a compound label: 'Search items (아이템 검색)', '저장 / Save', 'Menu · 메뉴'. */
+const LABEL_PARTS = /\s*[()[\]{}/|·•:]\s*|\s+-\s+/u
+
+/**
+ * Comparison keys of the human labels of an element: accessible name, text, aria-label, placeholder, and
+ * each part of a compound label on its own (a bilingual 'Search items (아이템 검색)' agrees with
+ * '아이템 검색' as a whole, not as '검색' with a qualifier in front).
+ */
 export function labelKeys(e: CandidateElement | ElementIdentity): string[] {
   const out: string[] = []
-  for (const v of [e.axName, e.textContent, e.ariaLabel, e.placeholder]) {
-    if (!v) continue
-    const k = comparisonKey(v.length > 160 ? v.slice(0, 160) : v)
+  // a toolbar, list or region is not labelled by the text of what it holds
+  const role = e.axRole?.trim().toLowerCase()
+  const text = role && !NAME_FROM_CONTENT_ROLES.has(role) ? null : e.textContent
+  const add = (text: string) => {
+    const k = comparisonKey(text)
     if (k && !out.includes(k)) out.push(k)
+  }
+  for (const v of [e.axName, text, e.ariaLabel, e.placeholder]) {
+    if (!v) continue
+    const label = v.length > 160 ? v.slice(0, 160) : v
+    add(label)
+    // parts of two letters or more: a count in 'Delete (3)' is not a label of its own
+    const parts = label.split(LABEL_PARTS).filter((p) => (p.match(/\p{L}/gu)?.length ?? 0) >= 2)
+    if (parts.length > 1 && parts.length <= 4) for (const part of parts) add(part)
+    else if (parts.length === 1 && comparisonKey(parts[0]) !== comparisonKey(label)) add(parts[0] as string)
   }
   return out
 }
@@ -198,4 +246,46 @@ export function createLabelCheck(identity: ElementIdentity, minLabelScore = DEFA
       return verdict
     },
   }
+}
+
+/** The same element seen by two lookups: the same object, or the same XPath in its root and the same box (±1 px). */
+export function sameCandidate(a: CandidateElement, b: CandidateElement): boolean {
+  if (a === b) return true
+  if (!a.xpath || a.xpath !== b.xpath) return false
+  const x = a.boundingBox
+  const y = b.boundingBox
+  if (!x || !y) return x === y
+  // within a pixel: recorded boxes are rounded
+  return (
+    Math.abs(x.x - y.x) < 1 &&
+    Math.abs(x.y - y.y) < 1 &&
+    Math.abs(x.width - y.width) < 1 &&
+    Math.abs(x.height - y.height) < 1
+  )
+}
+
+/**
+ * Agreement (0.6) from which an element counts as carrying the same label for `sameLabelCount` and the
+ * sole-holder rule: above the chance agreement of two short Korean words that share a syllable ('저장' /
+ * '설정', '더하기' / '구매하기' score 0.5 on jamo), below every rewording and synonym.
+ */
+export const SAME_LABEL_AGREEMENT = 0.6
+
+/**
+ * How many of these elements carry a label agreeing with the identity's (`labelKeyAgreement` ≥
+ * `SAME_LABEL_AGREEMENT`), the element itself and hidden ones excluded: what a recorder stores as
+ * `sameLabelCount`, and what the sole-holder rule counts again at replay.
+ */
+export function countSameLabel(
+  identity: ElementIdentity,
+  self: CandidateElement | null,
+  elements: readonly CandidateElement[],
+): number {
+  if (labelKeys(identity).length === 0) return 0
+  const check = createLabelCheck(identity, SAME_LABEL_AGREEMENT)
+  let n = 0
+  for (const e of elements)
+    if (e.visible !== false && !(self && sameCandidate(e, self)) && check.check(e).agreement >= SAME_LABEL_AGREEMENT)
+      n++
+  return n
 }

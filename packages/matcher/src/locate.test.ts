@@ -379,3 +379,105 @@ describe('precision rule: a structural hit must agree with what the user saw', (
     expect(byId.element?.handle).toBe('sign-in')
   })
 })
+
+describe('the sole-holder rule: a label unique when recorded and unique now', () => {
+  // a settings page redesign: 저장 became 저장하기 and moved from the bottom left to the top right, a
+  // 임시 저장 draft button and new neighbours came with it, the id was renamed
+  const recorded: CandidateElement<string> = {
+    handle: 'save',
+    axRole: 'button',
+    axName: '저장',
+    tagName: 'button',
+    textContent: '저장',
+    id: 'save-btn',
+    xpath: '/html/body/main/form/div[3]/button',
+    boundingBox: { x: 32, y: 500, width: 90, height: 40 },
+    neighborText: ['언어 한국어', '알림 받기', '테마 라이트 다크'],
+  }
+  const moved: CandidateElement<string> = {
+    ...recorded,
+    axName: '저장하기',
+    textContent: '저장하기',
+    id: 'settings-save',
+    xpath: '/html/body/main/form/div[1]/div/button[2]',
+    boundingBox: { x: 475, y: 160, width: 117, height: 40 },
+    neighborText: ['임시 저장', '설정'],
+  }
+  const draft: CandidateElement<string> = {
+    ...moved,
+    handle: 'draft',
+    axName: '임시 저장',
+    textContent: '임시 저장',
+    id: 'settings-draft',
+    xpath: '/html/body/main/form/div[1]/div/button[1]',
+    boundingBox: { x: 370, y: 160, width: 97, height: 40 },
+    neighborText: ['저장하기', '설정'],
+  }
+
+  it('finds the moved, reworded element when its label was unique on the recorded page', async () => {
+    const r = await locate({ ...identityOf(recorded), sameLabelCount: 0 }, memoryCandidateSource([draft, moved]))
+    expect(r.status).toBe('found')
+    expect(r.element?.handle).toBe('save')
+  })
+
+  it('keeps the context check when the label was shared when recorded, or when it is unknown', async () => {
+    for (const sameLabelCount of [1, null]) {
+      const r = await locate({ ...identityOf(recorded), sameLabelCount }, memoryCandidateSource([draft, moved]))
+      expect(r.status, String(sameLabelCount)).toBe('not_found')
+    }
+  })
+
+  it('keeps the context check when two elements carry an agreeing label now', async () => {
+    const other = {
+      ...moved,
+      handle: 'other',
+      xpath: '/html/body/footer/button',
+      boundingBox: { x: 900, y: 650, width: 117, height: 40 },
+    }
+    const r = await locate({ ...identityOf(recorded), sameLabelCount: 0 }, memoryCandidateSource([draft, moved, other]))
+    expect(r.element?.handle).not.toBe('other')
+    expect(r.status).toBe('not_found')
+  })
+
+  it('never takes a qualified look-alike: 저장 removed, 임시 저장 remains → not_found', async () => {
+    const r = await locate({ ...identityOf(recorded), sameLabelCount: 0 }, memoryCandidateSource([draft]))
+    expect(r.status).toBe('not_found')
+  })
+})
+
+describe('labels that name the same action (UI vocabulary)', () => {
+  const send: CandidateElement<string> = {
+    handle: 'send',
+    axRole: 'button',
+    axName: '전송',
+    tagName: 'button',
+    textContent: '전송',
+    id: 'send-btn',
+    xpath: '/html/body/div/div[2]/button[1]',
+    boundingBox: { x: 53, y: 273, width: 66, height: 40 },
+    neighborText: ['메모'],
+  }
+  const clear = { ...send, handle: 'clear', axName: '지우기', textContent: '지우기', id: 'clear-button' }
+
+  it('heals 전송 → 보내기 next to a 지우기 decoy, and clicks nothing when 전송 is gone', async () => {
+    const reworded = {
+      ...send,
+      axName: '보내기',
+      textContent: '보내기',
+      id: 'send-button',
+      xpath: '/html/body/div/div[2]/div/button[2]',
+      boundingBox: { x: 140, y: 353, width: 80, height: 40 },
+    }
+    const moved = {
+      ...clear,
+      xpath: '/html/body/div/div[2]/div/button[1]',
+      boundingBox: { x: 53, y: 353, width: 80, height: 40 },
+    }
+    const identity = { ...identityOf(send), sameLabelCount: 0 }
+    const r = await locate(identity, memoryCandidateSource([moved, reworded]))
+    expect(r.status).toBe('found')
+    expect(r.element?.handle).toBe('send')
+    const gone = await locate(identity, memoryCandidateSource([moved]))
+    expect(gone.status).toBe('not_found')
+  })
+})

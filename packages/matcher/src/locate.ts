@@ -2,7 +2,14 @@ import type { BoundingBox, ElementIdentity, ReplayMethod, Selectors } from '@qa/
 import { assertRange } from './errors'
 import { type CascadeStep, type LocateResult, runCascade, type StepOutcome } from './internal/cascade'
 import { centerOf, isBox, type XY } from './internal/geometry'
-import { createLabelCheck, DEFAULT_MIN_CONTEXT_SCORE, DEFAULT_MIN_LABEL_SCORE } from './label-agreement'
+import {
+  createLabelCheck,
+  DEFAULT_MIN_CONTEXT_SCORE,
+  DEFAULT_MIN_LABEL_SCORE,
+  labelKeys,
+  SAME_LABEL_AGREEMENT,
+  sameCandidate,
+} from './label-agreement'
 import {
   type CandidateElement,
   DEFAULT_WEIGHTS,
@@ -184,6 +191,27 @@ export async function locate<H = unknown>(
 
   type E = CandidateElement<H>
   const labels = createLabelCheck(identity, minLabelScore)
+  /** Every visible candidate of the page, listed once per call (similarity and the sole-holder rule share it). */
+  let everything: Promise<E[]> | null = null
+  const allCandidates = (): Promise<E[]> => {
+    everything ??= source.listCandidates().then(actionable)
+    return everything
+  }
+  const uniqueWhenRecorded = identity.sameLabelCount === 0 && labelKeys(identity).length > 0
+  let holders: Promise<E[]> | null = null
+  /**
+   * The sole-holder rule: the recorded label was unique on its page (`sameLabelCount` 0) and this candidate
+   * is the only element of the current page whose label agrees with it. Then it is the element the user
+   * saw, wherever the redesign moved it and whatever now stands around it.
+   */
+  const soleHolder = async (e: E): Promise<boolean> => {
+    if (!uniqueWhenRecorded) return false
+    holders ??= allCandidates().then((list) =>
+      list.filter((c) => labels.check(c).agreement >= Math.max(minLabelScore, SAME_LABEL_AGREEMENT)),
+    )
+    const list = await holders.catch(() => [] as E[])
+    return list.length === 1 && sameCandidate(list[0] as E, e)
+  }
   /**
    * The precision rule: why a candidate cannot be the element the user saw, or null when it can. Unique
    * hits of deliberate identifiers (form name, data-testid) and candidates carrying the recorded
@@ -199,7 +227,7 @@ export async function locate<H = unknown>(
     if (labels.identifier(e) === 'data-testid') return null
     const context = labels.context(e)
     const floor = minContextScore
-    if (context !== null && context < floor)
+    if (context !== null && context < floor && !(await soleHolder(e)))
       return describe(
         e,
         `stands elsewhere: context (neighbours, place, id) ${fmt(context)} < ${fmt(floor)}, probably another element with the same label`,
@@ -324,7 +352,7 @@ export async function locate<H = unknown>(
       resolve('text', await source.byText((text as string).replace(/\s+/g, ' ').trim())),
     ),
     step('similarity', null, async () => {
-      const visible = actionable(await source.listCandidates())
+      const visible = await allCandidates()
       if (visible.length === 0) return { outcome: 'none', candidates: 0 }
       const { kept: list, rejected } = await eligible(visible)
       if (list.length === 0)
@@ -338,6 +366,19 @@ export async function locate<H = unknown>(
       const first = ranked[0] as (typeof ranked)[0]
       const second = ranked[1]
       const margin = second ? first.score - second.score : 1
+      if (
+        (first.score < minScore || margin < minMargin) &&
+        first.score >= minExactScore &&
+        (await soleHolder(first.element))
+      )
+        return {
+          outcome: 'matched',
+          element: first.element,
+          point: pointOf(first.element, recordedPoint),
+          confidence: first.score,
+          candidates: list.length,
+          detail: `similarity ${fmt(first.score)}; the only element whose label agrees with the recorded one, which was unique on its page`,
+        }
       if (first.score < minScore)
         return {
           outcome: 'below_threshold',

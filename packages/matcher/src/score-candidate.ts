@@ -1,6 +1,7 @@
 import type { BoundingBox, ElementIdentity } from '@qa/model'
 import { areaRatio, clamp01, isBox } from './internal/geometry'
 import { comparisonKey, keySimilarity } from './text-similarity'
+import { areActionSynonyms, SYNONYM_AGREEMENT } from './ui-vocabulary'
 
 /**
  * An element on the current page as a browser adapter sees it. The fields mirror `ElementIdentity` (same
@@ -211,6 +212,11 @@ function createScorer(identity: ElementIdentity | CandidateElement, weights: Rea
     const k = key(raw)
     return k === undefined ? 0 : keySimilarity(rk, k)
   }
+  /** A human label: also `SYNONYM_AGREEMENT` for another phrase of the same action ('전송' / '보내기'). */
+  const fuzzyLabel = (rk: string) => (raw: string) => {
+    const k = key(raw)
+    return k === undefined ? 0 : Math.max(keySimilarity(rk, k), areActionSynonyms(rk, k) ? SYNONYM_AGREEMENT : 0)
+  }
   const fuzzyLower = (rk: string) => (raw: string) => {
     const k = lower(raw)
     return k === undefined ? 0 : keySimilarity(rk, k)
@@ -235,14 +241,14 @@ function createScorer(identity: ElementIdentity | CandidateElement, weights: Rea
   }
   const f = {
     axRole: r.axRole === undefined ? null : exactOf(r.axRole),
-    axName: r.axName === undefined ? null : fuzzyKey(r.axName),
+    axName: r.axName === undefined ? null : fuzzyLabel(r.axName),
     tagName: r.tagName === undefined ? null : exactOf(r.tagName),
     id: r.id === undefined ? null : fuzzyKey(r.id),
     name: r.name === undefined ? null : fuzzyKey(r.name),
     dataTestId: r.dataTestId === undefined ? null : fuzzyKey(r.dataTestId),
-    ariaLabel: r.ariaLabel === undefined ? null : fuzzyKey(r.ariaLabel),
+    ariaLabel: r.ariaLabel === undefined ? null : fuzzyLabel(r.ariaLabel),
     placeholder: r.placeholder === undefined ? null : fuzzyKey(r.placeholder),
-    textContent: r.textContent === undefined ? null : fuzzyKey(r.textContent),
+    textContent: r.textContent === undefined ? null : fuzzyLabel(r.textContent),
     type: r.type === undefined ? null : exactOf(r.type),
     href: r.href === undefined ? null : fuzzyLower(r.href),
     xpath: r.xpath === undefined ? null : fuzzyLower(r.xpath),

@@ -85,6 +85,7 @@ export const elementIdentitySchema = schema('ElementIdentity', [
   opt('framePath', k.array(k.string())),
   opt('shadowPath', k.array(k.string())),
   opt('backendNodeId', k.integer()),
+  opt('sameLabelCount', k.integer(0)),
 ])
 
 export const selectorsSchema = schema('Selectors', [

@@ -157,6 +157,12 @@ export interface ElementIdentity {
   shadowPath?: string[] | null
   /** CDP backend node id at record time (diagnostics only; not stable across loads). */
   backendNodeId?: number | null
+  /**
+   * How many other elements of the page carried a label agreeing with this one when it was recorded
+   * (0: the label was unique). A label unique then and unique now identifies the element even after it
+   * moved; absent means unknown.
+   */
+  sameLabelCount?: number | null
   extra?: Extra
 }
 

@@ -29,6 +29,8 @@ export interface PlaywrightCandidateSourceOptions {
   maxCandidates?: number
   /** The recorded element's pixels: enables the visual strategy (template matching on a screenshot). */
   elementCrop?: Frame | null
+  /** Loads the recorded element's pixels when the visual strategy runs (most steps never get there). */
+  loadElementCrop?: (() => Promise<Frame | null>) | null
   /** NCC a visual hit needs (default 0.8, the matcher's visual threshold decides in the end). */
   visualThreshold?: number
 }
@@ -89,35 +91,60 @@ export function playwrightCandidateSource(
   page: Page,
   opts: PlaywrightCandidateSourceOptions = {},
 ): CandidateSource<Locator> {
-  const scope: Scope = (opts.framePath ?? []).reduce<Scope>((s, selector) => s.frameLocator(selector), page)
+  let resolved: Promise<Scope> | null = null
+  const scope = (): Promise<Scope> => {
+    resolved ??= resolveFrameScope(page, opts.framePath ?? [])
+    return resolved
+  }
   const limit = opts.maxCandidates ?? 400
   return {
     async byRole(role, name) {
-      const locator = scope.getByRole(role as Parameters<Page['getByRole']>[0], { name, exact: true })
+      const locator = (await scope()).getByRole(role as Parameters<Page['getByRole']>[0], { name, exact: true })
       return describeAll(locator, limit, { role, name })
     },
     async byAttribute(attribute, value, tagName) {
-      return describeAll(scope.locator(`${tagName ?? ''}[${ATTRIBUTE[attribute]}=${quote(value)}]`), limit)
+      return describeAll((await scope()).locator(`${tagName ?? ''}[${ATTRIBUTE[attribute]}=${quote(value)}]`), limit)
     },
     async bySelector(selector, kind) {
-      return describeAll(scope.locator(kind === 'xpath' ? `xpath=${selector}` : selector), limit)
+      return describeAll((await scope()).locator(kind === 'xpath' ? `xpath=${selector}` : selector), limit)
     },
     async byText(text) {
-      return describeAll(scope.getByText(text, { exact: true }), limit)
+      return describeAll((await scope()).getByText(text, { exact: true }), limit)
     },
     async listCandidates() {
-      return describeAll(scope.locator(INTERACTIVE_SELECTOR), limit)
+      return describeAll((await scope()).locator(INTERACTIVE_SELECTOR), limit)
     },
-    ...(opts.elementCrop
+    ...(opts.elementCrop || opts.loadElementCrop
       ? {
           visual: async () => {
-            const crop = opts.elementCrop as Frame
+            const crop = opts.elementCrop ?? (await opts.loadElementCrop?.())
+            if (!crop) return null
             const png = await page.screenshot({ animations: 'disabled', caret: 'hide' })
             return findCropOnScreen(png, crop, () => describeAll(page.locator(INTERACTIVE_SELECTOR), limit))
           },
         }
       : {}),
   }
+}
+
+const FRAME_SELECTOR = 'iframe, frame'
+
+/**
+ * The recorded iframe path as a Playwright scope, healed where a frame's recorded selector no longer
+ * matches exactly one frame (a redesign renamed its id): the only frame of its parent then stands in.
+ */
+export async function resolveFrameScope(page: Page, framePath: readonly string[]): Promise<Scope> {
+  let scope: Scope = page
+  for (const selector of framePath) {
+    let use = selector
+    const matches = await scope
+      .locator(selector)
+      .count()
+      .catch(() => 0)
+    if (matches !== 1 && (await scope.locator(FRAME_SELECTOR).count()) === 1) use = FRAME_SELECTOR
+    scope = scope.frameLocator(use)
+  }
+  return scope
 }
 
 /** The frame scope an identity was recorded in. */

@@ -1,5 +1,7 @@
+import { countSameLabel, labelKeys } from '@qa/matcher'
 import type { ElementIdentity, Selectors } from '@qa/model'
 import type { CDPSession, Page } from 'playwright-core'
+import { playwrightCandidateSource } from './candidate-source'
 import {
   actionableAncestorInPage,
   deepActiveElementInPage,
@@ -87,6 +89,20 @@ const NON_ROLES = new Set([
   'Ignored',
 ])
 
+/**
+ * How many other elements of the element's frame carry a label agreeing with its own (the matcher's
+ * `countSameLabel`, the same rule the replay applies), or null when the page cannot tell (navigating away).
+ */
+async function sameLabelCountOf(page: Page, identity: ElementIdentity): Promise<number | null> {
+  if (labelKeys(identity).length === 0) return null
+  try {
+    const candidates = await playwrightCandidateSource(page, { framePath: identity.framePath ?? null }).listCandidates()
+    return countSameLabel(identity, { xpath: identity.xpath, boundingBox: identity.boundingBox }, candidates)
+  } catch {
+    return null
+  }
+}
+
 export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityReader> {
   const session = await page.context().newCDPSession(page)
   await session.send('DOM.enable')
@@ -116,8 +132,11 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
     const description = result.value as PageElementDescription | undefined
     if (!description) return null
     const ax = await axOf(backendNodeId)
+    const identity = buildIdentity(description, ax, backendNodeId)
+    const sameLabelCount = await sameLabelCountOf(page, identity)
+    if (sameLabelCount !== null) identity.sameLabelCount = sameLabelCount
     return {
-      identity: buildIdentity(description, ax, backendNodeId),
+      identity,
       selectors: buildSelectors(description),
       description,
       backendNodeId,

@@ -109,6 +109,14 @@ export function describeElementsInPage(elements: Element[]): PageElementDescript
     return clean(typeof h.innerText === 'string' ? h.innerText : el.textContent)
   }
 
+  const UNSEEN_TAGS = new Set(['script', 'style', 'template', 'noscript', 'link', 'meta', 'title'])
+  /** Rendered for a person to see (a `display: contents` wrapper has no box of its own but shows its children). */
+  const isSeen = (el: Element): boolean => {
+    if (UNSEEN_TAGS.has(el.localName)) return false
+    const style = el.ownerDocument.defaultView?.getComputedStyle(el)
+    if (!style || style.display === 'none' || style.visibility === 'hidden') return false
+    return style.display === 'contents' || el.getClientRects().length > 0
+  }
   const neighbours = (el: Element): string[] => {
     const out: string[] = []
     const seen = new Set<string>()
@@ -127,7 +135,8 @@ export function describeElementsInPage(elements: Element[]): PageElementDescript
       const parent: Element | null = node.parentElement
       if (!parent) break
       for (const sib of Array.from(parent.children)) {
-        if (sib === node) continue
+        // only what a person sees: no scripts or styles, nothing hidden (innerText of those is their source)
+        if (sib === node || !isSeen(sib)) continue
         const t = textOf(sib)
         if (t && t !== own) push(t)
       }
@@ -187,6 +196,27 @@ export function describeElementsInPage(elements: Element[]): PageElementDescript
     }
     return null
   }
+  // roles that take their accessible name from their content (WAI-ARIA 1.2 "name from: contents")
+  const NAME_FROM_CONTENT = new Set([
+    'button',
+    'cell',
+    'checkbox',
+    'columnheader',
+    'gridcell',
+    'heading',
+    'link',
+    'menuitem',
+    'menuitemcheckbox',
+    'menuitemradio',
+    'option',
+    'radio',
+    'row',
+    'rowheader',
+    'switch',
+    'tab',
+    'tooltip',
+    'treeitem',
+  ])
   const accessibleName = (el: Element): string | null => {
     const aria = clean(el.getAttribute('aria-label'))
     if (aria) return aria
@@ -222,6 +252,9 @@ export function describeElementsInPage(elements: Element[]): PageElementDescript
     }
     if (tag === 'img') return clean(el.getAttribute('alt'))
     if (tag === 'select' || tag === 'textarea') return clean(el.getAttribute('title'))
+    // ARIA names only some roles from their content; a toolbar or a region is not named by its text
+    const role = implicitRole(el)
+    if (role && !NAME_FROM_CONTENT.has(role)) return clean(el.getAttribute('title'))
     return textOf(el) ?? clean(el.getAttribute('title'))
   }
 

@@ -188,7 +188,7 @@ describe('interactive recording', () => {
 
 describe('web replay with self-healing (seed 003 test plan)', () => {
   it('replays a multi-page flow unchanged, every element found by role and every step verified', async () => {
-    const { testCase } = await record(async (rec, p) => {
+    const { testCase, dir } = await record(async (rec, p) => {
       await clickTo('#user')(rec, p)
       await rec.type('qa-user')
       await clickTo('#next')(rec, p)
@@ -242,11 +242,37 @@ describe('web replay with self-healing (seed 003 test plan)', () => {
     expect(await p.locator('shadow-widget button').textContent()).toBe('눌림')
   })
 
-  it('iframe: the button inside the frame is found after its id changed', async () => {
+  it("iframe: the button inside the frame is found after its id and the iframe's id changed", async () => {
     const { testCase, dir } = await record(clickTo('#ibtn', '#frame'))
+    expect(testCase.actions[0]!.identity!.framePath).toEqual(['#frame'])
     const { outcome, page: p } = await replayOn({ renameIds: true }, testCase, dir)
     expect(outcome.replayResults[0]).toMatchObject({ success: true, method: 'role' })
-    expect(await p.frameLocator('#frame').locator('button').textContent()).toBe('clicked')
+    expect(await p.frameLocator('#frame-v2').locator('button').textContent()).toBe('clicked')
+  })
+
+  it('waits for an element a step renders late instead of healing to another one (adaptive settle)', async () => {
+    server.setVariant({})
+    const dir = await mkdtemp(join(tmpdir(), 'qa-cdp-'))
+    const p = await page()
+    const rec = await createWebRecorder(p, { caseFile: join(dir, 'case.json') })
+    await rec.start(`${server.url}/`)
+    await clickTo('#reveal')(rec, p)
+    await p.locator('#late').waitFor()
+    await clickTo('#late')(rec, p)
+    await rec.save()
+    await rec.close()
+    const testCase = (await loadTestCase(join(dir, 'case.json'))).testCase
+    for (const settle of ['adaptive', 'always'] as const) {
+      const { outcome, page: replayed } = await replayOn({}, testCase, dir, { verify: false, settle })
+      expect(
+        outcome.replayResults.map((r) => [r.success, r.method]),
+        settle,
+      ).toEqual([
+        [true, 'role'],
+        [true, 'role'],
+      ])
+      expect(await replayed.locator('#late').textContent()).toBe('눌림')
+    }
   })
 
   it('a reworded label is healed by a stored selector, and the verified heal is learnt', async () => {

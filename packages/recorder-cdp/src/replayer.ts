@@ -16,6 +16,7 @@ import { type PlaywrightCandidate, playwrightCandidateSource } from './candidate
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
 import { WebError } from './errors'
 import { decodeFrame } from './visual'
+import { trackPageActivity } from './page-activity'
 import { maskedScreenshot, settle } from './recorder'
 
 export interface WebStepEvent {
@@ -50,6 +51,13 @@ export interface WebReplayOptions {
   locate?: LocateOptions
   /** Settle after each step: DOM quiet for this long (default 150 ms). */
   settleQuietMs?: number
+  /**
+   * When to settle (default `adaptive`). `always`: after every step. `adaptive`: after a step that navigated,
+   * before every verified screenshot, and before a step whose element was not found at once by the first
+   * strategy (the cascade then runs again on the settled page, so a heal never happens on a page that was
+   * still changing); after a step that started requests, until they finished; otherwise straight on.
+   */
+  settle?: 'adaptive' | 'always'
   onStep?: (event: WebStepEvent) => void
   /** Called before each step runs (progress display). */
   onStepStart?: (event: { index: number; total: number; action: Action }) => void
@@ -66,6 +74,13 @@ export interface WebReplayOutcome {
 
 const pad = (n: number) => String(n).padStart(3, '0')
 const round = (v: number) => Math.round(v)
+
+/** Found by the first strategy the identity allows, exactly as recorded: nothing to heal. */
+function foundAtOnce(found: LocateResult<PlaywrightCandidate>): boolean {
+  if (found.status !== 'found') return false
+  const first = found.attempts.find((a) => a.outcome !== 'skipped')
+  return first !== undefined && first.outcome === 'matched' && first.strategy === found.strategy
+}
 
 /** Moves a recorded URL to the origin of the override URL (recordings are often made on another port). */
 export function rebaseUrl(
@@ -144,6 +159,8 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     })
   }
 
+  const adaptive = (opts.settle ?? 'adaptive') === 'adaptive'
+  const activity = trackPageActivity(page)
   const total = testCase.actions.length
   for (const [index, action] of testCase.actions.entries()) {
     opts.onStepStart?.({ index, total, action })
@@ -159,6 +176,7 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
       errorMessage: '',
     }
     let located: LocateResult<PlaywrightCandidate> | null = null
+    activity.mark()
     try {
       located = await runAction(action, result)
       result.success = true
@@ -167,7 +185,9 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
       if (result.method === 'none' || !result.method) result.method = 'failed'
       result.errorMessage = error instanceof Error ? error.message.split('\n')[0]! : String(error)
     }
-    await settle(page, opts.settleQuietMs)
+    if (!adaptive || opts.verify || !result.success || activity.navigatedSinceMark())
+      await settle(page, opts.settleQuietMs)
+    else if (activity.requestsSinceMark()) await activity.idle(timeout)
     result.durationMs = Math.round(performance.now() - started)
 
     let verification: VerificationResult | undefined
@@ -222,6 +242,7 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     state.pendingIdentity = null
     opts.onStep?.({ index, total, action, result, ...(verification ? { verification } : {}) })
   }
+  activity.dispose()
   await state.reader?.detach()
 
   const report = verifier.buildReport()
@@ -264,15 +285,22 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
       else if (action.actionType === 'type') await page.keyboard.type(text ?? '')
       return null
     }
-    const elementCrop = action.elementCropPath
-      ? await decodeFrame(resolve(opts.caseDir, action.elementCropPath)).catch(() => null)
-      : null
-    const source = playwrightCandidateSource(page, { framePath: action.identity.framePath ?? null, elementCrop })
-    const found = await locate(action.identity, source, {
-      selectors: action.selectors ?? null,
-      coordinates: { x: action.x, y: action.y },
-      ...opts.locate,
-    })
+    const cropPath = action.elementCropPath ? resolve(opts.caseDir, action.elementCropPath) : null
+    const loadElementCrop = cropPath ? () => decodeFrame(cropPath).catch(() => null) : null
+    const identity = action.identity
+    const locateHere = () =>
+      locate(identity, playwrightCandidateSource(page, { framePath: identity.framePath ?? null, loadElementCrop }), {
+        selectors: action.selectors ?? null,
+        coordinates: { x: action.x, y: action.y },
+        ...opts.locate,
+      })
+    let found = await locateHere()
+    if (adaptive && !foundAtOnce(found)) {
+      // Not the recorded element at once: the page may still be changing from the last step. Heal (or give
+      // up) only on the settled page.
+      await settle(page, opts.settleQuietMs)
+      found = await locateHere()
+    }
     result.strategiesTried = found.attempts
     result.matchConfidence = found.confidence
     if (found.status !== 'found' || !found.point) {

@@ -68,8 +68,9 @@ ${v.shift ? '<div class="banner">새 소식: 점검 안내</div>' : ''}
 <button aria-label="설정 열기" class="gear" onclick="document.getElementById('out').textContent='settings'">⚙</button>
 <select id="${id(v, 'lang')}" name="lang"><option>한국어</option><option>English</option></select>
 ${wrap(v, '<shadow-widget></shadow-widget>')}
-<iframe id="frame" src="/inner${v.renameIds ? '?v2' : ''}" style="width:400px;height:120px;border:2px solid #888"></iframe>
+<iframe id="${id(v, 'frame')}" src="/inner${v.renameIds ? '?v2' : ''}" style="width:400px;height:120px;border:2px solid #888"></iframe>
 <p><a href="/next" id="${id(v, 'next')}">다음 페이지</a></p>
+<p id="late-slot"><button id="${id(v, 'reveal')}" onclick="setTimeout(() => { const b = document.createElement('button'); b.id = 'late'; b.textContent = '늦게 나온 버튼'; b.onclick = () => { b.textContent = '눌림' }; this.after(b) }, 100)">보여 주기</button></p>
 <script>
 customElements.define('shadow-widget', class extends HTMLElement {
   constructor() { super(); const r = this.attachShadow({ mode: 'open' });

@@ -4,6 +4,7 @@ import type { BoundingBox, ElementIdentity } from '@qa/model'
 import { areaRatio, centerOf, clamp01, isBox } from '../internal/geometry'
 import { distance } from 'fastest-levenshtein'
 import { comparisonKey } from '../text-similarity'
+import { areActionSynonyms, SYNONYM_AGREEMENT } from '../ui-vocabulary'
 
 /** keySimilarity as it was before the speed-up (plain Levenshtein on the whole keys). */
 function keySimilarity(a: string, b: string): number {
@@ -191,6 +192,9 @@ function jaccard(a: Set<string>, b: Set<string> | undefined): number {
 
 const exact = (a: string, b: string | undefined): number => (a === b ? 1 : 0)
 const fuzzy = (a: string, b: string | undefined): number => (b === undefined ? 0 : keySimilarity(a, b))
+/** Labels: also the synonym agreement for two phrases of one action. */
+const fuzzyLabel = (a: string, b: string | undefined): number =>
+  b === undefined ? 0 : Math.max(keySimilarity(a, b), areActionSynonyms(a, b) ? SYNONYM_AGREEMENT : 0)
 
 /**
  * Similo-style similarity of a live candidate to a recorded identity, in [0, 1]: the weighted mean of
@@ -216,15 +220,15 @@ export function scoreCandidate(
     total += w
   }
   if (r.axRole) add('axRole', exact(r.axRole, c.axRole))
-  if (r.axName) add('axName', fuzzy(r.axName, c.axName))
+  if (r.axName) add('axName', fuzzyLabel(r.axName, c.axName))
   if (r.tagName) add('tagName', exact(r.tagName, c.tagName))
   if (r.id) add('id', fuzzy(r.id, c.id))
   if (r.classNames) add('classNames', jaccard(r.classNames, c.classNames))
   if (r.name) add('name', fuzzy(r.name, c.name))
   if (r.dataTestId) add('dataTestId', fuzzy(r.dataTestId, c.dataTestId))
-  if (r.ariaLabel) add('ariaLabel', fuzzy(r.ariaLabel, c.ariaLabel))
+  if (r.ariaLabel) add('ariaLabel', fuzzyLabel(r.ariaLabel, c.ariaLabel))
   if (r.placeholder) add('placeholder', fuzzy(r.placeholder, c.placeholder))
-  if (r.textContent) add('textContent', fuzzy(r.textContent, c.textContent))
+  if (r.textContent) add('textContent', fuzzyLabel(r.textContent, c.textContent))
   if (r.type) add('type', exact(r.type, c.type))
   if (r.href) add('href', fuzzy(r.href, c.href))
   if (r.xpath) add('xpath', fuzzy(r.xpath, c.xpath))

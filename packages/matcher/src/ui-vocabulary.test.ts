@@ -1,0 +1,67 @@
+import { fc, test } from '@fast-check/vitest'
+import { describe, expect, it } from 'vitest'
+import { labelKeyAgreement, labelKeys } from './label-agreement'
+import { comparisonKey } from './text-similarity'
+import { areActionSynonyms, SYNONYM_AGREEMENT, UI_ACTION_SYNONYMS } from './ui-vocabulary'
+
+const agree = (a: string, b: string) => labelKeyAgreement(comparisonKey(a), comparisonKey(b))
+const phrases = UI_ACTION_SYNONYMS.flat()
+
+describe('UI action synonyms', () => {
+  it('agree across a rewording that shares no letters', () => {
+    expect(agree('전송', '보내기')).toBe(SYNONYM_AGREEMENT)
+    expect(agree('새로 만들기', '추가')).toBe(SYNONYM_AGREEMENT)
+    expect(agree('더하기', '하나 더')).toBe(SYNONYM_AGREEMENT)
+    expect(agree('Send', 'Submit')).toBe(SYNONYM_AGREEMENT)
+    // a synonym never lowers what the letters already say
+    expect(agree('구매하기', '구매')).toBeGreaterThan(SYNONYM_AGREEMENT)
+  })
+
+  it('keep other actions, qualified labels and the other language apart', () => {
+    for (const [a, b] of [
+      ['전송', '지우기'],
+      ['새로 만들기', '가져오기'],
+      ['더하기', '초기화'],
+      ['저장', '임시 저장'],
+      ['로그인', '간편 로그인'],
+      ['Cancel', 'Close'],
+      ['Save', '저장'],
+      ['삭제', '지우기'],
+    ])
+      expect(agree(a as string, b as string), `${a} / ${b}`).toBeLessThan(0.5)
+  })
+
+  test.prop([fc.constantFrom(...phrases), fc.constantFrom(...phrases)], { numRuns: 200 })(
+    'are symmetric and never an exact match',
+    (a, b) => {
+      const ka = comparisonKey(a)
+      const kb = comparisonKey(b)
+      expect(areActionSynonyms(ka, kb)).toBe(areActionSynonyms(kb, ka))
+      expect(areActionSynonyms(ka, ka)).toBe(false)
+    },
+  )
+
+  it('lists every phrase once per group and groups never mix Hangul with Latin letters', () => {
+    for (const group of UI_ACTION_SYNONYMS) {
+      const keys = group.map(comparisonKey)
+      expect(new Set(keys).size, group.join(', ')).toBe(keys.length)
+      const hangul = group.filter((p) => /[\uac00-\ud7a3]/.test(p)).length
+      expect([0, group.length], group.join(', ')).toContain(hangul)
+    }
+  })
+})
+
+describe('labelKeys of compound labels', () => {
+  it('adds each part of a bilingual label, not counts or single letters', () => {
+    expect(labelKeys({ placeholder: 'Search items (아이템 검색)' })).toEqual(
+      ['searchitems아이템검색', 'searchitems', '아이템검색'].map((k) => comparisonKey(k)),
+    )
+    expect(labelKeys({ axName: 'Delete (3)' })).toEqual([comparisonKey('Delete (3)'), 'delete'])
+    expect(agree('아이템 검색', 'Search items (아이템 검색)')).toBeLessThan(1)
+  })
+
+  it('ignores the text a container holds: a toolbar is not labelled by its buttons', () => {
+    expect(labelKeys({ axRole: 'toolbar', textContent: '새로 만들기 20개 항목' })).toEqual([])
+    expect(labelKeys({ axRole: 'button', textContent: '새로 만들기' })).toEqual([comparisonKey('새로 만들기')])
+  })
+})

@@ -1,0 +1,73 @@
+import { comparisonKey } from './text-similarity'
+
+/**
+ * Labels that name the same action on a control, one group per action and per language. A redesign
+ * rewords '새로 만들기' as '추가' or 'Send' as 'Submit'; no edit distance sees that, a person does.
+ *
+ * Kept deliberately narrow, because a synonym that is not one makes healing click the wrong control:
+ * - groups never cross languages (a bilingual page can show 'Save' and '저장' as two buttons);
+ * - a label must equal a listed phrase as a whole (after normalisation: case, spaces and punctuation do
+ *   not count, so 'log in' covers 'Login'); '간편 로그인' or '임시 저장' are other actions and stay out;
+ * - actions that often stand side by side stay apart: cancel / close, delete / clear, save / apply,
+ *   add / import.
+ */
+export const UI_ACTION_SYNONYMS: readonly (readonly string[])[] = [
+  // English
+  ['add', 'add new', 'create', 'create new', 'new', 'increment', 'one more', 'plus'],
+  ['send', 'submit', 'post'],
+  ['save', 'save changes'],
+  ['search', 'find', 'look up'],
+  ['sign in', 'log in'],
+  ['sign out', 'log out'],
+  ['sign up', 'register', 'create account'],
+  ['delete', 'remove', 'trash'],
+  ['edit', 'modify', 'change'],
+  ['ok', 'okay', 'confirm'],
+  ['next', 'continue', 'proceed'],
+  ['back', 'previous', 'go back'],
+  ['buy', 'purchase', 'buy now', 'checkout'],
+  ['settings', 'preferences', 'options'],
+  ['reset', 'clear all', 'start over'],
+  // Korean
+  ['추가', '추가하기', '새로 만들기', '만들기', '새로 추가', '생성', '생성하기', '더하기', '하나 더', '새 항목'],
+  ['전송', '전송하기', '보내기', '제출', '제출하기'],
+  ['저장', '저장하기'],
+  ['검색', '검색하기', '찾기', '조회', '조회하기'],
+  ['로그인', '로그인하기'],
+  ['로그아웃', '로그아웃하기'],
+  ['회원가입', '가입', '가입하기'],
+  ['삭제', '삭제하기', '제거', '제거하기'],
+  ['수정', '수정하기', '편집', '편집하기', '변경', '변경하기'],
+  ['확인', '확인하기'],
+  ['다음', '다음 단계', '계속', '계속하기'],
+  ['이전', '이전 단계', '뒤로', '뒤로 가기'],
+  ['구매', '구매하기', '구입', '구입하기', '결제', '결제하기', '주문', '주문하기'],
+  ['설정', '환경설정'],
+  ['초기화', '초기화하기', '리셋'],
+]
+
+/** Agreement of two labels that are listed synonyms of one action (a rewording, never an exact match). */
+export const SYNONYM_AGREEMENT = 0.7
+
+/** comparison key → indexes of the groups it belongs to. */
+const groupsByKey: ReadonlyMap<string, readonly number[]> = (() => {
+  const map = new Map<string, number[]>()
+  UI_ACTION_SYNONYMS.forEach((group, index) => {
+    for (const phrase of group) {
+      const key = comparisonKey(phrase)
+      const list = map.get(key) ?? []
+      if (!list.includes(index)) list.push(index)
+      map.set(key, list)
+    }
+  })
+  return map
+})()
+
+/** True when two comparison keys (`comparisonKey`) are different phrases for the same action. */
+export function areActionSynonyms(a: string, b: string): boolean {
+  if (a === b) return false
+  const ga = groupsByKey.get(a)
+  if (!ga) return false
+  const gb = groupsByKey.get(b)
+  return gb !== undefined && ga.some((g) => gb.includes(g))
+}

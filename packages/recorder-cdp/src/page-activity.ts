@@ -1,0 +1,84 @@
+import type { Frame, Page, Request, Response } from 'playwright-core'
+
+/** Requests that stay open by design and say nothing about a step's effect being pending. */
+const LONG_LIVED = new Set(['eventsource', 'websocket'])
+
+/**
+ * What a page did since a mark: main-frame navigations and network requests started (and how many are
+ * still in flight). The adaptive settle of the replayer asks it whether a step can still be changing the
+ * page: after a navigation it settles fully, after requests it waits for them to finish, and otherwise the
+ * step's own (synchronous) effects are already in the DOM.
+ */
+export interface PageActivity {
+  /** Starts a new observation window (call before a step's input). */
+  mark(): void
+  /** True when the main frame navigated since the mark. */
+  navigatedSinceMark(): boolean
+  /** True when a request started since the mark. */
+  requestsSinceMark(): boolean
+  /** Requests started and not yet finished or failed (long-lived streams excluded). */
+  inFlight(): number
+  /** Resolves when no request started since the mark is in flight any more, or after timeoutMs. */
+  idle(timeoutMs: number): Promise<void>
+  dispose(): void
+}
+
+export function trackPageActivity(page: Page): PageActivity {
+  let navigated = false
+  let started = 0
+  const open = new Set<Request>()
+  const onRequest = (request: Request) => {
+    if (LONG_LIVED.has(request.resourceType())) return
+    started++
+    open.add(request)
+  }
+  let waiters: (() => void)[] = []
+  const onDone = (request: Request) => {
+    open.delete(request)
+    if (open.size === 0 && waiters.length > 0) {
+      const ready = waiters
+      waiters = []
+      for (const w of ready) w()
+    }
+  }
+  const onNavigated = (frame: Frame) => {
+    if (frame === page.mainFrame()) navigated = true
+  }
+  // A response counts as the end: Chromium may never report the body finished when the page does not
+  // read it (a fetch whose result is ignored).
+  const onResponse = (response: Response) => onDone(response.request())
+  page.on('request', onRequest)
+  page.on('response', onResponse)
+  page.on('requestfinished', onDone)
+  page.on('requestfailed', onDone)
+  page.on('framenavigated', onNavigated)
+  return {
+    mark() {
+      navigated = false
+      started = 0
+      // Only this step's requests count: one from before (a keepalive beacon of a page that navigated away)
+      // may never report its end.
+      open.clear()
+    },
+    navigatedSinceMark: () => navigated,
+    requestsSinceMark: () => started > 0,
+    inFlight: () => open.size,
+    idle(timeoutMs) {
+      if (open.size === 0) return Promise.resolve()
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs)
+        waiters.push(() => {
+          clearTimeout(timer)
+          resolve()
+        })
+      })
+    },
+    dispose() {
+      page.off('request', onRequest)
+      page.off('response', onResponse)
+      page.off('requestfinished', onDone)
+      page.off('requestfailed', onDone)
+      page.off('framenavigated', onNavigated)
+    },
+  }
+}
