@@ -136,6 +136,7 @@ async function main() {
       console.error(`bullmq ${w}: ${(median(times) / 1000).toFixed(1)} s (${passed}/${suites.length} passed)`)
     }
   } finally {
+    await replay.close()
     await redis.stop()
     await app.close()
   }

@@ -49,7 +49,7 @@ export {
 export { fileRunStore, memoryRunStore, reviveRun, type RunStore } from './run-store'
 export { parseRunRequest } from './parse-run-request'
 export { contentTypeOf, resolveInside, safeFile } from './safe-path'
-export { webReplayer, type WebReplayerOptions } from './web-replayer'
+export { type WebReplayerOptions, type WebSuiteReplayFn, webReplayer } from './web-replayer'
 export { createHttpApp, type HttpAppOptions, hostnameOf, tokenMatches } from './http-app'
 export {
   createRunnerServices,

@@ -69,17 +69,15 @@ export async function createRunnerServices(opts: RunnerServicesOptions = {}): Pr
     await catalog.list({ maxAgeMs: 0 })
     const store = opts.store ?? fileRunStore(reportDir)
     const url = opts.url ?? demoApp?.url
-    const replayers: ReplayerTable = {
-      web: webReplayer({
-        ...(opts.executablePath ? { executablePath: opts.executablePath } : {}),
-        ...(url ? { url } : {}),
-        verify: opts.verify ?? true,
-        ...(opts.passSimilarity !== undefined ? { passSimilarity: opts.passSimilarity } : {}),
-        ...(opts.env ? { env: opts.env } : {}),
-        ...(opts.actionTimeoutMs ? { actionTimeoutMs: opts.actionTimeoutMs } : {}),
-      }),
-      ...opts.replayers,
-    }
+    const web = webReplayer({
+      ...(opts.executablePath ? { executablePath: opts.executablePath } : {}),
+      ...(url ? { url } : {}),
+      verify: opts.verify ?? true,
+      ...(opts.passSimilarity !== undefined ? { passSimilarity: opts.passSimilarity } : {}),
+      ...(opts.env ? { env: opts.env } : {}),
+      ...(opts.actionTimeoutMs ? { actionTimeoutMs: opts.actionTimeoutMs } : {}),
+    })
+    const replayers: ReplayerTable = { web, ...opts.replayers }
     let artifacts: ArtifactStore | null = null
     let runner: JobRunner
     if (opts.queue) {
@@ -113,6 +111,7 @@ export async function createRunnerServices(opts: RunnerServicesOptions = {}): Pr
       demoAppUrl: demoApp?.url ?? null,
       async close() {
         await runner.close()
+        await web.close()
         await demoApp?.close()
       },
     }

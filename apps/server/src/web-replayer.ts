@@ -1,3 +1,4 @@
+import type { Browser } from 'playwright-core'
 import type { SuiteReplayFn } from './run-types'
 
 export interface WebReplayerOptions {
@@ -16,17 +17,37 @@ export interface WebReplayerOptions {
   actionTimeoutMs?: number
 }
 
+/** A replay function that owns a browser: close it when the runner is done. */
+export type WebSuiteReplayFn = SuiteReplayFn & { close(): Promise<void> }
+
 /**
- * The web replay function: one fresh Chromium per suite (no state leaks between suites), @qa/recorder-cdp's
- * self-healing replay, closed on abort so a canceled or hung suite releases its browser.
+ * The web replay function: @qa/recorder-cdp's self-healing replay, each suite in a fresh browser context (own
+ * cookies, storage and cache: no state leaks between suites) of one Chromium the replayer launches on first
+ * use and shares between its concurrent suites (a pool of contexts, not of browsers: a launch costs ~1 s of
+ * CPU per suite otherwise). A context is closed on abort, so a canceled or hung suite releases it; a browser
+ * that crashed is launched again for the next suite. `close()` ends the browser.
  */
-export function webReplayer(opts: WebReplayerOptions = {}): SuiteReplayFn {
-  return async ({ testCase, caseDir, caseFile, artifactDir, signal, onStep }) => {
+export function webReplayer(opts: WebReplayerOptions = {}): WebSuiteReplayFn {
+  let shared: Promise<Browser> | null = null
+  const browser = async (): Promise<Browser> => {
+    const current = shared ? await shared.catch(() => null) : null
+    if (current?.isConnected()) return current
+    const { openBrowser } = await import('@qa/recorder-cdp')
+    shared = openBrowser({
+      headless: opts.headless ?? true,
+      ...(opts.executablePath ? { executablePath: opts.executablePath } : {}),
+    }).then(async (session) => {
+      // keep the browser, not the session's own context
+      await session.context.close().catch(() => undefined)
+      return session.browser
+    })
+    return shared
+  }
+  const replay: SuiteReplayFn = async ({ testCase, caseDir, caseFile, artifactDir, signal, onStep }) => {
     const { openBrowser, replayWebCase } = await import('@qa/recorder-cdp')
     const viewport = testCase.viewport ?? undefined
     const session = await openBrowser({
-      headless: opts.headless ?? true,
-      ...(opts.executablePath ? { executablePath: opts.executablePath } : {}),
+      browser: await browser(),
       ...(viewport ? { viewport: { width: viewport.width, height: viewport.height } } : {}),
     })
     const onAbort = () => {
@@ -53,4 +74,12 @@ export function webReplayer(opts: WebReplayerOptions = {}): SuiteReplayFn {
       await session.close().catch(() => undefined)
     }
   }
+  return Object.assign(replay, {
+    async close() {
+      const current = shared
+      shared = null
+      const b = current ? await current.catch(() => null) : null
+      await b?.close().catch(() => undefined)
+    },
+  })
 }

@@ -27,6 +27,11 @@ export interface LaunchOptions {
   headless?: boolean
   /** Attach to a running browser instead (`ws://…` or `http://host:9222`). */
   cdpUrl?: string
+  /**
+   * Open the session's context in this browser, already launched and shared with other sessions (a worker
+   * pool): no launch cost per session, the same isolation (each session has its own context).
+   */
+  browser?: Browser
   viewport?: { width: number; height: number }
   /** Device scale factor; 1 keeps screenshots the size of the viewport. */
   deviceScaleFactor?: number
@@ -39,7 +44,7 @@ export interface BrowserSession {
   browser: Browser
   context: BrowserContext
   page: Page
-  /** Closes what this session opened (an attached browser is left running). */
+  /** Closes what this session opened (an attached or shared browser is left running). */
   close(): Promise<void>
 }
 
@@ -56,7 +61,10 @@ export async function openBrowser(opts: LaunchOptions = {}): Promise<BrowserSess
   const viewport = opts.viewport ?? { width: 1280, height: 720 }
   let browser: Browser
   let attached = false
-  if (opts.cdpUrl) {
+  if (opts.browser) {
+    browser = opts.browser
+    attached = true
+  } else if (opts.cdpUrl) {
     try {
       browser = await chromium.connectOverCDP(opts.cdpUrl, { timeout: 15_000 })
       attached = true

@@ -49,20 +49,19 @@ export async function replayFolderFromCli(o: ReplayFolderCliOptions): Promise<nu
   const log = (line: string) => {
     if (!o.json) o.err(line)
   }
+  const web = webReplayer({
+    ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
+    ...(o.url ? { url: o.url } : {}),
+    verify: o.verify,
+    ...(o.threshold !== undefined ? { passSimilarity: o.threshold } : {}),
+    ...(o.timeoutMs ? { actionTimeoutMs: o.timeoutMs } : {}),
+    env: process.env,
+  })
   const outcome = await replayFolder({
     dir: o.dir,
     shard,
     reportDir,
-    replayers: {
-      web: webReplayer({
-        ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
-        ...(o.url ? { url: o.url } : {}),
-        verify: o.verify,
-        ...(o.threshold !== undefined ? { passSimilarity: o.threshold } : {}),
-        ...(o.timeoutMs ? { actionTimeoutMs: o.timeoutMs } : {}),
-        env: process.env,
-      }),
-    },
+    replayers: { web },
     onEvent: (e) => {
       if (e.type === 'run-queued') log(`Shard ${shard.k}/${shard.n}: ${e.run.suites.length} case(s)`)
       if (e.type === 'suite-finished') {
@@ -73,7 +72,7 @@ export async function replayFolderFromCli(o: ReplayFolderCliOptions): Promise<nu
         )
       }
     },
-  })
+  }).finally(() => web.close())
   if (!outcome.merged) {
     log(`Shard ${shard.k}/${shard.n} has no cases (more shards than cases); nothing to replay.`)
     if (o.json) o.out('null')

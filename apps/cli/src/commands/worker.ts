@@ -73,19 +73,18 @@ export class WorkerCommand extends QaCommand {
     const threshold = parseRatioFlag(this.threshold, '--threshold')
     const platforms = parseTagsFlag(this.tags)
     const artifacts = await openArtifactStore(this.artifacts, 'qa-reports')
+    const web = webReplayer({
+      ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
+      ...(this.url ? { url: this.url } : {}),
+      verify: this.verify,
+      ...(threshold !== undefined ? { passSimilarity: threshold } : {}),
+      env: process.env,
+    })
     const worker = await startQueueWorker({
       url: this.queue,
       artifacts,
       platforms,
-      replayers: {
-        web: webReplayer({
-          ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
-          ...(this.url ? { url: this.url } : {}),
-          verify: this.verify,
-          ...(threshold !== undefined ? { passSimilarity: threshold } : {}),
-          env: process.env,
-        }),
-      },
+      replayers: { web },
       ...(concurrency ? { concurrency } : {}),
       ...(lockDurationMs ? { lockDurationMs, stalledIntervalMs: Math.max(500, Math.round(lockDurationMs / 2)) } : {}),
       ...(this.workerId ? { workerId: this.workerId } : {}),
@@ -96,6 +95,7 @@ export class WorkerCommand extends QaCommand {
     this.out('Press Ctrl-C to stop.')
     await untilSignal()
     await worker.close()
+    await web.close()
     return EXIT_PASS
   }
 }
