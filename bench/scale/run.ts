@@ -59,14 +59,37 @@ const median = (xs: number[]) => {
     : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2
 }
 
+/** Busy CPU ticks (1/100 s) of the whole machine so far, from /proc/stat (null where there is none). */
+function machineBusyTicks(): number | null {
+  try {
+    const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number)
+    const idle = (fields[3] ?? 0) + (fields[4] ?? 0)
+    return fields.reduce((a, b) => a + b, 0) - idle
+  } catch {
+    return null
+  }
+}
+
 async function timeRun(
   runner: JobRunner,
   suites: Parameters<JobRunner['enqueue']>[0],
-): Promise<{ ms: number; passed: number }> {
+): Promise<{ ms: number; passed: number; nodeCpuMs: number; coresBusy: number | null }> {
   const t0 = performance.now()
+  const cpu0 = process.cpuUsage()
+  const busy0 = machineBusyTicks()
   const run = runner.enqueue(suites, { all: true })
   const done = await runner.waitFor(run.id)
-  return { ms: performance.now() - t0, passed: done.suites.filter((s) => s.passed).length }
+  const cpu = process.cpuUsage(cpu0)
+  const busy1 = machineBusyTicks()
+  const ms = performance.now() - t0
+  return {
+    ms,
+    // cores the whole machine kept busy meanwhile (Chromium, this process, anything else): /proc/stat ticks
+    coresBusy: busy0 !== null && busy1 !== null ? (busy1 - busy0) / 100 / (ms / 1000) : null,
+    passed: done.suites.filter((s) => s.passed).length,
+    // this process's own CPU (user + system): the in-process pool's replays, verification and bookkeeping
+    nodeCpuMs: (cpu.user + cpu.system) / 1000,
+  }
 }
 
 async function main() {
@@ -80,6 +103,8 @@ async function main() {
     for (const w of WORKERS) {
       const times: number[] = []
       let passed = 0
+      let nodeCpu = 0
+      let cores: number | null = null
       for (let r = 0; r < REPS; r++) {
         const runner = createRunner({
           replayers: { web: replay },
@@ -91,9 +116,13 @@ async function main() {
         await runner.close()
         times.push(t.ms)
         passed = t.passed
+        nodeCpu = t.nodeCpuMs
+        cores = t.coresBusy
       }
       rows.push({ backend: 'in-process', workers: w, ms: median(times), passed })
-      console.error(`in-process ${w}: ${(median(times) / 1000).toFixed(1)} s (${passed}/${suites.length} passed)`)
+      console.error(
+        `in-process ${w}: ${(median(times) / 1000).toFixed(1)} s (${passed}/${suites.length} passed; node CPU ${(nodeCpu / 1000).toFixed(1)} s, machine ${cores?.toFixed(2) ?? '?'} cores busy)`,
+      )
     }
     for (const w of WORKERS) {
       const times: number[] = []
