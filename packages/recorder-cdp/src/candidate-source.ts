@@ -68,8 +68,9 @@ async function describeAll(
   locator: Locator,
   limit: number,
   known?: { role: string; name: string },
+  labelsOnly = false,
 ): Promise<PlaywrightCandidate[]> {
-  const descriptions = (await locator.evaluateAll(describeElementsInPage)) as PageElementDescription[]
+  const descriptions = (await locator.evaluateAll(describeElementsInPage, { labelsOnly })) as PageElementDescription[]
   return descriptions.slice(0, limit).map((d, i) => toCandidate(d, locator.nth(i), known))
 }
 
@@ -145,6 +146,19 @@ export async function resolveFrameScope(page: Page, framePath: readonly string[]
     scope = scope.frameLocator(use)
   }
   return scope
+}
+
+/**
+ * Every interactive element of the frame with its labels, role, XPath and box only (no CSS path, no
+ * neighbours): a cheaper `listCandidates` for counting who carries a label (`sameLabelCount`).
+ */
+export async function listCandidateLabels(
+  page: Page,
+  framePath: readonly string[] | null | undefined,
+  limit = 400,
+): Promise<PlaywrightCandidate[]> {
+  const scope = await resolveFrameScope(page, framePath ?? [])
+  return describeAll(scope.locator(INTERACTIVE_SELECTOR), limit, undefined, true)
 }
 
 /** The frame scope an identity was recorded in. */

@@ -1,7 +1,7 @@
 import { countSameLabel, labelKeys } from '@qa/matcher'
 import type { ElementIdentity, Selectors } from '@qa/model'
 import type { CDPSession, Page } from 'playwright-core'
-import { playwrightCandidateSource } from './candidate-source'
+import { listCandidateLabels } from './candidate-source'
 import {
   actionableAncestorInPage,
   deepActiveElementInPage,
@@ -96,7 +96,7 @@ const NON_ROLES = new Set([
 async function sameLabelCountOf(page: Page, identity: ElementIdentity): Promise<number | null> {
   if (labelKeys(identity).length === 0) return null
   try {
-    const candidates = await playwrightCandidateSource(page, { framePath: identity.framePath ?? null }).listCandidates()
+    const candidates = await listCandidateLabels(page, identity.framePath)
     return countSameLabel(identity, { xpath: identity.xpath, boundingBox: identity.boundingBox }, candidates)
   } catch {
     return null

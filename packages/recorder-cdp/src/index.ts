@@ -21,9 +21,11 @@ export {
 export { parseScript, type ScriptStep, validateScript } from './script'
 export {
   INTERACTIVE_SELECTOR,
+  listCandidateLabels,
   type PlaywrightCandidate,
   type PlaywrightCandidateSourceOptions,
   playwrightCandidateSource,
+  resolveFrameScope,
 } from './candidate-source'
 export { rebaseUrl, replayWebCase, type WebReplayOptions, type WebReplayOutcome, type WebStepEvent } from './replayer'
 export {

@@ -37,7 +37,12 @@ export interface PageElementDescription {
  * Describes elements: attributes, text, unique-ish CSS and XPath within their root, text of neighbours,
  * the frame and shadow-root path from the top document, and the box in top-level viewport coordinates.
  */
-export function describeElementsInPage(elements: Element[]): PageElementDescription[] {
+export function describeElementsInPage(
+  elements: Element[],
+  options?: { labelsOnly?: boolean } | null,
+): PageElementDescription[] {
+  // labelsOnly: no CSS path and no neighbours (the costly parts), for counting labels on a page
+  const full = !options?.labelsOnly
   const clean = (s: string | null | undefined, max = 200): string | null => {
     if (s == null) return null
     const t = s.replace(/\s+/g, ' ').trim()
@@ -196,7 +201,8 @@ export function describeElementsInPage(elements: Element[]): PageElementDescript
     }
     return null
   }
-  // roles that take their accessible name from their content (WAI-ARIA 1.2 "name from: contents")
+  // roles that take their accessible name from their content (WAI-ARIA 1.2 "name from: contents"); the same
+  // list as @qa/matcher's NAME_FROM_CONTENT_ROLES (a page script cannot import it)
   const NAME_FROM_CONTENT = new Set([
     'button',
     'cell',
@@ -280,8 +286,8 @@ export function describeElementsInPage(elements: Element[]): PageElementDescript
       textContent: textOf(el),
       href: el.getAttribute('href'),
       xpath: xpathOf(el),
-      css: cssPath(el),
-      neighborText: neighbours(el),
+      css: full ? cssPath(el) : '',
+      neighborText: full ? neighbours(el) : [],
       framePath,
       shadowPath,
       box: { x: r.left + dx, y: r.top + dy, width: r.width, height: r.height },
