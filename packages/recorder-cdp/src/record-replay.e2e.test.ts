@@ -84,6 +84,22 @@ describe('web recording (seed 003 test plan)', () => {
     expect(id.axRole).toBe('button')
     expect(id.axName).toBe('로그인')
     expect(id.id).toBe('login')
+    // no other element of the page carries an agreeing label; neighbours are visible texts, not script source
+    expect(id.sameLabelCount).toBe(0)
+    expect(id.neighborText?.join(' ')).not.toMatch(/__truth|window\./)
+  })
+
+  it('counts the other elements that carry an agreeing label (sameLabelCount)', async () => {
+    const { testCase } = await record(async (rec, p) => {
+      await clickTo('#next')(rec, p)
+      await p.waitForURL('**/next')
+      await clickTo('li:nth-child(1) button:first-child')(rec, p)
+      await clickTo('li:nth-child(2) .remove')(rec, p)
+    })
+    const [, fruit, remove] = testCase.actions.map((a) => a.identity!)
+    expect(fruit).toMatchObject({ axName: '사과 담기', sameLabelCount: 0 })
+    // every row has its own 삭제: the label is shared, so a replay keeps checking where it stands
+    expect(remove).toMatchObject({ axName: '삭제', sameLabelCount: 2 })
   })
 
   it('records inside an open shadow root and a same-origin iframe, with their paths', async () => {
@@ -192,7 +208,7 @@ describe('web replay with self-healing (seed 003 test plan)', () => {
       await clickTo('#user')(rec, p)
       await rec.type('qa-user')
       await clickTo('#next')(rec, p)
-      await clickTo('li:nth-child(2) button')(rec, p)
+      await clickTo('li:nth-child(2) button:first-child')(rec, p)
     })
     expect(testCase.actions.at(-1)!.identity!.axName).toBe('바나나 담기')
     const { outcome, page: p } = await replayOn({}, testCase, dir)

@@ -93,10 +93,13 @@ export function nextPage(v: Variant = {}): string {
   return `<!doctype html><html lang="ko"><head><meta charset="utf-8"></head><body style="font-family:sans-serif;padding:20px">
 ${v.shift ? '<div style="height:120px">배너</div>' : ''}<h1>두 번째 페이지</h1>
 <ul>${['사과', '바나나', '체리']
-    .map((f) => `<li><button class="${cls(v, 'item')}" onclick="document.title='${f}'">${f} 담기</button></li>`)
+    .map(
+      (f) =>
+        `<li><button class="${cls(v, 'item')}" onclick="document.title='${f}'">${f} 담기</button> <button class="remove" onclick="this.textContent='삭제됨'">삭제</button></li>`,
+    )
     .join('')}</ul>
 <script>window.__truthMap = {}; </script>${TRUTH_SCRIPT}
-<script>document.querySelectorAll('li button').forEach((b, i) => { b.__truth = 'item-' + i })</script></body></html>`
+<script>document.querySelectorAll('li > button:first-child').forEach((b, i) => { b.__truth = 'item-' + i })</script></body></html>`
 }
 
 /** The recorder's hard cases, served on a free loopback port; `setVariant` changes the pages for replay. */
