@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path'
 import type { ReplayReport, ReplayResult } from '@qa/model'
 import { loadTestCase } from '@qa/model/node'
 import { createWebRecorder, openBrowser, replayWebCase, type WebStepEvent } from '@qa/recorder-cdp'
-import { startSampleApp } from '@qa/sample-app'
+import { startSampleApp, versionPresets } from '@qa/sample-app'
 import { type ReportFormat, writeReports } from '@qa/verifier'
 import type { Locator, Page } from 'playwright-core'
 
@@ -61,20 +61,10 @@ export interface WebDemoResult {
 }
 
 /**
- * The redesign the demo replays on: the sample app's v2 without `reordered-blocks`. With every block reordered
- * on top of the rest, the settings and search controls move so far from where they were recorded that the
- * precision rule (see @qa/matcher) answers "not found" instead of guessing — right for a regression test, but the
- * demo is meant to show healing.
+ * The redesign the demo replays on: the sample app's v2, every mutation but `removal` at once (renamed ids and
+ * classes, wrappers, an 80 px layout shift, reworded labels, tag changes, decoys, reordered blocks).
  */
-const DEMO_REDESIGN = [
-  'renamed-ids',
-  'renamed-classes',
-  'extra-wrappers',
-  'layout-shift',
-  'reworded-labels',
-  'tag-changes',
-  'decoy-siblings',
-] as const
+const DEMO_REDESIGN = versionPresets.v2
 
 /** The demo's password; the recorded case stores only the variable's name. */
 const DEMO_SECRET_ENV = 'QA_SECRET_PASSWORD'
@@ -117,15 +107,16 @@ export async function runWebDemo(opts: WebDemoOptions): Promise<WebDemoResult> {
         const [x, y] = await centre(locator)
         await rec.click(x, y)
       }
-      log('Recording on v1: login, item detail, settings …')
+      log('Recording on v1: login, search, item detail, settings …')
       await click(page.getByLabel('아이디'))
       await rec.type('qa-tester')
       await click(page.getByLabel('비밀번호'))
       await rec.type('demo-pass')
       await click(page.getByRole('button', { name: '로그인', exact: true }))
-      // Not recorded: typing into the search box. On the redesign a same-sized decoy input (태그 필터) takes its
-      // place and the search box moves 280 px away under a new label; the precision rule then answers "not
-      // found" instead of guessing (see the closing notes of the web recorder issue).
+      // On the redesign a same-sized decoy input (태그 필터) takes the search box's place, and the box moves
+      // 280 px away under a new label: healed by its form name and its label (아이템 검색).
+      await click(page.getByRole('searchbox'))
+      await rec.type('전설')
       await click(page.locator('[role="button"], button').filter({ hasText: '전설의 검' }).first())
       await click(page.getByRole('link', { name: '설정', exact: true }))
       const [lx, ly] = await centre(page.getByLabel('언어'))
