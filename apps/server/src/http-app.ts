@@ -30,6 +30,14 @@ export interface HttpAppOptions {
 const PUBLIC_DIR = new URL('../public/', import.meta.url)
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]'])
 
+/** The routes that need no token: the Inspector page (it asks for the token) and its static files. */
+const PUBLIC_ROUTES = new Set(['/', '/inspector.js', '/favicon.ico'])
+const isPublicRoute = (req: FastifyRequest): boolean =>
+  (req.method === 'GET' || req.method === 'HEAD') &&
+  req.routeOptions.url !== undefined &&
+  PUBLIC_ROUTES.has(req.routeOptions.url) &&
+  req.url.split('?')[0] === req.routeOptions.url
+
 const digest = (s: string) => createHash('sha256').update(s).digest()
 /** Constant-time token comparison. */
 export function tokenMatches(expected: string, given: string | null | undefined): boolean {
@@ -104,7 +112,6 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
   })
 
   app.addHook('onRequest', async (req, reply) => {
-    const guarded = req.url.startsWith('/api/') || req.url.startsWith('/files/')
     if (!token) {
       // Loopback without a token: refuse foreign Host headers (DNS rebinding from a web page).
       if (!allowedHosts.has(hostnameOf(req.headers.host))) {
@@ -114,7 +121,9 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
       }
       return
     }
-    if (!guarded) return
+    // Deny by default, judged on the route the router matched (it percent-decodes and accepts absolute-form
+    // targets, so the raw `req.url` says nothing reliable): only the Inspector page and its script are public.
+    if (isPublicRoute(req)) return
     const header = req.headers.authorization
     const bearer = typeof header === 'string' && /^bearer /i.test(header) ? header.slice(7).trim() : null
     const query = (req.query as Record<string, unknown> | undefined)?.token
