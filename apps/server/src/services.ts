@@ -20,7 +20,9 @@ export interface RunnerServicesOptions {
   concurrency?: number
   /** Serve the bundled example cases against the bundled sample app (started on a free loopback port). */
   demo?: boolean
-  /** Moves every web case's recorded origin to this one (same paths). */
+  /** Every recorded URL on a web case's recorded origin moves onto this base (`--base-url`). */
+  baseUrl?: string
+  /** @deprecated the older name of `baseUrl`. */
   url?: string
   /** Compare steps with their recorded screenshots (default true). */
   verify?: boolean
@@ -68,10 +70,10 @@ export async function createRunnerServices(opts: RunnerServicesOptions = {}): Pr
     const catalog = createSuiteCatalog(dir, { excludeDirs: [reportDir] })
     await catalog.list({ maxAgeMs: 0 })
     const store = opts.store ?? fileRunStore(reportDir)
-    const url = opts.url ?? demoApp?.url
+    const baseUrl = opts.baseUrl ?? opts.url ?? demoApp?.url
     const web = webReplayer({
       ...(opts.executablePath ? { executablePath: opts.executablePath } : {}),
-      ...(url ? { url } : {}),
+      ...(baseUrl ? { baseUrl } : {}),
       verify: opts.verify ?? true,
       ...(opts.passSimilarity !== undefined ? { passSimilarity: opts.passSimilarity } : {}),
       ...(opts.env ? { env: opts.env } : {}),

@@ -5,7 +5,12 @@ export interface WebReplayerOptions {
   /** Chromium binary (the CLI passes QA_CHROMIUM); default /usr/bin/chromium. */
   executablePath?: string
   headless?: boolean
-  /** Moves every case's recorded origin to this URL's origin (same paths), e.g. the sample app of `--demo`. */
+  /**
+   * Every recorded URL on a case's recorded origin moves onto this base (its origin, and its path as a prefix),
+   * e.g. the sample app of `--demo` (`planUrls` of @qa/recorder-cdp).
+   */
+  baseUrl?: string
+  /** @deprecated the older name of `baseUrl`. */
   url?: string
   /** Compare each step with its recorded screenshot (default true). */
   verify?: boolean
@@ -60,7 +65,7 @@ export function webReplayer(opts: WebReplayerOptions = {}): WebSuiteReplayFn {
         page: session.page,
         caseDir,
         caseFile,
-        ...(opts.url ? { url: opts.url } : {}),
+        ...((opts.baseUrl ?? opts.url) ? { baseUrl: opts.baseUrl ?? opts.url } : {}),
         verify: opts.verify ?? true,
         ...(opts.passSimilarity !== undefined ? { policy: { passSimilarity: opts.passSimilarity } } : {}),
         artifactDir,

@@ -12,12 +12,14 @@ import { gotoOrExplain } from './browser'
 import { type CapturedElement, createCdpIdentityReader } from './cdp-identity'
 import { WebError } from './errors'
 import { settle } from './recorder'
-import { rebaseUrl } from './replayer'
+import { planUrls } from './url-plan'
 
 export interface EnrichWebOptions {
   page: Page
-  /** The app URL to enrich against (replaces the recorded start URL's origin). */
+  /** The start URL, exactly as given; later recorded URLs on the recorded origin move onto its origin. */
   url?: string
+  /** Every recorded URL on the recorded origin, the start included, moves onto this base. */
+  baseUrl?: string
   /** Secrets for password steps (`secret_env`); without one a password step types nothing. */
   env?: Readonly<Record<string, string | undefined>>
   onAction?: (event: { index: number; total: number; status: Action['enrichmentStatus'] }) => void
@@ -36,7 +38,8 @@ export interface EnrichWebOutcome {
  */
 export async function enrichWebCase(testCase: TestCase, opts: EnrichWebOptions): Promise<EnrichWebOutcome> {
   const { page } = opts
-  const start = testCase.startUrl ? rebaseUrl(testCase.startUrl, testCase.startUrl, opts.url) : opts.url
+  const urls = planUrls({ recordedStart: testCase.startUrl, url: opts.url, baseUrl: opts.baseUrl })
+  const start = urls.start
   if (!start) {
     throw new WebError('WEB_NO_START_URL', `${testCase.name}: the case has no start_url and no --url was given.`, {
       hint: 'Pass the app URL with --url http://host:port/.',
@@ -105,7 +108,7 @@ export async function enrichWebCase(testCase: TestCase, opts: EnrichWebOptions):
         await page.mouse.wheel(action.scrollDx ?? 0, action.scrollDy ?? 0)
         return
       case 'navigate':
-        if (action.url) await gotoOrExplain(page, rebaseUrl(action.url, testCase.startUrl, opts.url))
+        if (action.url) await gotoOrExplain(page, urls.rebase(action.url))
         return
       case 'wait':
         await page.waitForTimeout(Math.min(action.durationMs ?? 0, 10_000))

@@ -27,7 +27,7 @@ export {
   playwrightCandidateSource,
   resolveFrameScope,
 } from './candidate-source'
-export { rebaseUrl, replayWebCase, type WebReplayOptions, type WebReplayOutcome, type WebStepEvent } from './replayer'
+export { replayWebCase, type WebReplayOptions, type WebReplayOutcome, type WebStepEvent } from './replayer'
 export {
   assertDevtoolsRecording,
   DEVTOOLS_STEP_TYPES,
@@ -46,3 +46,4 @@ export {
 export { decodeFrame, findCropOnScreen, saveElementCrop } from './visual'
 export { type EnrichWebOptions, type EnrichWebOutcome, enrichWebCase } from './enrich-web'
 export { type HealingLocatorResult, healingLocator } from './healing-locator'
+export { planUrls, rebaseCaseUrls, rebaseUrl, type UrlPlan, type UrlPlanOptions } from './url-plan'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { secretEnvName } from './recorder'
-import { rebaseUrl } from './replayer'
+import { rebaseUrl } from './url-plan'
 
 describe('rebaseUrl', () => {
   it('moves recorded URLs of the recorded origin to the override origin, keeping path, query and hash', () => {

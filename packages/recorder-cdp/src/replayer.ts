@@ -17,6 +17,7 @@ import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader }
 import { WebError } from './errors'
 import { decodeFrame } from './visual'
 import { trackPageActivity } from './page-activity'
+import { planUrls } from './url-plan'
 import { maskedScreenshot, settle } from './recorder'
 
 export interface WebStepEvent {
@@ -32,8 +33,13 @@ export interface WebReplayOptions {
   /** Folder of the case file: the case's screenshot paths are relative to it. */
   caseDir: string
   caseFile?: string
-  /** Replaces the recorded start URL; recorded URLs of the same origin are moved to this one's origin. */
+  /**
+   * The start URL of this case, exactly as given (path, query, hash); later recorded URLs on the recorded
+   * start's origin move onto its origin, keeping their own paths (`planUrls`).
+   */
   url?: string
+  /** Every recorded URL on the case's recorded origin, the start included, moves onto this base (`planUrls`). */
+  baseUrl?: string
   /** Compare every step's screen with its recorded after-screenshot (SPEC §6). */
   verify?: boolean
   reverifier?: VisionReverifier | null
@@ -80,24 +86,6 @@ function foundAtOnce(found: LocateResult<PlaywrightCandidate>): boolean {
   if (found.status !== 'found') return false
   const first = found.attempts.find((a) => a.outcome !== 'skipped')
   return first !== undefined && first.outcome === 'matched' && first.strategy === found.strategy
-}
-
-/** Moves a recorded URL to the origin of the override URL (recordings are often made on another port). */
-export function rebaseUrl(
-  recorded: string,
-  recordedStart: string | null | undefined,
-  override: string | undefined,
-): string {
-  if (!override) return recorded
-  try {
-    const from = new URL(recordedStart ?? recorded)
-    const to = new URL(override)
-    const url = new URL(recorded, from)
-    if (url.origin === from.origin) return `${to.origin}${url.pathname}${url.search}${url.hash}`
-    return url.href
-  } catch {
-    return recorded
-  }
 }
 
 function describeAttempts(attempts: readonly StrategyAttempt[]): string {
@@ -148,16 +136,14 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     pendingIdentity: CapturedElement | null
   } = { reader: null, pendingIdentity: null }
 
-  const startUrl = testCase.startUrl ?? null
-  if (startUrl || opts.url) {
-    const first = opts.url ? rebaseUrl(startUrl ?? opts.url, startUrl, opts.url) : (startUrl as string)
-    await gotoOrExplain(page, opts.url && !startUrl ? opts.url : first)
-    await settle(page, opts.settleQuietMs)
-  } else {
+  const urls = planUrls({ recordedStart: testCase.startUrl, url: opts.url, baseUrl: opts.baseUrl })
+  if (!urls.start) {
     throw new WebError('WEB_NO_START_URL', `${testCase.name}: the case has no start_url and no --url was given.`, {
       hint: 'Pass the app URL with --url http://host:port/.',
     })
   }
+  await gotoOrExplain(page, urls.start)
+  await settle(page, opts.settleQuietMs)
 
   const adaptive = (opts.settle ?? 'adaptive') === 'adaptive'
   const activity = trackPageActivity(page)
@@ -253,7 +239,7 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
   async function runAction(action: Action, result: ReplayResult): Promise<LocateResult<PlaywrightCandidate> | null> {
     switch (action.actionType) {
       case 'navigate': {
-        const url = rebaseUrl(action.url ?? '', startUrl, opts.url)
+        const url = urls.rebase(action.url ?? '')
         result.method = 'none'
         await gotoOrExplain(page, url)
         return null

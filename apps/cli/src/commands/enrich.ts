@@ -21,8 +21,9 @@ export class EnrichCommand extends QaCommand {
       provider (QA_VISION: bedrock, openai, ocr — the default — or none). Existing fields are never changed; a
       click whose screenshot is missing is marked skipped. Writes a new file (default <case>.enriched.json),
       never the input. Prints the EnrichmentResult (total, enriched, skipped, failed).
-      Web cases are replayed at their coordinates in Chromium against --url (or their start_url), and the
-      identity of the element under each click is captured over CDP before the click happens.
+      Web cases are replayed at their coordinates in Chromium, starting at --url exactly as given (or their
+      start_url, moved onto --base-url when given), and the identity of the element under each click is
+      captured over CDP before the click happens. URL rules as for qa replay.
     `,
     examples: [
       ['Enrich with OCR', '$0 enrich cases/legacy.json'],
@@ -44,7 +45,11 @@ export class EnrichCommand extends QaCommand {
   outPath = Option.String('--out', { description: 'File to write (default <case>.enriched.json).' })
   json = Option.Boolean('--json', false, { description: 'Print the EnrichmentResult JSON only.' })
   url = Option.String('--url', {
-    description: 'Web cases: the app to enrich against (default: the recorded start URL).',
+    description:
+      'Web cases: the start URL, opened exactly as given; later recorded URLs on the recorded origin move to its origin.',
+  })
+  baseUrl = Option.String('--base-url', {
+    description: 'Web cases: move every recorded URL on the recorded origin onto this base URL.',
   })
 
   async run(): Promise<number> {
@@ -110,6 +115,7 @@ export class EnrichCommand extends QaCommand {
       const { testCase, result } = await enrichWebCase(tc, {
         page: session.page,
         ...(this.url ? { url: this.url } : {}),
+        ...(this.baseUrl ? { baseUrl: this.baseUrl } : {}),
         env: process.env,
         onAction: ({ index, total, status }) => {
           if (!this.json) this.err(`  [${index + 1}/${total}] ${status}`)

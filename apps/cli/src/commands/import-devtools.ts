@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { ModelError, parseJsonText } from '@qa/model'
 import { saveTestCase } from '@qa/model/node'
-import { importDevtoolsRecording } from '@qa/recorder-cdp'
+import { importDevtoolsRecording, rebaseCaseUrls } from '@qa/recorder-cdp'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'
@@ -25,7 +25,8 @@ export class ImportDevtoolsCommand extends QaCommand {
       equivalent (hover, waitForElement, custom steps, …) are reported as warnings on stderr and kept in the
       case so \`qa export devtools\` writes them back. Values typed into password fields are never stored: the
       case names an environment variable (QA_SECRET_…) to supply at replay.
-      The recording is only read. Exit code: 0 when the case was saved, 2 on bad input.
+      --url sets the case's start URL exactly as given and --base-url moves every URL on the recording's
+      origin onto another base, with the rules of qa replay. The recording is only read. Exit code: 0 when the case was saved, 2 on bad input.
     `,
     examples: [
       ['Import a recording', '$0 import devtools recordings/login.json --out cases/login.json'],
@@ -38,6 +39,13 @@ export class ImportDevtoolsCommand extends QaCommand {
     description: 'Where to save the case (default: <recording>.case.json beside it).',
   })
   name = Option.String('--name', { description: 'Name of the case (default: the recording title).' })
+  url = Option.String('--url', {
+    description:
+      "The case's start URL, exactly as given; later recorded URLs on the recording's origin move to its origin.",
+  })
+  baseUrl = Option.String('--base-url', {
+    description: "Move every URL on the recording's origin onto this base URL.",
+  })
   force = Option.Boolean('--force', false, { description: 'Overwrite --out when it exists.' })
   json = Option.Boolean('--json', false, { description: 'Print one JSON object on stdout, nothing else.' })
 
@@ -60,8 +68,23 @@ export class ImportDevtoolsCommand extends QaCommand {
         { cause, file: this.recording, hint: 'Give the JSON file exported from Chrome DevTools → Recorder.' },
       )
     }
-    const { testCase, warnings } = importDevtoolsRecording(parseJsonText(text, { file: this.recording }), {
+    for (const [flag, value] of [
+      ['--url', this.url],
+      ['--base-url', this.baseUrl],
+    ] as const) {
+      if (value !== undefined && !/^https?:\/\/[^/]/i.test(value))
+        throw new UsageError(
+          `${flag} expects an http(s) URL, got "${value}".`,
+          `For example ${flag} http://127.0.0.1:3000/`,
+        )
+    }
+    const imported = importDevtoolsRecording(parseJsonText(text, { file: this.recording }), {
       file: this.recording,
+    })
+    const warnings = imported.warnings
+    const testCase = rebaseCaseUrls(imported.testCase, {
+      ...(this.url ? { url: this.url } : {}),
+      ...(this.baseUrl ? { baseUrl: this.baseUrl } : {}),
     })
     if (this.name) testCase.name = this.name
     await saveTestCase(outFile, testCase, { overwrite: this.force })

@@ -27,7 +27,9 @@ export class McpCommand extends QaCommand {
   })
   concurrency = Option.String('--concurrency', { description: 'Suites replayed at the same time (default 1).' })
   demo = Option.Boolean('--demo', false, { description: 'Serve the bundled example cases on the bundled sample app.' })
-  url = Option.String('--url', { description: 'Replay web cases against this origin instead of the recorded one.' })
+  baseUrl = Option.String('--base-url,--url', {
+    description: "Move every recorded URL on a case's recorded origin onto this base URL (--url: older name).",
+  })
   verify = Option.Boolean('--verify', true, {
     description: 'Compare steps with their screenshots (--no-verify to skip).',
   })
@@ -43,7 +45,7 @@ export class McpCommand extends QaCommand {
       env: process.env,
       ...(this.dir ? { dir: this.dir } : {}),
       ...(concurrency ? { concurrency } : {}),
-      ...(this.url ? { url: this.url } : {}),
+      ...(this.baseUrl ? { baseUrl: this.baseUrl } : {}),
       ...(threshold !== undefined ? { passSimilarity: threshold } : {}),
       ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
     })

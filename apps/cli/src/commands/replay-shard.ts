@@ -8,7 +8,8 @@ import { UsageError } from '../usage-error'
 export interface ReplayFolderCliOptions {
   dir: string
   shard?: string
-  url?: string
+  /** Every recorded URL on a case's recorded origin moves onto this base. */
+  baseUrl?: string
   verify: boolean
   reportDir: string
   threshold?: number
@@ -51,7 +52,7 @@ export async function replayFolderFromCli(o: ReplayFolderCliOptions): Promise<nu
   }
   const web = webReplayer({
     ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
-    ...(o.url ? { url: o.url } : {}),
+    ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
     verify: o.verify,
     ...(o.threshold !== undefined ? { passSimilarity: o.threshold } : {}),
     ...(o.timeoutMs ? { actionTimeoutMs: o.timeoutMs } : {}),

@@ -25,10 +25,18 @@ export class ReplayCommand extends QaCommand {
       stored CSS/XPath, text, then multi-attribute similarity; the strategy that found it is reported per step.
       With --verify every step's screen is compared with its recorded screenshot (pass ≥ --threshold, default
       0.95). All steps run even when one fails. Reports (JSON, TXT, HTML) go to --report-dir.
+      --url is the start URL of the case, opened exactly as given (path, query and hash); recorded navigations
+      on the recorded start's origin move onto its origin and keep their own paths. --base-url moves every
+      recorded URL on a case's recorded origin onto the base (its origin, its path as a prefix): the option for
+      a folder or a shard, where --url means --base-url.
       Exit code: 0 the test passed, 1 a step failed, 2 bad input (unreadable case, unreachable URL, bad flag).
     `,
     examples: [
-      ['Replay against another port and verify', '$0 replay cases/login.json --url http://127.0.0.1:4000/ --verify'],
+      [
+        'Replay on another build: this exact start URL, later pages on its origin',
+        '$0 replay cases/login.json --url http://127.0.0.1:4000/login?build=2 --verify',
+      ],
+      ['Every case of a folder against another host', '$0 replay cases/ --base-url http://staging.local:8080/'],
       ['CI: JUnit + JSON only on stdout', '$0 replay cases/login.json --verify --junit results.xml --json'],
       ['Every case of a folder, as the 2nd of 4 CI shards', '$0 replay cases/ --shard 2/4 --verify'],
       [
@@ -40,7 +48,11 @@ export class ReplayCommand extends QaCommand {
 
   casePath = Option.String({ name: 'case' })
   url = Option.String('--url', {
-    description: 'Start URL to use instead of the recorded one (same paths, new origin).',
+    description:
+      'Start URL of the case, opened exactly as given (path, query, hash); later recorded URLs on the recorded origin move to its origin. With a folder: same as --base-url.',
+  })
+  baseUrl = Option.String('--base-url', {
+    description: "Move every recorded URL on a case's recorded origin onto this base URL (for folders and shards).",
   })
   verify = Option.Boolean('--verify', false, { description: 'Compare each step with its recorded screenshot.' })
   reportDir = Option.String('--report-dir', 'qa-reports', {
@@ -67,10 +79,20 @@ export class ReplayCommand extends QaCommand {
     const timeout = parsePositiveInt(this.timeout, '--timeout')
     const viewportFlag = parseViewport(this.viewport)
     if (this.shard !== undefined || (await isDirectory(this.casePath))) {
+      if (this.url && this.baseUrl)
+        throw new UsageError(
+          '--url and --base-url were both given for a folder; with many cases --url means --base-url.',
+          'Pass only --base-url <url>.',
+        )
+      if (this.url && !this.json)
+        this.err(
+          `--url with a folder means --base-url: every recorded URL on a case's recorded origin moves onto ${this.url}.`,
+        )
+      const baseUrl = this.baseUrl ?? this.url
       return replayFolderFromCli({
         dir: this.casePath,
         ...(this.shard !== undefined ? { shard: this.shard } : {}),
-        ...(this.url ? { url: this.url } : {}),
+        ...(baseUrl ? { baseUrl } : {}),
         verify: this.verify,
         reportDir: this.reportDir,
         ...(threshold !== undefined ? { threshold } : {}),
@@ -127,6 +149,7 @@ export class ReplayCommand extends QaCommand {
         caseDir: loaded.dir,
         caseFile: loaded.file,
         ...(this.url ? { url: this.url } : {}),
+        ...(this.baseUrl ? { baseUrl: this.baseUrl } : {}),
         verify: this.verify,
         policy: { passSimilarity: config.verify.passSimilarity, fallbackSimilarity: config.verify.fallbackSimilarity },
         ...(config.verify.masks.length ? { compareIgnore: config.verify.masks } : {}),

@@ -59,7 +59,9 @@ export class ServeCommand extends QaCommand {
   token = Option.String('--token', { description: 'Bearer token required on every API call (needed off loopback).' })
   concurrency = Option.String('--concurrency', { description: 'Suites replayed at the same time (default 1).' })
   demo = Option.Boolean('--demo', false, { description: 'Serve the bundled example cases on the bundled sample app.' })
-  url = Option.String('--url', { description: 'Replay web cases against this origin instead of the recorded one.' })
+  baseUrl = Option.String('--base-url,--url', {
+    description: "Move every recorded URL on a case's recorded origin onto this base URL (--url: older name).",
+  })
   verify = Option.Boolean('--verify', true, {
     description: 'Compare steps with their screenshots (--no-verify to skip).',
   })
@@ -86,7 +88,7 @@ export class ServeCommand extends QaCommand {
       env: process.env,
       ...(this.dir ? { dir: this.dir } : {}),
       ...(concurrency ? { concurrency } : {}),
-      ...(this.url ? { url: this.url } : {}),
+      ...(this.baseUrl ? { baseUrl: this.baseUrl } : {}),
       ...(threshold !== undefined ? { passSimilarity: threshold } : {}),
       ...(this.queue ? { queue: this.queue } : {}),
       ...(this.artifacts ? { artifacts: this.artifacts } : {}),

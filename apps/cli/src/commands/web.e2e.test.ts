@@ -129,6 +129,87 @@ describe('qa record web / qa replay', () => {
     ])
   })
 
+  it('--url opens exactly the URL given (another path and query); --base-url and a folder move every URL', async () => {
+    // Two origins of one tiny site that logs what the browser asked for (a test of URL handling, not healing).
+    const requests: string[] = []
+    const page = (title: string) =>
+      `<!doctype html><title>${title}</title><h1>${title}</h1><button onclick="this.textContent='done'">Go</button>`
+    const servers = await Promise.all(
+      [0, 1].map(
+        () =>
+          new Promise<{ origin: string; close(): Promise<void> }>((resolveServer) => {
+            const server = createServer((req, res) => {
+              const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+              if (!req.url?.startsWith('/favicon')) requests.push(`${origin}${req.url}`)
+              res.writeHead(200, { 'content-type': 'text/html' }).end(page(req.url ?? ''))
+            })
+            server.listen(0, '127.0.0.1', () =>
+              resolveServer({
+                origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+                close: () => new Promise<void>((r) => server.close(() => r())),
+              }),
+            )
+          }),
+      ),
+    )
+    const [recorded, other] = servers as [(typeof servers)[0], (typeof servers)[0]]
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'qa-url-'))
+      const script = join(dir, 'steps.json')
+      writeFileSync(
+        script,
+        JSON.stringify([
+          { type: 'click', x: 30, y: 80 },
+          { type: 'navigate', url: `${recorded.origin}/pages/next.html?step=2#end` },
+        ]),
+      )
+      const cases = join(dir, 'cases')
+      const caseFile = join(cases, 'login.json')
+      const rec = await qaAsync([
+        'record',
+        'web',
+        `${recorded.origin}/pages/login.html?build=1`,
+        '--script',
+        script,
+        '--out',
+        caseFile,
+      ])
+      expect(rec.code, rec.stderr).toBe(0)
+
+      requests.length = 0
+      const given = `${other.origin}/other/path/login.html?build=2&lang=ko#form`
+      const one = await qaAsync(['replay', caseFile, '--url', given, '--report-dir', join(dir, 'r1')])
+      expect(one.code, one.stderr).toBe(0)
+      // The start is the URL given, byte for byte (the hash never reaches a server: it is in the page URL).
+      expect(requests[0]).toBe(`${other.origin}/other/path/login.html?build=2&lang=ko`)
+      // The recorded navigation keeps its own path and query, on the new origin.
+      expect(requests).toContain(`${other.origin}/pages/next.html?step=2`)
+      expect(requests.some((r) => r.startsWith(recorded.origin))).toBe(false)
+
+      requests.length = 0
+      const base = await qaAsync([
+        'replay',
+        caseFile,
+        '--base-url',
+        `${other.origin}/v2/`,
+        '--report-dir',
+        join(dir, 'r2'),
+      ])
+      expect(base.code, base.stderr).toBe(0)
+      expect(requests[0]).toBe(`${other.origin}/v2/pages/login.html?build=1`)
+      expect(requests).toContain(`${other.origin}/v2/pages/next.html?step=2`)
+
+      requests.length = 0
+      const folder = await qaAsync(['replay', cases, '--url', other.origin, '--report-dir', join(dir, 'r3')])
+      expect(folder.code, folder.stderr).toBe(0)
+      expect(folder.stderr.match(/--url with a folder means --base-url/g)?.length).toBe(1)
+      expect(requests[0]).toBe(`${other.origin}/pages/login.html?build=1`)
+      expect(requests.some((r) => r.startsWith(recorded.origin))).toBe(false)
+    } finally {
+      await Promise.all(servers.map((s) => s.close()))
+    }
+  })
+
   it('an unreachable URL is an input error: exit 2 with what to check', async () => {
     // A port that was free a moment ago: nothing listens there.
     const probe = createServer()

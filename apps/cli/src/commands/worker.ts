@@ -56,7 +56,9 @@ export class WorkerCommand extends QaCommand {
   artifacts = Option.String('--artifacts', {
     description: 'Folder or s3://bucket/prefix?endpoint=… for cases and reports (default qa-reports).',
   })
-  url = Option.String('--url', { description: 'Replay web cases against this origin instead of the recorded one.' })
+  baseUrl = Option.String('--base-url,--url', {
+    description: "Move every recorded URL on a case's recorded origin onto this base URL (--url: older name).",
+  })
   verify = Option.Boolean('--verify', true, {
     description: 'Compare steps with their screenshots (--no-verify to skip).',
   })
@@ -75,7 +77,7 @@ export class WorkerCommand extends QaCommand {
     const artifacts = await openArtifactStore(this.artifacts, 'qa-reports')
     const web = webReplayer({
       ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
-      ...(this.url ? { url: this.url } : {}),
+      ...(this.baseUrl ? { baseUrl: this.baseUrl } : {}),
       verify: this.verify,
       ...(threshold !== undefined ? { passSimilarity: threshold } : {}),
       env: process.env,
