@@ -38,6 +38,25 @@ describe('qa import devtools', () => {
     expect(hashOf(file)).toBe(hash)
   })
 
+  it('--url sets the start URL exactly as given; --base-url moves every URL on the recording origin', () => {
+    const { dir, file } = copy('login-korean.json')
+    const exact = join(dir, 'exact.json')
+    const r = qa('import', 'devtools', file, '--out', exact, '--url', 'http://10.0.0.5:8080/auth/login?build=2#top')
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(readFileSync(exact, 'utf8')).start_url).toBe('http://10.0.0.5:8080/auth/login?build=2#top')
+
+    const based = join(dir, 'based.json')
+    expect(qa('import', 'devtools', file, '--out', based, '--base-url', 'http://staging.local:9000/app/').code).toBe(0)
+    const doc = JSON.parse(readFileSync(based, 'utf8'))
+    expect(doc.start_url).toBe('http://staging.local:9000/app/login')
+    for (const a of doc.actions.filter((x: { action_type: string }) => x.action_type === 'navigate'))
+      expect(a.url).toMatch(/^http:\/\/staging\.local:9000\/app\//)
+
+    const bad = qa('import', 'devtools', file, '--out', join(dir, 'bad.json'), '--base-url', 'staging.local')
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('--base-url expects an http(s) URL, got "staging.local"')
+  })
+
   it('prints only JSON on stdout with --json and honours --out, refusing to overwrite without --force', () => {
     const { dir, file } = copy('shadow-iframe.json')
     const out = join(dir, 'cases', 'shop.json')
