@@ -174,6 +174,25 @@ describe('file routes', () => {
     expect((await app.inject('/files/reports/runs/keep.txt')).body).toBe('inside')
   })
 
+  it('never serves dotfiles of the case folder (qa serve --dir . would expose .env, .git, .aws)', async () => {
+    const { app, dir } = await setup()
+    mkdirSync(join(dir, '.git'))
+    mkdirSync(join(dir, '.aws'))
+    writeFileSync(join(dir, '.env'), 'AWS_SECRET_ACCESS_KEY=leak')
+    writeFileSync(join(dir, '.git', 'config'), '[remote] url=leak')
+    writeFileSync(join(dir, '.aws', 'credentials'), 'leak')
+    for (const url of [
+      '/files/cases/.env',
+      '/files/cases/.git/config',
+      '/files/cases/.aws/credentials',
+      '/files/cases/%2eenv',
+    ]) {
+      const res = await app.inject(url)
+      expect({ url, status: res.statusCode }).toEqual({ url, status: 404 })
+      expect(res.body).not.toContain('leak')
+    }
+  })
+
   it.each([
     '/files/reports/../../../../etc/passwd',
     '/files/reports/%2e%2e/%2e%2e/%2e%2e/etc/passwd',

@@ -22,6 +22,22 @@ describe('resolveInside', () => {
   it('accepts ordinary nested paths', () => {
     expect(resolveInside(root, 'runs/a/report.html')).toBe('/srv/qa/reports/runs/a/report.html')
   })
+  it.each(['.env', '.git/config', 'cases/.aws/credentials', 'a/.hidden.png', './x.json'])(
+    'never serves dotfiles: %j',
+    (p) => {
+      expect(resolveInside(root, p)).toBeNull()
+    },
+  )
+  test.prop(
+    [
+      fc.array(fc.stringMatching(/^[a-z0-9_-]{1,6}$/), { maxLength: 3 }),
+      fc.stringMatching(/^\.[a-z0-9_.-]{0,8}$/),
+      fc.array(fc.stringMatching(/^[a-z0-9_.-]{1,6}$/), { maxLength: 3 }),
+    ],
+    { numRuns: 200 },
+  )('refuses every path with a dot-segment anywhere', (before, dotted, after) => {
+    expect(resolveInside(root, [...before, dotted, ...after].join('/'))).toBeNull()
+  })
   it.each(['../x', 'a/../../x', '/etc/passwd', 'a\\..\\x', 'x\0.png', 'C:/x', ''])('refuses %j', (p) => {
     expect(resolveInside(root, p)).toBeNull()
   })

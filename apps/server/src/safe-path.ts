@@ -3,14 +3,16 @@ import { isAbsolute, relative, resolve, sep } from 'node:path'
 
 /**
  * Pure: the absolute path of `requested` (a URL path tail, already percent-decoded) inside `root`, or null when
- * it would leave the root (`..`, absolute paths, drive letters, NUL bytes, backslashes).
+ * it would leave the root (`..`, absolute paths, drive letters, NUL bytes, backslashes) or names a dotfile or a
+ * file in a dot-folder (`.env`, `.git/config`): those are never served.
  */
 export function resolveInside(root: string, requested: string): string | null {
   if (requested.length === 0 || requested.length > 4096) return null
   if (requested.includes('\0') || requested.includes('\\')) return null
   if (isAbsolute(requested) || /^[a-zA-Z]:/.test(requested)) return null
   const parts = requested.split('/')
-  if (parts.some((p) => p === '..')) return null
+  // `..` leaves the root; any other dot-name is a hidden file or folder (.env, .git/config, .aws/credentials).
+  if (parts.some((p) => p.startsWith('.'))) return null
   const base = resolve(root)
   const full = resolve(base, requested)
   const rel = relative(base, full)
