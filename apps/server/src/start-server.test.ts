@@ -30,6 +30,26 @@ describe('bind safety', () => {
       await server.close()
     }
   })
+  it('a loopback address other than 127.0.0.1 answers its own printed URL (no token needed on loopback)', async () => {
+    const server = await startServer({
+      host: '127.0.0.2',
+      port: 0,
+      dir: caseFolder(['a']),
+      reportDir: tempDir(),
+      replayers: {},
+    })
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/)
+      const res = await fetch(`${server.url}/api/suites`)
+      expect(res.status).toBe(200)
+      // A foreign Host header is still refused (DNS rebinding).
+      const foreign = await server.app.inject({ url: '/api/suites', headers: { host: 'evil.example' } })
+      expect(foreign.statusCode).toBe(403)
+    } finally {
+      await server.close()
+    }
+  })
+
   it('a missing case folder is a clear error', async () => {
     await expect(startServer({ port: 0, dir: '/nonexistent/cases' })).rejects.toMatchObject({
       code: 'SERVER_DIR_NOT_FOUND',

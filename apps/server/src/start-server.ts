@@ -75,7 +75,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       reportDir: services.reportDir,
       ...(services.artifacts ? { artifacts: services.artifacts } : {}),
       token: opts.token ?? null,
-      allowedHosts: isLoopbackHost(host) ? [] : [host],
+      // The name it is bound to is always its own (127.0.0.2 is loopback too, and its printed URL must answer).
+      allowedHosts: [host.includes(':') && !host.startsWith('[') ? `[${host}]` : host],
     })
     await app.listen({ host, port })
   } catch (error) {
