@@ -119,7 +119,11 @@ describe('what a click operates, and recording warnings (issue 13)', () => {
         x: 10,
         y: 20,
         description: 'Click label "Remember me"',
-        identity: { tag_name: 'label', bounding_box: { x: 0, y: 0, width: 90, height: 20 }, text_content: 'Remember me' },
+        identity: {
+          tag_name: 'label',
+          bounding_box: { x: 0, y: 0, width: 90, height: 20 },
+          text_content: 'Remember me',
+        },
         operates: {
           tag_name: 'input',
           ax_role: 'checkbox',
@@ -128,7 +132,14 @@ describe('what a click operates, and recording warnings (issue 13)', () => {
           bounding_box: { x: 0, y: 2, width: 16, height: 16 },
         },
       },
-      { timestamp: 2, action_type: 'click', x: 5, y: 5, description: 'Click (5, 5)', warning: 'no interactive element' },
+      {
+        timestamp: 2,
+        action_type: 'click',
+        x: 5,
+        y: 5,
+        description: 'Click (5, 5)',
+        warning: 'no interactive element',
+      },
     ],
   }
 
