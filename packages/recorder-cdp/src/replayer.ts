@@ -1,11 +1,4 @@
-import {
-  type LocateOptions,
-  type LocateResult,
-  locate,
-  OVERSIZED_ANSWER,
-  recordedTargetObjection,
-  toHealingRecord,
-} from '@qa/matcher'
+import { type LocateOptions, type LocateResult, locate, recordedTargetObjection, toHealingRecord } from '@qa/matcher'
 import {
   type Action,
   isClickLike,
@@ -341,17 +334,6 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     }
     result.strategiesTried = found.attempts
     result.matchConfidence = found.confidence
-    if (found.status !== 'found' && found.attempts.some((a) => a.detail?.includes(OVERSIZED_ANSWER))) {
-      // Strategies answered with an element far larger than the recorded one (a container around it): the
-      // recorded point is a better guess than the container's centre, and the report says so.
-      result.warning = `every answer was rejected (${describeAttempts(found.attempts)}); replayed by coordinates`
-      result.method = 'coordinate'
-      result.actualCoords = { x: action.x, y: action.y }
-      result.coordinateChange = { x: 0, y: 0 }
-      await clickAt(action, action.x, action.y)
-      if (text !== null) await page.keyboard.type(text)
-      return null
-    }
     if (found.status !== 'found' || !found.point) {
       result.method = 'failed'
       throw new WebError(
