@@ -76,7 +76,7 @@ describe('chooseClickTarget (what a click on a page means)', () => {
   })
 
   it('a page-sized container with a click listener (a React root) is not a target', () => {
-    const chain = [node('p'), node('div', { id: 'root', clickListener: true, box: box(1280, 700) } as HitChainNode)]
+    const chain = [node('p'), node('div', { clickListener: true, box: box(1280, 700) })]
     const d = chooseClickTarget([...chain, node('body')], { viewport: VIEWPORT })
     expect(d.kind).toBe('coordinates')
     if (d.kind === 'coordinates') expect(d.warning).toContain('covers too much of the page')
