@@ -6,16 +6,17 @@ import { describeHitChainInPage, hitChainInPage, operatedControlInPage } from '.
 export interface ResolvedClickTarget {
   /** Remote object of the element to record; null when nothing interactive is under the point. */
   objectId: string | null
-  /** Remote object of the control the element operates (a label's input, a styled switch's checkbox). */
-  operatesObjectId: string | null
   /** Why the step is recorded without an identity, when it is. */
   warning: string | null
 }
 
-const CHAIN = `function () { return (${hitChainInPage.toString()})(this) }`
-const DESCRIBE_CHAIN = `function () { return (${describeHitChainInPage.toString()}).call(this) }`
+/** Where the page keeps the last hit chain between the calls of one resolution (in the hit node's frame). */
+const STASH = "globalThis[Symbol.for('qa.hitChain')]"
+/** One round trip: the chain is kept in the page, its description comes back by value. */
+const CHAIN_AND_DESCRIBE = `function (x, y) { const chain = (${hitChainInPage.toString()})(this, x, y); ${STASH} = chain; return { nodes: (${describeHitChainInPage.toString()}).call(chain), hitIsFirst: chain[0] === this } }`
+const STASHED_CHAIN = `function () { return ${STASH} || [] }`
+const PICK = `function (i) { const chain = ${STASH} || []; ${STASH} = undefined; return chain[i] }`
 const OPERATES = `function () { return (${operatedControlInPage.toString()})(this) }`
-const PICK = 'function (i) { return this[i] }'
 
 /** Listener types that make an element clickable. */
 const CLICK_EVENTS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'touchend'])
@@ -30,36 +31,45 @@ export async function resolveClickTarget(
   session: CDPSession,
   hitObjectId: string,
   viewport: { width: number; height: number } | null,
+  point?: { x: number; y: number },
 ): Promise<ResolvedClickTarget> {
-  const { result: chain } = await session.send('Runtime.callFunctionOn', {
-    functionDeclaration: CHAIN,
-    objectId: hitObjectId,
-    returnByValue: false,
-  })
-  if (!chain.objectId) return { objectId: null, operatesObjectId: null, warning: 'the point hit no element' }
+  // the person's click lands ~100 ms after pointer-down and may change the element: few round trips here
   const { result: described } = await session.send('Runtime.callFunctionOn', {
-    functionDeclaration: DESCRIBE_CHAIN,
-    objectId: chain.objectId,
+    functionDeclaration: CHAIN_AND_DESCRIBE,
+    objectId: hitObjectId,
+    arguments: [{ value: point?.x ?? null }, { value: point?.y ?? null }],
     returnByValue: true,
   })
-  const nodes = (described.value ?? []) as HitChainNode[]
+  const { nodes = [], hitIsFirst = false } = (described.value ?? {}) as { nodes?: HitChainNode[]; hitIsFirst?: boolean }
   let decision = chooseClickTarget(nodes, { viewport })
   if (decision.kind === 'coordinates' && nodes.length > 0) {
-    const withListeners = await addClickListeners(session, chain.objectId, nodes)
-    decision = chooseClickTarget(withListeners, { viewport })
+    const { result: chain } = await session.send('Runtime.callFunctionOn', {
+      functionDeclaration: STASHED_CHAIN,
+      objectId: hitObjectId,
+      returnByValue: false,
+    })
+    if (chain.objectId)
+      decision = chooseClickTarget(await addClickListeners(session, chain.objectId, nodes), { viewport })
   }
-  if (decision.kind === 'coordinates') return { objectId: null, operatesObjectId: null, warning: decision.warning }
+  if (decision.kind === 'coordinates') return { objectId: null, warning: decision.warning }
+  // the element under the pointer is itself the target (a button, an input): no further round trip
+  if (decision.index === 0 && hitIsFirst) return { objectId: hitObjectId, warning: null }
   const { result: picked } = await session.send('Runtime.callFunctionOn', {
     functionDeclaration: PICK,
-    objectId: chain.objectId,
+    objectId: hitObjectId,
     arguments: [{ value: decision.index }],
     returnByValue: false,
   })
-  if (!picked.objectId) return { objectId: null, operatesObjectId: null, warning: 'the element went away' }
-  const { result: operates } = await session
-    .send('Runtime.callFunctionOn', { functionDeclaration: OPERATES, objectId: picked.objectId, returnByValue: false })
+  if (!picked.objectId) return { objectId: null, warning: 'the element went away' }
+  return { objectId: picked.objectId, warning: null }
+}
+
+/** The control an element operates (`operatedControlInPage`): its remote object, or null. */
+export async function operatedControl(session: CDPSession, objectId: string): Promise<string | null> {
+  const { result } = await session
+    .send('Runtime.callFunctionOn', { functionDeclaration: OPERATES, objectId, returnByValue: false })
     .catch(() => ({ result: { objectId: undefined } as { objectId?: string } }))
-  return { objectId: picked.objectId, operatesObjectId: operates.objectId ?? null, warning: null }
+  return result.objectId ?? null
 }
 
 /** The chain with `clickListener` set from the listeners CDP sees on each element (not on body or html). */

@@ -2,7 +2,7 @@ import { countSameLabel, labelKeys } from '@qa/matcher'
 import type { ElementIdentity, Selectors } from '@qa/model'
 import type { CDPSession, Page } from 'playwright-core'
 import { listCandidateLabels } from './candidate-source'
-import { resolveClickTarget } from './cdp-click-target'
+import { operatedControl, resolveClickTarget } from './cdp-click-target'
 import { deepActiveElementInPage, describeElementsInPage, type PageElementDescription } from './page-scripts'
 
 /** An element as recorded: its identity for the file, selectors, and what the recorder needs besides. */
@@ -177,11 +177,13 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
       }
       const { object } = await session.send('DOM.resolveNode', { backendNodeId })
       if (!object.objectId) return null
-      const hit = await resolveClickTarget(session, object.objectId, page.viewportSize())
+      const hit = await resolveClickTarget(session, object.objectId, page.viewportSize(), { x, y })
       lastWarning = hit.warning
       if (!hit.objectId) return null
       const target = await fromObject(hit.objectId)
-      if (target && hit.operatesObjectId) target.operates = await fromObject(hit.operatesObjectId).catch(() => null)
+      // after the clicked element's identity (the click may change it): the control it operates, if any
+      const control = target ? await operatedControl(session, hit.objectId) : null
+      if (target && control) target.operates = await fromObject(control).catch(() => null)
       return target
     },
     async focused() {

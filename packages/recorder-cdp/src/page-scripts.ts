@@ -300,22 +300,46 @@ export function describeElementsInPage(
 }
 
 /**
- * The elements from the node under the pointer up to the document element, crossing open shadow roots: the
- * chain `chooseClickTarget` (@qa/matcher) picks the click target from. A `::before`/`::after` pseudo-element
- * (what `DOM.getNodeForLocation` returns for Font Awesome, Bootstrap Icons, boxicons, switch knobs) stands
- * for the element it belongs to, a text node for its parent element.
+ * The elements from the node under the pointer up to the document element, along the flat tree (a slotted
+ * element's parent is its slot, a shadow root's is its host): the chain `chooseClickTarget` (@qa/matcher)
+ * picks the click target from. A `::before`/`::after` pseudo-element (what `DOM.getNodeForLocation` returns for
+ * Font Awesome, Bootstrap Icons, boxicons, switch knobs) stands for the element it belongs to, a text node for
+ * its parent. When the hit is a shadow host and (x, y), top-level viewport pixels, fall on one of its slotted
+ * children, the chain starts at that child, so that it passes through the slot's shadow ancestors (a
+ * `<button><slot>` inside a web component).
  */
-export function hitChainInPage(node: Node): Element[] {
+export function hitChainInPage(node: Node, x?: number | null, y?: number | null): Element[] {
   // CDP resolves a pseudo-element node to a CSSPseudoElement, whose `element` is its originating element
   const pseudo = node as unknown as { element?: Element; nodeType?: number }
   let el: Element | null = null
   if (pseudo && typeof pseudo.nodeType !== 'number' && pseudo.element) el = pseudo.element
   else if (node.nodeType === 1) el = node as Element
+  else if ((node as Text).assignedSlot) el = (node as Text).assignedSlot
   else el = node.parentElement ?? ((node.parentNode as ShadowRoot | null)?.host || null)
+  if (el?.shadowRoot && typeof x === 'number' && typeof y === 'number' && !window.frameElement) {
+    const inside = (rects: Iterable<DOMRect>) =>
+      [...rects].some((r) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom)
+    for (const child of Array.from(el.childNodes)) {
+      const slot = (child as Element | Text).assignedSlot
+      if (!slot) continue
+      let rects: Iterable<DOMRect> = []
+      if (child.nodeType === 1) rects = (child as Element).getClientRects()
+      else if (child.nodeType === 3) {
+        const range = document.createRange()
+        range.selectNodeContents(child)
+        rects = range.getClientRects()
+      }
+      if (inside(rects)) {
+        el = child.nodeType === 1 ? (child as Element) : slot
+        break
+      }
+    }
+  }
   const chain: Element[] = []
   while (el && chain.length < 40) {
     chain.push(el)
-    if (el.parentElement) el = el.parentElement
+    if (el.assignedSlot) el = el.assignedSlot
+    else if (el.parentElement) el = el.parentElement
     else {
       const root = el.getRootNode()
       el = root instanceof ShadowRoot ? root.host : null
