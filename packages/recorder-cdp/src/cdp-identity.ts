@@ -131,16 +131,18 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
   }
 
   async function fromObject(objectId: string): Promise<CapturedElement | null> {
-    const { node } = await session.send('DOM.describeNode', { objectId })
-    const backendNodeId = node.backendNodeId
-    const { result } = await session.send('Runtime.callFunctionOn', {
+    // the page's description and the accessibility name are read together (pipelined): a person's click lands
+    // ~100 ms after pointer-down and may rename the element
+    const described = session.send('Runtime.callFunctionOn', {
       functionDeclaration: DESCRIBE_ONE,
       objectId,
       returnByValue: true,
     })
+    const { node } = await session.send('DOM.describeNode', { objectId })
+    const backendNodeId = node.backendNodeId
+    const [{ result }, ax] = await Promise.all([described, axOf(backendNodeId)])
     const description = result.value as PageElementDescription | undefined
     if (!description) return null
-    const ax = await axOf(backendNodeId)
     const identity = buildIdentity(description, ax, backendNodeId)
     const sameLabelCount = await sameLabelCountOf(page, identity)
     if (sameLabelCount !== null) identity.sameLabelCount = sameLabelCount
