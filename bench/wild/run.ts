@@ -691,6 +691,7 @@ async function pool<T>(items: readonly T[], n: number, fn: (item: T) => Promise<
 
 // ---------- main ----------
 
+const jsonOut = opt('--json')
 const started = Date.now()
 const corpus = await startCorpusServer()
 const shared = await openBrowser({ viewport: VIEWPORT })
@@ -772,6 +773,7 @@ await pool(tasks, WORKERS, async ({ pc, v }) => {
     })(),
   ])
   done++
+  if (jsonOut) await writeFile(jsonOut, `${JSON.stringify({ rows }, null, 1)}\n`) // a cut-short run keeps its rows
   if (done % 20 === 0)
     console.log(`  ${done}/${tasks.length} page×variant replays, ${Math.round((Date.now() - recorded) / 1000)} s`)
 })
@@ -832,7 +834,6 @@ console.log(`record check (the recorder's own clicks reached the intended elemen
 console.log(
   `${cases.length} pages, ${totalSteps} steps, ${tasks.length * APPROACHES.length} replays in ${Math.round((Date.now() - started) / 1000)} s; ${cpus().length} cores, load average ${load0.toFixed(1)} at start, ${loadavg()[0].toFixed(1)} at end`,
 )
-const jsonOut = opt('--json')
 if (jsonOut) {
   await writeFile(
     jsonOut,
