@@ -609,10 +609,11 @@ async function replayBaseline(
   approach: Exclude<Approach, 'ours'>,
   removal: boolean,
 ) {
-  const session = await openBrowser({ browser, viewport: VIEWPORT })
-  const p = session.page
   const out: { outcome: Outcome; got?: string }[] = []
+  let session: Awaited<ReturnType<typeof openBrowser>> | undefined
   try {
+    session = await openBrowser({ browser: await liveBrowser(browser), viewport: VIEWPORT })
+    const p = session.page
     await p.goto(url, { waitUntil: 'load', timeout: 20_000 })
     const judgedAt = new Map(pc.judged.map((j, k) => [j.action, k]))
     const results: { outcome: Outcome; got?: string }[] = pc.judged.map(() => ({ outcome: 'nothing' as Outcome }))
@@ -672,9 +673,18 @@ async function replayBaseline(
     console.log(`  ${pc.page.id} ${approach}: ${(e as Error).message.split('\n')[0]}`)
     out.push(...pc.judged.map(() => ({ outcome: (removal ? 'right' : 'nothing') as Outcome })))
   } finally {
-    await session.close()
+    await session?.close()
   }
   return out
+}
+
+let relaunched: Browser | undefined
+/** The shared browser, relaunched once it has gone away (a crash under load must not end a 20-minute run). */
+async function liveBrowser(b: Browser): Promise<Browser> {
+  if (b.isConnected()) return b
+  if (relaunched?.isConnected()) return relaunched
+  relaunched = (await openBrowser({ viewport: VIEWPORT })).browser
+  return relaunched
 }
 
 async function pool<T>(items: readonly T[], n: number, fn: (item: T) => Promise<void>) {
@@ -699,7 +709,7 @@ const browser = shared.browser
 const only = opt('--only')?.split(',')
 const pages = corpus.pages.filter((p) => !only || only.some((o) => p.id.includes(o)))
 const root = await mkdtemp(join(tmpdir(), 'qa-wild-'))
-const load0 = loadavg()[0]
+const load0 = loadavg()[0] ?? 0
 console.log(
   `wild corpus: ${pages.length} pages of ${new Set(pages.map((p) => p.kit)).size} kits, ${VARIANTS.length} variants, ${WORKERS} workers`,
 )
@@ -832,7 +842,7 @@ if (VERBOSE) for (const n of nonInteractive) console.log(`  ${n}`)
 const recordRight = cases.reduce((n, c) => n + c.recordRight, 0)
 console.log(`record check (the recorder's own clicks reached the intended element): ${recordRight}/${totalSteps}`)
 console.log(
-  `${cases.length} pages, ${totalSteps} steps, ${tasks.length * APPROACHES.length} replays in ${Math.round((Date.now() - started) / 1000)} s; ${cpus().length} cores, load average ${load0.toFixed(1)} at start, ${loadavg()[0].toFixed(1)} at end`,
+  `${cases.length} pages, ${totalSteps} steps, ${tasks.length * APPROACHES.length} replays in ${Math.round((Date.now() - started) / 1000)} s; ${cpus().length} cores, load average ${load0.toFixed(1)} at start, ${(loadavg()[0] ?? 0).toFixed(1)} at end`,
 )
 if (jsonOut) {
   await writeFile(
