@@ -191,9 +191,8 @@ describe('wild corpus through the CLI', () => {
 })
 
 describe('wild corpus pitfalls through the CLI (issue 13 items 2–3)', () => {
-  // Known failures until the recorder fixes of issue 13 land: `it.fails` keeps CI green while they are open and
-  // turns red the day they are fixed, so the marker is removed with the fix.
-  it.fails('an icon-only button (<a><i class="fas fa-bars"></i></a>, stisla) is recorded as the link, not <body>', async () => {
+  // Were `it.fails` until the recorder fixes of issue 13 (branch rec) landed.
+  it('an icon-only button (<a><i class="fas fa-bars"></i></a>, stisla) is recorded as the link, not <body>', async () => {
     const rec = await record('stisla/bootstrap-form.html', 'icon', [
       { find: (p) => p.locator('a[data-toggle="sidebar"]') },
     ])
@@ -202,7 +201,7 @@ describe('wild corpus pitfalls through the CLI (issue 13 items 2–3)', () => {
     expect(r.downs[0]?.chain).toContain(rec.truths[0])
   })
 
-  it.fails('a styled checkbox (stisla custom-control: the input is hidden, its label drawn) replays and ticks it', async () => {
+  it('a styled checkbox (stisla custom-control: the input is hidden, its label drawn) replays and ticks it', async () => {
     const page = 'stisla/auth-login.html'
     const rec = await record(page, 'styled', [{ find: (p) => p.locator('label[for="remember-me"]') }])
     const probe = await browser.newPage({ viewport: VIEWPORT })
