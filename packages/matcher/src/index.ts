@@ -1,4 +1,19 @@
 // @qa/matcher: pure element matching for self-healing replay. Everything exported is named here.
+export {
+  type ClickTargetDecision,
+  type ClickTargetKind,
+  type ClickTargetOptions,
+  chooseClickTarget,
+  clickTargetKind,
+  DEFAULT_MAX_AREA_GROWTH,
+  DOCUMENT_TAGS,
+  type HitChainNode,
+  INTERACTIVE_ROLES,
+  MIN_OVERSIZED_AREA,
+  OVERSIZED_ANSWER,
+  oversizedObjection,
+  recordedTargetObjection,
+} from './click-target'
 export { MatcherError, type MatcherErrorCode } from './errors'
 export { comparisonKey, decomposeHangul, keySimilarity, normalizeText, textSimilarity } from './text-similarity'
 export {

@@ -1,4 +1,5 @@
 import type { BoundingBox, ElementIdentity, ReplayMethod, Selectors } from '@qa/model'
+import { DEFAULT_MAX_AREA_GROWTH, oversizedObjection, recordedTargetObjection } from './click-target'
 import { assertRange } from './errors'
 import { type CascadeStep, type LocateResult, runCascade, type StepOutcome } from './internal/cascade'
 import { centerOf, isBox, type XY } from './internal/geometry'
@@ -130,6 +131,11 @@ export interface LocateOptions {
   coordinates?: XY | null
   /** Run only these strategies (still in cascade order); e.g. `['css']` for a selector-only baseline. */
   only?: readonly WebStrategy[]
+  /**
+   * An answer covering more than this many times the recorded element's area (and more than 64×64 px) is
+   * not the recorded element (default 6, see `DEFAULT_MAX_AREA_GROWTH`; 0 turns the check off).
+   */
+  maxAreaGrowth?: number
 }
 
 /** Default `minExactScore`: a unique hit of an exact strategy must still look this much like the identity. */
@@ -188,6 +194,10 @@ export async function locate<H = unknown>(
   const recordedPoint: XY =
     opts.coordinates ?? (isBox(identity.boundingBox) ? centerOf(identity.boundingBox) : { x: 0, y: 0 })
   const only = opts.only ? new Set<WebStrategy>(opts.only) : null
+  const maxAreaGrowth = opts.maxAreaGrowth ?? DEFAULT_MAX_AREA_GROWTH
+  assertRange('maxAreaGrowth', maxAreaGrowth, 0, 1000)
+  /** A recorded `body` (or an empty identity) is found by any CSS or XPath: no strategy may answer for it. */
+  const notATarget = recordedTargetObjection(identity)
 
   type E = CandidateElement<H>
   const labels = createLabelCheck(identity, minLabelScore)
@@ -219,6 +229,8 @@ export async function locate<H = unknown>(
    * where the user saw it (context ≥ minContextScore).
    */
   const objection = async (e: E): Promise<string | null> => {
+    const oversized = oversizedObjection(identity.boundingBox, e.boundingBox, maxAreaGrowth)
+    if (oversized) return describe(e, oversized)
     if (labels.idAgrees(e)) return null
     const v = labels.check(e)
     if (!v.ok) return describe(e, v.reason)
@@ -298,7 +310,7 @@ export async function locate<H = unknown>(
 
   const step = (method: WebStrategy, skip: string | null, run: () => Promise<StepOutcome<E>>): CascadeStep<E> => ({
     method,
-    skip: only && !only.has(method) ? 'not selected' : skip,
+    skip: only && !only.has(method) ? 'not selected' : method !== 'coordinate' && notATarget ? notATarget : skip,
     run,
   })
 

@@ -8,6 +8,7 @@ export type ActionEnrichment = Partial<
     | 'screenTransition'
     | 'identity'
     | 'selectors'
+    | 'operates'
     | 'uiStateHashBefore'
     | 'uiStateHashAfter'
     | 'elementCropPath'

@@ -143,6 +143,8 @@ export const actionSchema = schema('Action', [
   opt('selectors', k.object(selectorsSchema)),
   opt('healingHistory', k.array(k.object(healingRecordSchema))),
   opt('enrichmentStatus', k.enum(ENRICHMENT_STATUSES)),
+  opt('operates', k.object(elementIdentitySchema)),
+  opt('warning', k.string()),
 ])
 
 const testCaseFields = (platformRequired: boolean) => [
@@ -180,6 +182,7 @@ export const replayResultSchema = schema('ReplayResult', [
   req('errorMessage', k.string()),
   opt('strategiesTried', k.array(k.object(strategyAttemptSchema))),
   opt('durationMs', nonNegative),
+  opt('warning', k.string()),
 ])
 
 export const verificationResultSchema = schema('VerificationResult', [

@@ -106,3 +106,55 @@ describe('test-case documents', () => {
     },
   )
 })
+
+describe('what a click operates, and recording warnings (issue 13)', () => {
+  const doc = {
+    name: 'styled',
+    version: '3.0',
+    platform: 'web',
+    actions: [
+      {
+        timestamp: 1,
+        action_type: 'click',
+        x: 10,
+        y: 20,
+        description: 'Click label "Remember me"',
+        identity: {
+          tag_name: 'label',
+          bounding_box: { x: 0, y: 0, width: 90, height: 20 },
+          text_content: 'Remember me',
+        },
+        operates: {
+          tag_name: 'input',
+          ax_role: 'checkbox',
+          ax_name: 'Remember me',
+          type: 'checkbox',
+          bounding_box: { x: 0, y: 2, width: 16, height: 16 },
+        },
+      },
+      {
+        timestamp: 2,
+        action_type: 'click',
+        x: 5,
+        y: 5,
+        description: 'Click (5, 5)',
+        warning: 'no interactive element',
+      },
+    ],
+  }
+
+  it('reads operates and warning from snake_case files and writes them back unchanged', () => {
+    expect(validateTestCase(doc)).toEqual([])
+    const { testCase } = parseTestCase(doc)
+    expect(testCase.actions[0]?.operates?.axRole).toBe('checkbox')
+    expect(testCase.actions[0]?.operates?.boundingBox.width).toBe(16)
+    expect(testCase.actions[1]?.warning).toBe('no interactive element')
+    expect(serializeTestCase(testCase)).toEqual(doc)
+  })
+
+  it('validates operates as an identity', () => {
+    const broken = structuredClone(doc) as { actions: Record<string, unknown>[] }
+    broken.actions[0]!.operates = { bounding_box: { x: 0, y: 0, width: 1, height: 1 } }
+    expect(validateTestCase(broken).map((i) => i.path)).toContain('actions[0].operates.tag_name')
+  })
+})

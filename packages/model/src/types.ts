@@ -247,6 +247,17 @@ export interface Action {
   selectors?: Selectors | null
   healingHistory?: HealingRecord[] | null
   enrichmentStatus?: EnrichmentStatus | null
+  /**
+   * The control the clicked element operates (web): a click on a `<label>` or on the styled part of a custom
+   * checkbox, radio or switch records that element as `identity` and the `<input>` it toggles here. Replay
+   * clicks what the person clicked and falls back to this control.
+   */
+  operates?: ElementIdentity | null
+  /**
+   * Something a person should know about how the step was recorded, e.g. no interactive element under the
+   * point, so the step has no identity and replays by coordinates.
+   */
+  warning?: string | null
   extra?: Extra
 }
 
@@ -325,6 +336,11 @@ export interface ReplayResult {
   errorMessage: string
   strategiesTried?: StrategyAttempt[] | null
   durationMs?: number | null
+  /**
+   * The step ran, but not as recorded or not in a way the report may call right without saying so: e.g. the
+   * recorded target was not a real target (body, html, no identity), so it was replayed by coordinates.
+   */
+  warning?: string | null
   extra?: Extra
 }
 

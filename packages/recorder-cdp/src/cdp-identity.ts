@@ -2,12 +2,8 @@ import { countSameLabel, labelKeys } from '@qa/matcher'
 import type { ElementIdentity, Selectors } from '@qa/model'
 import type { CDPSession, Page } from 'playwright-core'
 import { listCandidateLabels } from './candidate-source'
-import {
-  actionableAncestorInPage,
-  deepActiveElementInPage,
-  describeElementsInPage,
-  type PageElementDescription,
-} from './page-scripts'
+import { operatedControl, resolveClickTarget } from './cdp-click-target'
+import { deepActiveElementInPage, describeElementsInPage, type PageElementDescription } from './page-scripts'
 
 /** An element as recorded: its identity for the file, selectors, and what the recorder needs besides. */
 export interface CapturedElement {
@@ -16,16 +12,28 @@ export interface CapturedElement {
   description: PageElementDescription
   /** CDP backend node id, valid for this page load only (used to coalesce typing into one field). */
   backendNodeId: number
+  /** The control the element operates: a clicked label's input, a styled switch's checkbox (`action.operates`). */
+  operates?: CapturedElement | null
+}
+
+/** What a click at a point means: the element to record, or no element and a warning (a coordinate step). */
+export interface ClickTargetAt {
+  target: CapturedElement | null
+  warning: string | null
 }
 
 const DESCRIBE_ONE = `function () { return (${describeElementsInPage.toString()})([this])[0] }`
-const ACTIONABLE = `function () { return (${actionableAncestorInPage.toString()})(this) }`
 
 /** A CDP session on a page, with the DOM and Accessibility domains enabled once. */
 export interface CdpIdentityReader {
   readonly session: CDPSession
-  /** The element at a viewport point (CSS pixels), lifted to its actionable ancestor. */
+  /**
+   * The element a click at a viewport point (CSS pixels) means: an icon, a pseudo-element or a text node
+   * resolves to the nearest interactive ancestor (`chooseClickTarget`); null when there is none.
+   */
   atPoint(x: number, y: number): Promise<CapturedElement | null>
+  /** `atPoint`, with the warning a coordinate step is recorded with when nothing interactive is there. */
+  clickTargetAt(x: number, y: number): Promise<ClickTargetAt>
   /** The focused element, through shadow roots and same-origin iframes. */
   focused(): Promise<CapturedElement | null>
   detach(): Promise<void>
@@ -87,6 +95,7 @@ const NON_ROLES = new Set([
   'LineBreak',
   'RootWebArea',
   'Ignored',
+  'LabelText',
 ])
 
 /**
@@ -122,16 +131,18 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
   }
 
   async function fromObject(objectId: string): Promise<CapturedElement | null> {
-    const { node } = await session.send('DOM.describeNode', { objectId })
-    const backendNodeId = node.backendNodeId
-    const { result } = await session.send('Runtime.callFunctionOn', {
+    // the page's description and the accessibility name are read together (pipelined): a person's click lands
+    // ~100 ms after pointer-down and may rename the element
+    const described = session.send('Runtime.callFunctionOn', {
       functionDeclaration: DESCRIBE_ONE,
       objectId,
       returnByValue: true,
     })
+    const { node } = await session.send('DOM.describeNode', { objectId })
+    const backendNodeId = node.backendNodeId
+    const [{ result }, ax] = await Promise.all([described, axOf(backendNodeId)])
     const description = result.value as PageElementDescription | undefined
     if (!description) return null
-    const ax = await axOf(backendNodeId)
     const identity = buildIdentity(description, ax, backendNodeId)
     const sameLabelCount = await sameLabelCountOf(page, identity)
     if (sameLabelCount !== null) identity.sameLabelCount = sameLabelCount
@@ -143,9 +154,16 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
     }
   }
 
-  return {
+  /** Why the last `atPoint` found no element (read by `clickTargetAt`). */
+  let lastWarning: string | null = null
+  const reader: CdpIdentityReader = {
     session,
+    async clickTargetAt(x, y) {
+      const target = await reader.atPoint(x, y)
+      return { target, warning: target ? null : lastWarning }
+    },
     async atPoint(x, y) {
+      lastWarning = 'the page changed under the pointer (navigation)'
       let backendNodeId: number
       try {
         ;({ backendNodeId } = await session.send('DOM.getNodeForLocation', {
@@ -161,13 +179,14 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
       }
       const { object } = await session.send('DOM.resolveNode', { backendNodeId })
       if (!object.objectId) return null
-      const { result } = await session.send('Runtime.callFunctionOn', {
-        functionDeclaration: ACTIONABLE,
-        objectId: object.objectId,
-        returnByValue: false,
-      })
-      if (!result.objectId) return null
-      return fromObject(result.objectId)
+      const hit = await resolveClickTarget(session, object.objectId, page.viewportSize(), { x, y })
+      lastWarning = hit.warning
+      if (!hit.objectId) return null
+      const target = await fromObject(hit.objectId)
+      // after the clicked element's identity (the click may change it): the control it operates, if any
+      const control = target ? await operatedControl(session, hit.objectId) : null
+      if (target && control) target.operates = await fromObject(control).catch(() => null)
+      return target
     },
     async focused() {
       const { result } = await session.send('Runtime.evaluate', {
@@ -181,4 +200,5 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
       await session.detach().catch(() => undefined)
     },
   }
+  return reader
 }

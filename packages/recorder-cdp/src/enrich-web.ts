@@ -68,6 +68,7 @@ export async function enrichWebCase(testCase: TestCase, opts: EnrichWebOptions):
       }
       out.actions[index] = mergeEnrichment(action, {
         ...(status === 'enriched' && captured ? { identity: captured.identity, selectors: captured.selectors } : {}),
+        ...(status === 'enriched' && captured?.operates ? { operates: captured.operates.identity } : {}),
         enrichmentStatus: status,
       })
       opts.onAction?.({ index, total, status })

@@ -179,7 +179,18 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
 
   function withTarget(base: Omit<Action, 'timestamp'>, target: CapturedElement | null): Omit<Action, 'timestamp'> {
     if (!target) return base
-    return { ...base, identity: target.identity, selectors: target.selectors }
+    const action: Omit<Action, 'timestamp'> = { ...base, identity: target.identity, selectors: target.selectors }
+    if (target.operates) action.operates = target.operates.identity
+    return action
+  }
+
+  /** A click step: its target and the control it operates, or coordinates only with the warning why. */
+  async function clickTarget(base: Omit<Action, 'timestamp'>, x: number, y: number) {
+    const { target, warning } = await (await readerFor()).clickTargetAt(x, y)
+    const action = withTarget(base, target)
+    action.description = describeTarget('Click', target, `Click (${Math.round(x)}, ${Math.round(y)})`)
+    if (!target && warning) action.warning = warning
+    return action
   }
 
   const describeTarget = (verb: string, t: CapturedElement | null, fallback: string) => {
@@ -202,21 +213,10 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
       lastTyped = null
       const button = clickOpts.button ?? 'left'
       const clickCount = clickOpts.clickCount ?? 1
-      let target: CapturedElement | null = null
       return record(
         async () => {
-          target = await (await readerFor()).atPoint(x, y)
           const actionType = button === 'right' ? 'right_click' : clickCount >= 2 ? 'double_click' : 'click'
-          return withTarget(
-            {
-              actionType,
-              x: Math.round(x),
-              y: Math.round(y),
-              button,
-              description: describeTarget('Click', target, `Click (${Math.round(x)}, ${Math.round(y)})`),
-            },
-            target,
-          )
+          return clickTarget({ actionType, x: Math.round(x), y: Math.round(y), button, description: '' }, x, y)
         },
         async () => {
           await page.mouse.click(x, y, { button, clickCount })
@@ -436,30 +436,21 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
           case 'pointerdown': {
             typing = null
             // Resolve the element now, before the click's effects (a person's click takes ~100 ms).
-            const target = await (await readerFor()).atPoint(event.x, event.y)
+            const button = event.button === 2 ? 'right' : event.button === 1 ? 'middle' : 'left'
+            const actionType = button === 'right' ? 'right_click' : event.detail >= 2 ? 'double_click' : 'click'
+            const base = {
+              actionType,
+              x: Math.round(event.x),
+              y: Math.round(event.y),
+              button,
+              description: '',
+            } as const
+            const partial = await clickTarget(base, event.x, event.y)
             const index = actions.length
             const beforeShot = await shotWithBytes(index, 'before')
             const before = beforeShot?.path
-            const button = event.button === 2 ? 'right' : event.button === 1 ? 'middle' : 'left'
-            const actionType = button === 'right' ? 'right_click' : event.detail >= 2 ? 'double_click' : 'click'
             if (actionType === 'double_click' && actions.at(-1)?.actionType === 'click') actions.pop()
-            const action: Action = {
-              timestamp: Date.now(),
-              ...withTarget(
-                {
-                  actionType,
-                  x: Math.round(event.x),
-                  y: Math.round(event.y),
-                  button,
-                  description: describeTarget(
-                    'Click',
-                    target,
-                    `Click (${Math.round(event.x)}, ${Math.round(event.y)})`,
-                  ),
-                },
-                target,
-              ),
-            }
+            const action: Action = { timestamp: Date.now(), ...partial }
             if (before) action.screenshotBeforePath = before
             const elementCrop = await crop(index, beforeShot, action)
             if (elementCrop) action.elementCropPath = elementCrop

@@ -1,4 +1,4 @@
-import { type LocateOptions, type LocateResult, locate, toHealingRecord } from '@qa/matcher'
+import { type LocateOptions, type LocateResult, locate, recordedTargetObjection, toHealingRecord } from '@qa/matcher'
 import {
   type Action,
   isClickLike,
@@ -19,6 +19,7 @@ import { decodeFrame } from './visual'
 import { trackPageActivity } from './page-activity'
 import { planUrls } from './url-plan'
 import { maskedScreenshot, settle } from './recorder'
+import { clickAsAPerson } from './styled-control'
 
 export interface WebStepEvent {
   index: number
@@ -201,8 +202,11 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
         screenshotSimilarity: 0,
         visionVerified: false,
         visionMatch: false,
-        finalResult: 'pass',
-        reason: 'The step ran; its screen was not compared (replay without --verify).',
+        // a step replayed by coordinates for want of a real target is not called a pass without a screen check
+        finalResult: result.warning ? 'warning' : 'pass',
+        reason: result.warning
+          ? `The step ran, but ${result.warning}; its screen was not compared (replay without --verify).`
+          : 'The step ran; its screen was not compared (replay without --verify).',
       }
       verifier.recordResult(verification)
     }
@@ -262,8 +266,13 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
         break
     }
     const text = action.actionType === 'type' ? secretOrText(action) : null
-    if (!action.identity) {
-      // A legacy step: only coordinates were recorded.
+    // A recorded body/html (or an empty identity) matches any page: no strategy may answer for it (Build 5).
+    const notATarget = action.identity ? recordedTargetObjection(action.identity) : null
+    if (!action.identity || notATarget) {
+      // A legacy step (only coordinates were recorded), a step recorded with no interactive element under the
+      // point, or a recorded target that was not a real target: coordinates, and the report says why.
+      const why = notATarget ?? action.warning
+      if (why) result.warning = `${why}; replayed by coordinates`
       result.method = 'coordinate'
       result.actualCoords = { x: action.x, y: action.y }
       result.coordinateChange = { x: 0, y: 0 }
@@ -286,6 +295,28 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
       // up) only on the settled page.
       await settle(page, opts.settleQuietMs)
       found = await locateHere()
+    }
+    if (found.status !== 'found' && action.operates && !recordedTargetObjection(action.operates)) {
+      // The clicked label or styled part is gone: the control it operates stands in (clicked as a person would).
+      const control = action.operates
+      const viaControl = await locate(
+        control,
+        playwrightCandidateSource(page, { framePath: control.framePath ?? null }),
+        {
+          coordinates: null,
+          ...opts.locate,
+        },
+      )
+      if (viaControl.status === 'found') {
+        found = {
+          ...viaControl,
+          attempts: [
+            ...found.attempts,
+            ...viaControl.attempts.map((a) => ({ ...a, detail: `operated control: ${a.detail ?? a.outcome}` })),
+          ],
+        }
+        result.warning = `the clicked ${targetLabel(action)} was not found; clicked the control it operates`
+      }
     }
     result.strategiesTried = found.attempts
     result.matchConfidence = found.confidence
@@ -325,8 +356,10 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
       case 'double_click':
         await handle.dblclick({ timeout })
         break
-      default:
-        await handle.click({ timeout, ...(action.button ? { button: action.button } : {}) })
+      default: {
+        // a styled checkbox/radio/switch covered by its own label: click the label, as the person did (Build 3)
+        await clickAsAPerson(handle, { timeout, ...(action.button ? { button: action.button } : {}) })
+      }
     }
     return found
   }

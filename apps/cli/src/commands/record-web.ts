@@ -84,10 +84,18 @@ export class RecordWebCommand extends QaCommand {
       const file = await recorder.save({ overwrite: this.force })
       const tc = recorder.testCase()
       await recorder.close()
-      if (this.json) this.out(JSON.stringify({ file, name: tc.name, actions: tc.actions.length }))
+      const warnings = tc.actions.flatMap((a, i) => (a.warning ? [{ step: i + 1, warning: a.warning }] : []))
+      if (this.json) this.out(JSON.stringify({ file, name: tc.name, actions: tc.actions.length, warnings }))
       else {
         this.out(`Recorded ${tc.actions.length} steps of ${tc.startUrl} into ${file}`)
-        for (const [i, a] of tc.actions.entries()) this.out(`  ${String(i + 1).padStart(2)}. ${a.description}`)
+        for (const [i, a] of tc.actions.entries())
+          this.out(
+            `  ${String(i + 1).padStart(2)}. ${a.description}${a.warning ? `\n      warning: ${a.warning}` : ''}`,
+          )
+        if (warnings.length > 0)
+          this.out(
+            `${warnings.length} step${warnings.length === 1 ? '' : 's'} recorded with a warning (${warnings.map((w) => w.step).join(', ')}): they replay by coordinates.`,
+          )
       }
       return EXIT_PASS
     } finally {

@@ -18,7 +18,7 @@ export function replayResultFor(
 export function healingLabel(r: ReplayResult | undefined): string | undefined {
   if (!r) return undefined
   const conf = Number.isFinite(r.matchConfidence) ? `, confidence ${percent(r.matchConfidence, 0)}` : ''
-  return `${r.method}${r.success ? '' : ' (not located)'}${conf}`
+  return `${r.method}${r.success ? '' : ' (not located)'}${conf}${r.warning ? `; warning: ${r.warning}` : ''}`
 }
 
 export const VERDICT_LABEL = { pass: 'PASS', fail: 'FAIL', warning: 'WARN' } as const

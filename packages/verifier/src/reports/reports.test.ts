@@ -69,3 +69,21 @@ describe('reports of a 3-step run with one failure', () => {
     await expect(writeReports(run.report, out, ['pdf' as never])).rejects.toMatchObject({ code: 'VERIFIER_BAD_OPTION' })
   })
 })
+
+describe('a step replayed by coordinates for want of a real target', () => {
+  test('every format says the warning next to the strategy', async () => {
+    const report: ReplayReport = structuredClone(run.report)
+    const step = report.replayResults?.[0]
+    if (!step) throw new Error('the run has no replay results')
+    step.method = 'coordinate'
+    step.warning =
+      'the recorded target is <body>, the page itself, not an element a person clicks; replayed by coordinates'
+    expect(renderTextReport(report)).toContain('located by: coordinate, confidence')
+    expect(renderTextReport(report)).toContain('warning: the recorded target is <body>')
+    expect(await renderHtmlReport(report, { baseDir: run.dir })).toContain(
+      'warning: the recorded target is &lt;body&gt;',
+    )
+    expect(renderJunitReport(report)).toContain('warning: the recorded target is &lt;body&gt;')
+    expect(parseReplayReport(JSON.parse(renderJsonReport(report))).replayResults?.[0]?.warning).toBe(step.warning)
+  })
+})

@@ -1,0 +1,96 @@
+import { chooseClickTarget, type HitChainNode } from '@qa/matcher'
+import type { CDPSession } from 'playwright-core'
+import { describeHitChainInPage, hitChainInPage, operatedControlInPage } from './page-scripts'
+
+/** What a click at a point means: the element to record (and the control it operates), or a warning. */
+export interface ResolvedClickTarget {
+  /** Remote object of the element to record; null when nothing interactive is under the point. */
+  objectId: string | null
+  /** Why the step is recorded without an identity, when it is. */
+  warning: string | null
+}
+
+/** Where the page keeps the last hit chain between the calls of one resolution (in the hit node's frame). */
+const STASH = "globalThis[Symbol.for('qa.hitChain')]"
+/** One round trip: the chain is kept in the page, its description comes back by value. */
+const CHAIN_AND_DESCRIBE = `function (x, y) { const chain = (${hitChainInPage.toString()})(this, x, y); ${STASH} = chain; return { nodes: (${describeHitChainInPage.toString()}).call(chain), hitIsFirst: chain[0] === this } }`
+const STASHED_CHAIN = `function () { return ${STASH} || [] }`
+const PICK = `function (i) { const chain = ${STASH} || []; ${STASH} = undefined; return chain[i] }`
+const OPERATES = `function () { return (${operatedControlInPage.toString()})(this) }`
+
+/** Listener types that make an element clickable. */
+const CLICK_EVENTS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'touchend'])
+
+/**
+ * Resolves the node `DOM.getNodeForLocation` returned (an element, a text node, or a pseudo-element) to the
+ * element a person meant (issue 13 Build 2): the page describes the chain of elements up to the document,
+ * `chooseClickTarget` decides. Click listeners (`DOMDebugger.getEventListeners`) are asked only when no element
+ * of the chain is interactive by its markup, and only for that chain, so the common case costs two calls.
+ */
+export async function resolveClickTarget(
+  session: CDPSession,
+  hitObjectId: string,
+  viewport: { width: number; height: number } | null,
+  point?: { x: number; y: number },
+): Promise<ResolvedClickTarget> {
+  // the person's click lands ~100 ms after pointer-down and may change the element: few round trips here
+  const { result: described } = await session.send('Runtime.callFunctionOn', {
+    functionDeclaration: CHAIN_AND_DESCRIBE,
+    objectId: hitObjectId,
+    arguments: [{ value: point?.x ?? null }, { value: point?.y ?? null }],
+    returnByValue: true,
+  })
+  const { nodes = [], hitIsFirst = false } = (described.value ?? {}) as { nodes?: HitChainNode[]; hitIsFirst?: boolean }
+  let decision = chooseClickTarget(nodes, { viewport })
+  if (decision.kind === 'coordinates' && nodes.length > 0) {
+    const { result: chain } = await session.send('Runtime.callFunctionOn', {
+      functionDeclaration: STASHED_CHAIN,
+      objectId: hitObjectId,
+      returnByValue: false,
+    })
+    if (chain.objectId)
+      decision = chooseClickTarget(await addClickListeners(session, chain.objectId, nodes), { viewport })
+  }
+  if (decision.kind === 'coordinates') return { objectId: null, warning: decision.warning }
+  // the element under the pointer is itself the target (a button, an input): no further round trip
+  if (decision.index === 0 && hitIsFirst) return { objectId: hitObjectId, warning: null }
+  const { result: picked } = await session.send('Runtime.callFunctionOn', {
+    functionDeclaration: PICK,
+    objectId: hitObjectId,
+    arguments: [{ value: decision.index }],
+    returnByValue: false,
+  })
+  if (!picked.objectId) return { objectId: null, warning: 'the element went away' }
+  return { objectId: picked.objectId, warning: null }
+}
+
+/** The control an element operates (`operatedControlInPage`): its remote object, or null. */
+export async function operatedControl(session: CDPSession, objectId: string): Promise<string | null> {
+  const { result } = await session
+    .send('Runtime.callFunctionOn', { functionDeclaration: OPERATES, objectId, returnByValue: false })
+    .catch(() => ({ result: { objectId: undefined } as { objectId?: string } }))
+  return result.objectId ?? null
+}
+
+/** The chain with `clickListener` set from the listeners CDP sees on each element (not on body or html). */
+async function addClickListeners(
+  session: CDPSession,
+  chainObjectId: string,
+  nodes: readonly HitChainNode[],
+): Promise<HitChainNode[]> {
+  const { result } = await session.send('Runtime.getProperties', { objectId: chainObjectId, ownProperties: true })
+  const out = nodes.map((n) => ({ ...n }))
+  for (const [i, node] of out.entries()) {
+    const tag = node.tagName.toLowerCase()
+    if (tag === 'body' || tag === 'html') break
+    const objectId = result.find((p) => p.name === String(i))?.value?.objectId
+    if (!objectId) continue
+    try {
+      const { listeners } = await session.send('DOMDebugger.getEventListeners', { objectId, depth: 0 })
+      node.clickListener = listeners.some((l) => CLICK_EVENTS.has(l.type))
+    } catch {
+      // a detached node: no listeners to tell
+    }
+  }
+  return out
+}

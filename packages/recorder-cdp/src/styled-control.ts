@@ -1,0 +1,81 @@
+import type { ElementHandle, Locator } from 'playwright-core'
+
+/**
+ * Clicks a located element as a person would (issue 13 Build 3). Styled checkboxes, radios and switches
+ * (Bootstrap custom-control / form-switch / btn-group-toggle, iCheck, Material switches) keep the real
+ * `<input>` under its label or under a styled sibling, so Playwright's click waits until it times out for the
+ * input to receive pointer events ("<label …> intercepts pointer events"). Before clicking, the element at
+ * the control's centre is looked up (as `elementFromPoint`, what Playwright's hit-target check sees); when it
+ * is the control's own label, or a part of the control's own small wrapper, that element is clicked instead,
+ * exactly what the person's click hit. Anything else in the way (a dialog, a toast, a backdrop) gets the
+ * ordinary click, which waits for it to go away or fails. Never `force: true`. (Playwright's
+ * `click({ trial: true })` is no test for this: on a submit button it dispatched a real click.)
+ */
+export async function clickAsAPerson(
+  handle: Locator,
+  opts: { timeout: number; button?: 'left' | 'right' | 'middle' },
+): Promise<{ clicked: 'element' | 'label' | 'wrapper'; note: string | null }> {
+  const click = { timeout: opts.timeout, ...(opts.button ? { button: opts.button } : {}) }
+  const cover = await coveringPartOf(handle, Math.min(opts.timeout, 2_000)).catch(() => null)
+  if (cover) {
+    try {
+      await cover.handle.click(click)
+    } finally {
+      await cover.handle.dispose().catch(() => undefined)
+    }
+    return {
+      clicked: cover.relation,
+      note: `the control is covered by its ${cover.relation === 'label' ? 'label' : 'styled wrapper'} ${cover.what}; clicked that, as a person does`,
+    }
+  }
+  await handle.click(click)
+  return { clicked: 'element', note: null }
+}
+
+/** The element at the control's centre when it is the control's own label or a part of its own wrapper. */
+async function coveringPartOf(
+  handle: Locator,
+  timeout: number,
+): Promise<{ handle: ElementHandle<Element>; relation: 'label' | 'wrapper'; what: string } | null> {
+  const found = await handle.evaluateHandle(
+    (control: Element) => {
+      const inView = (b: DOMRect) =>
+        b.width > 0 &&
+        b.height > 0 &&
+        b.top + b.height / 2 >= 0 &&
+        b.left + b.width / 2 >= 0 &&
+        b.top + b.height / 2 < innerHeight &&
+        b.left + b.width / 2 < innerWidth
+      // Playwright's click scrolls the element into view too; the hit test needs it there
+      if (!inView(control.getBoundingClientRect())) control.scrollIntoView({ block: 'center', inline: 'nearest' })
+      const r = control.getBoundingClientRect()
+      if (!inView(r)) return null
+      const root = control.getRootNode() as Document | ShadowRoot
+      const hit = root.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)
+      if (!hit || hit === control || control.contains(hit)) return null
+      const describe = (el: Element) =>
+        `<${el.localName}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${Array.from(el.classList).slice(0, 2).join('.')}` : ''}>`
+      const labels = Array.from((control as HTMLInputElement).labels ?? [])
+      const label = labels.find((l) => l === hit || l.contains(hit))
+      if (label) return { el: hit, relation: 'label', what: describe(label) }
+      // the control's own small wrapper (iCheck's <div class="icheckbox"><input><ins></div>, a switch's track)
+      const wrapper = control.parentElement
+      if (wrapper && wrapper !== document.body && wrapper.contains(hit)) {
+        const w = wrapper.getBoundingClientRect()
+        const toggles = wrapper.querySelectorAll('input, select, textarea, button, a[href]')
+        if (toggles.length === 1 && w.width * w.height <= Math.max(64 * 64, 8 * r.width * r.height))
+          return { el: hit, relation: 'wrapper', what: describe(wrapper) }
+      }
+      return null
+    },
+    undefined,
+    { timeout },
+  )
+  const props = await found.getProperties()
+  const el = props.get('el')?.asElement() as ElementHandle<Element> | null | undefined
+  const relation = (await props.get('relation')?.jsonValue()) as 'label' | 'wrapper' | undefined
+  const what = (await props.get('what')?.jsonValue()) as string | undefined
+  await found.dispose()
+  if (!el || !relation) return null
+  return { handle: el, relation, what: what ?? '' }
+}
