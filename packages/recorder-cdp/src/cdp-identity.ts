@@ -2,6 +2,7 @@ import { countSameLabel, labelKeys } from '@qa/matcher'
 import type { ElementIdentity, Selectors } from '@qa/model'
 import type { CDPSession, Page } from 'playwright-core'
 import { listCandidateLabels } from './candidate-source'
+import { documentPointOf } from './cdp-document-point'
 import {
   actionableAncestorInPage,
   deepActiveElementInPage,
@@ -148,9 +149,10 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
     async atPoint(x, y) {
       let backendNodeId: number
       try {
+        const at = await documentPointOf(session, x, y)
         ;({ backendNodeId } = await session.send('DOM.getNodeForLocation', {
-          x: Math.round(x),
-          y: Math.round(y),
+          x: Math.round(at.x),
+          y: Math.round(at.y),
           includeUserAgentShadowDOM: false,
           ignorePointerEventsNone: true,
         }))
