@@ -154,7 +154,9 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
           x: Math.round(at.x),
           y: Math.round(at.y),
           includeUserAgentShadowDOM: false,
-          ignorePointerEventsNone: true,
+          // false: an overlay with pointer-events: none (a scroll shadow, a ripple) does not receive the click, so it is
+          // not what was clicked (true would hit-test it like any element).
+          ignorePointerEventsNone: false,
         }))
       } catch {
         // The document changed under us (navigation); the caller records coordinates only.
