@@ -12,6 +12,7 @@ export type WebErrorCode =
   | 'WEB_SECRET_MISSING'
   | 'WEB_ELEMENT_NOT_FOUND'
   | 'WEB_NEW_PAGE_MISSING'
+  | 'WEB_POINT_OFF_SCREEN'
   | 'WEB_BAD_DEVTOOLS_RECORDING'
 
 export class WebError extends QaError<WebErrorCode> {

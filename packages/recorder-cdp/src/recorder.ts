@@ -8,6 +8,7 @@ import { gotoOrExplain } from './browser'
 import { waitForDomQuietInPage } from './page-scripts'
 import { saveElementCrop } from './visual'
 import { installInputReporterInPage, type PageInputEvent, RECORD_BINDING } from './interactive'
+import { assertInViewport } from './in-viewport'
 import { adoptPage, watchNewPages } from './new-page'
 import type { ScriptStep } from './script'
 
@@ -222,6 +223,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
       lastTyped = null
       const button = clickOpts.button ?? 'left'
       const clickCount = clickOpts.clickCount ?? 1
+      await assertInViewport(page, x, y)
       let target: CapturedElement | null = null
       return record(
         async () => {
@@ -359,6 +361,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
 
     async select(x, y, value) {
       lastTyped = null
+      await assertInViewport(page, x, y, `select of "${value}"`)
       let target: CapturedElement | null = null
       return record(
         async () => {
