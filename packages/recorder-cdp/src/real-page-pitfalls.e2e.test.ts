@@ -157,7 +157,7 @@ describe('real-page pitfalls (issue 13, build item 4)', () => {
       '/html/auth-login-basic.html button "Sign in"',
     ])
     const clicks = clicksOf(testCase)
-    clicks.forEach((a, i) => expectRecordedTheClickedElement(a, truth[i]))
+    for (const [i, a] of clicks.entries()) expectRecordedTheClickedElement(a, truth[i])
     // not the scroll shadow (pointer-events: none) lying over the menu's top once it scrolled
     expect(clicks[0]!.identity).toMatchObject({ tagName: 'a', axName: expect.stringMatching(/Authentications$/) })
     // the link opened a tab: the step says so, and the steps after it were recorded there
