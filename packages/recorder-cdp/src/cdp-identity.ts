@@ -8,6 +8,7 @@ import {
   deepActiveElementInPage,
   describeElementsInPage,
   type PageElementDescription,
+  slottedActionableInPage,
 } from './page-scripts'
 
 /** An element as recorded: its identity for the file, selectors, and what the recorder needs besides. */
@@ -20,7 +21,7 @@ export interface CapturedElement {
 }
 
 const DESCRIBE_ONE = `function () { return (${describeElementsInPage.toString()})([this])[0] }`
-const ACTIONABLE = `function () { return (${actionableAncestorInPage.toString()})(this) }`
+const ACTIONABLE = `function (x, y) { return (${slottedActionableInPage.toString()})(this, x, y, ${actionableAncestorInPage.toString()}) }`
 
 /** A CDP session on a page, with the DOM and Accessibility domains enabled once. */
 export interface CdpIdentityReader {
@@ -167,6 +168,7 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
       if (!object.objectId) return null
       const { result } = await session.send('Runtime.callFunctionOn', {
         functionDeclaration: ACTIONABLE,
+        arguments: [{ value: x }, { value: y }],
         objectId: object.objectId,
         returnByValue: false,
       })

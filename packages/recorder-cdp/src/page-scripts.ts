@@ -434,3 +434,45 @@ export function waitForDomQuietInPage(args: {
     arm()
   })
 }
+
+/**
+ * `actionableAncestorInPage` along the path events take through web components. Text slotted into a custom
+ * element (`<sl-button>Save</sl-button>`) is, for the browser, inside the component's shadow tree: the click
+ * reaches the `<button part="base">` around the `<slot>`. The hit test and the light-DOM parents stop at the
+ * bare host (no role, no name). So when the hit is a shadow host, the light child under the point (x, y:
+ * viewport pixels of the top document) is followed to the slot it is assigned to and the walk starts there;
+ * its answer wins when it is an element around the slot (the click passes through it), else the plain walk's.
+ */
+export function slottedActionableInPage(
+  node: Node,
+  x: number,
+  y: number,
+  actionable: (node: Node) => Element,
+): Element {
+  const direct = actionable(node)
+  const inside = (rects: Iterable<DOMRect>) =>
+    [...rects].some((r) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom)
+  let slotted: Element | Text | null = null
+  const host = node.nodeType === 1 ? (node as Element) : null
+  if (host?.shadowRoot && !window.frameElement) {
+    for (const child of host.childNodes) {
+      let rects: Iterable<DOMRect> = []
+      if (child.nodeType === 1) rects = (child as Element).getClientRects()
+      else if (child.nodeType === 3) {
+        const range = document.createRange()
+        range.selectNodeContents(child)
+        rects = range.getClientRects()
+      }
+      if ((child as Element | Text).assignedSlot && inside(rects)) {
+        slotted = child as Element | Text
+        break
+      }
+    }
+  }
+  if (!slotted && (node as Element | Text).assignedSlot) slotted = node as Element | Text
+  const slot = slotted?.assignedSlot
+  if (!slot) return direct
+  const viaSlot = actionable(slot)
+  // only an element around the slot (what the click passes through), not a control found through a label
+  return viaSlot !== slot && viaSlot.contains(slot) ? viaSlot : direct
+}

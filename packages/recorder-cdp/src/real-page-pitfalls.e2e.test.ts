@@ -19,6 +19,24 @@ import { replayWebCase, type WebReplayOptions } from './replayer'
 const VIEWPORT = { width: 1280, height: 400 }
 const SNEAT: Kit = 'sneat-bootstrap-html-admin-template-free'
 const GENTELELLA: Kit = 'gentelella'
+const SHOELACE: Kit = '@shoelace-style/shoelace'
+
+/**
+ * Shoelace ships web components (open shadow roots, slotted labels) and no pages: this page only places its
+ * components, served from the npm package's own `cdn/` bundle.
+ */
+const SHOELACE_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Shoelace</title>
+<link rel="stylesheet" href="/themes/light.css"><script type="module" src="/shoelace.js"></script></head>
+<body style="font-family: sans-serif; padding: 20px">
+<sl-button id="save" variant="primary">Save draft</sl-button>
+<sl-icon-button name="gear" label="Settings"></sl-icon-button>
+<sl-dropdown><sl-button slot="trigger" caret>Export</sl-button>
+  <sl-menu><sl-menu-item value="csv">As CSV</sl-menu-item><sl-menu-item value="pdf">As PDF</sl-menu-item></sl-menu></sl-dropdown>
+<sl-tab-group><sl-tab slot="nav" panel="general">General</sl-tab><sl-tab slot="nav" panel="custom">Custom</sl-tab>
+  <sl-tab-panel name="general">General settings</sl-tab-panel>
+  <sl-tab-panel name="custom"><sl-button id="apply">Apply</sl-button></sl-tab-panel></sl-tab-group>
+<sl-input label="Your name" placeholder="Name"></sl-input>
+</body></html>`
 
 const servers = new Map<Kit, Awaited<ReturnType<typeof serveKit>>>()
 const sessions: BrowserSession[] = []
@@ -26,6 +44,7 @@ const sessions: BrowserSession[] = []
 beforeAll(async () => {
   servers.set(SNEAT, await serveKit(SNEAT))
   servers.set(GENTELELLA, await serveKit(GENTELELLA, 'dist'))
+  servers.set(SHOELACE, await serveKit(SHOELACE, 'cdn', { '/components.html': SHOELACE_PAGE }))
 })
 afterAll(async () => {
   await Promise.all(sessions.map((s) => s.close()))
@@ -243,5 +262,43 @@ addEventListener('DOMContentLoaded', () => { const s = document.createElement('s
       for (const r of outcome.replayResults) expect(r.durationMs).toBeLessThan(3_500)
       expect(keys(replayed)).toEqual(keys(truth))
     }
+  })
+
+  it('7. web components: a click on a slotted label records the control inside the shadow root (role and name), and the replay clicks it (Shoelace from npm)', async () => {
+    const at = (selector: string) => async (r: WebRecorder) => {
+      await r.page.waitForFunction(() => customElements.get('sl-tab-group') !== undefined)
+      const box = (await r.page.locator(selector).first().boundingBox())!
+      return r.click(box.x + box.width * 0.4, box.y + box.height / 2)
+    }
+    const { testCase, truth, dir } = await record(SHOELACE, '/components.html', [
+      at('#save'),
+      at('sl-icon-button'),
+      at('sl-dropdown > sl-button'),
+      at('sl-menu-item[value="pdf"]'),
+      at('sl-tab[panel="custom"]'),
+      at('#apply'),
+      at('sl-input'),
+      (r) => r.type('Kim'),
+    ])
+    const clicks = clicksOf(testCase)
+    for (const [i, a] of clicks.entries()) expectRecordedTheClickedElement(a, truth[i])
+    // the slotted text "Save draft" is inside <button part="base"> for the browser: not the bare <sl-button>
+    expect(clicks.map((a) => [a.identity?.axRole, a.identity?.axName])).toEqual([
+      ['button', 'Save draft'],
+      ['button', 'Settings'],
+      ['button', 'Export'],
+      ['menuitem', 'As PDF'],
+      ['tab', 'Custom'],
+      ['button', 'Apply'],
+      ['textbox', 'Your name'],
+    ])
+    expect(clicks[0]!.identity?.shadowPath).toEqual(['#save'])
+
+    const replayed = await replay(testCase, dir)
+    expect(replayed.outcome.replayResults.map((r) => [r.success, r.method])).toEqual(
+      testCase.actions.map(() => [true, 'role']),
+    )
+    expect(keys(replayed.truth)).toEqual(keys(truth))
+    expect(await replayed.session.page.locator('sl-input').evaluate((el) => (el as HTMLInputElement).value)).toBe('Kim')
   })
 })

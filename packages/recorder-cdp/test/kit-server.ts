@@ -1,15 +1,16 @@
+import { realpathSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createRequire } from 'node:module'
 import { dirname, extname, join, normalize } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { BrowserContext } from 'playwright-core'
 
 /**
  * Real pages nobody here wrote: UI kits installed from npm (devDependencies of this package), served offline
  * as they ship. `/__poll?hold=ms` answers after `hold` ms (the busy-network test's analytics endpoint).
  */
-export type Kit = 'sneat-bootstrap-html-admin-template-free' | 'gentelella'
+export type Kit = 'sneat-bootstrap-html-admin-template-free' | 'gentelella' | '@shoelace-style/shoelace'
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -27,17 +28,30 @@ const TYPES: Record<string, string> = {
   '.ttf': 'font/ttf',
 }
 
+/** Where npm installed a kit: this package's own node_modules (a kit's `exports` may hide its files). */
 export function kitRoot(kit: Kit): string {
-  return dirname(createRequire(import.meta.url).resolve(`${kit}/package.json`))
+  return realpathSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', kit))
 }
 
-/** Serves a kit's folder (`dir`: the folder its pages expect as the site root, e.g. gentelella's `dist`). */
-export async function serveKit(kit: Kit, dir = ''): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * Serves a kit's folder (`dir`: the folder its pages expect as the site root, e.g. gentelella's `dist`), and
+ * `pages` (path → HTML) for a kit that ships components but no pages.
+ */
+export async function serveKit(
+  kit: Kit,
+  dir = '',
+  pages: Record<string, string> = {},
+): Promise<{ url: string; close(): Promise<void> }> {
   const root = join(kitRoot(kit), dir)
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost')
     if (url.pathname === '/__poll') {
       setTimeout(() => res.end('ok'), Number(url.searchParams.get('hold') ?? 0))
+      return
+    }
+    const page = pages[url.pathname]
+    if (page !== undefined) {
+      res.writeHead(200, { 'content-type': TYPES['.html']! }).end(page)
       return
     }
     let file = join(root, normalize(decodeURIComponent(url.pathname)))
