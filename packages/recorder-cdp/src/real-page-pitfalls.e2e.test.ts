@@ -200,6 +200,46 @@ describe('real-page pitfalls (issue 13, build item 4)', () => {
     expect(sameTab.outcome.replayResults[opener]!.errorMessage).toMatch(/new page.*none opened/)
   })
 
+  it('6. interactive recording: the click that opened a tab is marked, and what the person does next is recorded in that tab (sneat)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qa-pitfall-'))
+    const { session, truth } = await browser()
+    const rec = await createWebRecorder(session.page, { caseFile: join(dir, 'case.json'), screenshots: false })
+    await rec.start(urlOf(SNEAT, '/html/index.html'))
+    const listening = await rec.listen()
+    const human = async (selector: string, dx = 0.5) => {
+      const page = rec.page
+      const [x, y] = await inView(page, selector, dx)
+      await page.mouse.move(x, y)
+      await page.mouse.down()
+      await page.waitForTimeout(100)
+      await page.mouse.up()
+      await page.waitForTimeout(400)
+    }
+    await session.page.mouse.move(120, 300)
+    await session.page.mouse.wheel(0, 200)
+    await session.page.waitForTimeout(300)
+    await human('.menu-toggle:has-text("Authentications")', 0.4)
+    await human('a[href="auth-login-basic.html"]', 0.3)
+    await expect.poll(() => rec.page.url()).toMatch(/auth-login-basic\.html$/)
+    await rec.page.waitForLoadState('load')
+    await rec.page.waitForTimeout(500)
+    await human('#email', 0.3)
+    await rec.page.keyboard.type('someone', { delay: 20 })
+    await rec.page.waitForTimeout(300)
+    await listening.stop()
+    const actions = rec.testCase().actions.filter((a) => a.actionType !== 'scroll')
+    expect(actions.map((a) => [a.actionType, a.opensPage ?? false])).toEqual([
+      ['click', false],
+      ['click', true],
+      ['click', false],
+      ['type', false],
+    ])
+    expect(truth.map((t) => t.path)).toEqual(['/html/index.html', '/html/index.html', '/html/auth-login-basic.html'])
+    expect(actions[2]!.identity).toMatchObject({ axRole: 'textbox', id: 'email' })
+    expect(actions[3]).toMatchObject({ text: 'someone' })
+    await rec.close()
+  })
+
   it('2. a target that ends up under the fixed top bar after the recorded scroll is clicked, not the bar (gentelella)', async () => {
     const { testCase, truth, dir } = await record(GENTELELLA, '/production/index.html', [
       (r) => r.scroll(300, { x: 700, y: 300 }),
