@@ -179,7 +179,10 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
     if (opened) await switchTo(opened)
     const after = await shot(index, 'after')
     const action: Action = { timestamp: Date.now(), ...partial }
-    if (opened) action.opensPage = true
+    if (opened) {
+      action.opensPage = true
+      action.description = `${action.description} (opens a new page)`
+    }
     if (before) action.screenshotBeforePath = before.path
     if (elementCrop) action.elementCropPath = elementCrop
     if (after) action.screenshotPath = after
@@ -572,6 +575,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             await attach(opened)
             if (opener && isClickLike(opener)) {
               opener.opensPage = true
+              opener.description = `${opener.description} (opens a new page)`
               const after = await shot(actions.indexOf(opener), 'after')
               if (after) opener.screenshotPath = after
             }
