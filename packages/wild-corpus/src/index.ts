@@ -1,0 +1,18 @@
+export { type CorpusKit, type CorpusPage, corpusKits, corpusPages } from './kits'
+export { corpusOpenApi } from './openapi'
+export {
+  askTruth,
+  corpusPageScript,
+  isMutationOp,
+  type MutationOp,
+  mutationOps,
+  type PageScriptConfig,
+} from './page-script'
+export {
+  type CorpusServer,
+  type CorpusServerOptions,
+  type CorpusVariant,
+  type CorpusVariantOptions,
+  startCorpusServer,
+} from './start-corpus-server'
+export { createTruthLog, type TruthEvent, type TruthLog } from './truth-log'
