@@ -2,7 +2,7 @@ import { countSameLabel, labelKeys } from '@qa/matcher'
 import type { ElementIdentity, Selectors } from '@qa/model'
 import type { CDPSession, Page } from 'playwright-core'
 import { listCandidateLabels } from './candidate-source'
-import { documentPointOf } from './cdp-document-point'
+import { nodeForViewportPoint } from './cdp-document-point'
 import {
   actionableAncestorInPage,
   deepActiveElementInPage,
@@ -150,10 +150,7 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
     async atPoint(x, y) {
       let backendNodeId: number
       try {
-        const at = await documentPointOf(session, x, y)
-        ;({ backendNodeId } = await session.send('DOM.getNodeForLocation', {
-          x: Math.round(at.x),
-          y: Math.round(at.y),
+        ;({ backendNodeId } = await nodeForViewportPoint(session, x, y, {
           includeUserAgentShadowDOM: false,
           // false: an overlay with pointer-events: none (a scroll shadow, a ripple) does not receive the click, so it is
           // not what was clicked (true would hit-test it like any element).

@@ -74,10 +74,13 @@ async function inView(page: Page, selector: string, dx = 0.5): Promise<[number, 
 
 type Step = (rec: WebRecorder) => Promise<unknown>
 
-async function record(kit: Kit, path: string, steps: Step[], init?: { script: string }) {
+async function record(kit: Kit, path: string, steps: Step[], init?: { script: string }, settleTimeoutMs?: number) {
   const dir = await mkdtemp(join(tmpdir(), 'qa-pitfall-'))
   const { session, truth } = await browser(init)
-  const rec = await createWebRecorder(session.page, { caseFile: join(dir, 'case.json') })
+  const rec = await createWebRecorder(session.page, {
+    caseFile: join(dir, 'case.json'),
+    ...(settleTimeoutMs ? { settleTimeoutMs } : {}),
+  })
   await rec.start(urlOf(kit, path))
   const stepMs: number[] = []
   for (const step of steps) {
@@ -288,18 +291,27 @@ addEventListener('DOMContentLoaded', () => { const s = document.createElement('s
         async (r) => r.click(...(await inView(r.page, 'button.dropdown-toggle:not(.dropdown-toggle-split)', 0.3))),
       ],
       busy,
+      15_000,
     )
     expect(truth.map((t) => t.key)).toEqual([
       expect.stringMatching(/^button "/),
       'a "Action"',
       expect.stringMatching(/^button "/),
     ])
-    // the settle timeout is 5 s: a step that waited it out would take longer than 3.5 s
-    for (const ms of stepMs) expect(ms).toBeLessThan(3_500)
+    // recorded with a 15 s settle timeout: a step that waited it out would take 15 s
+    expect(
+      stepMs.every((ms) => ms < 5_000),
+      `record steps took ${stepMs.join(', ')} ms`,
+    ).toBe(true)
     for (const verify of [false, true]) {
-      const { outcome, truth: replayed } = await replay(testCase, dir, busy, { verify })
+      // replay's DOM settle gives up after 5 s, its wait for requests after actionTimeoutMs (15 s here)
+      const { outcome, truth: replayed } = await replay(testCase, dir, busy, { verify, actionTimeoutMs: 15_000 })
       expect(outcome.replayResults.map((r) => r.success)).toEqual([true, true, true])
-      for (const r of outcome.replayResults) expect(r.durationMs).toBeLessThan(3_500)
+      const ms = outcome.replayResults.map((r) => r.durationMs ?? 0)
+      expect(
+        ms.every((m) => m < 4_500),
+        `replay (verify: ${verify}) steps took ${ms.join(', ')} ms`,
+      ).toBe(true)
       expect(keys(replayed)).toEqual(keys(truth))
     }
   })
