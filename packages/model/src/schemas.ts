@@ -130,6 +130,7 @@ export const actionSchema = schema('Action', [
   opt('scrollDy', k.integer()),
   opt('durationMs', nonNegative),
   opt('url', k.string()),
+  opt('opensPage', k.boolean()),
   req('description', k.string()),
   opt('screenshotBeforePath', k.string()),
   opt('screenshotPath', k.string()),

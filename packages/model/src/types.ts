@@ -231,6 +231,11 @@ export interface Action {
   durationMs?: number | null
   /** Target of a `navigate` action. */
   url?: string | null
+  /**
+   * The step opened a new page (a link with target=_blank, window.open): the steps after it were recorded in
+   * that page, and a replay continues there (web).
+   */
+  opensPage?: boolean | null
   description: string
   screenshotBeforePath?: string | null
   /** The after-screenshot, used for verification. */

@@ -3,6 +3,7 @@ import type { ElementIdentity, Selectors } from '@qa/model'
 import type { CDPSession, Page } from 'playwright-core'
 import { listCandidateLabels } from './candidate-source'
 import { operatedControl, resolveClickTarget } from './cdp-click-target'
+import { nodeForViewportPoint } from './cdp-document-point'
 import { deepActiveElementInPage, describeElementsInPage, type PageElementDescription } from './page-scripts'
 
 /** An element as recorded: its identity for the file, selectors, and what the recorder needs besides. */
@@ -166,11 +167,11 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
       lastWarning = 'the page changed under the pointer (navigation)'
       let backendNodeId: number
       try {
-        ;({ backendNodeId } = await session.send('DOM.getNodeForLocation', {
-          x: Math.round(x),
-          y: Math.round(y),
+        ;({ backendNodeId } = await nodeForViewportPoint(session, x, y, {
           includeUserAgentShadowDOM: false,
-          ignorePointerEventsNone: true,
+          // false: an overlay with pointer-events: none (a scroll shadow, a ripple) does not receive the click, so it is
+          // not what was clicked (true would hit-test it like any element).
+          ignorePointerEventsNone: false,
         }))
       } catch {
         // The document changed under us (navigation); the caller records coordinates only.

@@ -218,6 +218,19 @@ describe('exportDevtoolsRecording', () => {
     expect(recording.steps.slice(13)).toEqual(original.steps.slice(13))
   })
 
+  it('warns that the steps after one that opened a new page are exported for the main page', () => {
+    const raw = JSON.parse(
+      readFileSync(fileURLToPath(new URL('../../../examples/web-login.json', import.meta.url)), 'utf8'),
+    )
+    const tc = parseTestCase(raw).testCase
+    const k = tc.actions.findIndex((a) => a.actionType === 'click' && a.identity)
+    tc.actions[k]!.opensPage = true
+    const { warnings } = exportDevtoolsRecording(tc)
+    expect(warnings).toContainEqual(
+      expect.stringMatching(new RegExp(`^actions\\[${k}\\] \\(click\\): opens a new page`)),
+    )
+  })
+
   it('exports a recorded case: offsets from the box, most stable selectors first, no secret, warnings for the rest', () => {
     const raw = JSON.parse(
       readFileSync(fileURLToPath(new URL('../../../examples/web-login.json', import.meta.url)), 'utf8'),

@@ -935,6 +935,12 @@ export function exportDevtoolsRecording(testCase: TestCase): DevtoolsExportResul
         else if (a.button === 'middle') step.button = 'auxiliary'
         else if (a.button === 'right' && a.actionType === 'click') step.button = 'secondary'
         withFrame(step, a.identity)
+        if (a.opensPage)
+          warn(
+            k,
+            a,
+            'opens a new page (tab or window); DevTools names such a page by its URL as the `target` of the steps after it, which the case does not keep: they are exported for the main page',
+          )
         break
       }
       case 'type':

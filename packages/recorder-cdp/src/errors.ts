@@ -11,6 +11,8 @@ export type WebErrorCode =
   | 'WEB_NO_START_URL'
   | 'WEB_SECRET_MISSING'
   | 'WEB_ELEMENT_NOT_FOUND'
+  | 'WEB_NEW_PAGE_MISSING'
+  | 'WEB_POINT_OFF_SCREEN'
   | 'WEB_BAD_DEVTOOLS_RECORDING'
 
 export class WebError extends QaError<WebErrorCode> {

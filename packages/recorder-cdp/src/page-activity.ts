@@ -1,7 +1,25 @@
 import type { Frame, Page, Request, Response } from 'playwright-core'
 
-/** Requests that stay open by design and say nothing about a step's effect being pending. */
-const LONG_LIVED = new Set(['eventsource', 'websocket'])
+/** Requests that stay open by design, or fire and forget, and say nothing about a step's effect being pending. */
+const LONG_LIVED = new Set(['eventsource', 'websocket', 'ping'])
+
+/**
+ * How often the same endpoint (method + URL without query) must have been requested on the page before its
+ * requests count as background traffic (analytics beacons, polling, long-polls): a step's own request to an
+ * endpoint the page hits over and over is not waited for, so such a page never makes every step wait out
+ * the timeout. A step that fetches once or twice what the page loaded before is still waited for.
+ */
+export const RECURRING_AFTER = 3
+
+/** The endpoint of a request: method, origin and path (the query of a poll often carries a counter). */
+export function endpointOf(method: string, url: string): string {
+  try {
+    const u = new URL(url)
+    return `${method} ${u.origin}${u.pathname}`
+  } catch {
+    return `${method} ${url}`
+  }
+}
 
 /**
  * What a page did since a mark: main-frame navigations and network requests started (and how many are
@@ -27,19 +45,34 @@ export function trackPageActivity(page: Page): PageActivity {
   let navigated = false
   let started = 0
   const open = new Set<Request>()
-  const onRequest = (request: Request) => {
-    if (LONG_LIVED.has(request.resourceType())) return
-    started++
-    open.add(request)
-  }
+  /** Requests per endpoint over the page's life (see RECURRING_AFTER). */
+  const seen = new Map<string, number>()
+  const recurring = (request: Request) =>
+    (seen.get(endpointOf(request.method(), request.url())) ?? 0) >= RECURRING_AFTER
   let waiters: (() => void)[] = []
-  const onDone = (request: Request) => {
-    open.delete(request)
+  const wake = () => {
     if (open.size === 0 && waiters.length > 0) {
       const ready = waiters
       waiters = []
       for (const w of ready) w()
     }
+  }
+  const onRequest = (request: Request) => {
+    if (LONG_LIVED.has(request.resourceType())) return
+    const endpoint = endpointOf(request.method(), request.url())
+    seen.set(endpoint, (seen.get(endpoint) ?? 0) + 1)
+    if (recurring(request)) {
+      // Background traffic: stop waiting for the earlier requests to the same endpoint too.
+      for (const r of open) if (recurring(r)) open.delete(r)
+      wake()
+      return
+    }
+    started++
+    open.add(request)
+  }
+  const onDone = (request: Request) => {
+    open.delete(request)
+    wake()
   }
   const onNavigated = (frame: Frame) => {
     if (frame === page.mainFrame()) navigated = true

@@ -434,11 +434,28 @@ export function deepActiveElementInPage(): Element | null {
   }
 }
 
-/** Resolves when the DOM has been quiet for `quietMs` (or after `timeoutMs`), then two animation frames. */
-export function waitForDomQuietInPage(args: { quietMs: number; timeoutMs: number }): Promise<boolean> {
+/**
+ * Resolves when the DOM has been quiet for `quietMs` (or after `timeoutMs`), then two animation frames.
+ * A node that keeps changing for `liveAfterMs` or longer (a live clock, a counter fed by polling, a
+ * script-driven marquee) is "live": its changes stop counting, in this wait and in every later one on the
+ * same document, so a busy page settles in about `liveAfterMs` once and then as fast as a quiet one.
+ * Animations that end (a dropdown sliding open, 200-600 ms) are still waited for.
+ */
+export function waitForDomQuietInPage(args: {
+  quietMs: number
+  timeoutMs: number
+  liveAfterMs?: number
+}): Promise<boolean> {
   return new Promise((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined
     const started = Date.now()
+    const liveAfterMs = args.liveAfterMs ?? 1_000
+    const store = globalThis as unknown as Record<symbol, WeakSet<Node> | undefined>
+    const key = Symbol.for('qa.liveNodes')
+    store[key] ??= new WeakSet<Node>()
+    const live = store[key]
+    /** When each node first changed in this wait, and how often. */
+    const seen = new Map<Node, { first: number; count: number }>()
     const done = (quiet: boolean) => {
       observer.disconnect()
       if (timer) clearTimeout(timer)
@@ -449,8 +466,24 @@ export function waitForDomQuietInPage(args: { quietMs: number; timeoutMs: number
       if (timer) clearTimeout(timer)
       timer = setTimeout(() => done(true), args.quietMs)
     }
-    const observer = new MutationObserver(() => {
-      if (Date.now() - started < args.timeoutMs) arm()
+    const observer = new MutationObserver((records) => {
+      const now = Date.now()
+      let counts = false
+      for (const record of records) {
+        const node = record.target
+        if (live.has(node)) continue
+        const s = seen.get(node)
+        if (!s) seen.set(node, { first: now, count: 1 })
+        else {
+          s.count++
+          if (s.count >= 4 && now - s.first >= liveAfterMs) {
+            live.add(node)
+            continue
+          }
+        }
+        counts = true
+      }
+      if (counts && now - started < args.timeoutMs) arm()
     })
     observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true })
     const deadline = setTimeout(() => done(false), args.timeoutMs)

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises'
 import { basename, dirname, join, relative, resolve } from 'node:path'
-import { type Action, CURRENT_FORMAT_VERSION, type TestCase } from '@qa/model'
+import { type Action, CURRENT_FORMAT_VERSION, isClickLike, type TestCase } from '@qa/model'
 import { saveTestCase } from '@qa/model/node'
 import type { Locator, Page } from 'playwright-core'
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
@@ -8,6 +8,8 @@ import { gotoOrExplain } from './browser'
 import { waitForDomQuietInPage } from './page-scripts'
 import { saveElementCrop } from './visual'
 import { installInputReporterInPage, type PageInputEvent, RECORD_BINDING } from './interactive'
+import { assertInViewport } from './in-viewport'
+import { adoptPage, watchNewPages } from './new-page'
 import type { ScriptStep } from './script'
 
 export interface WebRecorderOptions {
@@ -26,6 +28,7 @@ export interface WebRecorderOptions {
 }
 
 export interface WebRecorder {
+  /** The page the flow is in: the start page, or the last page a step opened (`opens_page`). */
   readonly page: Page
   /** Opens the start URL (recorded as the case's `start_url`). */
   start(url: string): Promise<void>
@@ -103,7 +106,9 @@ export async function maskedScreenshot(page: Page, path?: string): Promise<Buffe
  * input happens (the page may navigate away right after), dispatches the input as real events, waits for the
  * page to settle, and saves before/after screenshots with password fields masked.
  */
-export async function createWebRecorder(page: Page, opts: WebRecorderOptions): Promise<WebRecorder> {
+export async function createWebRecorder(firstPage: Page, opts: WebRecorderOptions): Promise<WebRecorder> {
+  /** The page steps happen in; a step that opens a new page (target=_blank, window.open) moves the flow there. */
+  let page = firstPage
   const caseFile = resolve(opts.caseFile)
   const caseDir = dirname(caseFile)
   const assetsDir = join(caseDir, basename(caseFile).replace(/\.json$/i, ''))
@@ -166,15 +171,32 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
     const before = await shotWithBytes(index, 'before')
     const partial = await build(index)
     const elementCrop = await crop(index, before, partial)
+    const newPages = watchNewPages(page)
     await perform()
     await settle(page, quietMs, settleTimeoutMs)
+    const opened = newPages.opened()
+    newPages.dispose()
+    if (opened) await switchTo(opened)
     const after = await shot(index, 'after')
     const action: Action = { timestamp: Date.now(), ...partial }
+    if (opened) {
+      action.opensPage = true
+      action.description = `${action.description} (opens a new page)`
+    }
     if (before) action.screenshotBeforePath = before.path
     if (elementCrop) action.elementCropPath = elementCrop
     if (after) action.screenshotPath = after
     actions.push(action)
     return action
+  }
+
+  /** Goes on in a page a step opened: later steps, screenshots and identities come from there. */
+  async function switchTo(next: Page): Promise<void> {
+    page = next
+    await adoptPage(next)
+    await reader.detach()
+    reader = await createCdpIdentityReader(next)
+    await settle(next, quietMs, settleTimeoutMs)
   }
 
   function withTarget(base: Omit<Action, 'timestamp'>, target: CapturedElement | null): Omit<Action, 'timestamp'> {
@@ -202,7 +224,9 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
   }
 
   const recorder: WebRecorder = {
-    page,
+    get page() {
+      return page
+    },
     async start(url) {
       await gotoOrExplain(page, url)
       await settle(page, quietMs, settleTimeoutMs)
@@ -213,6 +237,7 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
       lastTyped = null
       const button = clickOpts.button ?? 'left'
       const clickCount = clickOpts.clickCount ?? 1
+      await assertInViewport(page, x, y)
       return record(
         async () => {
           const actionType = button === 'right' ? 'right_click' : clickCount >= 2 ? 'double_click' : 'click'
@@ -339,6 +364,7 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
 
     async select(x, y, value) {
       lastTyped = null
+      await assertInViewport(page, x, y, `select of "${value}"`)
       let target: CapturedElement | null = null
       return record(
         async () => {
@@ -523,12 +549,31 @@ export async function createWebRecorder(page: Page, opts: WebRecorderOptions): P
             break
         }
       }
-      await page.exposeBinding(RECORD_BINDING, (_source, event: PageInputEvent) => {
-        if (!stopped) enqueue(() => handle(event))
-      })
-      await page.addInitScript(installInputReporterInPage, RECORD_BINDING)
-      for (const frame of page.frames())
-        await frame.evaluate(installInputReporterInPage, RECORD_BINDING).catch(() => undefined)
+      /** Reports a page's input, and moves the recording into a page it opens (after the click that opened it). */
+      const attach = async (target: Page) => {
+        await target.exposeBinding(RECORD_BINDING, (_source, event: PageInputEvent) => {
+          if (!stopped && target === page) enqueue(() => handle(event))
+        })
+        await target.addInitScript(installInputReporterInPage, RECORD_BINDING)
+        for (const frame of target.frames())
+          await frame.evaluate(installInputReporterInPage, RECORD_BINDING).catch(() => undefined)
+        target.on('popup', (opened) => {
+          if (stopped || target !== page) return
+          enqueue(async () => {
+            const opener = actions.at(-1)
+            typing = null
+            await switchTo(opened)
+            await attach(opened)
+            if (opener && isClickLike(opener)) {
+              opener.opensPage = true
+              opener.description = `${opener.description} (opens a new page)`
+              const after = await shot(actions.indexOf(opener), 'after')
+              if (after) opener.screenshotPath = after
+            }
+          })
+        })
+      }
+      await attach(page)
       // Fill in the final screenshots of typed fields when they are done.
       return {
         async stop() {

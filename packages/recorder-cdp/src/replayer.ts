@@ -17,6 +17,7 @@ import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader }
 import { WebError } from './errors'
 import { decodeFrame } from './visual'
 import { trackPageActivity } from './page-activity'
+import { adoptPage, type NewPageWatch, watchNewPages } from './new-page'
 import { planUrls } from './url-plan'
 import { maskedScreenshot, settle } from './recorder'
 import { clickAsAPerson } from './styled-control'
@@ -113,7 +114,8 @@ function targetLabel(action: Action): string {
  * failing step.
  */
 export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions): Promise<WebReplayOutcome> {
-  const { page } = opts
+  /** The page steps happen in: a step recorded with `opens_page` moves the replay into the page it opens. */
+  let page = opts.page
   const timeout = opts.actionTimeoutMs ?? 5_000
   const env = opts.env ?? {}
   const verifier = createReplayVerifier({
@@ -147,7 +149,7 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
   await settle(page, opts.settleQuietMs)
 
   const adaptive = (opts.settle ?? 'adaptive') === 'adaptive'
-  const activity = trackPageActivity(page)
+  let activity = trackPageActivity(page)
   const total = testCase.actions.length
   for (const [index, action] of testCase.actions.entries()) {
     opts.onStepStart?.({ index, total, action })
@@ -164,14 +166,22 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     }
     let located: LocateResult<PlaywrightCandidate> | null = null
     activity.mark()
+    const newPages = watchNewPages(page)
     try {
       located = await runAction(action, result)
       result.success = true
+      const opened = await followNewPage(action, newPages, result)
+      if (opened) {
+        activity.dispose()
+        activity = trackPageActivity(page)
+        activity.mark()
+      }
     } catch (error) {
       result.success = false
       if (result.method === 'none' || !result.method) result.method = 'failed'
       result.errorMessage = error instanceof Error ? error.message.split('\n')[0]! : String(error)
     }
+    newPages.dispose()
     if (!adaptive || opts.verify || !result.success || activity.navigatedSinceMark())
       await settle(page, opts.settleQuietMs)
     else if (activity.requestsSinceMark()) await activity.idle(timeout)
@@ -239,6 +249,33 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
   return { report, replayResults, healedCase, healedSteps, passed: report.passed ?? verifier.determineTestResult() }
 
   // ---------------------------------------------------------------------------------------------------------
+
+  /**
+   * After a step recorded as opening a page: waits for the page this step opened and goes on there; when
+   * none opens, the step fails (the steps after it would act on the wrong page). A page opened by a step not
+   * recorded so is left alone: the recording went on in the old page.
+   */
+  async function followNewPage(action: Action, watch: NewPageWatch, result: ReplayResult): Promise<boolean> {
+    try {
+      if (!action.opensPage) return false
+      const opened = await watch.next(timeout)
+      if (!opened) {
+        result.method = result.method === 'none' ? 'failed' : result.method
+        throw new WebError(
+          'WEB_NEW_PAGE_MISSING',
+          `${targetLabel(action)} was recorded opening a new page (tab or window), and none opened.`,
+          { hint: 'The later steps were recorded in that page; check that the link or button still opens it.' },
+        )
+      }
+      await adoptPage(opened)
+      page = opened
+      await state.reader?.detach()
+      state.reader = null
+      return true
+    } finally {
+      watch.dispose()
+    }
+  }
 
   async function runAction(action: Action, result: ReplayResult): Promise<LocateResult<PlaywrightCandidate> | null> {
     switch (action.actionType) {
