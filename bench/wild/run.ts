@@ -17,7 +17,6 @@
  * Judged by the page's ground truth (trusted events, truth ids the tools cannot see): right (the intended
  * element got the click/input), wrong (another element), nothing (no event). Removal: right = nothing.
  */
-import { spawn } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -28,6 +27,7 @@ import {
   type CorpusPage,
   type CorpusServer,
   type MutationOp,
+  runCli,
   startCorpusServer,
   type TruthEvent,
 } from '../../packages/wild-corpus/dist/index.js'
@@ -387,20 +387,7 @@ async function planPage(browser: Browser, corpus: CorpusServer, page: CorpusPage
 
 // ---------- the CLI ----------
 
-function run(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => {
-      stdout += d
-    })
-    child.stderr.on('data', (d) => {
-      stderr += d
-    })
-    child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }))
-  })
-}
+const run = (args: string[], cwd: string) => runCli(CLI, args, cwd)
 
 // ---------- judging ----------
 

@@ -2,7 +2,6 @@
  * Record and replay on real npm pages through the documented CLI, judged by the corpus's ground truth
  * (issue 13, item 7): a fixed small subset of the wild corpus, so that CI stays within a few minutes.
  */
-import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -12,6 +11,7 @@ import { type Browser, chromium, type Locator, type Page } from 'playwright-core
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MutationOp } from './page-script'
 import { askTruth } from './page-script'
+import { runCli } from './run-cli'
 import { type CorpusServer, startCorpusServer } from './start-corpus-server'
 import type { TruthEvent } from './truth-log'
 
@@ -36,20 +36,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true })
 })
 
-function qa(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => {
-      stdout += d
-    })
-    child.stderr.on('data', (d) => {
-      stderr += d
-    })
-    child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }))
-  })
-}
+const qa = (args: string[]) => runCli(CLI, args, dir)
 
 type Target = { find: (page: Page) => Locator; type?: string }
 interface Recorded {

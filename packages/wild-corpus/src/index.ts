@@ -16,3 +16,4 @@ export {
   startCorpusServer,
 } from './start-corpus-server'
 export { createTruthLog, type TruthEvent, type TruthLog } from './truth-log'
+export { type CliOutcome, runCli } from './run-cli'
