@@ -131,10 +131,20 @@ type Step =
 type Outcome = 'right' | 'wrong' | 'nothing'
 type Approach = 'ours' | 'coords' | 'selenium' | 'codegen'
 const APPROACHES: Approach[] = ['ours', 'coords', 'selenium', 'codegen']
+/**
+ * The oracle replays each step on the element the truth names (no tool could do better). A step it cannot do on
+ * a variant is one the mutation itself made impossible (a React app that lost its nodes, a dropdown whose menu
+ * is no longer its toggle's sibling); such steps are counted apart, not judged.
+ */
+type Runner = Exclude<Approach, 'ours'> | 'oracle'
+/** `got` of the steps of a run the harness itself could not carry out. */
+const HARNESS_ERROR = 'harness error'
 
 /** A judged step of the recorded case: which action, which element, what kind of input. */
 interface JudgedStep {
   action: number
+  /** Index of the planned input it belongs to. */
+  plan: number
   kind: Kind
   truth: string
   label: string
@@ -149,6 +159,8 @@ interface PageCase {
   recordRight: number
   recordNotes: string[]
   nonInteractive: string[]
+  /** Planned inputs the recorder's own click did not deliver to their element (the record check). */
+  missedPlans: number[]
 }
 interface Row {
   page: string
@@ -162,6 +174,8 @@ interface Row {
   got?: string
   method?: string
   recorded?: string
+  /** false: the oracle could not do this step on this variant (the mutation broke the page); not judged. */
+  possible?: boolean
 }
 
 // ---------- target picking (in the harness's own page) ----------
@@ -451,6 +465,7 @@ async function recordPage(
   root: string,
 ): Promise<PageCase | null> {
   const dir = join(root, page.id.replace(/[^\w.-]+/g, '_'))
+  await rm(dir, { recursive: true, force: true }) // a second recording of the page starts afresh
   await mkdir(dir, { recursive: true })
   const steps = plan.flatMap((p) => p.steps)
   await writeFile(join(dir, 'steps.json'), `${JSON.stringify(steps, null, 2)}\n`)
@@ -471,16 +486,17 @@ async function recordPage(
   // Script steps map one to one onto recorded actions (a type after a click stays its own action).
   if (actions.length !== steps.length) notes.push(`${steps.length} steps recorded as ${actions.length} actions`)
   let a = 0
-  for (const p of plan) {
+  for (const [pi, p] of plan.entries()) {
     for (let s = 0; s < p.steps.length; s++, a++) {
       const step = p.steps[s] as Step
       if (step.type === 'scroll') continue
       if (step.type === 'type') {
-        judged.push({ action: a, kind: p.kind, truth: p.truth, label: p.label, input: 'text' })
+        judged.push({ action: a, plan: pi, kind: p.kind, truth: p.truth, label: p.label, input: 'text' })
         continue
       }
       judged.push({
         action: a,
+        plan: pi,
         kind: p.kind,
         truth: p.truth,
         label: p.label,
@@ -505,14 +521,26 @@ async function recordPage(
     }
   }
   let right = 0
+  const missedPlans = new Set<number>()
   verdicts.forEach((v, k) => {
     if (v.outcome === 'right') right++
-    else
+    else missedPlans.add((judged[k] as JudgedStep).plan)
+    if (v.outcome !== 'right')
       notes.push(
         `record check: step ${k} (${judged[k]?.kind} "${judged[k]?.label}") ${v.outcome}${v.got ? ` → ${v.got}` : ''}`,
       )
   })
-  return { page, dir, caseFile, actions, judged, recordRight: right, recordNotes: notes, nonInteractive }
+  return {
+    page,
+    dir,
+    caseFile,
+    actions,
+    judged,
+    recordRight: right,
+    recordNotes: notes,
+    nonInteractive,
+    missedPlans: [...missedPlans],
+  }
 }
 
 // ---------- replay: ours through the CLI, baselines in-process ----------
@@ -585,6 +613,18 @@ const codegenChain: Finder = async (page, act) => {
   }
   return null
 }
+/** The element the page's truth names `truth` (asked as the harness asks: an untrusted custom event). */
+async function elementWithTruth(page: Page, truth: string) {
+  const handle = await page.evaluateHandle((t) => {
+    for (const el of Array.from(document.querySelectorAll('*'))) {
+      const detail: { truth?: string } = {}
+      el.dispatchEvent(new CustomEvent('qa-corpus-truth', { detail, bubbles: true, composed: true }))
+      if (detail.truth === t) return el
+    }
+    return null
+  }, truth)
+  return handle.asElement()
+}
 /** CSS.escape for Node: ids with odd characters are escaped. */
 const cssEscape = (s: string) => s.replace(/([^\w-])/g, '\\$1')
 
@@ -593,7 +633,7 @@ async function replayBaseline(
   pc: PageCase,
   url: string,
   truthEvents: () => readonly TruthEvent[],
-  approach: Exclude<Approach, 'ours'>,
+  approach: Runner,
   removal: boolean,
 ) {
   const out: { outcome: Outcome; got?: string }[] = []
@@ -601,6 +641,7 @@ async function replayBaseline(
   try {
     session = await openBrowser({ browser: await liveBrowser(browser), viewport: VIEWPORT })
     const p = session.page
+    await p.addInitScript('window.__name = (f) => f')
     await p.goto(url, { waitUntil: 'load', timeout: 20_000 })
     const judgedAt = new Map(pc.judged.map((j, k) => [j.action, k]))
     const results: { outcome: Outcome; got?: string }[] = pc.judged.map(() => ({ outcome: 'nothing' as Outcome }))
@@ -625,6 +666,14 @@ async function replayBaseline(
             const el = h.asElement()
             if (el) await el.selectOption({ label: String(act.value ?? '') }, { timeout: 1000 })
           } else await p.mouse.click(Number(act.x), Number(act.y))
+        } else if (approach === 'oracle') {
+          const k = judgedAt.get(a)
+          const el = k === undefined ? null : await elementWithTruth(p, (pc.judged[k] as JudgedStep).truth)
+          if (el) {
+            if (type === 'type') await el.fill(String(act.text ?? ''), { timeout: 2000 })
+            else if (type === 'select') await el.selectOption({ label: String(act.value ?? '') }, { timeout: 2000 })
+            else await el.click({ timeout: 2000 }).catch(() => el.click({ force: true, timeout: 1000 }))
+          }
         } else {
           const l = await (approach === 'selenium' ? firstMatching : codegenChain)(p, act)
           if (l) {
@@ -658,7 +707,7 @@ async function replayBaseline(
     out.push(...results)
   } catch (e) {
     console.log(`  ${pc.page.id} ${approach}: ${(e as Error).message.split('\n')[0]}`)
-    out.push(...pc.judged.map(() => ({ outcome: (removal ? 'right' : 'nothing') as Outcome })))
+    out.push(...pc.judged.map(() => ({ outcome: (removal ? 'right' : 'nothing') as Outcome, got: HARNESS_ERROR })))
   } finally {
     await session?.close()
   }
@@ -703,13 +752,24 @@ console.log(
 
 // 1. plan + record
 const cases: PageCase[] = []
+let replanned = 0
 await pool(pages, WORKERS, async (page) => {
   const plan = await planPage(browser, corpus, page).catch((e) => {
     console.log(`  ${page.id}: picking failed: ${(e as Error).message.split('\n')[0]}`)
     return [] as Planned[]
   })
   if (plan.length === 0) return
-  const pc = await recordPage(corpus, page, plan, root)
+  let pc = await recordPage(corpus, page, plan, root)
+  if (pc && pc.missedPlans.length > 0) {
+    // The target was reachable in the harness's own run but not in the recorded sequence (a menu that closed
+    // in between): the step tests the plan, not the tool. Drop it, record again, and say so.
+    const kept = plan.filter((_, i) => !pc?.missedPlans.includes(i))
+    console.log(
+      `  ${page.id}: record check missed ${pc.recordNotes.filter((n) => n.startsWith('record check')).join('; ')} — re-recorded without it`,
+    )
+    replanned += plan.length - kept.length
+    pc = kept.length > 0 ? await recordPage(corpus, page, kept, root) : null
+  }
   if (!pc) return
   cases.push(pc)
   console.log(
@@ -728,7 +788,9 @@ let done = 0
 await pool(tasks, WORKERS, async ({ pc, v }) => {
   const removal = v.kind === 'removal'
   // Ours runs in its own process; the baselines run meanwhile in this one, each on its own port.
-  const one = async (approach: Approach) => {
+  const taskRows: Row[] = []
+  let possible: boolean[] = pc.judged.map(() => true)
+  const one = async (approach: Approach | 'oracle') => {
     const variant = await corpus.variant({
       ops: v.ops,
       name: `${v.name}-${approach}`,
@@ -741,6 +803,16 @@ await pool(tasks, WORKERS, async ({ pc, v }) => {
         ? await replayOurs(pc, url, events, removal)
         : await replayBaseline(browser, pc, url, events, approach, removal)
     await variant.close()
+    if (approach === 'oracle') {
+      // a harness failure (a page that did not load in time) says nothing about the step
+      possible = verdicts.map((r) => r.outcome === 'right' || r.got === HARNESS_ERROR)
+      if (VERBOSE)
+        verdicts.forEach((r, k) => {
+          if (r.outcome !== 'right')
+            console.log(`    oracle ${v.name} ${pc.page.id} #${k}: ${r.outcome} ${r.got ?? ''}`)
+        })
+      return
+    }
     verdicts.forEach((r, k) => {
       const j = pc.judged[k] as JudgedStep
       const row: Row = {
@@ -756,26 +828,33 @@ await pool(tasks, WORKERS, async ({ pc, v }) => {
         ...(r.method ? { method: r.method } : {}),
         ...(approach === 'ours' ? { recorded: describeRecorded(pc.actions[j.action]) } : {}),
       }
-      rows.push(row)
-      if (VERBOSE && approach === 'ours' && r.outcome !== 'right')
-        console.log(
-          `    ${v.name} ${pc.page.id} #${k} ${j.kind} "${j.label}": ${r.outcome} ${row.got ?? ''} via ${row.method} — recorded ${row.recorded}`,
-        )
+      taskRows.push(row)
     })
   }
   await Promise.all([
     one('ours'),
     (async () => {
       for (const a of APPROACHES) if (a !== 'ours') await one(a)
+      if (!removal) await one('oracle')
     })(),
   ])
+  for (const row of taskRows) {
+    if (possible[row.step] === false) row.possible = false
+    rows.push(row)
+    if (VERBOSE && row.approach === 'ours' && row.outcome !== 'right' && row.possible !== false)
+      console.log(
+        `    ${row.variant} ${row.page} #${row.step} ${row.kind} "${row.label}": ${row.outcome} ${row.got ?? ''} via ${row.method} — recorded ${row.recorded}`,
+      )
+  }
   done++
   if (jsonOut) await writeFile(jsonOut, `${JSON.stringify({ rows }, null, 1)}\n`) // a cut-short run keeps its rows
   if (done % 20 === 0)
     console.log(`  ${done}/${tasks.length} page×variant replays, ${Math.round((Date.now() - recorded) / 1000)} s`)
 })
 
-// 3. report
+// 3. report (steps the oracle could not do on a variant are counted apart)
+const allRows = rows.splice(0, rows.length)
+rows.push(...allRows.filter((r) => r.possible !== false))
 const pct = (n: number, d: number) => (d === 0 ? '  -' : String(Math.round((100 * n) / d)).padStart(3))
 const cell = (rs: Row[]) => {
   const n = rs.length
@@ -821,20 +900,33 @@ console.log(
     })
     .join(', ')}`,
 )
+const impossible = allRows.filter((r) => r.possible === false && r.approach === 'ours')
+console.log(
+  `steps a variant made impossible (the oracle, clicking the true element, could not do them; not judged): ${impossible.length} of ${allRows.filter((r) => r.approach === 'ours').length}${
+    impossible.length
+      ? ` — ${VARIANTS.map((v) => `${v.name} ${impossible.filter((r) => r.variant === v.name).length}`)
+          .filter((t) => !t.endsWith(' 0'))
+          .join(', ')}`
+      : ''
+  }`,
+)
+if (VERBOSE) for (const r of impossible) console.log(`  ${r.variant} ${r.page} #${r.step} ${r.kind} "${r.label}"`)
 const nonInteractive = cases.flatMap((c) => c.nonInteractive)
 console.log(
   `recorded steps with a non-interactive target (html/body/large container/no identity): ${nonInteractive.length} of ${totalSteps}`,
 )
 if (VERBOSE) for (const n of nonInteractive) console.log(`  ${n}`)
 const recordRight = cases.reduce((n, c) => n + c.recordRight, 0)
-console.log(`record check (the recorder's own clicks reached the intended element): ${recordRight}/${totalSteps}`)
+console.log(
+  `record check (the recorder's own clicks reached the intended element): ${recordRight}/${totalSteps}${replanned ? ` (after dropping ${replanned} planned input(s) the first recording missed)` : ''}`,
+)
 console.log(
   `${cases.length} pages, ${totalSteps} steps, ${tasks.length * APPROACHES.length} replays in ${Math.round((Date.now() - started) / 1000)} s; ${cpus().length} cores, load average ${load0.toFixed(1)} at start, ${(loadavg()[0] ?? 0).toFixed(1)} at end`,
 )
 if (jsonOut) {
   await writeFile(
     jsonOut,
-    `${JSON.stringify({ rows, cases: cases.map((c) => ({ page: c.page.id, judged: c.judged, recordNotes: c.recordNotes, nonInteractive: c.nonInteractive, dir: c.dir })) }, null, 2)}\n`,
+    `${JSON.stringify({ rows: allRows, cases: cases.map((c) => ({ page: c.page.id, judged: c.judged, recordNotes: c.recordNotes, nonInteractive: c.nonInteractive, dir: c.dir })) }, null, 2)}\n`,
   )
 }
 await shared.close()

@@ -64,6 +64,7 @@ export {
   createLabelCheck,
   DEFAULT_MIN_CONTEXT_SCORE,
   DEFAULT_MIN_LABEL_SCORE,
+  groupedByName,
   isGeneratedId,
   type LabelCheck,
   type LabelVerdict,
@@ -74,7 +75,7 @@ export {
   sameCandidate,
   WEAK_LABEL_AGREEMENT,
 } from './label-agreement'
-export { areActionSynonyms, SYNONYM_AGREEMENT, UI_ACTION_SYNONYMS } from './ui-vocabulary'
+export { areActionSynonyms, areRewordedPhrases, SYNONYM_AGREEMENT, UI_ACTION_SYNONYMS } from './ui-vocabulary'
 export {
   type MemoryCandidateSource,
   type MemoryCandidateSourceOptions,

@@ -57,9 +57,23 @@ describe('createLabelCheck', () => {
     expect(createLabelCheck(identity).check({ axName: '임시 저장', textContent: '임시 저장' }).ok).toBe(false)
   })
 
-  it('is off for an identity without a label or with minLabelScore 0', () => {
-    expect(createLabelCheck({ ...identity, axName: null, textContent: null }).check({ axName: 'x' }).ok).toBe(true)
+  it('is off with minLabelScore 0', () => {
     expect(createLabelCheck(identity, 0).check({ axName: '취소' }).ok).toBe(true)
+    expect(createLabelCheck({ ...identity, axName: null, textContent: null }, 0).check({ axName: 'x' }).ok).toBe(true)
+  })
+
+  it('an element recorded without any label: unlabelled candidates pass, a labelled one is another control', () => {
+    // the wild corpus: an icon-only ☰ button removed, a look-alike titled "Archive" left in its place
+    const unlabelled = { ...identity, axName: null, textContent: null, ariaLabel: null, placeholder: null }
+    const check = createLabelCheck(unlabelled)
+    expect(check.check({ axName: '', tagName: 'button' }).ok).toBe(true)
+    const lookAlike = check.check({ axName: 'Archive', tagName: 'button' })
+    expect(lookAlike.ok).toBe(false)
+    expect(lookAlike.reason).toMatch(/had none/)
+    // a deliberate identifier still wins: the recorded data-testid carried by the labelled element
+    expect(
+      createLabelCheck({ ...unlabelled, dataTestId: 'menu' }).check({ axName: 'Menu', dataTestId: 'menu' }).ok,
+    ).toBe(true)
   })
 
   it('scores the context: neighbours, place and the recorded id', () => {

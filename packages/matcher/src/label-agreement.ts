@@ -1,7 +1,7 @@
 import type { ElementIdentity } from '@qa/model'
 import type { CandidateElement } from './score-candidate'
 import { comparisonKey, keySimilarity } from './text-similarity'
-import { areActionSynonyms, SYNONYM_AGREEMENT } from './ui-vocabulary'
+import { areRewordedPhrases, SYNONYM_AGREEMENT } from './ui-vocabulary'
 
 /**
  * Default floor of the label check (0.5): a structural hit whose label agrees less than this with the
@@ -41,7 +41,7 @@ const MIN_CONTAINED = 3
 export function labelKeyAgreement(a: string, b: string): number {
   if (a === b) return 1
   if (a.length === 0 || b.length === 0) return 0
-  const synonym = areActionSynonyms(a, b) ? SYNONYM_AGREEMENT : 0
+  const synonym = areRewordedPhrases(a, b) ? SYNONYM_AGREEMENT : 0
   const [short, long] = a.length <= b.length ? [a, b] : [b, a]
   if (short.length >= MIN_CONTAINED && !long.startsWith(short) && long.includes(short))
     return Math.max(synonym, Math.min(QUALIFIED_LABEL_AGREEMENT, keySimilarity(a, b)))
@@ -113,6 +113,16 @@ export function isGeneratedId(id: string): boolean {
   return v.split(/[-_:.]+/).some((t) => t.length >= 4 && /[a-z]/i.test(t) && (t.match(/\d/g)?.length ?? 0) >= 2)
 }
 
+/**
+ * True for a radio button or checkbox: its form `name` names the group it belongs to (every option of
+ * "plan" carries name="plan"), so the name does not tell which option the user clicked.
+ */
+export function groupedByName(identity: Pick<ElementIdentity, 'type' | 'axRole'>): boolean {
+  const type = identity.type?.trim().toLowerCase()
+  const role = identity.axRole?.trim().toLowerCase()
+  return type === 'radio' || type === 'checkbox' || role === 'radio' || role === 'checkbox'
+}
+
 /** Why a candidate is or is not accepted as the element the user saw. */
 export interface LabelVerdict {
   ok: boolean
@@ -173,7 +183,7 @@ export function createLabelCheck(identity: ElementIdentity, minLabelScore = DEFA
   }
   const testId = identity.dataTestId?.trim() || null
   const id = identity.id?.trim() && !isGeneratedId(identity.id) ? identity.id.trim() : null
-  const name = identity.name?.trim() || null
+  const name = (!groupedByName(identity) && identity.name?.trim()) || null
   const identifier = (c: CandidateElement): LabelVerdict['identifier'] =>
     testId && c.dataTestId?.trim() === testId
       ? 'data-testid'
@@ -216,10 +226,23 @@ export function createLabelCheck(identity: ElementIdentity, minLabelScore = DEFA
       return n === 0 ? null : sum / n
     },
     check(c) {
-      if (recorded.length === 0 || minLabelScore <= 0) return { ok: true, agreement: 1 }
+      if (minLabelScore <= 0) return { ok: true, agreement: 1 }
       const hit = cache.get(c)
       if (hit) return hit
       const keys = labelKeys(c)
+      if (recorded.length === 0) {
+        // An element the user saw without any label (an icon button, an avatar, a bare field) that now says
+        // something in words is another control standing where it stood: "Archive" where a ☰ was.
+        const by = keys.length > 0 ? identifier(c) : undefined
+        const verdict: LabelVerdict =
+          keys.length === 0
+            ? { ok: true, agreement: 1 }
+            : by
+              ? { ok: true, agreement: 1, identifier: by }
+              : { ok: false, agreement: 0, reason: 'has a label where the recorded element had none' }
+        cache.set(c, verdict)
+        return verdict
+      }
       let agreement = 0
       for (const a of recorded) for (const b of keys) agreement = Math.max(agreement, labelKeyAgreement(a, b))
       let reason: string | undefined

@@ -303,6 +303,44 @@ describe('precision rule: a structural hit must agree with what the user saw', (
     expect(old.element?.handle).toBe('temp')
   })
 
+  it('a radio removed from its group: the option left behind shares its name but is not taken (sneat)', async () => {
+    // sneat forms-basic-inputs: two radios named default-radio-1; "Checked" is replaced by a look-alike
+    const checked: CandidateElement<string> = {
+      handle: 'checked',
+      axRole: 'radio',
+      axName: 'Checked',
+      tagName: 'input',
+      type: 'radio',
+      name: 'default-radio-1',
+      id: 'defaultRadio2',
+      classNames: ['form-check-input'],
+      xpath: '/html/body/div/form/div[2]/input',
+      boundingBox: { x: 40, y: 240, width: 16, height: 16 },
+      neighborText: ['Radio'],
+    }
+    const unchecked = {
+      ...checked,
+      handle: 'unchecked',
+      axName: 'Unchecked',
+      id: 'defaultRadio1',
+      xpath: '/html/body/div/form/div[1]/input',
+      boundingBox: { x: 40, y: 214, width: 16, height: 16 },
+    }
+    const lookAlike = {
+      ...checked,
+      handle: 'archive',
+      axName: 'Archive',
+      id: 'defaultRadio2-alt',
+      name: 'default-radio-1-alt',
+    }
+    const r = await locate(identityOf(checked), memoryCandidateSource([unchecked, lookAlike]), {
+      selectors: { css: '#defaultRadio2', xpath: checked.xpath },
+    })
+    expect(r.element?.handle).toBeUndefined()
+    expect(r.status).toBe('not_found')
+    expect(r.attempts.find((a) => a.strategy === 'name')?.outcome).toBe('skipped')
+  })
+
   it('removal with a similar sibling label: 저장 gone, 임시 저장 remains → not_found', async () => {
     const save: CandidateElement<string> = {
       handle: 'save',

@@ -7,6 +7,7 @@ import {
   createLabelCheck,
   DEFAULT_MIN_CONTEXT_SCORE,
   DEFAULT_MIN_LABEL_SCORE,
+  groupedByName,
   labelKeys,
   SAME_LABEL_AGREEMENT,
   sameCandidate,
@@ -351,7 +352,13 @@ export async function locate<H = unknown>(
     ),
     step(
       'name',
-      blank(identity.name) ? 'no name attribute recorded' : !isForm ? 'not a form element' : null,
+      blank(identity.name)
+        ? 'no name attribute recorded'
+        : !isForm
+          ? 'not a form element'
+          : groupedByName(identity)
+            ? "a radio's or checkbox's name is its group's, not its own"
+            : null,
       async () =>
         resolve('name', await source.byAttribute('name', identity.name as string, identity.tagName.toLowerCase())),
     ),

@@ -1,7 +1,7 @@
 import type { BoundingBox, ElementIdentity } from '@qa/model'
 import { areaRatio, clamp01, isBox } from './internal/geometry'
 import { comparisonKey, keySimilarity } from './text-similarity'
-import { areActionSynonyms, SYNONYM_AGREEMENT } from './ui-vocabulary'
+import { areRewordedPhrases, SYNONYM_AGREEMENT } from './ui-vocabulary'
 
 /**
  * An element on the current page as a browser adapter sees it. The fields mirror `ElementIdentity` (same
@@ -215,7 +215,7 @@ function createScorer(identity: ElementIdentity | CandidateElement, weights: Rea
   /** A human label: also `SYNONYM_AGREEMENT` for another phrase of the same action ('전송' / '보내기'). */
   const fuzzyLabel = (rk: string) => (raw: string) => {
     const k = key(raw)
-    return k === undefined ? 0 : Math.max(keySimilarity(rk, k), areActionSynonyms(rk, k) ? SYNONYM_AGREEMENT : 0)
+    return k === undefined ? 0 : Math.max(keySimilarity(rk, k), areRewordedPhrases(rk, k) ? SYNONYM_AGREEMENT : 0)
   }
   const fuzzyLower = (rk: string) => (raw: string) => {
     const k = lower(raw)

@@ -2,7 +2,7 @@ import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
 import { labelKeyAgreement, labelKeys } from './label-agreement'
 import { comparisonKey } from './text-similarity'
-import { areActionSynonyms, SYNONYM_AGREEMENT, UI_ACTION_SYNONYMS } from './ui-vocabulary'
+import { areActionSynonyms, areRewordedPhrases, SYNONYM_AGREEMENT, UI_ACTION_SYNONYMS } from './ui-vocabulary'
 
 const agree = (a: string, b: string) => labelKeyAgreement(comparisonKey(a), comparisonKey(b))
 const phrases = UI_ACTION_SYNONYMS.flat()
@@ -40,6 +40,35 @@ describe('UI action synonyms', () => {
       expect(areActionSynonyms(ka, ka)).toBe(false)
     },
   )
+
+  it('agree when a label is reworded phrase by phrase around words that stay (sb-admin, the wild corpus)', () => {
+    expect(agree('Search for...', 'Find for...')).toBe(SYNONYM_AGREEMENT)
+    expect(agree('View Details', 'Show Info')).toBe(SYNONYM_AGREEMENT)
+    expect(agree('상품 검색', '상품 찾기')).toBe(SYNONYM_AGREEMENT)
+    // the words around the phrase must stay: another object, another look-alike, more swaps than allowed
+    expect(agree('Search users', 'Find orders')).toBeLessThan(0.5)
+    expect(agree('View Details', 'Archive')).toBeLessThan(0.5)
+    expect(areRewordedPhrases('viewdetailsedit', 'showinfomodify', 2)).toBe(false)
+    expect(areRewordedPhrases('viewdetailsedit', 'showinfomodify', 3)).toBe(true)
+  })
+
+  test.prop(
+    [
+      fc.constantFrom(...UI_ACTION_SYNONYMS.filter((g) => g.length > 1)),
+      fc.stringMatching(/^[a-z ]{0,8}$/),
+      fc.stringMatching(/^[a-z ]{0,8}$/),
+      fc.nat(),
+      fc.nat(),
+    ],
+    { numRuns: 200 },
+  )('a phrase replaced by a synonym of its group between fixed words is a rewording', (group, head, tail, i, j) => {
+    const from = group[i % group.length] as string
+    const to = group[j % group.length] as string
+    const a = comparisonKey(`${head} ${from} ${tail}`)
+    const b = comparisonKey(`${head} ${to} ${tail}`)
+    expect(areRewordedPhrases(a, b)).toBe(a !== b)
+    expect(areRewordedPhrases(b, a)).toBe(a !== b)
+  })
 
   it('lists every phrase once per group and groups never mix Hangul with Latin letters', () => {
     for (const group of UI_ACTION_SYNONYMS) {

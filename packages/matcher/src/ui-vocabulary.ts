@@ -27,6 +27,8 @@ export const UI_ACTION_SYNONYMS: readonly (readonly string[])[] = [
   ['back', 'previous', 'go back'],
   ['buy', 'purchase', 'buy now', 'checkout'],
   ['settings', 'preferences', 'options'],
+  ['view', 'show', 'see'],
+  ['details', 'info', 'information', 'more info'],
   ['reset', 'clear all', 'start over'],
   // Korean
   ['추가', '추가하기', '새로 만들기', '만들기', '새로 추가', '생성', '생성하기', '더하기', '하나 더', '새 항목'],
@@ -70,4 +72,43 @@ export function areActionSynonyms(a: string, b: string): boolean {
   if (!ga) return false
   const gb = groupsByKey.get(b)
   return gb !== undefined && ga.some((g) => gb.includes(g))
+}
+
+/** Every listed phrase key with the keys of its synonyms (longest first, so 'add new' is tried before 'add'). */
+const phraseSynonyms: readonly (readonly [string, readonly string[]])[] = [...groupsByKey.entries()]
+  .map(([key, groups]): [string, string[]] => [
+    key,
+    [
+      ...new Set(
+        groups.flatMap((g) => (UI_ACTION_SYNONYMS[g] ?? []).map(comparisonKey)).filter((k) => k !== key && k !== ''),
+      ),
+    ],
+  ])
+  .sort((x, y) => y[0].length - x[0].length)
+
+/**
+ * True when `b` is `a` with up to `maxSwaps` listed action phrases replaced by their synonyms ('Search for…'
+ * → 'Find for…', 'View details' → 'Show info'): the same label reworded phrase by phrase. Keys have no
+ * spaces, so a phrase is replaced where it stands in the key; the rest must stay exactly as it was.
+ */
+export function areRewordedPhrases(a: string, b: string, maxSwaps = 2): boolean {
+  if (a === b) return false
+  if (areActionSynonyms(a, b)) return true
+  return swapsTo(a, b, maxSwaps)
+}
+
+function swapsTo(a: string, b: string, swaps: number): boolean {
+  if (a === b) return true
+  if (swaps === 0) return false
+  for (const [key, others] of phraseSynonyms) {
+    for (let at = a.indexOf(key); at >= 0; at = a.indexOf(key, at + 1)) {
+      // the text before the phrase stays as it was
+      if (at > 0 && !b.startsWith(a.slice(0, at))) break
+      const tail = a.slice(at + key.length)
+      for (const other of others) {
+        if (b.startsWith(other, at) && swapsTo(tail, b.slice(at + other.length), swaps - 1)) return true
+      }
+    }
+  }
+  return false
 }

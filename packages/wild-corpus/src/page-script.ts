@@ -391,6 +391,36 @@ export function corpusPageScript(cfg: PageScriptConfig): void {
       n.nodeValue = first ? word : ''
       first = false
     }
+    // A look-alike is another control: where the original says nothing in words (an icon button, an avatar, an
+    // unlabelled field) it shows another glyph and carries the other word as its tooltip, as a person would see.
+    if (first) {
+      if (!clone.getAttribute('title')) clone.setAttribute('title', word)
+      if (
+        clone instanceof HTMLInputElement &&
+        !clone.placeholder &&
+        clone.type !== 'checkbox' &&
+        clone.type !== 'radio'
+      )
+        clone.placeholder = word
+    }
+    for (const n of [clone, ...Array.from(clone.querySelectorAll('*'))]) {
+      for (const c of Array.from(n.classList)) {
+        const glyph =
+          /^(fa|bx|bxs|bxl|bi|ti|mdi|fe|ni|ion|icon)-(?!fw$|lg$|xs$|sm$|[0-9]x$|spin$|pulse$|rotate|flip)[\w-]+$/.exec(
+            c,
+          )
+        if (glyph) {
+          n.classList.replace(c, `${glyph[1]}-star`)
+          break
+        }
+      }
+      if (n instanceof SVGPathElement) n.setAttribute('d', 'M12 2l3 7h7l-5.5 4.5 2 7.5-6.5-4.5-6.5 4.5 2-7.5L2 9h7z')
+      if (n instanceof SVGSVGElement && n.getAttribute('data-icon')) n.setAttribute('data-icon', 'star')
+      if (n instanceof HTMLImageElement) {
+        n.style.filter = 'grayscale(1) invert(1)'
+        n.alt = word
+      }
+    }
     return clone
   }
   const decoys = () => {

@@ -4,7 +4,7 @@ import type { BoundingBox, ElementIdentity } from '@qa/model'
 import { areaRatio, centerOf, clamp01, isBox } from '../internal/geometry'
 import { distance } from 'fastest-levenshtein'
 import { comparisonKey } from '../text-similarity'
-import { areActionSynonyms, SYNONYM_AGREEMENT } from '../ui-vocabulary'
+import { areRewordedPhrases, SYNONYM_AGREEMENT } from '../ui-vocabulary'
 
 /** keySimilarity as it was before the speed-up (plain Levenshtein on the whole keys). */
 function keySimilarity(a: string, b: string): number {
@@ -194,7 +194,7 @@ const exact = (a: string, b: string | undefined): number => (a === b ? 1 : 0)
 const fuzzy = (a: string, b: string | undefined): number => (b === undefined ? 0 : keySimilarity(a, b))
 /** Labels: also the synonym agreement for two phrases of one action. */
 const fuzzyLabel = (a: string, b: string | undefined): number =>
-  b === undefined ? 0 : Math.max(keySimilarity(a, b), areActionSynonyms(a, b) ? SYNONYM_AGREEMENT : 0)
+  b === undefined ? 0 : Math.max(keySimilarity(a, b), areRewordedPhrases(a, b) ? SYNONYM_AGREEMENT : 0)
 
 /**
  * Similo-style similarity of a live candidate to a recorded identity, in [0, 1]: the weighted mean of
