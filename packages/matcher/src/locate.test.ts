@@ -249,6 +249,36 @@ describe('precision over recall', () => {
     expect((await locate(identityOf(signIn), weak)).status).toBe('not_found')
   })
 
+  it('a visual hit on the same-looking link of another card is not taken (sb-admin "View Details")', async () => {
+    const primary: CandidateElement<string> = {
+      handle: 'primary',
+      axRole: 'link',
+      axName: 'View Details',
+      tagName: 'a',
+      textContent: 'View Details',
+      xpath: '/html/body/main/div[1]/div[1]/div/div[2]/a',
+      boundingBox: { x: 41, y: 250, width: 86, height: 21 },
+      neighborText: ['Primary Card'],
+      sameLabelCount: 3,
+    }
+    const warning = {
+      ...primary,
+      handle: 'warning',
+      xpath: '/html/body/main/div[1]/div[2]/div/div[2]/a',
+      boundingBox: { x: 361, y: 250, width: 86, height: 21 },
+      neighborText: ['Warning Card'],
+    }
+    const archive = { ...primary, handle: 'archive', axName: 'Archive', textContent: 'Archive', xpath: '/x' }
+    const source = memoryCandidateSource([archive, warning], {
+      visual: () => ({ box: warning.boundingBox, score: 0.97, element: warning }),
+    })
+    const r = await locate(identityOf(primary), source, {
+      selectors: { css: 'div.bg-primary a', xpath: primary.xpath },
+    })
+    expect(r.status).toBe('not_found')
+    expect(r.attempts.find((a) => a.strategy === 'visual')?.detail).toMatch(/stands elsewhere/)
+  })
+
   it('restricts the cascade with `only` (baselines) and validates options', async () => {
     const r = await locate(identityOf(signIn), memoryCandidateSource(recordedPage), {
       only: ['css'],

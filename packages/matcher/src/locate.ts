@@ -434,14 +434,16 @@ export async function locate<H = unknown>(
           detail: `NCC ${fmt(hit.score)} < ${fmt(needed)}`,
         }
       if (hit.element) {
-        // The element under the pixels must still carry what the user saw (a look-alike without the label is not it).
-        const v = labels.check(hit.element as E)
-        if (!v.ok)
+        // The element under the pixels must pass the precision rule like any other answer: carry what the user
+        // saw (a look-alike without the label is not it) and stand where it stood (the same "View details" of
+        // another card looks the same).
+        const why = await objection(hit.element as E)
+        if (why)
           return {
             outcome: 'below_threshold',
             candidates: 1,
             confidence: hit.score,
-            detail: `NCC ${fmt(hit.score)}, but ${describe(hit.element as E, v.reason)}`,
+            detail: `NCC ${fmt(hit.score)}, but ${why}`,
           }
       }
       const element: E = hit.element ?? { boundingBox: hit.box }

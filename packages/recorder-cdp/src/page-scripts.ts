@@ -136,7 +136,8 @@ export function describeElementsInPage(
     const labels = (el as HTMLInputElement).labels
     if (labels) for (const l of Array.from(labels)) push(textOf(l))
     let node: Element | null = el
-    for (let depth = 0; depth < 3 && node && out.length < 4; depth++) {
+    // Three levels of boxes up; a `display: contents` wrapper draws no box and does not count as a level.
+    for (let depth = 0; depth < 3 && node && out.length < 4; ) {
       const parent: Element | null = node.parentElement
       if (!parent) break
       for (const sib of Array.from(parent.children)) {
@@ -146,6 +147,7 @@ export function describeElementsInPage(
         if (t && t !== own) push(t)
       }
       node = parent
+      if (parent.ownerDocument.defaultView?.getComputedStyle(parent).display !== 'contents') depth++
     }
     return out
   }
