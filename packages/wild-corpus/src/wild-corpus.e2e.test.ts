@@ -97,6 +97,22 @@ describe('wild corpus', () => {
     await removal.close()
   })
 
+  it('the look-alike of an icon-only button shows another glyph and a word (sb-admin ☰)', async () => {
+    const { page } = await open(corpus.pageUrl('sb-admin/dist/index.html'))
+    const toggle = page.locator('#sidebarToggle')
+    const truth = await toggle.evaluate(askTruth)
+    const glyph = await toggle.locator('svg').getAttribute('data-icon')
+    await page.close()
+    const removal = await corpus.variant({ ops: ['removal'], remove: [truth] })
+    const r = await open(removal.pageUrl('sb-admin/dist/index.html'))
+    const lookAlike = r.page.locator('nav > button').first()
+    expect(await lookAlike.evaluate(askTruth)).toBe(`decoy:${truth}`)
+    expect(await lookAlike.getAttribute('title')).toMatch(/^[A-Z][a-z]+$/)
+    expect(await lookAlike.locator('svg').getAttribute('data-icon')).not.toBe(glyph)
+    await r.page.close()
+    await removal.close()
+  })
+
   it('applies operators chosen by the /m/<run>/<ops>/ path prefix', async () => {
     const { page } = await open(`${corpus.url}/m/r7/layout-shift/sb-admin/dist/login.html`)
     const button = page.getByRole('link', { name: 'Login' })
