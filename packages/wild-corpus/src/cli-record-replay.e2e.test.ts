@@ -188,6 +188,15 @@ describe('wild corpus pitfalls through the CLI (issue 13 items 2–3)', () => {
     expect(r.downs[0]?.chain).toContain(rec.truths[0])
   })
 
+  it('an icon-only button removed (sb-admin ☰, a look-alike with another glyph left): not found, nothing clicked', async () => {
+    const page = 'sb-admin/dist/index.html'
+    const rec = await record(page, 'icon-removed', [{ find: (p) => p.locator('#sidebarToggle') }])
+    const r = await replay(rec, page, ['removal'], [rec.truths[0] as string])
+    expect(r.report.replay_results[0]?.success).toBe(false)
+    expect(r.downs).toEqual([])
+    expect(r.code).not.toBe(0)
+  })
+
   it('a styled checkbox (stisla custom-control: the input is hidden, its label drawn) replays and ticks it', async () => {
     const page = 'stisla/auth-login.html'
     const rec = await record(page, 'styled', [{ find: (p) => p.locator('label[for="remember-me"]') }])
