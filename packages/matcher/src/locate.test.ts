@@ -279,6 +279,33 @@ describe('precision over recall', () => {
     expect(r.attempts.find((a) => a.strategy === 'visual')?.detail).toMatch(/stands elsewhere/)
   })
 
+  it('the same pixels at the same place pass although the DOM lost the label (gentelella collapsed nav)', async () => {
+    const recorded: CandidateElement<string> = {
+      handle: 'dashboards',
+      axRole: 'button',
+      axName: 'Dashboards',
+      tagName: 'button',
+      textContent: 'Dashboards',
+      xpath: '/html/body/aside/nav/div[1]/div[2]/button',
+      boundingBox: { x: 12, y: 120, width: 220, height: 36 },
+      neighborText: ['Operations', 'Forms'],
+    }
+    const now = { ...recorded, axName: '', textContent: '' }
+    const at = (score: number) =>
+      memoryCandidateSource([now], { visual: () => ({ box: now.boundingBox, score, element: now }) })
+    const exact = await locate(identityOf(recorded), at(0.995), { selectors: { xpath: recorded.xpath } })
+    expect(exact.status).toBe('found')
+    expect(exact.strategy).toBe('visual')
+    expect(outcomes(exact)).toMatchObject({ xpath: 'below_threshold' })
+    // merely similar pixels do not outweigh the missing label, nor do the same pixels somewhere else
+    expect((await locate(identityOf(recorded), at(0.9))).status).toBe('not_found')
+    const moved = { ...now, boundingBox: { ...now.boundingBox, y: 620 }, neighborText: ['Settings'] }
+    const far = memoryCandidateSource([moved], {
+      visual: () => ({ box: moved.boundingBox, score: 0.995, element: moved }),
+    })
+    expect((await locate(identityOf(recorded), far)).status).toBe('not_found')
+  })
+
   it('restricts the cascade with `only` (baselines) and validates options', async () => {
     const r = await locate(identityOf(signIn), memoryCandidateSource(recordedPage), {
       only: ['css'],

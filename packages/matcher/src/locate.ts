@@ -60,6 +60,12 @@ export interface CandidateSource<H = unknown> {
 export const DEFAULT_VISUAL_THRESHOLD = 0.75
 /** NCC a visual hit needs when the adapter cannot say which element is under it. */
 export const UNCHECKED_VISUAL_THRESHOLD = 0.85
+/**
+ * NCC (0.97) from which the pixels are the recorded element's own: a hit this exact, standing where the element
+ * stood, is accepted even when the DOM no longer exposes the label the user saw (a collapsed sidebar whose
+ * button text is now `display: none` to the accessibility tree but drawn the same).
+ */
+export const SAME_PIXELS_VISUAL_THRESHOLD = 0.97
 
 /** The web strategies, in cascade order (SPEC §5). */
 export const WEB_STRATEGIES = [
@@ -437,8 +443,15 @@ export async function locate<H = unknown>(
         // The element under the pixels must pass the precision rule like any other answer: carry what the user
         // saw (a look-alike without the label is not it) and stand where it stood (the same "View details" of
         // another card looks the same).
-        const why = await objection(hit.element as E)
-        if (why)
+        const el = hit.element as E
+        const why = await objection(el)
+        const samePixelsUnlabelled =
+          why !== null &&
+          hit.score >= SAME_PIXELS_VISUAL_THRESHOLD &&
+          labelKeys(el).length === 0 &&
+          !oversizedObjection(identity.boundingBox, el.boundingBox, maxAreaGrowth) &&
+          (labels.context(el) ?? 0) >= minContextScore
+        if (why && !samePixelsUnlabelled)
           return {
             outcome: 'below_threshold',
             candidates: 1,
