@@ -59,6 +59,8 @@ export const NAME_FROM_CONTENT_ROLES: ReadonlySet<string> = new Set([
   'columnheader',
   'gridcell',
   'heading',
+  // Chromium's role of a <label>: a person reads the label's text and clicks it (styled checkboxes and radios)
+  'labeltext',
   'link',
   'menuitem',
   'menuitemcheckbox',

@@ -1,6 +1,8 @@
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
-import { labelKeyAgreement, labelKeys } from './label-agreement'
+import { createLabelCheck, labelKeyAgreement, labelKeys } from './label-agreement'
+
+const box = { x: 10, y: 10, width: 80, height: 20 }
 import { comparisonKey } from './text-similarity'
 import { areActionSynonyms, areRewordedPhrases, SYNONYM_AGREEMENT, UI_ACTION_SYNONYMS } from './ui-vocabulary'
 
@@ -92,5 +94,12 @@ describe('labelKeys of compound labels', () => {
   it('ignores the text a container holds: a toolbar is not labelled by its buttons', () => {
     expect(labelKeys({ axRole: 'toolbar', textContent: '새로 만들기 20개 항목' })).toEqual([])
     expect(labelKeys({ axRole: 'button', textContent: '새로 만들기' })).toEqual([comparisonKey('새로 만들기')])
+  })
+
+  it("reads a <label>'s text (Chromium role LabelText): its look-alike with another word disagrees", () => {
+    // gentelella form.html: the styled "Private" check is a <label> around a hidden input
+    expect(labelKeys({ axRole: 'LabelText', textContent: 'Private' })).toEqual(['private'])
+    const check = createLabelCheck({ axRole: 'LabelText', textContent: 'Private', tagName: 'label', boundingBox: box })
+    expect(check.check({ axRole: 'LabelText', textContent: 'Archive', tagName: 'label' }).ok).toBe(false)
   })
 })
