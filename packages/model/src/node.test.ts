@@ -53,3 +53,21 @@ describe('file IO', () => {
     expect(await readdir(dir)).toEqual(['a.json'])
   })
 })
+
+describe('text encoding (issue 16 finding 10)', () => {
+  it('a case that is not valid UTF-8 is an error naming the file and the byte, never replaced by U+FFFD', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qa-model-'))
+    const file = join(dir, 'latin1.json')
+    const bytes = Buffer.concat([
+      Buffer.from('{"name":"caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('","version":"3.0","platform":"web","actions":[]}'),
+    ])
+    await writeFile(file, bytes)
+    await expect(loadTestCase(file)).rejects.toMatchObject({
+      code: 'MODEL_INVALID_ENCODING',
+      message: expect.stringMatching(/latin1\.json is not UTF-8 text: byte 0xE9 at line 1, column 13/),
+    })
+    expect(Buffer.compare(await readFile(file), bytes)).toBe(0)
+  })
+})
