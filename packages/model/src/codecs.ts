@@ -104,7 +104,8 @@ function tooDeepAt(text: string, limit: number): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (inString) {
-      if (c === 0x5c) i++ // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++ // backslash: skip the escaped character
       else if (c === 0x22) inString = false
     } else if (c === 0x22) inString = true
     else if (c === 0x7b || c === 0x5b) {
@@ -129,7 +130,10 @@ export function parseJsonText(text: string, opts: ParseOptions = {}): unknown {
     throw new ModelError(
       'MODEL_INVALID_JSON',
       `${opts.file ?? 'The input'} is nested deeper than ${MAX_JSON_DEPTH} levels (at ${lineColumn(text, deep)}).`,
-      { file: opts.file, hint: `Objects and arrays may nest at most ${MAX_JSON_DEPTH} levels; the file was not changed.` },
+      {
+        file: opts.file,
+        hint: `Objects and arrays may nest at most ${MAX_JSON_DEPTH} levels; the file was not changed.`,
+      },
     )
   }
   try {

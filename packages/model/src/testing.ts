@@ -112,7 +112,10 @@ function arbKind(kind: Kind, depth: number): fc.Arbitrary<unknown> {
 /** A path as recorders store them: relative to the case's folder and inside it (Hangul, spaces, `./`, empty). */
 export function arbCasePath(): fc.Arbitrary<string> {
   const segment = fc
-    .oneof(fc.constantFrom('login', 'shots', '스크린샷', 'a b', '.', 'step-000-after.png'), fc.string({ minLength: 1, maxLength: 8 }))
+    .oneof(
+      fc.constantFrom('login', 'shots', '스크린샷', 'a b', '.', 'step-000-after.png'),
+      fc.string({ minLength: 1, maxLength: 8 }),
+    )
     .filter((s) => s !== '..' && !/[/\\\0:]/.test(s))
   return fc.oneof(
     { weight: 1, arbitrary: fc.constant('') },

@@ -57,7 +57,12 @@ function webCase(dir: string, name = 'login', actions = 1): string {
       y: 20,
       description: 'Click button "Save"',
       screenshot_path: `${name}/step-00${i}-after.png`,
-      identity: { ax_role: 'button', ax_name: 'Save', tag_name: 'button', bounding_box: { x: 0, y: 0, width: 300, height: 200 } },
+      identity: {
+        ax_role: 'button',
+        ax_name: 'Save',
+        tag_name: 'button',
+        bounding_box: { x: 0, y: 0, width: 300, height: 200 },
+      },
     }
   })
   writeFileSync(
@@ -107,29 +112,32 @@ describe('finding 4: screenshot paths must stay inside the case folder', () => {
   it.each([
     ['screenshot_path', '../../etc/passwd'],
     ['screenshot_before_path', '/home/u/secret.png'],
-  ])('%s "%s": qa validate and qa replay are exit 2 naming the file, the field and what was expected', (field, value) => {
-    const dir = tmp('escape')
-    const file = join(dir, 'escape.json')
-    writeFileSync(
-      file,
-      JSON.stringify({
-        name: 'escape',
-        version: '3.0',
-        platform: 'web',
-        start_url: PAGE,
-        actions: [{ timestamp: 0, action_type: 'click', x: 1, y: 1, description: 'c', [field]: value }],
-      }),
-    )
-    const expected = new RegExp(
-      `escape\\.json: actions\\[0\\]\\.${field}: expected a relative path inside the case's folder[^\\n]*, got "${value.replace(/[./]/g, '\\$&')}"`,
-    )
-    const validate = qa(['validate', file])
-    expect(validate.code).toBe(2)
-    expect(validate.stderr).toMatch(expected)
-    const replay = qa(['replay', file], { env: NO_BROWSER })
-    expect(replay.code).toBe(2)
-    expect(replay.stderr).toMatch(expected)
-  })
+  ])(
+    '%s "%s": qa validate and qa replay are exit 2 naming the file, the field and what was expected',
+    (field, value) => {
+      const dir = tmp('escape')
+      const file = join(dir, 'escape.json')
+      writeFileSync(
+        file,
+        JSON.stringify({
+          name: 'escape',
+          version: '3.0',
+          platform: 'web',
+          start_url: PAGE,
+          actions: [{ timestamp: 0, action_type: 'click', x: 1, y: 1, description: 'c', [field]: value }],
+        }),
+      )
+      const expected = new RegExp(
+        `escape\\.json: actions\\[0\\]\\.${field}: expected a relative path inside the case's folder[^\\n]*, got "${value.replace(/[./]/g, '\\$&')}"`,
+      )
+      const validate = qa(['validate', file])
+      expect(validate.code).toBe(2)
+      expect(validate.stderr).toMatch(expected)
+      const replay = qa(['replay', file], { env: NO_BROWSER })
+      expect(replay.code).toBe(2)
+      expect(replay.stderr).toMatch(expected)
+    },
+  )
 })
 
 describe('finding 6: qa record web --out <existing case> refuses before recording', () => {
@@ -158,7 +166,7 @@ describe('finding 7: no command writes over one of its inputs, even with --force
     const before = sha(file)
     const r = qa(['replay', file, '--junit', file, '--force'], { env: NO_BROWSER })
     expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/--junit .*login\.json is the test case .*; qa never writes over its input/)
+    expect(r.stderr).toMatch(/--junit .*login\.json is the test case; qa never writes over its input/)
     expect(sha(file)).toBe(before)
   })
 
@@ -321,7 +329,11 @@ describe('finding 10: failures are not success', () => {
     const file = join(dir, 'latin1.json')
     writeFileSync(
       file,
-      Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xe9]), Buffer.from('","version":"3.0","platform":"web","actions":[]}')]),
+      Buffer.concat([
+        Buffer.from('{"name":"caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('","version":"3.0","platform":"web","actions":[]}'),
+      ]),
     )
     const r = qa(['validate', file])
     expect(r.code).toBe(2)
@@ -348,22 +360,29 @@ describe('finding 12: messages name the flag or the file', () => {
     const file = webCase(dir)
     const r = qa([command, file, flag, 'javascript:alert(1)'], { env: NO_BROWSER })
     expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(new RegExp(`${flag}: expected an http\\(s\\) URL like http://127\\.0\\.0\\.1:3000/, got "javascript:alert\\(1\\)"`))
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `${flag}: expected an http\\(s\\) URL like http://127\\.0\\.0\\.1:3000/, got "javascript:alert\\(1\\)"`,
+      ),
+    )
   })
 
-  it.each([100, 2000, 50_000])('qa import devtools of a recording nested %i levels: exit 2, no case written', (levels) => {
-    const dir = tmp('deep')
-    const file = join(dir, 'deep.json')
-    const deep = `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`
-    writeFileSync(
-      file,
-      `{"title":"deep","steps":[{"type":"navigate","url":"http://127.0.0.1:9/"},{"type":"click","selectors":[["#b"]],"offsetX":1,"offsetY":1,"extra":${deep}}]}`,
-    )
-    const r = qa(['import', 'devtools', file])
-    expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/deep\.json is nested deeper than 64 levels \(at line 1, column \d+\)/)
-    expect(readdirSync(dir)).toEqual(['deep.json'])
-  })
+  it.each([100, 2000, 50_000])(
+    'qa import devtools of a recording nested %i levels: exit 2, no case written',
+    (levels) => {
+      const dir = tmp('deep')
+      const file = join(dir, 'deep.json')
+      const deep = `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`
+      writeFileSync(
+        file,
+        `{"title":"deep","steps":[{"type":"navigate","url":"http://127.0.0.1:9/"},{"type":"click","selectors":[["#b"]],"offsetX":1,"offsetY":1,"extra":${deep}}]}`,
+      )
+      const r = qa(['import', 'devtools', file])
+      expect(r.code).toBe(2)
+      expect(r.stderr).toMatch(/deep\.json is nested deeper than 64 levels \(at line 1, column \d+\)/)
+      expect(readdirSync(dir)).toEqual(['deep.json'])
+    },
+  )
 })
 
 describe('finding 13: qa mcp answers every JSON-RPC message', () => {
@@ -376,7 +395,10 @@ describe('finding 13: qa mcp answers every JSON-RPC message', () => {
     let buffer = ''
     try {
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`only ${answers.length} of ${count} answers: ${buffer}`)), 20_000)
+        const timer = setTimeout(
+          () => reject(new Error(`only ${answers.length} of ${count} answers: ${buffer}`)),
+          20_000,
+        )
         child.stdout.on('data', (d) => {
           buffer += d
           let nl = buffer.indexOf('\n')
@@ -413,11 +435,12 @@ describe('finding 13: qa mcp answers every JSON-RPC message', () => {
       5,
     )
     const byId = (id: unknown) => answers.filter((a) => a.id === id)
+    const errorOf = (id: unknown) => (byId(id)[0]?.error ?? {}) as { code?: number; message?: string }
     const errorsWithNullId = byId(null).map((a) => (a.error as { code: number }).code)
     expect(errorsWithNullId.sort()).toEqual([-32700, -32600].sort())
     expect(byId(1)[0]?.result).toBeDefined()
-    expect((byId(2)[0]?.error as { code: number; message: string }).code).toBe(-32602)
-    expect((byId(2)[0]?.error as { message: string }).message).toMatch(/params/)
-    expect((byId(3)[0]?.error as { code: number }).code).toBe(-32602)
+    expect(errorOf(2).code).toBe(-32602)
+    expect(errorOf(2).message).toMatch(/params/)
+    expect(errorOf(3).code).toBe(-32602)
   }, 40_000)
 })
