@@ -71,3 +71,17 @@ describe('text encoding (issue 16 finding 10)', () => {
     expect(Buffer.compare(await readFile(file), bytes)).toBe(0)
   })
 })
+
+describe('saving never writes a case that would not load (issue 16)', () => {
+  it('a case whose screenshot path leaves its folder is refused, naming the field, and nothing is written', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qa-model-'))
+    const { testCase } = await loadTestCase(fixturePath('v3/web-login.json'))
+    const bad = structuredClone(testCase)
+    bad.actions[0]!.screenshotPath = '/home/u/secret.png'
+    await expect(saveTestCase(join(dir, 'out.json'), bad)).rejects.toMatchObject({
+      code: 'MODEL_INVALID',
+      message: expect.stringMatching(/out\.json: actions\[0\]\.screenshot_path: expected a relative path inside/),
+    })
+    expect(await readdir(dir)).toEqual([])
+  })
+})

@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
 import { access, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
-import { parseJsonText, parseReplayReport, serializeReplayReport, stringifyDocument } from './codecs'
+import { invalidError, parseJsonText, parseReplayReport, serializeReplayReport, stringifyDocument } from './codecs'
 import { ModelError } from './errors'
-import { type ParsedTestCase, parseTestCase, serializeTestCase } from './test-case'
+import { type ParsedTestCase, parseTestCase, serializeTestCase, validateTestCase } from './test-case'
 import type { ReplayReport, TestCase } from './types'
 
 export interface LoadedTestCase extends ParsedTestCase {
@@ -158,9 +158,15 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   }
 }
 
-/** Saves a test case in the current format version, atomically. */
+/**
+ * Saves a test case in the current format version, atomically. A case that would not load again (a screenshot
+ * path outside its folder, a value of the wrong type) is refused before anything is written.
+ */
 export async function saveTestCase(path: string, testCase: TestCase, opts: WriteOptions = {}): Promise<void> {
-  await writeFileAtomic(path, stringifyDocument(serializeTestCase(testCase)), opts)
+  const doc = serializeTestCase(testCase)
+  const issues = validateTestCase(doc)
+  if (issues.length > 0) throw invalidError('test case', issues, path)
+  await writeFileAtomic(path, stringifyDocument(doc), opts)
 }
 
 export async function loadReplayReport(path: string): Promise<ReplayReport> {
