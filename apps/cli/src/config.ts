@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import {
   type ConfigOverrides,
   formatIssue,
@@ -43,6 +43,17 @@ export async function loadConfig(opts: {
       throw new ModelError('MODEL_FILE_NOT_FOUND', `${opts.configPath}: no such config file.`, {
         file,
         hint: 'Check the --config path.',
+      })
+    else if (code === 'EISDIR')
+      throw new ModelError(
+        'MODEL_FILE_UNREADABLE',
+        `${opts.configPath ? `--config ${opts.configPath}` : file} is a folder, not a config file.`,
+        { file, hint: `Name the JSON file itself, e.g. --config ${join(opts.configPath ?? '.', CONFIG_FILE_NAME)}.` },
+      )
+    else if (code)
+      throw new ModelError('MODEL_FILE_UNREADABLE', `${file}: cannot read the config file (${code}).`, {
+        file,
+        cause: error,
       })
     else throw error
   }

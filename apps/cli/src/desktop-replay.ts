@@ -4,6 +4,7 @@ import { runDesktopReplay } from '@qa/recorder-desktop'
 import { renderReport } from '@qa/verifier'
 import { visionConfigFromEnv } from '@qa/vision'
 import { EXIT_PASS, EXIT_TEST_FAILED } from './exit-codes'
+import { reportLine } from './report-line'
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`
 
@@ -15,6 +16,8 @@ export async function replayDesktopFromCli(opts: {
   threshold?: number
   json: boolean
   junit?: string
+  /** Replace an existing --junit file (checked before the replay by the caller). */
+  force?: boolean
   out: (line: string) => void
   err: (line: string) => void
 }): Promise<number> {
@@ -42,12 +45,13 @@ export async function replayDesktopFromCli(opts: {
       )
     },
   })
-  if (opts.junit) await writeFileAtomic(opts.junit, await renderReport(r.report, 'junit'), { overwrite: true })
+  if (opts.junit)
+    await writeFileAtomic(opts.junit, await renderReport(r.report, 'junit'), { overwrite: opts.force ?? false })
   if (opts.json) opts.out(JSON.stringify(serializeReplayReport(r.report)))
   else {
     opts.out(r.report.summary)
     if (r.report.visionUsage) opts.out(`Vision calls: ${r.report.visionUsage.calls} (${r.report.visionUsage.provider})`)
-    opts.out(`Report: ${r.reportFiles.html}`)
+    opts.out(reportLine(r.reportFiles))
   }
   return r.passed ? EXIT_PASS : EXIT_TEST_FAILED
 }

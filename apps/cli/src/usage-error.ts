@@ -36,3 +36,23 @@ export function parsePositiveInt(value: string | undefined, flag: string): numbe
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag}: expected a positive integer, got "${value}".`)
   return n
 }
+
+/** A URL flag (`--url`, `--base-url`): an http(s) URL with a host, named in the message when it is not. */
+export function parseUrlFlag(value: string, flag: string): string
+export function parseUrlFlag(value: string | undefined, flag: string): string | undefined
+export function parseUrlFlag(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined
+  let url: URL | null = null
+  try {
+    url = new URL(value)
+  } catch {
+    url = null
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.host) {
+    throw new UsageError(
+      `${flag}: expected an http(s) URL like http://127.0.0.1:3000/, got "${value}".`,
+      `For example ${flag} http://127.0.0.1:3000/`,
+    )
+  }
+  return value
+}

@@ -2,7 +2,10 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isQaError } from '@qa/model'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { ServerError } from './errors'
+import { checkJsonRpcLine, describeIssues, type JsonRpcChecks } from './json-rpc-guard'
 import { parseRunRequest } from './parse-run-request'
 import { latestSuiteStates } from './runner'
 import type { JobRunner, RunRecord, SuiteRun } from './run-types'
@@ -205,8 +208,7 @@ export interface McpStdioHandle {
 export async function runMcpStdio(opts: RunnerServicesOptions = {}): Promise<McpStdioHandle> {
   const services = await createRunnerServices(opts)
   const server = await createMcpServer(services)
-  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js')
-  const transport = new StdioServerTransport()
+  const transport = await answeringStdioTransport(process.stdin, process.stdout)
   let resolveClosed: () => void = () => undefined
   const closed = new Promise<void>((r) => {
     resolveClosed = r
@@ -227,4 +229,75 @@ export async function runMcpStdio(opts: RunnerServicesOptions = {}): Promise<Mcp
   })
   await server.connect(transport)
   return { closed, close }
+}
+
+type SafeParser = {
+  safeParse(value: unknown): { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }
+}
+
+/**
+ * A stdio transport like the SDK's, except that no line goes unanswered: unparsable JSON, messages that are
+ * not JSON-RPC and requests with params that do not fit their method get their JSON-RPC error (-32700,
+ * -32600, -32602) instead of being dropped.
+ */
+export async function answeringStdioTransport(
+  stdin: NodeJS.ReadableStream,
+  stdout: NodeJS.WritableStream,
+): Promise<Transport> {
+  const types = await import('@modelcontextprotocol/sdk/types.js')
+  const params: Record<string, SafeParser> = {
+    initialize: types.InitializeRequestSchema,
+    ping: types.PingRequestSchema,
+    'tools/list': types.ListToolsRequestSchema,
+    'tools/call': types.CallToolRequestSchema,
+  }
+  const checks: JsonRpcChecks = {
+    isMessage: (value) => types.JSONRPCMessageSchema.safeParse(value).success,
+    paramsProblem: (request) => {
+      const result = params[request.method]?.safeParse(request)
+      return !result || result.success ? null : describeIssues(result.error?.issues ?? [])
+    },
+  }
+  const write = (message: unknown) =>
+    new Promise<void>((resolve) => {
+      if (stdout.write(`${JSON.stringify(message)}\n`)) resolve()
+      else stdout.once('drain', () => resolve())
+    })
+  let buffer = Buffer.alloc(0)
+  const transport: Transport = {
+    async start() {
+      stdin.on('data', onData)
+      stdin.on('error', onError)
+    },
+    send: (message) => write(message),
+    async close() {
+      stdin.off('data', onData)
+      stdin.off('error', onError)
+      if (stdin.listenerCount('data') === 0) stdin.pause()
+      buffer = Buffer.alloc(0)
+      transport.onclose?.()
+    },
+  }
+  function onError(error: Error) {
+    transport.onerror?.(error)
+  }
+  function onData(chunk: Buffer | string) {
+    buffer = Buffer.concat([buffer, typeof chunk === 'string' ? Buffer.from(chunk) : chunk])
+    for (let nl = buffer.indexOf(0x0a); nl >= 0; nl = buffer.indexOf(0x0a)) {
+      const line = buffer.subarray(0, nl).toString('utf8')
+      buffer = buffer.subarray(nl + 1)
+      const verdict = checkJsonRpcLine(line, checks)
+      if (verdict.kind === 'reply') void write(verdict.reply)
+      else if (verdict.kind === 'message') transport.onmessage?.(verdict.message as JSONRPCMessage)
+    }
+    if (buffer.length > 10 * 1024 * 1024) {
+      buffer = Buffer.alloc(0)
+      void write({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'Parse error: a line longer than 10 MB' },
+      })
+    }
+  }
+  return transport
 }

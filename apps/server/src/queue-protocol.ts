@@ -1,4 +1,4 @@
-import type { Platform } from '@qa/model'
+import { isCaseRelativePath, type Platform } from '@qa/model'
 import { ServerError } from './errors'
 import type { ReportKind, SuiteRun } from './run-types'
 import type { SuiteInfo } from './suite-catalog'
@@ -223,19 +223,15 @@ export const reconnectDelayMs = (times: number): number => Math.min(100 * 2 ** M
 
 /**
  * The files a case document references relative to its folder (screenshots, element crops): every string value
- * that is a relative image path inside the folder. Pure; paths with `..`, absolute paths and URLs are left out.
+ * that is a relative image path inside the folder (@qa/model's `isCaseRelativePath`, the rule case validation
+ * applies). Pure; paths with `..`, absolute paths and URLs are left out.
  */
 export function referencedFiles(doc: unknown): string[] {
   const found = new Set<string>()
   const visit = (v: unknown) => {
     if (typeof v === 'string') {
       const p = v.replace(/\\/g, '/')
-      if (
-        /\.(png|jpe?g|webp|gif|bmp)$/i.test(p) &&
-        !p.startsWith('/') &&
-        !/^[a-z][a-z0-9+.-]*:/i.test(p) &&
-        !p.split('/').some((s) => s === '..' || s === '')
-      )
+      if (/\.(png|jpe?g|webp|gif|bmp)$/i.test(p) && isCaseRelativePath(p) && !p.split('/').includes(''))
         found.add(p.replace(/^(\.\/)+/, ''))
     } else if (Array.isArray(v)) v.forEach(visit)
     else if (v && typeof v === 'object') Object.values(v).forEach(visit)

@@ -1,7 +1,7 @@
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { join, relative, resolve, sep } from 'node:path'
-import type { Platform, TestCase } from '@qa/model'
-import { loadTestCase } from '@qa/model/node'
+import { type Platform, parseJsonText, type TestCase } from '@qa/model'
+import { loadTestCase, readTextFile } from '@qa/model/node'
 import { ServerError } from './errors'
 
 /** One runnable suite: a test case file found under the case folder. */
@@ -83,7 +83,10 @@ async function walk(dir: string, exclude: ReadonlySet<string>, found: string[], 
   }
 }
 
-/** Scans `dir` once: every `*.json` with an `actions` array is a case; the rest is ignored. */
+/**
+ * Scans `dir` once: every `*.json` with an `actions` array is a case; other JSON is ignored; a file that is not
+ * JSON (or not UTF-8) at all is listed in `invalid`, as is a case that does not load.
+ */
 export async function scanSuites(dir: string, opts: SuiteCatalogOptions = {}): Promise<SuiteCatalogSnapshot> {
   const root = resolve(dir)
   const info = await stat(root).catch(() => null)
@@ -105,9 +108,12 @@ export async function scanSuites(dir: string, opts: SuiteCatalogOptions = {}): P
     if (size > maxBytes) continue
     let looksLikeCase = false
     try {
-      const doc = JSON.parse(await readFile(path, 'utf8')) as unknown
+      const doc = parseJsonText(await readTextFile(path, 'test case'), { file })
       looksLikeCase = typeof doc === 'object' && doc !== null && Array.isArray((doc as { actions?: unknown }).actions)
-    } catch {
+    } catch (error) {
+      // A file that does not even parse may be a damaged case: listed, never dropped silently.
+      const e = error as { code?: string; message?: string }
+      invalid.push({ file, code: e.code ?? 'UNEXPECTED', message: e.message ?? String(error) })
       continue
     }
     if (!looksLikeCase) continue

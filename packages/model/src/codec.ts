@@ -1,3 +1,4 @@
+import { isCaseRelativePath } from './case-path'
 import type { ValidationIssue } from './errors'
 import { describeKind, type Kind, type ObjectSchema } from './schema'
 
@@ -43,6 +44,9 @@ export function validateKind(value: unknown, kind: Kind, path: string, issues: V
   switch (kind.t) {
     case 'string':
       if (typeof value !== 'string' || (kind.minLength !== undefined && value.length < kind.minLength)) fail()
+      return
+    case 'casePath':
+      if (typeof value !== 'string' || !isCaseRelativePath(value)) fail()
       return
     case 'integer':
       if (
@@ -108,6 +112,7 @@ function sameJsonType(value: unknown, kind: Kind): boolean {
   switch (kind.t) {
     case 'string':
     case 'enum':
+    case 'casePath':
       return typeof value === 'string'
     case 'integer':
     case 'number':

@@ -94,8 +94,48 @@ export const serializeReplayResult = (value: ReplayResult) => replayResultCodec.
 export const parseEnrichmentResult = (raw: unknown, opts?: ParseOptions) => enrichmentResultCodec.parse(raw, opts)
 export const serializeEnrichmentResult = (value: EnrichmentResult) => enrichmentResultCodec.serialize(value)
 
-/** JSON.parse with an error that names the file, line and column. */
+/** Deepest nesting of objects and arrays a file of ours may have (every format is far shallower). */
+export const MAX_JSON_DEPTH = 64
+
+/** The offset of the bracket that opens level `limit + 1`, or -1. Linear, no recursion; skips strings. */
+function tooDeepAt(text: string, limit: number): number {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c)
+        i++ // backslash: skip the escaped character
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return i
+    } else if (c === 0x7d || c === 0x5d) depth--
+  }
+  return -1
+}
+
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset)
+  return `line ${before.split('\n').length}, column ${offset - before.lastIndexOf('\n')}`
+}
+
+/**
+ * JSON.parse with an error that names the file, line and column. Documents nested deeper than MAX_JSON_DEPTH are
+ * refused before parsing: no stack overflow, and nothing is accepted that validation would reject later.
+ */
 export function parseJsonText(text: string, opts: ParseOptions = {}): unknown {
+  const deep = tooDeepAt(text, MAX_JSON_DEPTH)
+  if (deep >= 0) {
+    throw new ModelError(
+      'MODEL_INVALID_JSON',
+      `${opts.file ?? 'The input'} is nested deeper than ${MAX_JSON_DEPTH} levels (at ${lineColumn(text, deep)}).`,
+      {
+        file: opts.file,
+        hint: `Objects and arrays may nest at most ${MAX_JSON_DEPTH} levels; the file was not changed.`,
+      },
+    )
+  }
   try {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
   } catch (cause) {
@@ -105,10 +145,7 @@ export function parseJsonText(text: string, opts: ParseOptions = {}): unknown {
     if (offset >= text.length) {
       where = ' (the file ends too early; it may be truncated)'
     } else if (offset >= 0) {
-      const before = text.slice(0, offset)
-      const line = before.split('\n').length
-      const column = offset - before.lastIndexOf('\n')
-      where = ` at line ${line}, column ${column}`
+      where = ` at ${lineColumn(text, offset)}`
     }
     throw new ModelError('MODEL_INVALID_JSON', `${opts.file ?? 'The input'} is not valid JSON${where}: ${detail}`, {
       file: opts.file,

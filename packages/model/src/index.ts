@@ -25,6 +25,7 @@ export {
   serializeReplayResult,
   parseEnrichmentResult,
   serializeEnrichmentResult,
+  MAX_JSON_DEPTH,
   parseJsonText,
   stringifyDocument,
 } from './codecs'
@@ -61,3 +62,4 @@ export {
   resolveConfig,
   type VisionProviderName,
 } from './config'
+export { CASE_PATH_EXPECTED, isCaseRelativePath } from './case-path'

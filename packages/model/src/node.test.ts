@@ -53,3 +53,35 @@ describe('file IO', () => {
     expect(await readdir(dir)).toEqual(['a.json'])
   })
 })
+
+describe('text encoding (issue 16 finding 10)', () => {
+  it('a case that is not valid UTF-8 is an error naming the file and the byte, never replaced by U+FFFD', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qa-model-'))
+    const file = join(dir, 'latin1.json')
+    const bytes = Buffer.concat([
+      Buffer.from('{"name":"caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('","version":"3.0","platform":"web","actions":[]}'),
+    ])
+    await writeFile(file, bytes)
+    await expect(loadTestCase(file)).rejects.toMatchObject({
+      code: 'MODEL_INVALID_ENCODING',
+      message: expect.stringMatching(/latin1\.json is not UTF-8 text: byte 0xE9 at line 1, column 13/),
+    })
+    expect(Buffer.compare(await readFile(file), bytes)).toBe(0)
+  })
+})
+
+describe('saving never writes a case that would not load (issue 16)', () => {
+  it('a case whose screenshot path leaves its folder is refused, naming the field, and nothing is written', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qa-model-'))
+    const { testCase } = await loadTestCase(fixturePath('v3/web-login.json'))
+    const bad = structuredClone(testCase)
+    bad.actions[0]!.screenshotPath = '/home/u/secret.png'
+    await expect(saveTestCase(join(dir, 'out.json'), bad)).rejects.toMatchObject({
+      code: 'MODEL_INVALID',
+      message: expect.stringMatching(/out\.json: actions\[0\]\.screenshot_path: expected a relative path inside/),
+    })
+    expect(await readdir(dir)).toEqual([])
+  })
+})

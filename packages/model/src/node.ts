@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
 import { access, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
-import { parseJsonText, parseReplayReport, serializeReplayReport, stringifyDocument } from './codecs'
+import { invalidError, parseJsonText, parseReplayReport, serializeReplayReport, stringifyDocument } from './codecs'
 import { ModelError } from './errors'
-import { type ParsedTestCase, parseTestCase, serializeTestCase } from './test-case'
+import { type ParsedTestCase, parseTestCase, serializeTestCase, validateTestCase } from './test-case'
 import type { ReplayReport, TestCase } from './types'
 
 export interface LoadedTestCase extends ParsedTestCase {
@@ -21,9 +21,64 @@ export interface LoadedTestCase extends ParsedTestCase {
   resolveAsset(path: string): string
 }
 
-async function readText(file: string, what: string): Promise<string> {
+/** The offset of the first byte that is not part of well-formed UTF-8 (RFC 3629), or -1. */
+export function firstInvalidUtf8Byte(bytes: Uint8Array): number {
+  let i = 0
+  while (i < bytes.length) {
+    const b = bytes[i] as number
+    if (b < 0x80) {
+      i++
+      continue
+    }
+    const [n, lo, hi] =
+      b >= 0xc2 && b <= 0xdf
+        ? [1, 0x80, 0xbf]
+        : b === 0xe0
+          ? [2, 0xa0, 0xbf]
+          : b === 0xed
+            ? [2, 0x80, 0x9f]
+            : b >= 0xe1 && b <= 0xef
+              ? [2, 0x80, 0xbf]
+              : b === 0xf0
+                ? [3, 0x90, 0xbf]
+                : b === 0xf4
+                  ? [3, 0x80, 0x8f]
+                  : b >= 0xf1 && b <= 0xf3
+                    ? [3, 0x80, 0xbf]
+                    : [0, 0, 0]
+    if (n === 0) return i
+    for (let k = 1; k <= n; k++) {
+      const c = bytes[i + k]
+      if (c === undefined || c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return i
+    }
+    i += n + 1
+  }
+  return -1
+}
+
+/**
+ * Reads a text file of ours (case, report, config, script, recording) as strict UTF-8: bytes that are not UTF-8
+ * are an error naming the file and where, never silently replaced by U+FFFD (a later save would lose them).
+ */
+export async function readTextFile(file: string, what: string): Promise<string> {
+  const bytes = await readBytes(file, what)
+  const bad = firstInvalidUtf8Byte(bytes)
+  if (bad >= 0) {
+    const before = bytes.subarray(0, bad)
+    const line = before.filter((b) => b === 0x0a).length + 1
+    const column = Buffer.from(before.subarray(before.lastIndexOf(0x0a) + 1)).toString('utf8').length + 1
+    throw new ModelError(
+      'MODEL_INVALID_ENCODING',
+      `${file} is not UTF-8 text: byte 0x${(bytes[bad] as number).toString(16).toUpperCase().padStart(2, '0')} at line ${line}, column ${column} (offset ${bad}).`,
+      { file, hint: `Save the ${what} file as UTF-8 (it may be Latin-1 or UTF-16); it was not changed.` },
+    )
+  }
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
+}
+
+async function readBytes(file: string, what: string): Promise<Buffer> {
   try {
-    return await readFile(file, 'utf8')
+    return await readFile(file)
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code
     if (code === 'ENOENT') {
@@ -50,7 +105,7 @@ export function resolveAssetPath(caseDir: string, path: string): string {
 /** Loads a test case of any supported version; migrates it in memory (the file is not touched). */
 export async function loadTestCase(path: string): Promise<LoadedTestCase> {
   const file = resolve(path)
-  const text = await readText(file, 'test case')
+  const text = await readTextFile(file, 'test case')
   const parsed = parseTestCase(parseJsonText(text, { file: path }), { file: path })
   const dir = dirname(file)
   return { ...parsed, file, dir, resolveAsset: (p) => resolveAssetPath(dir, p) }
@@ -103,13 +158,19 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   }
 }
 
-/** Saves a test case in the current format version, atomically. */
+/**
+ * Saves a test case in the current format version, atomically. A case that would not load again (a screenshot
+ * path outside its folder, a value of the wrong type) is refused before anything is written.
+ */
 export async function saveTestCase(path: string, testCase: TestCase, opts: WriteOptions = {}): Promise<void> {
-  await writeFileAtomic(path, stringifyDocument(serializeTestCase(testCase)), opts)
+  const doc = serializeTestCase(testCase)
+  const issues = validateTestCase(doc)
+  if (issues.length > 0) throw invalidError('test case', issues, path)
+  await writeFileAtomic(path, stringifyDocument(doc), opts)
 }
 
 export async function loadReplayReport(path: string): Promise<ReplayReport> {
-  const text = await readText(resolve(path), 'report')
+  const text = await readTextFile(resolve(path), 'report')
   return parseReplayReport(parseJsonText(text, { file: path }), { file: path })
 }
 

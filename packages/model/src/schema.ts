@@ -3,6 +3,7 @@
  * (every issue, with JSON paths), decoding (snake_case file → camelCase model, unknown fields kept in
  * `extra`), encoding (the reverse) and the fast-check arbitraries of `@qa/model/testing`.
  */
+import { CASE_PATH_EXPECTED } from './case-path'
 
 export type Kind =
   | { readonly t: 'string'; readonly minLength?: number }
@@ -17,6 +18,8 @@ export type Kind =
   /** Any JSON value, kept as it is. */
   | { readonly t: 'json' }
   | { readonly t: 'union'; readonly of: readonly Kind[] }
+  /** A file the case refers to (screenshot, crop): a string, relative to the case's folder and inside it. */
+  | { readonly t: 'casePath' }
 
 export interface Field {
   /** Name in the file (snake_case). */
@@ -52,6 +55,7 @@ export const k = {
   record: (of: Kind): Kind => ({ t: 'record', of }),
   json: (): Kind => ({ t: 'json' }),
   union: (...of: Kind[]): Kind => ({ t: 'union', of }),
+  casePath: (): Kind => ({ t: 'casePath' }),
 }
 
 const camelToSnake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
@@ -101,5 +105,7 @@ export function describeKind(kind: Kind): string {
       return 'JSON value'
     case 'union':
       return kind.of.map(describeKind).join(' or ')
+    case 'casePath':
+      return CASE_PATH_EXPECTED
   }
 }

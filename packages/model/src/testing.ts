@@ -104,7 +104,23 @@ function arbKind(kind: Kind, depth: number): fc.Arbitrary<unknown> {
       return arbJsonValue()
     case 'union':
       return fc.oneof(...kind.of.map((k) => arbKind(k, depth)))
+    case 'casePath':
+      return arbCasePath()
   }
+}
+
+/** A path as recorders store them: relative to the case's folder and inside it (Hangul, spaces, `./`, empty). */
+export function arbCasePath(): fc.Arbitrary<string> {
+  const segment = fc
+    .oneof(
+      fc.constantFrom('login', 'shots', '스크린샷', 'a b', '.', 'step-000-after.png'),
+      fc.string({ minLength: 1, maxLength: 8 }),
+    )
+    .filter((s) => s !== '..' && !/[/\\\0:]/.test(s))
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constant('') },
+    { weight: 4, arbitrary: fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('/')) },
+  )
 }
 
 /** Any JSON value (no -0, no non-finite numbers), small. */

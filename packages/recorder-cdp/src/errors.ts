@@ -14,6 +14,7 @@ export type WebErrorCode =
   | 'WEB_NEW_PAGE_MISSING'
   | 'WEB_POINT_OFF_SCREEN'
   | 'WEB_BAD_DEVTOOLS_RECORDING'
+  | 'WEB_BROWSER_CRASHED'
 
 export class WebError extends QaError<WebErrorCode> {
   override get name(): string {

@@ -12,6 +12,7 @@ import { createReplayVerifier, type VerdictPolicy, type VisionReverifier } from 
 import { resolve } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { gotoOrExplain } from './browser'
+import { watchBrowserHealth } from './browser-health'
 import { type PlaywrightCandidate, playwrightCandidateSource } from './candidate-source'
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
 import { WebError } from './errors'
@@ -149,6 +150,7 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
   await settle(page, opts.settleQuietMs)
 
   const adaptive = (opts.settle ?? 'adaptive') === 'adaptive'
+  const health = watchBrowserHealth(page)
   let activity = trackPageActivity(page)
   const total = testCase.actions.length
   for (const [index, action] of testCase.actions.entries()) {
@@ -167,11 +169,19 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     let located: LocateResult<PlaywrightCandidate> | null = null
     activity.mark()
     const newPages = watchNewPages(page)
+    const lostBefore = health.lost()
     try {
+      if (lostBefore) {
+        throw new WebError(
+          'WEB_BROWSER_CRASHED',
+          `The browser crashed before this step (${lostBefore}); it did not run.`,
+        )
+      }
       located = await runAction(action, result)
       result.success = true
       const opened = await followNewPage(action, newPages, result)
       if (opened) {
+        health.follow(page)
         activity.dispose()
         activity = trackPageActivity(page)
         activity.mark()
@@ -180,9 +190,14 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
       result.success = false
       if (result.method === 'none' || !result.method) result.method = 'failed'
       result.errorMessage = error instanceof Error ? error.message.split('\n')[0]! : String(error)
+      const lost = lostBefore ?? (await health.check(page))
+      if (lost && !lostBefore)
+        result.errorMessage = `The browser crashed during this step (${lost}); the steps after it cannot run.`
     }
     newPages.dispose()
-    if (!adaptive || opts.verify || !result.success || activity.navigatedSinceMark())
+    if (health.lost() || page.isClosed()) {
+      // nothing to settle or wait for: the page is gone
+    } else if (!adaptive || opts.verify || !result.success || activity.navigatedSinceMark())
       await settle(page, opts.settleQuietMs)
     else if (activity.requestsSinceMark()) await activity.idle(timeout)
     result.durationMs = Math.round(performance.now() - started)
@@ -243,7 +258,8 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     opts.onStep?.({ index, total, action, result, ...(verification ? { verification } : {}) })
   }
   activity.dispose()
-  await state.reader?.detach()
+  health.dispose()
+  await state.reader?.detach().catch(() => undefined)
 
   const report = verifier.buildReport()
   return { report, replayResults, healedCase, healedSteps, passed: report.passed ?? verifier.determineTestResult() }

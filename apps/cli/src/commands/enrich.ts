@@ -7,8 +7,9 @@ import { visionConfigFromEnv } from '@qa/vision'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { loadConfig } from '../config'
-import { EXIT_PASS } from '../exit-codes'
-import { UsageError } from '../usage-error'
+import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
+import { caseInputs, guardOutputs } from '../output-guard'
+import { parseUrlFlag, UsageError } from '../usage-error'
 
 export class EnrichCommand extends QaCommand {
   static override paths = [['enrich']]
@@ -20,7 +21,10 @@ export class EnrichCommand extends QaCommand {
       Seed 001 TestCaseEnricher: every click without semantic_info is analysed from its screenshot by the vision
       provider (QA_VISION: bedrock, openai, ocr — the default — or none). Existing fields are never changed; a
       click whose screenshot is missing is marked skipped. Writes a new file (default <case>.enriched.json),
-      never the input. Prints the EnrichmentResult (total, enriched, skipped, failed).
+      never the input or one of its screenshots; an existing file is replaced only with --force, checked before
+      any work. Prints the EnrichmentResult (total, enriched, skipped, failed).
+      Exit code: 0 when the case was written and no action failed, 1 when it was written but some action could
+      not be enriched (listed on stderr), 2 on bad input.
       Web cases are replayed at their coordinates in Chromium, starting at --url exactly as given (or their
       start_url, moved onto --base-url when given), and the identity of the element under each click is
       captured over CDP before the click happens. URL rules as for qa replay.
@@ -44,6 +48,7 @@ export class EnrichCommand extends QaCommand {
   })
   outPath = Option.String('--out', { description: 'File to write (default <case>.enriched.json).' })
   json = Option.Boolean('--json', false, { description: 'Print the EnrichmentResult JSON only.' })
+  force = Option.Boolean('--force', false, { description: 'Replace the output file when it exists.' })
   url = Option.String('--url', {
     description:
       'Web cases: the start URL, opened exactly as given; later recorded URLs on the recorded origin move to its origin.',
@@ -53,14 +58,17 @@ export class EnrichCommand extends QaCommand {
   })
 
   async run(): Promise<number> {
+    parseUrlFlag(this.url, '--url')
+    parseUrlFlag(this.baseUrl, '--base-url')
     const loaded = await loadTestCase(this.casePath)
     const tc = loaded.testCase
     const out = resolve(this.outPath ?? loaded.file.replace(/\.json$/i, '') + '.enriched.json')
-    if (out === loaded.file)
-      throw new UsageError(
-        '--out names the input file; enrichment never overwrites its input.',
-        'Pick another file name.',
-      )
+    await guardOutputs({
+      outputs: [{ path: out, flag: '--out' }],
+      inputs: [...caseInputs(loaded), this.screenshots && { path: this.screenshots, what: 'the --screenshots folder' }],
+      force: this.force,
+      nothing: 'nothing was enriched',
+    })
     if (tc.platform === 'web') return this.enrichWeb(loaded.testCase, out)
     const vision = desktopVision(visionConfigFromEnv(process.env))
     try {
@@ -81,7 +89,7 @@ export class EnrichCommand extends QaCommand {
           if (done === total) process.stderr.write('\n')
         },
       })
-      await saveTestCase(out, testCase)
+      await saveTestCase(out, testCase, { overwrite: this.force })
       if (this.json)
         this.out(
           JSON.stringify({
@@ -99,10 +107,20 @@ export class EnrichCommand extends QaCommand {
           `Enriched ${result.enrichedCount}, skipped ${result.skippedCount}, failed ${result.failedCount} of ${result.totalActions} actions → ${out}`,
         )
       }
-      return EXIT_PASS
+      return this.exitFor(result.failedCount)
     } finally {
       await vision.close()
     }
+  }
+
+  /** Exit 1 when some action could not be enriched: the file was written, but the work is not done. */
+  private exitFor(failed: number): number {
+    if (failed === 0) return EXIT_PASS
+    if (!this.json)
+      this.err(
+        `${failed} action${failed === 1 ? '' : 's'} could not be enriched (listed above); they replay by coordinates.`,
+      )
+    return EXIT_TEST_FAILED
   }
 
   private async enrichWeb(tc: import('@qa/model').TestCase, out: string): Promise<number> {
@@ -121,7 +139,7 @@ export class EnrichCommand extends QaCommand {
           if (!this.json) this.err(`  [${index + 1}/${total}] ${status}`)
         },
       })
-      await saveTestCase(out, testCase)
+      await saveTestCase(out, testCase, { overwrite: this.force })
       if (this.json)
         this.out(
           JSON.stringify({
@@ -137,7 +155,7 @@ export class EnrichCommand extends QaCommand {
         this.out(
           `Enriched ${result.enrichedCount} of ${result.totalActions} actions (${result.skippedCount} skipped, ${result.failedCount} failed) into ${out}`,
         )
-      return EXIT_PASS
+      return this.exitFor(result.failedCount)
     } finally {
       await session.close()
     }

@@ -1,11 +1,11 @@
-import { basename, dirname, join, resolve } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { stringifyDocument } from '@qa/model'
 import { loadTestCase, writeFileAtomic } from '@qa/model/node'
 import { exportDevtoolsRecording, WebError } from '@qa/recorder-cdp'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'
-import { UsageError } from '../usage-error'
+import { caseInputs, guardOutputs } from '../output-guard'
 
 /** `login.json` → `login.devtools.json` beside it. */
 export function defaultRecordingPath(casePath: string): string {
@@ -36,12 +36,13 @@ export class ExportDevtoolsCommand extends QaCommand {
 
   async run(): Promise<number> {
     const outFile = this.outFile ?? defaultRecordingPath(this.casePath)
-    if (resolve(outFile) === resolve(this.casePath))
-      throw new UsageError(
-        `--out ${outFile} is the case itself; the input is never overwritten.`,
-        'Choose another --out path.',
-      )
     const loaded = await loadTestCase(this.casePath)
+    await guardOutputs({
+      outputs: [{ path: outFile, flag: '--out' }],
+      inputs: caseInputs(loaded),
+      force: this.force,
+      nothing: 'nothing was exported',
+    })
     if (loaded.testCase.platform !== 'web') {
       throw new WebError(
         'WEB_NOT_A_WEB_CASE',

@@ -54,7 +54,7 @@ describe('qa import devtools', () => {
 
     const bad = qa('import', 'devtools', file, '--out', join(dir, 'bad.json'), '--base-url', 'staging.local')
     expect(bad.code).toBe(2)
-    expect(bad.stderr).toContain('--base-url expects an http(s) URL, got "staging.local"')
+    expect(bad.stderr).toContain('--base-url: expected an http(s) URL like http://127.0.0.1:3000/, got "staging.local"')
   })
 
   it('prints only JSON on stdout with --json and honours --out, refusing to overwrite without --force', () => {
@@ -67,7 +67,7 @@ describe('qa import devtools', () => {
     expect(summary.warnings).toHaveLength(3)
     const again = qa('import', 'devtools', file, '--out', out)
     expect(again.code).toBe(2)
-    expect(again.stderr).toMatch(/already exists; it was not overwritten/)
+    expect(again.stderr).toMatch(/already exists; nothing was imported/)
     expect(qa('import', 'devtools', file, '--out', out, '--force').code).toBe(0)
   })
 
@@ -98,7 +98,7 @@ describe('qa import devtools', () => {
     const { file, hash } = copy('no-start.json')
     const r = qa('import', 'devtools', file, '--out', file, '--force')
     expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/is the recording itself/)
+    expect(r.stderr).toMatch(/is the recording; qa never writes over its input/)
     expect(hashOf(file)).toBe(hash)
   })
 })

@@ -1,12 +1,12 @@
-import { readFile } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
-import { ModelError, parseJsonText } from '@qa/model'
-import { saveTestCase } from '@qa/model/node'
+import { parseJsonText } from '@qa/model'
+import { readTextFile, saveTestCase } from '@qa/model/node'
 import { importDevtoolsRecording, rebaseCaseUrls } from '@qa/recorder-cdp'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'
-import { UsageError } from '../usage-error'
+import { guardOutputs } from '../output-guard'
+import { parseUrlFlag } from '../usage-error'
 
 /** `flow.json` → `flow.case.json` beside it. */
 export function defaultCasePath(recording: string): string {
@@ -52,32 +52,15 @@ export class ImportDevtoolsCommand extends QaCommand {
   async run(): Promise<number> {
     const input = resolve(this.recording)
     const outFile = this.outFile ?? defaultCasePath(this.recording)
-    if (resolve(outFile) === input)
-      throw new UsageError(
-        `--out ${outFile} is the recording itself; the input is never overwritten.`,
-        'Choose another --out path.',
-      )
-    let text: string
-    try {
-      text = await readFile(input, 'utf8')
-    } catch (cause) {
-      const code = (cause as NodeJS.ErrnoException).code
-      throw new ModelError(
-        code === 'ENOENT' ? 'MODEL_FILE_NOT_FOUND' : 'MODEL_FILE_UNREADABLE',
-        `${this.recording}: ${code === 'ENOENT' ? 'no such recording file' : `cannot read the recording (${code ?? String(cause)})`}.`,
-        { cause, file: this.recording, hint: 'Give the JSON file exported from Chrome DevTools → Recorder.' },
-      )
-    }
-    for (const [flag, value] of [
-      ['--url', this.url],
-      ['--base-url', this.baseUrl],
-    ] as const) {
-      if (value !== undefined && !/^https?:\/\/[^/]/i.test(value))
-        throw new UsageError(
-          `${flag} expects an http(s) URL, got "${value}".`,
-          `For example ${flag} http://127.0.0.1:3000/`,
-        )
-    }
+    parseUrlFlag(this.url, '--url')
+    parseUrlFlag(this.baseUrl, '--base-url')
+    await guardOutputs({
+      outputs: [{ path: outFile, flag: '--out' }],
+      inputs: [{ path: input, what: 'the recording' }],
+      force: this.force,
+      nothing: 'nothing was imported',
+    })
+    const text = await readTextFile(input, 'recording')
     const imported = importDevtoolsRecording(parseJsonText(text, { file: this.recording }), {
       file: this.recording,
     })

@@ -2,7 +2,7 @@ import { runMcpStdio } from '@qa/server'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'
-import { parsePositiveInt, parseRatioFlag } from '../usage-error'
+import { parsePositiveInt, parseRatioFlag, parseUrlFlag } from '../usage-error'
 
 export class McpCommand extends QaCommand {
   static override paths = [['mcp']]
@@ -45,7 +45,7 @@ export class McpCommand extends QaCommand {
       env: process.env,
       ...(this.dir ? { dir: this.dir } : {}),
       ...(concurrency ? { concurrency } : {}),
-      ...(this.baseUrl ? { baseUrl: this.baseUrl } : {}),
+      ...(this.baseUrl ? { baseUrl: parseUrlFlag(this.baseUrl, '--base-url') } : {}),
       ...(threshold !== undefined ? { passSimilarity: threshold } : {}),
       ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
     })

@@ -68,6 +68,6 @@ describe('qa enrich', () => {
   it('refuses to write over its input', () => {
     const r = qa(['enrich', desktopCase, '--out', desktopCase], { env: { QA_VISION: 'ocr' } })
     expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/never overwrites its input/)
+    expect(r.stderr).toMatch(/qa never writes over its input/)
   })
 })

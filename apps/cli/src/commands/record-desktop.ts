@@ -3,7 +3,8 @@ import { visionConfigFromEnv } from '@qa/vision'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'
-import { parsePositiveInt } from '../usage-error'
+import { guardOutputs } from '../output-guard'
+import { parsePositiveInt, UsageError } from '../usage-error'
 
 export class RecordDesktopCommand extends QaCommand {
   static override paths = [['record', 'desktop']]
@@ -45,6 +46,17 @@ export class RecordDesktopCommand extends QaCommand {
     const settleMs = parsePositiveInt(this.settle, '--settle-ms')
     const frameIntervalMs = parsePositiveInt(this.interval, '--frame-interval-ms')
     const durationMs = parsePositiveInt(this.duration, '--duration-ms')
+    if (!/\.json$/i.test(this.outPath))
+      throw new UsageError(`--out: expected a .json file to save the case to, got "${this.outPath}".`)
+    await guardOutputs({
+      outputs: [
+        { path: this.outPath, flag: '--out' },
+        { path: `${this.outPath.replace(/\.json$/i, '')}_screenshots`, flag: '--out', folder: true },
+      ],
+      inputs: [],
+      force: this.force,
+      nothing: 'nothing was recorded',
+    })
     const vision = this.analyze ? visionConfigFromEnv(process.env) : null
     const abort = new AbortController()
     const onSigint = () => abort.abort()

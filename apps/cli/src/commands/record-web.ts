@@ -1,10 +1,11 @@
-import { readFile } from 'node:fs/promises'
-import { resolve } from 'node:path'
-import { ModelError } from '@qa/model'
+import { basename, dirname, join, resolve } from 'node:path'
+import { isQaError, ModelError } from '@qa/model'
+import { readTextFile } from '@qa/model/node'
 import { createWebRecorder, openBrowser, parseScript } from '@qa/recorder-cdp'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'
+import { guardOutputs } from '../output-guard'
 import { parseViewport, UsageError } from '../usage-error'
 
 export class RecordWebCommand extends QaCommand {
@@ -20,6 +21,9 @@ export class RecordWebCommand extends QaCommand {
       {"type":"scroll","dy":..}, {"type":"wait","ms":..}, {"type":"navigate","url":".."}, {"type":"select","x":..,"y":..,"value":".."}.
       Password fields are masked: the case stores an environment variable name (QA_SECRET_…) instead of the
       value, and their boxes are painted over in every screenshot.
+      --out must be a .json file; its screenshots go to the folder of the same name beside it. An existing case
+      (or a screenshot folder that is not empty) is replaced only with --force, and this is checked before the
+      browser starts, so a refused recording changes nothing.
       Chromium: /usr/bin/chromium, or set QA_CHROMIUM. Exit code 0 when the case was saved, 2 on bad input.
     `,
     examples: [
@@ -40,7 +44,9 @@ export class RecordWebCommand extends QaCommand {
   headed = Option.Boolean('--headed', false, { description: 'Open a visible browser window and record your input.' })
   cdp = Option.String('--cdp', { description: 'Attach to a running browser (ws://… or http://127.0.0.1:9222).' })
   name = Option.String('--name', { description: 'Name of the case (default: the file name).' })
-  force = Option.Boolean('--force', false, { description: 'Overwrite --out when it exists.' })
+  force = Option.Boolean('--force', false, {
+    description: 'Replace --out and its screenshot folder when they exist.',
+  })
   json = Option.Boolean('--json', false, { description: 'Print one JSON object, nothing else.' })
 
   async run(): Promise<number> {
@@ -58,16 +64,33 @@ export class RecordWebCommand extends QaCommand {
       )
     }
     const scriptFile = resolve(this.script as string)
+    if (!/\.json$/i.test(this.outFile) || /[/\\]$/.test(this.outFile)) {
+      throw new UsageError(
+        `--out: expected a .json file to save the case to, got "${this.outFile}".`,
+        `For example --out ${/[/\\]$/.test(this.outFile) ? join(this.outFile, 'flow.json') : `${this.outFile}.json`} (its screenshots go to a folder of the same name beside it).`,
+      )
+    }
+    const caseFile = resolve(this.outFile)
     let text: string
     try {
-      text = await readFile(scriptFile, 'utf8')
+      text = await readTextFile(scriptFile, 'script')
     } catch (cause) {
+      if (isQaError(cause) && cause.code === 'MODEL_INVALID_ENCODING') throw cause
       throw new ModelError('MODEL_FILE_NOT_FOUND', `${this.script}: cannot read the script file.`, {
         cause,
         file: this.script,
       })
     }
     const steps = parseScript(text, this.script)
+    await guardOutputs({
+      outputs: [
+        { path: caseFile, flag: '--out' },
+        { path: join(dirname(caseFile), basename(caseFile).replace(/\.json$/i, '')), flag: '--out', folder: true },
+      ],
+      inputs: [{ path: scriptFile, what: 'the script' }],
+      force: this.force,
+      nothing: 'nothing was recorded',
+    })
     const session = await openBrowser({
       headless: true,
       ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),

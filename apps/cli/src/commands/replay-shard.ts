@@ -1,7 +1,7 @@
 import { isAbsolute, join, resolve } from 'node:path'
 import { type ReplayReport, serializeReplayReport } from '@qa/model'
 import { isDirectory, saveReplayReport } from '@qa/model/node'
-import { parseShardSpec, relativePosix, replayFolder, webReplayer } from '@qa/server'
+import { parseShardSpec, relativePosix, replayFolder, scanSuites, webReplayer } from '@qa/server'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
 import { UsageError } from '../usage-error'
 
@@ -34,6 +34,32 @@ export function reportRelativeTo(report: ReplayReport, dir: string): ReplayRepor
 }
 
 /**
+ * Before any work: every case of the folder loads and has actions, and there is at least one. A case that
+ * cannot run is never dropped silently (every shard sees the same folder, so every shard refuses it).
+ */
+async function assertRunnableFolder(dir: string, reportDir: string): Promise<void> {
+  const snap = await scanSuites(dir, { excludeDirs: [reportDir] })
+  const problems = [
+    ...snap.invalid.map((c) => c.message.replace(/^/gm, '  ').trimStart()),
+    ...snap.suites
+      .filter((s) => s.steps.length === 0)
+      .map((s) => `${s.file} has no actions; there is nothing to replay.`),
+  ]
+  if (problems.length > 0) {
+    throw new UsageError(
+      `${problems.length} case${problems.length === 1 ? '' : 's'} under ${snap.dir} cannot be replayed; nothing was replayed:\n${problems.map((p) => `  ${p}`).join('\n')}`,
+      'Fix or move the files listed above (qa validate <file> lists every problem).',
+    )
+  }
+  if (snap.suites.length === 0) {
+    throw new UsageError(
+      `No test case (*.json with "actions") under ${snap.dir}; nothing was replayed.`,
+      'Pass the folder holding your recorded cases, or record one with qa record web.',
+    )
+  }
+}
+
+/**
  * `qa replay <folder> [--shard k/n]`: replays the shard's cases with the server's in-process runner (the same
  * replay function as `qa serve`), one report per case under `<report-dir>/runs/`, and one merged shard report
  * `<report-dir>/shard-<k>-of-<n>.json` for `qa report merge`.
@@ -47,6 +73,7 @@ export async function replayFolderFromCli(o: ReplayFolderCliOptions): Promise<nu
   }
   const shard = o.shard !== undefined ? parseShardSpec(o.shard) : { k: 1, n: 1 }
   const reportDir = resolve(o.reportDir)
+  await assertRunnableFolder(o.dir, reportDir)
   const log = (line: string) => {
     if (!o.json) o.err(line)
   }

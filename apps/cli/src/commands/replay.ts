@@ -9,8 +9,10 @@ import { QaCommand } from '../base-command'
 import { replayDesktopFromCli } from '../desktop-replay'
 import { loadConfig, visionConfigOf } from '../config'
 import { createProgress } from '../progress'
+import { reportLine } from '../report-line'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
-import { parsePositiveInt, parseRatioFlag, parseViewport, UsageError } from '../usage-error'
+import { caseInputs, guardOutputs } from '../output-guard'
+import { parsePositiveInt, parseRatioFlag, parseUrlFlag, parseViewport, UsageError } from '../usage-error'
 import { replayFolderFromCli } from './replay-shard'
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`
@@ -29,7 +31,10 @@ export class ReplayCommand extends QaCommand {
       on the recorded start's origin move onto its origin and keep their own paths. --base-url moves every
       recorded URL on a case's recorded origin onto the base (its origin, its path as a prefix): the option for
       a folder or a shard, where --url means --base-url.
-      Exit code: 0 the test passed, 1 a step failed, 2 bad input (unreadable case, unreachable URL, bad flag).
+      --junit and --save-heals never name the case or one of its screenshots, and an existing file needs --force;
+      both are checked before the browser starts.
+      Exit code: 0 the test passed, 1 a step failed, 2 bad input (unreadable case, a case with no actions, a
+      folder with an unreadable case or none at all, unreachable URL, bad flag).
     `,
     examples: [
       [
@@ -64,6 +69,9 @@ export class ReplayCommand extends QaCommand {
   saveHeals = Option.String('--save-heals', {
     description: 'Write the case with verified heals learnt to this new file.',
   })
+  force = Option.Boolean('--force', false, {
+    description: 'Replace the --junit and --save-heals files when they exist.',
+  })
   viewport = Option.String('--viewport', { description: 'Viewport WIDTHxHEIGHT (default: the recorded one).' })
   timeout = Option.String('--timeout', {
     description: 'Milliseconds an element gets to become actionable (default 5000).',
@@ -78,17 +86,19 @@ export class ReplayCommand extends QaCommand {
     const threshold = parseRatioFlag(this.threshold, '--threshold')
     const timeout = parsePositiveInt(this.timeout, '--timeout')
     const viewportFlag = parseViewport(this.viewport)
+    const url = parseUrlFlag(this.url, '--url')
+    const baseUrlFlag = parseUrlFlag(this.baseUrl, '--base-url')
     if (this.shard !== undefined || (await isDirectory(this.casePath))) {
-      if (this.url && this.baseUrl)
+      if (url && baseUrlFlag)
         throw new UsageError(
           '--url and --base-url were both given for a folder; with many cases --url means --base-url.',
           'Pass only --base-url <url>.',
         )
-      if (this.url && !this.json)
+      if (url && !this.json)
         this.err(
-          `--url with a folder means --base-url: every recorded URL on a case's recorded origin moves onto ${this.url}.`,
+          `--url with a folder means --base-url: every recorded URL on a case's recorded origin moves onto ${url}.`,
         )
-      const baseUrl = this.baseUrl ?? this.url
+      const baseUrl = baseUrlFlag ?? url
       return replayFolderFromCli({
         dir: this.casePath,
         ...(this.shard !== undefined ? { shard: this.shard } : {}),
@@ -116,6 +126,20 @@ export class ReplayCommand extends QaCommand {
     })
     const loaded = await loadTestCase(this.casePath)
     const tc = loaded.testCase
+    if (tc.actions.length === 0)
+      throw new UsageError(
+        `${this.casePath} has no actions; there is nothing to replay.`,
+        'Record the flow again (qa record web … --script steps.json), or check that this is the right file.',
+      )
+    await guardOutputs({
+      outputs: [
+        this.junit && { path: this.junit, flag: '--junit' },
+        this.saveHeals && { path: this.saveHeals, flag: '--save-heals' },
+      ],
+      inputs: caseInputs(loaded),
+      force: this.force,
+      nothing: 'nothing was replayed',
+    })
     if (tc.platform !== 'web') {
       return replayDesktopFromCli({
         casePath: this.casePath,
@@ -124,6 +148,7 @@ export class ReplayCommand extends QaCommand {
         ...(threshold !== undefined ? { threshold } : {}),
         json: this.json,
         ...(this.junit ? { junit: this.junit } : {}),
+        force: this.force,
         out: (l) => this.out(l),
         err: (l) => this.err(l),
       })
@@ -148,8 +173,8 @@ export class ReplayCommand extends QaCommand {
         page: session.page,
         caseDir: loaded.dir,
         caseFile: loaded.file,
-        ...(this.url ? { url: this.url } : {}),
-        ...(this.baseUrl ? { baseUrl: this.baseUrl } : {}),
+        ...(url ? { url } : {}),
+        ...(baseUrlFlag ? { baseUrl: baseUrlFlag } : {}),
         verify: this.verify,
         policy: { passSimilarity: config.verify.passSimilarity, fallbackSimilarity: config.verify.fallbackSimilarity },
         ...(config.verify.masks.length ? { compareIgnore: config.verify.masks } : {}),
@@ -174,15 +199,16 @@ export class ReplayCommand extends QaCommand {
     }
     const formats: ReportFormat[] = config.replay.reportFormats
     const written = await writeReports(outcome.report, reportDir, formats, { baseDir: loaded.dir })
-    if (this.junit) await writeFileAtomic(this.junit, await renderReport(outcome.report, 'junit'), { overwrite: true })
+    if (this.junit)
+      await writeFileAtomic(this.junit, await renderReport(outcome.report, 'junit'), { overwrite: this.force })
     if (this.saveHeals) {
-      await saveTestCase(this.saveHeals, outcome.healedCase)
+      await saveTestCase(this.saveHeals, outcome.healedCase, { overwrite: this.force })
       log(`Learnt ${outcome.healedSteps.length} verified heal(s) into ${this.saveHeals}`)
     }
     if (this.json) this.out(JSON.stringify(serializeReplayReport(outcome.report)))
     else {
       this.out(outcome.report.summary)
-      this.out(`Report: ${written.html}`)
+      this.out(reportLine(written))
     }
     return outcome.passed ? EXIT_PASS : EXIT_TEST_FAILED
   }

@@ -5,6 +5,7 @@ import { mergeReplayReports, relativePosix } from '@qa/server'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'
+import { guardOutputs, reportInputs } from '../output-guard'
 
 export class ReportMergeCommand extends QaCommand {
   static override paths = [['report', 'merge']]
@@ -13,7 +14,8 @@ export class ReportMergeCommand extends QaCommand {
     details: `
       Steps are renumbered one after another and prefixed with their case name; passed + failed + warning = total
       steps and the success rate are recomputed; the merged report passes only when every input passed.
-      Screenshot paths are rewritten relative to the --out file. Render it with \`qa report <merged.json>\`.
+      Screenshot paths are rewritten relative to the --out file. --out never names one of the reports (or their
+      screenshots), and an existing file is replaced only with --force. Render it with \`qa report <merged.json>\`.
       Exit code: 0 when merged (the verdict is in the report), 2 when a report cannot be read.
     `,
     examples: [
@@ -32,6 +34,12 @@ export class ReportMergeCommand extends QaCommand {
   async run(): Promise<number> {
     const reports: ReplayReport[] = []
     for (const f of this.files) reports.push(await loadReplayReport(f))
+    await guardOutputs({
+      outputs: [{ path: this.outFile, flag: '--out' }],
+      inputs: reports.flatMap((r, i) => reportInputs(this.files[i] as string, r, 'one of the reports')),
+      force: this.force,
+      nothing: 'nothing was merged',
+    })
     const outDir = dirname(resolve(this.outFile))
     const merged = mergeReplayReports(reports, {
       ...(this.name ? { name: this.name } : {}),

@@ -4,6 +4,7 @@ import { assertReportFormat, renderReport } from '@qa/verifier'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'
+import { guardOutputs, reportInputs } from '../output-guard'
 
 export class ReportCommand extends QaCommand {
   static override paths = [['report']]
@@ -12,7 +13,8 @@ export class ReportCommand extends QaCommand {
     details: `
       HTML is one self-contained file: per step the expected, actual and diff thumbnails, similarity, verdict,
       reason and healing method. Screenshot paths in the report are read relative to the report's folder.
-      Without --out the result is printed. Exit code: 0 when rendered, 2 when the report cannot be read.
+      Without --out the result is printed; --out never names the report or one of its screenshots, and an
+      existing file is replaced only with --force. Exit code: 0 when rendered, 2 when the report cannot be read.
     `,
     examples: [
       ['HTML next to the JSON', '$0 report reports/replay_1.json --format html --out reports/replay_1.html'],
@@ -29,6 +31,12 @@ export class ReportCommand extends QaCommand {
   async run(): Promise<number> {
     const format = assertReportFormat(this.format)
     const report = await loadReplayReport(this.file)
+    await guardOutputs({
+      outputs: [this.outFile && { path: this.outFile, flag: '--out' }],
+      inputs: reportInputs(this.file, report),
+      force: this.force,
+      nothing: 'nothing was rendered',
+    })
     const text = await renderReport(report, format, { baseDir: dirname(this.file) })
     if (this.outFile) {
       await writeFileAtomic(this.outFile, text, { overwrite: this.force })

@@ -2,7 +2,7 @@ import { DEFAULT_HOST, DEFAULT_PORT, startServer } from '@qa/server'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'
-import { parsePositiveInt, parseRatioFlag, UsageError } from '../usage-error'
+import { parsePositiveInt, parseRatioFlag, parseUrlFlag, UsageError } from '../usage-error'
 
 /** `--port`: 0–65535 (0 picks a free port). */
 export function parsePortFlag(value: string | undefined): number | undefined {
@@ -88,7 +88,7 @@ export class ServeCommand extends QaCommand {
       env: process.env,
       ...(this.dir ? { dir: this.dir } : {}),
       ...(concurrency ? { concurrency } : {}),
-      ...(this.baseUrl ? { baseUrl: this.baseUrl } : {}),
+      ...(this.baseUrl ? { baseUrl: parseUrlFlag(this.baseUrl, '--base-url') } : {}),
       ...(threshold !== undefined ? { passSimilarity: threshold } : {}),
       ...(this.queue ? { queue: this.queue } : {}),
       ...(this.artifacts ? { artifacts: this.artifacts } : {}),

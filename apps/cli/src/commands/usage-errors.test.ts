@@ -13,7 +13,15 @@ writeFileSync(
   JSON.stringify({ name: 'w', version: '3.0', platform: 'web', start_url: 'http://127.0.0.1:9/', actions: [] }),
 )
 const desktopCase = join(dir, 'desktop.json')
-writeFileSync(desktopCase, JSON.stringify({ name: 'd', version: '3.0', platform: 'desktop', actions: [] }))
+writeFileSync(
+  desktopCase,
+  JSON.stringify({
+    name: 'd',
+    version: '3.0',
+    platform: 'desktop',
+    actions: [{ timestamp: 0, action_type: 'click', x: 1, y: 1, description: 'c' }],
+  }),
+)
 
 /** Every subcommand's usage errors: exit 2 and a message that says what to do (issue 8). */
 describe.each([

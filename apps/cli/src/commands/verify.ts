@@ -3,6 +3,7 @@ import { compareScreenshots, type Rect, VerifierError } from '@qa/verifier'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
+import { guardOutputs } from '../output-guard'
 
 function parseRatio(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback
@@ -40,7 +41,8 @@ export class VerifyCommand extends QaCommand {
     details: `
       Similarity = 1 − differing pixels / compared pixels. The check passes when the similarity is at least the
       threshold (default 0.95). Masked rectangles (clocks, counters, carets) are neither compared nor counted.
-      Images of different sizes fail with the reason, unless --resize is given.
+      Images of different sizes fail with the reason, unless --resize is given. --diff never names one of the
+      input images, and an existing file is replaced only with --force (checked before comparing).
       Exit code: 0 pass, 1 fail, 2 bad input (missing file, not an image, truncated image, bad option).
     `,
     examples: [
@@ -57,6 +59,7 @@ export class VerifyCommand extends QaCommand {
   region = Option.String('--region', { description: 'Compare only x,y,width,height.' })
   resize = Option.Boolean('--resize', false, { description: 'Resize the actual image when the sizes differ.' })
   diff = Option.String('--diff', { description: 'Write the diff image (PNG) to this file.' })
+  force = Option.Boolean('--force', false, { description: 'Replace the --diff file when it exists.' })
   json = Option.Boolean('--json', false, { description: 'Print one JSON object, nothing else.' })
   expected = Option.String({ name: 'expected' })
   actual = Option.String({ name: 'actual' })
@@ -66,6 +69,16 @@ export class VerifyCommand extends QaCommand {
     const colorThreshold = parseRatio(this.colorThreshold, '--color-threshold', 0.1)
     const ignore = this.masks.map((m) => parseRect(m, '--mask'))
     const region = this.region === undefined ? undefined : parseRect(this.region, '--region')
+    await guardOutputs({
+      outputs: [this.diff && { path: this.diff, flag: '--diff' }],
+      inputs: [
+        { path: this.expected, what: 'the expected image' },
+        { path: this.actual, what: 'the actual image' },
+        this.maskImage && { path: this.maskImage, what: 'the mask image' },
+      ],
+      force: this.force,
+      nothing: 'nothing was compared',
+    })
     const result = await compareScreenshots(this.expected, this.actual, {
       threshold: colorThreshold,
       ignore,
@@ -75,7 +88,7 @@ export class VerifyCommand extends QaCommand {
       diffImage: this.diff ? 'always' : 'never',
     })
     const passed = !result.sizeMismatch && result.similarity >= threshold
-    if (this.diff && result.diffImage) await writeFileAtomic(this.diff, result.diffImage, { overwrite: true })
+    if (this.diff && result.diffImage) await writeFileAtomic(this.diff, result.diffImage, { overwrite: this.force })
     const reason =
       result.reason ??
       `similarity ${pct(result.similarity)} ${passed ? '≥' : '<'} threshold ${pct(threshold)} (${result.diffPixels} of ${result.totalPixels} pixels differ)`

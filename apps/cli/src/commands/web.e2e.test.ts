@@ -234,3 +234,43 @@ describe('qa record web / qa replay', () => {
     )
   })
 })
+
+describe('qa replay with reportFormats ["json"] (issue 16 finding 11)', () => {
+  it('prints the JSON report it wrote, never "Report: undefined"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qa-web-formats-'))
+    const file = join(dir, 'one.json')
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'one',
+        version: '3.0',
+        platform: 'web',
+        start_url: 'data:text/html,<button style="width:300px;height:120px">Save</button>',
+        actions: [
+          {
+            timestamp: 0,
+            action_type: 'click',
+            x: 150,
+            y: 60,
+            description: 'Click button "Save"',
+            identity: {
+              ax_role: 'button',
+              ax_name: 'Save',
+              tag_name: 'button',
+              bounding_box: { x: 8, y: 8, width: 300, height: 120 },
+            },
+          },
+        ],
+      }),
+    )
+    const config = join(dir, 'qa.config.json')
+    writeFileSync(config, JSON.stringify({ replay: { reportFormats: ['json'] } }))
+    const reports = join(dir, 'reports')
+    const r = await qaAsync(['replay', file, '--config', config, '--report-dir', reports])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).not.toMatch(/undefined/)
+    const line = /^Report: (.+\.json)$/m.exec(r.stdout)
+    expect(line?.[1]).toBeDefined()
+    expect(readdirSync(reports).filter((f) => f.endsWith('.json'))).toHaveLength(1)
+  })
+})

@@ -3,7 +3,7 @@ import { openArtifactStore, parseRedisUrl, startQueueWorker, webReplayer } from 
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'
-import { parsePositiveInt, parseRatioFlag, UsageError } from '../usage-error'
+import { parsePositiveInt, parseRatioFlag, parseUrlFlag, UsageError } from '../usage-error'
 import { untilSignal } from './serve'
 
 /** `--tags web,desktop` → the platform queues to serve; only platforms this worker can replay. */
@@ -77,7 +77,7 @@ export class WorkerCommand extends QaCommand {
     const artifacts = await openArtifactStore(this.artifacts, 'qa-reports')
     const web = webReplayer({
       ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
-      ...(this.baseUrl ? { baseUrl: this.baseUrl } : {}),
+      ...(this.baseUrl ? { baseUrl: parseUrlFlag(this.baseUrl, '--base-url') } : {}),
       verify: this.verify,
       ...(threshold !== undefined ? { passSimilarity: threshold } : {}),
       env: process.env,

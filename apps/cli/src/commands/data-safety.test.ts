@@ -1,0 +1,446 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { crc32, deflateSync } from 'node:zlib'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { bin, ensureBuilt, qa as runQa } from '../__tests__/run-cli'
+
+/**
+ * Issue 16, "Nothing leaks, nothing is lost": every command that writes checks its outputs before any work,
+ * never writes over an input, and bad input is exit 2 naming the file, the field and what was expected.
+ */
+
+const NO_BROWSER = { QA_CHROMIUM: '/nonexistent/chromium' }
+const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
+const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), `qa-safety-${prefix}-`))
+/** The built `qa`, run in a scratch folder (reports it may write never land in the repository). */
+const qa = (args: string[], opts: { env?: Record<string, string> } = {}) => runQa(args, { cwd: tmp('cwd'), ...opts })
+
+/** A 4×4 PNG of one colour (the CLI package does not depend on sharp). */
+function png(rgb: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4)
+    len.writeUInt32BE(data.length)
+    const td = Buffer.concat([Buffer.from(type, 'ascii'), data])
+    const crc = Buffer.alloc(4)
+    crc.writeUInt32BE(crc32(td))
+    return Buffer.concat([len, td, crc])
+  }
+  const ihdr = Buffer.alloc(13)
+  ihdr.writeUInt32BE(4, 0)
+  ihdr.writeUInt32BE(4, 4)
+  ihdr.set([8, 6, 0, 0, 0], 8)
+  const raw = Buffer.alloc((4 * 4 + 1) * 4)
+  for (let y = 0; y < 4; y++) for (let x = 0; x < 4; x++) raw.set([...rgb, 255], y * 17 + 1 + x * 4)
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
+}
+
+const PAGE = 'data:text/html,<button style="width:300px;height:200px">Save</button>'
+
+/** A recorded web case with its baseline screenshots in `<name>/`, as `qa record web` writes it. */
+function webCase(dir: string, name = 'login', actions = 1): string {
+  mkdirSync(join(dir, name), { recursive: true })
+  const file = join(dir, `${name}.json`)
+  const list = Array.from({ length: actions }, (_, i) => {
+    writeFileSync(join(dir, name, `step-00${i}-after.png`), png([200, 10, 10]))
+    return {
+      timestamp: i,
+      action_type: 'click',
+      x: 20,
+      y: 20,
+      description: 'Click button "Save"',
+      screenshot_path: `${name}/step-00${i}-after.png`,
+      identity: {
+        ax_role: 'button',
+        ax_name: 'Save',
+        tag_name: 'button',
+        bounding_box: { x: 0, y: 0, width: 300, height: 200 },
+      },
+    }
+  })
+  writeFileSync(
+    file,
+    JSON.stringify({ name, version: '3.0', platform: 'web', start_url: PAGE, actions: list }, null, 2),
+  )
+  return file
+}
+
+function reportJson(dir: string, name: string): string {
+  const file = join(dir, `${name}.json`)
+  writeFileSync(
+    file,
+    JSON.stringify({
+      test_case_name: name,
+      session_id: name,
+      start_time: '2026-01-01T00:00:00.000Z',
+      end_time: '2026-01-01T00:00:01.000Z',
+      total_actions: 1,
+      passed_count: 1,
+      failed_count: 0,
+      warning_count: 0,
+      success_rate: 1,
+      passed: true,
+      verification_results: [
+        {
+          action_index: 0,
+          action_description: 'click',
+          screenshot_match: true,
+          screenshot_similarity: 1,
+          vision_verified: false,
+          vision_match: false,
+          final_result: 'pass',
+        },
+      ],
+      summary: `${name}: PASSED`,
+    }),
+  )
+  return file
+}
+
+beforeAll(() => {
+  ensureBuilt()
+}, 180_000)
+
+describe('finding 4: screenshot paths must stay inside the case folder', () => {
+  it.each([
+    ['screenshot_path', '../../etc/passwd'],
+    ['screenshot_before_path', '/home/u/secret.png'],
+  ])(
+    '%s "%s": qa validate and qa replay are exit 2 naming the file, the field and what was expected',
+    (field, value) => {
+      const dir = tmp('escape')
+      const file = join(dir, 'escape.json')
+      writeFileSync(
+        file,
+        JSON.stringify({
+          name: 'escape',
+          version: '3.0',
+          platform: 'web',
+          start_url: PAGE,
+          actions: [{ timestamp: 0, action_type: 'click', x: 1, y: 1, description: 'c', [field]: value }],
+        }),
+      )
+      const expected = new RegExp(
+        `escape\\.json: actions\\[0\\]\\.${field}: expected a relative path inside the case's folder[^\\n]*, got "${value.replace(/[./]/g, '\\$&')}"`,
+      )
+      const validate = qa(['validate', file])
+      expect(validate.code).toBe(2)
+      expect(validate.stderr).toMatch(expected)
+      const replay = qa(['replay', file], { env: NO_BROWSER })
+      expect(replay.code).toBe(2)
+      expect(replay.stderr).toMatch(expected)
+    },
+  )
+})
+
+describe('finding 6: qa record web --out <existing case> refuses before recording', () => {
+  it('without --force: exit 2, and the baseline screenshots are untouched', () => {
+    const dir = tmp('record')
+    const file = webCase(dir)
+    const shot = join(dir, 'login', 'step-000-after.png')
+    const [caseHash, shotHash] = [sha(file), sha(shot)]
+    const script = join(dir, 'steps.json')
+    writeFileSync(script, JSON.stringify([{ type: 'click', x: 50, y: 50 }]))
+    // Chromium is available here: the old code recorded (overwriting the screenshots) and refused only at the end.
+    const r = qa(['record', 'web', PAGE, '--script', script, '--out', file])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--out .*login\.json already exists; nothing was recorded/)
+    expect(r.stderr).toMatch(/--force/)
+    expect(sha(shot)).toBe(shotHash)
+    expect(sha(file)).toBe(caseHash)
+    expect(readdirSync(join(dir, 'login'))).toEqual(['step-000-after.png'])
+  })
+})
+
+describe('finding 7: no command writes over one of its inputs, even with --force', () => {
+  it('qa replay X.json --junit X.json', () => {
+    const dir = tmp('junit')
+    const file = webCase(dir)
+    const before = sha(file)
+    const r = qa(['replay', file, '--junit', file, '--force'], { env: NO_BROWSER })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--junit .*login\.json is the test case; qa never writes over its input/)
+    expect(sha(file)).toBe(before)
+  })
+
+  it('qa replay --junit into a screenshot of the case', () => {
+    const dir = tmp('junit-shot')
+    const file = webCase(dir)
+    const shot = join(dir, 'login', 'step-000-after.png')
+    const r = qa(['replay', file, '--junit', shot, '--force'], { env: NO_BROWSER })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--junit .*step-000-after\.png is a screenshot of the test case/)
+  })
+
+  it('qa verify a.png b.png --diff b.png', () => {
+    const dir = tmp('verify')
+    const [a, b] = [join(dir, 'a.png'), join(dir, 'b.png')]
+    writeFileSync(a, png([0, 0, 0]))
+    writeFileSync(b, png([255, 255, 255]))
+    const before = sha(b)
+    const r = qa(['verify', a, b, '--diff', b, '--force'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--diff .*b\.png is the actual image; qa never writes over its input/)
+    expect(sha(b)).toBe(before)
+  })
+
+  it('qa verify --diff over an existing file needs --force', () => {
+    const dir = tmp('verify-force')
+    const [a, b, d] = [join(dir, 'a.png'), join(dir, 'b.png'), join(dir, 'diff.png')]
+    writeFileSync(a, png([0, 0, 0]))
+    writeFileSync(b, png([255, 255, 255]))
+    writeFileSync(d, 'keep me')
+    const r = qa(['verify', a, b, '--diff', d])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--diff .*diff\.png already exists[\s\S]*--force/)
+    expect(readFileSync(d, 'utf8')).toBe('keep me')
+    expect(qa(['verify', a, b, '--diff', d, '--force']).code).toBe(1)
+    expect(readFileSync(d).subarray(1, 4).toString()).toBe('PNG')
+  })
+
+  it('qa report X.json --out X.json --force', () => {
+    const dir = tmp('report')
+    const file = reportJson(dir, 'r')
+    const before = sha(file)
+    const r = qa(['report', file, '--format', 'html', '--out', file, '--force'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--out .*r\.json is the report; qa never writes over its input/)
+    expect(sha(file)).toBe(before)
+  })
+
+  it('qa report merge a.json b.json --out a.json --force', () => {
+    const dir = tmp('merge')
+    const [a, b] = [reportJson(dir, 'a'), reportJson(dir, 'b')]
+    const before = sha(a)
+    const r = qa(['report', 'merge', a, b, '--out', a, '--force'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--out .*a\.json is one of the reports; qa never writes over its input/)
+    expect(sha(a)).toBe(before)
+  })
+})
+
+describe('finding 8: a bad or existing output is refused before the work', () => {
+  it.each([
+    ['a folder', (dir: string) => `${join(dir, 'out')}/`],
+    ['a path without .json', (dir: string) => join(dir, 'flow')],
+  ])('qa record web --out %s: exit 2, nothing written', (_what, out) => {
+    const dir = tmp('record-out')
+    mkdirSync(join(dir, 'out'))
+    const script = join(dir, 'steps.json')
+    writeFileSync(script, JSON.stringify([{ type: 'click', x: 50, y: 50 }]))
+    const r = qa(['record', 'web', PAGE, '--script', script, '--out', out(dir)])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--out: expected a \.json file to save the case to, got /)
+    expect(readdirSync(dir).sort()).toEqual(['out', 'steps.json'])
+    expect(readdirSync(join(dir, 'out'))).toEqual([])
+  })
+
+  it('qa enrich with <case>.enriched.json present: exit 2 before enriching, and --force is offered and works', () => {
+    const dir = tmp('enrich')
+    const file = webCase(dir, 'old')
+    writeFileSync(join(dir, 'old.enriched.json'), 'keep me')
+    // No browser: the refusal must come before one is needed.
+    const r = qa(['enrich', file], { env: NO_BROWSER })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--out .*old\.enriched\.json already exists; nothing was enriched/)
+    expect(r.stderr).toMatch(/hint: .*--force/)
+    expect(readFileSync(join(dir, 'old.enriched.json'), 'utf8')).toBe('keep me')
+    const forced = qa(['enrich', file, '--force'], { env: NO_BROWSER })
+    expect(forced.stderr).not.toMatch(/Unsupported option|already exists/)
+  })
+
+  it('qa replay --save-heals <existing>: exit 2 before replaying', () => {
+    const dir = tmp('heals')
+    const file = webCase(dir)
+    const heals = join(dir, 'healed.json')
+    writeFileSync(heals, 'keep me')
+    const r = qa(['replay', file, '--verify', '--save-heals', heals], { env: NO_BROWSER })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--save-heals .*healed\.json already exists; nothing was replayed[\s\S]*--force/)
+    expect(readFileSync(heals, 'utf8')).toBe('keep me')
+  })
+})
+
+describe('finding 9: qa replay <folder> never drops a case silently', () => {
+  it('a corrupt or invalid case in the folder: exit 2 naming each, before replaying', () => {
+    const dir = tmp('folder')
+    webCase(dir, 'good')
+    writeFileSync(join(dir, 'corrupt.json'), '{"name": "c", "actions": [')
+    writeFileSync(join(dir, 'invalid.json'), JSON.stringify({ name: 'i', version: '3.0', actions: [{ x: '1' }] }))
+    const r = qa(['replay', dir], { env: NO_BROWSER })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/corrupt\.json is not valid JSON/)
+    expect(r.stderr).toMatch(/invalid\.json: actions\[0\]\.x: expected integer, got "1"/)
+    expect(r.stderr).not.toMatch(/PASS|FAIL/)
+  })
+
+  it('a folder of only corrupt cases: exit 2', () => {
+    const dir = tmp('corrupt-only')
+    writeFileSync(join(dir, 'corrupt.json'), '{"name": "c", "actions": [')
+    const r = qa(['replay', dir], { env: NO_BROWSER })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/corrupt\.json is not valid JSON/)
+  })
+
+  it('an empty folder: exit 2, no test case found', () => {
+    const r = qa(['replay', tmp('empty')], { env: NO_BROWSER })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/No test case \(\*\.json with "actions"\) under .*qa-safety-empty-/)
+  })
+})
+
+describe('finding 10: failures are not success', () => {
+  it('qa enrich exits 1 when every action failed (the file is still written)', () => {
+    const dir = tmp('enrich-fail')
+    writeFileSync(join(dir, 'blank.png'), png([255, 255, 255]))
+    const file = join(dir, 'legacy.json')
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'l',
+        version: '1.0',
+        actions: [{ timestamp: 0, action_type: 'click', x: 1, y: 1, description: 'c', screenshot_path: 'blank.png' }],
+      }),
+    )
+    const r = qa(['enrich', file], { env: { QA_VISION: 'ocr' } })
+    expect(r.stdout).toMatch(/Enriched 0, skipped 0, failed 1 of 1 actions/)
+    expect(r.code).toBe(1)
+    expect(existsSync(join(dir, 'legacy.enriched.json'))).toBe(true)
+  })
+
+  it('replaying a case with no actions is exit 2, not "PASSED, success rate 0.0 %"', () => {
+    const dir = tmp('empty-case')
+    const file = join(dir, 'empty.json')
+    writeFileSync(file, JSON.stringify({ name: 'e', version: '3.0', platform: 'web', start_url: PAGE, actions: [] }))
+    const r = qa(['replay', file], { env: NO_BROWSER })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/empty\.json has no actions; there is nothing to replay/)
+  })
+
+  it('a case that is not UTF-8 is invalid, naming the file and the byte', () => {
+    const dir = tmp('utf8')
+    const file = join(dir, 'latin1.json')
+    writeFileSync(
+      file,
+      Buffer.concat([
+        Buffer.from('{"name":"caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('","version":"3.0","platform":"web","actions":[]}'),
+      ]),
+    )
+    const r = qa(['validate', file])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/latin1\.json is not UTF-8 text: byte 0xE9 at line 1, column 13/)
+  })
+})
+
+describe('finding 12: messages name the flag or the file', () => {
+  it('--config <folder>', () => {
+    const dir = tmp('config')
+    const file = webCase(dir)
+    const r = qa(['replay', file, '--config', dir], { env: NO_BROWSER })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--config .*qa-safety-config-\w+ is a folder, not a config file/)
+    expect(r.stderr).not.toMatch(/EISDIR/)
+  })
+
+  it.each([
+    ['replay', '--url'],
+    ['replay', '--base-url'],
+    ['enrich', '--url'],
+  ])('qa %s %s javascript:… names the flag', (command, flag) => {
+    const dir = tmp('url')
+    const file = webCase(dir)
+    const r = qa([command, file, flag, 'javascript:alert(1)'], { env: NO_BROWSER })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `${flag}: expected an http\\(s\\) URL like http://127\\.0\\.0\\.1:3000/, got "javascript:alert\\(1\\)"`,
+      ),
+    )
+  })
+
+  it.each([100, 2000, 50_000])(
+    'qa import devtools of a recording nested %i levels: exit 2, no case written',
+    (levels) => {
+      const dir = tmp('deep')
+      const file = join(dir, 'deep.json')
+      const deep = `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`
+      writeFileSync(
+        file,
+        `{"title":"deep","steps":[{"type":"navigate","url":"http://127.0.0.1:9/"},{"type":"click","selectors":[["#b"]],"offsetX":1,"offsetY":1,"extra":${deep}}]}`,
+      )
+      const r = qa(['import', 'devtools', file])
+      expect(r.code).toBe(2)
+      expect(r.stderr).toMatch(/deep\.json is nested deeper than 64 levels \(at line 1, column \d+\)/)
+      expect(readdirSync(dir)).toEqual(['deep.json'])
+    },
+  )
+})
+
+describe('finding 13: qa mcp answers every JSON-RPC message', () => {
+  /** Sends lines to `qa mcp` and collects the answers (one JSON per line) until `count` came. */
+  async function mcpExchange(lines: string[], count: number): Promise<Array<Record<string, unknown>>> {
+    const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [bin, 'mcp', '--dir', tmp('mcp')], {
+      env: { ...process.env, NO_COLOR: '1' },
+    })
+    const answers: Array<Record<string, unknown>> = []
+    let buffer = ''
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`only ${answers.length} of ${count} answers: ${buffer}`)),
+          20_000,
+        )
+        child.stdout.on('data', (d) => {
+          buffer += d
+          let nl = buffer.indexOf('\n')
+          while (nl >= 0) {
+            answers.push(JSON.parse(buffer.slice(0, nl)))
+            buffer = buffer.slice(nl + 1)
+            nl = buffer.indexOf('\n')
+          }
+          if (answers.length >= count) {
+            clearTimeout(timer)
+            resolve()
+          }
+        })
+        child.on('exit', () => reject(new Error(`qa mcp exited after ${answers.length} answers`)))
+        for (const line of lines) child.stdin.write(`${line}\n`)
+      })
+    } finally {
+      child.stdin.end()
+      child.kill()
+    }
+    return answers
+  }
+
+  it('unparsable JSON is -32700, a message that is not JSON-RPC is -32600, bad params are -32602', async () => {
+    const answers = await mcpExchange(
+      [
+        'not json',
+        '{"foo": 1}',
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}',
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call"}',
+        '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":42}}',
+      ],
+      5,
+    )
+    const byId = (id: unknown) => answers.filter((a) => a.id === id)
+    const errorOf = (id: unknown) => (byId(id)[0]?.error ?? {}) as { code?: number; message?: string }
+    const errorsWithNullId = byId(null).map((a) => (a.error as { code: number }).code)
+    expect(errorsWithNullId.sort()).toEqual([-32700, -32600].sort())
+    expect(byId(1)[0]?.result).toBeDefined()
+    expect(errorOf(2).code).toBe(-32602)
+    expect(errorOf(2).message).toMatch(/params/)
+    expect(errorOf(3).code).toBe(-32602)
+  }, 40_000)
+})

@@ -1,0 +1,164 @@
+import { readdir, realpath, stat } from 'node:fs/promises'
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
+import type { ReplayReport } from '@qa/model'
+import type { LoadedTestCase } from '@qa/model/node'
+import { UsageError } from './usage-error'
+
+/**
+ * The one rule for every `qa` command that writes (SPEC §8, issue 16): resolve every output before any work,
+ * refuse an output that is, or lies inside, one of the inputs (a case, its screenshots and their folder, a
+ * report, an image), refuse an existing output without `--force`. The writes themselves are atomic
+ * (`writeFileAtomic` of @qa/model/node).
+ */
+
+/** A file or folder the command reads, and how to name it in a message ("the test case"). */
+export interface GuardInput {
+  path: string
+  what: string
+}
+
+/** A file the command writes, and the flag that named it. */
+export interface GuardOutput {
+  path: string
+  flag: string
+  /** A folder the command fills (recorded screenshots): refused when it exists and is not empty, unless forced. */
+  folder?: boolean
+}
+
+export interface OutputConflict {
+  output: GuardOutput
+  /** The input it would write over, or the other output it collides with. */
+  input?: GuardInput
+  other?: GuardOutput
+}
+
+const isInside = (child: string, parent: string): boolean => {
+  const rel = relative(parent, child)
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+}
+
+/**
+ * Pure: the first output that equals or lies inside an input, or that two flags both name. Paths must be
+ * absolute and canonical (see `canonicalPath`).
+ */
+export function findOutputConflict(
+  outputs: readonly GuardOutput[],
+  inputs: readonly GuardInput[],
+): OutputConflict | null {
+  for (const [i, output] of outputs.entries()) {
+    const input = inputs.find((inp) => isInside(output.path, inp.path))
+    if (input) return { output, input }
+    const other = outputs.slice(0, i).find((o) => o.path === output.path)
+    if (other) return { output, other }
+  }
+  return null
+}
+
+/** An absolute path with symlinks of its existing part resolved, so `a/../b` and links compare equal. */
+export async function canonicalPath(path: string): Promise<string> {
+  const full = resolve(path)
+  let head = full
+  const tail: string[] = []
+  for (;;) {
+    try {
+      return join(await realpath(head), ...tail.reverse())
+    } catch {
+      const parent = dirname(head)
+      if (parent === head) return full
+      tail.push(basename(head))
+      head = parent
+    }
+  }
+}
+
+type Unset = null | undefined | false | ''
+
+/**
+ * Checks every output of a command before it does any work; throws a UsageError (exit 2) naming the flag, the
+ * path and what to do. Returns nothing: the command keeps writing to the paths it was given.
+ */
+export async function guardOutputs(opts: {
+  /** Falsy entries (an unset flag: `this.junit && {…}`) are skipped. */
+  outputs: ReadonlyArray<GuardOutput | Unset>
+  inputs: ReadonlyArray<GuardInput | Unset>
+  force: boolean
+  /** What is not done when refused, for the message: "nothing was recorded". */
+  nothing: string
+}): Promise<void> {
+  const outputs = await Promise.all(
+    opts.outputs.filter((o): o is GuardOutput => !!o).map(async (o) => ({ ...o, path: await canonicalPath(o.path) })),
+  )
+  const inputs = await Promise.all(
+    opts.inputs.filter((i): i is GuardInput => !!i).map(async (i) => ({ ...i, path: await canonicalPath(i.path) })),
+  )
+  const conflict = findOutputConflict(outputs, inputs)
+  if (conflict?.input) {
+    const same = conflict.input.path === conflict.output.path
+    throw new UsageError(
+      `${conflict.output.flag} ${conflict.output.path} ${same ? `is ${conflict.input.what}` : `lies inside ${conflict.input.what} (${conflict.input.path})`}; qa never writes over its input.`,
+      `Choose another ${conflict.output.flag} path; ${opts.nothing}.`,
+    )
+  }
+  if (conflict?.other) {
+    throw new UsageError(
+      `${conflict.output.flag} and ${conflict.other.flag} both name ${conflict.output.path}.`,
+      `Give each its own file; ${opts.nothing}.`,
+    )
+  }
+  for (const output of outputs) {
+    const info = await stat(output.path).catch(() => null)
+    if (!info) continue
+    if (output.folder) {
+      if (!info.isDirectory()) {
+        throw new UsageError(
+          `${output.path} is a file, and ${output.flag} needs a folder there for its screenshots.`,
+          `Choose another ${output.flag} path; ${opts.nothing}.`,
+        )
+      }
+      if (!opts.force && (await readdir(output.path)).length > 0) {
+        throw new UsageError(
+          `${output.path}/ (the screenshot folder of ${output.flag}) already exists and is not empty; ${opts.nothing}.`,
+          `Pass --force to replace its screenshots, or choose another ${output.flag} path.`,
+        )
+      }
+      continue
+    }
+    if (info.isDirectory()) {
+      throw new UsageError(
+        `${output.flag} ${output.path} is a folder; expected a file path.`,
+        `Name a file, e.g. ${join(output.path, 'out')}…; ${opts.nothing}.`,
+      )
+    }
+    if (!opts.force) {
+      throw new UsageError(
+        `${output.flag} ${output.path} already exists; ${opts.nothing}.`,
+        `Pass --force to replace it, or choose another ${output.flag} path.`,
+      )
+    }
+  }
+}
+
+/** A case file, every file it refers to (screenshots, crops) and the folders holding them, as guard inputs. */
+export function caseInputs(loaded: LoadedTestCase): GuardInput[] {
+  const inputs: GuardInput[] = [{ path: loaded.file, what: 'the test case' }]
+  const folders = new Set<string>()
+  for (const action of loaded.testCase.actions) {
+    for (const p of [action.screenshotBeforePath, action.screenshotPath, action.elementCropPath]) {
+      if (!p) continue
+      const file = loaded.resolveAsset(p)
+      inputs.push({ path: file, what: 'a screenshot of the test case' })
+      if (dirname(file) !== loaded.dir) folders.add(dirname(file))
+    }
+  }
+  for (const folder of folders) inputs.push({ path: folder, what: 'the screenshot folder of the test case' })
+  return inputs
+}
+
+/** A report file and the screenshots it refers to (relative to its folder), as guard inputs. */
+export function reportInputs(file: string, report: ReplayReport, what = 'the report'): GuardInput[] {
+  const dir = dirname(resolve(file))
+  const shots = report.verificationResults.flatMap((v) =>
+    [v.expectedScreenshot, v.actualScreenshot, v.diffScreenshot].filter((p): p is string => !!p),
+  )
+  return [{ path: file, what }, ...shots.map((p) => ({ path: resolve(dir, p), what: `a screenshot of ${what}` }))]
+}
