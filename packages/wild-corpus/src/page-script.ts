@@ -372,7 +372,11 @@ export function corpusPageScript(cfg: PageScriptConfig): void {
         ? (el.closest('.form-check, .custom-control, .checkbox, .radio, label') ?? el)
         : el
     const clone = unit.cloneNode(true) as Element
-    const word = DECOYS[Math.floor(random() * DECOYS.length)] ?? 'Archive'
+    // another word than the control's own (a look-alike of "Export" labelled "Export" would be the same control)
+    const own =
+      `${el.textContent ?? ''} ${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('title') ?? ''}`.toLowerCase()
+    const words = DECOYS.filter((w) => !own.includes(w.toLowerCase()))
+    const word = words[Math.floor(random() * words.length)] ?? 'Archive'
     for (const n of [clone, ...Array.from(clone.querySelectorAll('*'))]) {
       if (n.id) n.id = `${n.id}-alt-${suffix}`
       for (const a of ['for', 'name', 'data-bs-target', 'aria-controls']) {
