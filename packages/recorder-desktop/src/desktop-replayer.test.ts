@@ -264,3 +264,43 @@ describe('seed 000 Property 5: a failing step never stops the replay', () => {
     expect(out.report.passed).toBe(!anyFailed)
   })
 })
+
+describe('masked typing (secret_env) on replay', () => {
+  const typing = (secretEnv: string): TestCase => ({
+    name: 'secret',
+    version: CURRENT_FORMAT_VERSION,
+    platform: 'desktop',
+    actions: [
+      { timestamp: 0, actionType: 'type', x: 0, y: 0, text: '******', secretEnv, description: 'type ******' },
+      { timestamp: 1, actionType: 'key_press', x: 0, y: 0, key: 'enter', description: 'press enter' },
+    ],
+  })
+
+  it('types the value of the secret_env variable, never the stored mask', async () => {
+    const input = recordingInput()
+    const out = await replayDesktopCase(typing('QA_SECRET_0001'), {
+      caseDir: dir,
+      screen: memoryScreen(screens.v1),
+      input,
+      settle,
+      env: { QA_SECRET_0001: 'hunter22' },
+    })
+    expect(input.calls[0]).toEqual({ kind: 'type', text: 'hunter22' })
+    expect(out.passed).toBe(true)
+  })
+
+  it('fails the step naming the missing variable, types nothing, and still runs the next step', async () => {
+    const input = recordingInput()
+    const out = await replayDesktopCase(typing('QA_SECRET_0002'), {
+      caseDir: dir,
+      screen: memoryScreen(screens.v1),
+      input,
+      settle,
+      env: { QA_SECRET_0001: 'other' },
+    })
+    expect(out.results[0]).toMatchObject({ success: false, method: 'failed' })
+    expect(out.results[0]?.errorMessage).toContain('QA_SECRET_0002')
+    expect(input.calls).toEqual([{ kind: 'press', combo: 'enter' }])
+    expect(out.passed).toBe(false)
+  })
+})
