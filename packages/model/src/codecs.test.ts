@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
-import { decodeObject, encodeObject } from './codec'
+import { childPath, decodeObject, encodeObject } from './codec'
 import {
   actionCodec,
   parseJsonText,
@@ -9,6 +9,7 @@ import {
   replayReportCodec,
   serializeReplayReport,
   serializeVerificationResult,
+  validateAgainst,
   verificationResultCodec,
 } from './codecs'
 import type { ModelError } from './errors'
@@ -28,9 +29,22 @@ const allSchemas = Object.values(schemas).filter((s) => typeof s === 'object' &&
 describe('file ⇄ model codecs', () => {
   for (const schema of allSchemas) {
     test.prop([arbDocument(schema)], RUNS)(`${schema.name}: every generated document is valid`, (doc) => {
-      const issues = actionCodec.schema === schema ? actionCodec.validate(doc) : []
-      expect(issues).toEqual([])
+      expect(validateAgainst(doc, schema)).toEqual([])
     })
+    // The validator must also be able to say no: a required field taken away, or given a value of no
+    // kind any field accepts, is reported at that field's path.
+    const required = schema.fields.filter((f) => f.required).map((f) => f.file)
+    if (required.length > 0) {
+      test.prop([arbDocument(schema), fc.constantFrom(...required), fc.constantFrom('drop', 'null', 'symbol')], RUNS)(
+        `${schema.name}: a document missing or spoiling a required field is invalid`,
+        (doc, key, how) => {
+          const bad: Record<string, unknown> = { ...doc }
+          if (how === 'drop') delete bad[key]
+          else bad[key] = how === 'null' ? null : Symbol('not JSON')
+          expect(validateAgainst(bad, schema).map((i) => i.path)).toContain(childPath('$', key))
+        },
+      )
+    }
     // seed 001 Property 2 and Property 8 (null stays null, absent stays absent), unknown fields kept.
     test.prop([arbDocument(schema)], RUNS)(`${schema.name}: encode ∘ decode = id on documents`, (doc) => {
       expect(encodeObject(decodeObject(doc, schema), schema)).toEqual(doc)

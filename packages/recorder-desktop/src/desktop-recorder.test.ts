@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fc, test } from '@fast-check/vitest'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { buttonScreen, centre, type TestButton } from './__tests__/screens'
 import { createDesktopRecorder } from './desktop-recorder'
@@ -154,4 +155,67 @@ describe('createDesktopRecorder', () => {
     await expect(rec.start()).rejects.toMatchObject({ code: 'DESKTOP_BAD_STATE' })
     await rec.stop()
   })
+})
+
+// seed 001 Property 1: every recorded click carries its physical coordinates and semantic_info with a
+// target_element. Drives the real recorder (memory screen, scripted hook) with random clicks and elements.
+describe('seed 001 Property 1: click actions are complete', () => {
+  const small = buttonScreen(120, 80, [{ x: 20, y: 20, width: 60, height: 30, rgb: [45, 108, 223], label: 3 }])
+  const arbClick = fc.record({
+    x: fc.integer({ min: 0, max: 119 }),
+    y: fc.integer({ min: 0, max: 79 }),
+    button: fc.constantFrom('left' as const, 'right' as const),
+    type: fc.constantFrom('button', 'icon', 'text_field', ''),
+    text: fc.option(fc.string({ maxLength: 12 }), { nil: undefined }),
+  })
+  let run = 0
+  test.prop([fc.array(arbClick, { minLength: 1, maxLength: 3 })], { numRuns: 100 })(
+    'every click has x, y and semantic_info.target_element',
+    async (clicks) => {
+      const input = scriptedInput()
+      const seen: { x: number; y: number }[] = []
+      const analyzer: ElementAnalyzer = {
+        async analyzeElementAt(_img, x, y) {
+          seen.push({ x, y })
+          const c = clicks[seen.length - 1] ?? clicks[0]
+          return {
+            element: {
+              type: c?.type ?? 'button',
+              ...(c?.text !== undefined ? { text: c.text } : {}),
+              boundingBox: { x: Math.max(0, x - 5), y: Math.max(0, y - 5), width: 10, height: 10 },
+              confidence: 0.8,
+            },
+          }
+        },
+        inferIntent: () => 'click_element',
+      }
+      const rec = createDesktopRecorder({
+        input,
+        screen: memoryScreen(small),
+        outDir: join(dir, String(run++)),
+        frameIntervalMs: 5,
+        settleMs: 0,
+        analyzer,
+        coalesce: { doubleClickMs: 1 },
+      })
+      await rec.start()
+      await sleep(8)
+      for (const c of clicks) {
+        const t = nowMs()
+        input.emit({ kind: 'mousedown', timeMs: t, x: c.x, y: c.y, button: c.button })
+        input.emit({ kind: 'mouseup', timeMs: t + 1, x: c.x, y: c.y, button: c.button })
+        await sleep(4)
+      }
+      const tc = await rec.stop()
+      expect(tc.actions.map((a) => [a.actionType, a.x, a.y])).toEqual(
+        clicks.map((c) => [c.button === 'right' ? 'right_click' : 'click', c.x, c.y]),
+      )
+      for (const a of tc.actions) {
+        expect(Number.isFinite(a.x) && Number.isFinite(a.y)).toBe(true)
+        expect(a.enrichmentStatus).toBe('enriched')
+        expect(a.semanticInfo?.targetElement).toMatchObject({ boundingBox: { width: 10, height: 10 } })
+        expect(a.semanticInfo?.targetElement?.type).toBeTruthy()
+      }
+    },
+  )
 })

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type TestCase, CURRENT_FORMAT_VERSION } from '@qa/model'
 import { writeFileAtomic } from '@qa/model/node'
+import { fc, test } from '@fast-check/vitest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buttonScreen, centre, inside, type TestButton } from './__tests__/screens'
 import { replayDesktopCase } from './desktop-replayer'
@@ -158,5 +159,148 @@ describe('replayDesktopCase', () => {
         { caseDir: dir, screen: memoryScreen(screens.v1), input: recordingInput() },
       ),
     ).rejects.toMatchObject({ code: 'DESKTOP_NOT_DESKTOP_CASE' })
+  })
+})
+
+// seed 000 Property 5: whatever fails in the middle, every action runs and gets a result (and, with
+// verification, a verdict), in order; the test passes only when nothing failed. Drives the real replayer.
+describe('seed 000 Property 5: a failing step never stops the replay', () => {
+  type Step = 'found' | 'lost' | 'input-throws' | 'missing-secret' | 'wrong-after' | 'no-shot' | 'typed'
+  const failing = new Set<Step>(['lost', 'input-throws', 'missing-secret', 'wrong-after'])
+  const button: TestButton = { x: 40, y: 30, width: 100, height: 44, rgb: [45, 108, 223], label: 2 }
+  const screen = buttonScreen(200, 120, [button])
+  const other = buttonScreen(200, 120, [{ ...button, x: 90, y: 60, rgb: [200, 60, 60], label: 5 }], [250, 250, 250])
+  let pdir: string
+  beforeAll(async () => {
+    pdir = await mkdtemp(join(tmpdir(), 'qa-replay-p5-'))
+    const p = centre(button)
+    await writeFileAtomic(
+      join(pdir, 'crop.png'),
+      await encodePng(cropFrame(screen, boxAround(p.x, p.y, 96, 40, screen))),
+    )
+    await writeFileAtomic(join(pdir, 'same.png'), await encodePng(screen))
+    await writeFileAtomic(join(pdir, 'other.png'), await encodePng(other))
+  })
+  afterAll(() => rm(pdir, { recursive: true, force: true }))
+
+  function actionFor(step: Step, i: number): TestCase['actions'][number] {
+    const p = centre(button)
+    const common = { timestamp: new Date(i).toISOString(), x: p.x, y: p.y, description: `${step} ${i}` }
+    switch (step) {
+      case 'found':
+        return {
+          ...common,
+          actionType: 'click',
+          button: 'left',
+          elementCropPath: 'crop.png',
+          elementCropBox: boxAround(p.x, p.y, 96, 40, screen),
+          screenshotPath: 'same.png',
+        }
+      case 'lost':
+        return { ...common, actionType: 'click', button: 'left', screenshotPath: 'same.png' }
+      case 'input-throws':
+        return { ...common, actionType: 'key_press', key: 'boom', screenshotPath: 'same.png' }
+      case 'missing-secret':
+        return {
+          ...common,
+          actionType: 'type',
+          text: '****',
+          secretEnv: 'QA_SECRET_NOT_SET',
+          screenshotPath: 'same.png',
+        }
+      case 'wrong-after':
+        return { ...common, actionType: 'key_press', key: 'enter', screenshotPath: 'other.png' }
+      case 'no-shot':
+        return { ...common, actionType: 'key_press', key: 'tab' }
+      case 'typed':
+        return { ...common, actionType: 'type', text: 'hello', screenshotPath: 'same.png' }
+    }
+  }
+
+  test.prop(
+    [
+      fc.array(
+        fc.constantFrom<Step>('found', 'lost', 'input-throws', 'missing-secret', 'wrong-after', 'no-shot', 'typed'),
+        {
+          minLength: 1,
+          maxLength: 6,
+        },
+      ),
+    ],
+    { numRuns: 100 },
+  )('every action gets a result and a verdict, in order, whatever fails', async (steps) => {
+    const input = recordingInput((c) => {
+      if (c.kind === 'press' && c.combo === 'boom') throw new Error('the key could not be sent')
+    })
+    const tcase: TestCase = {
+      name: 'p5',
+      version: CURRENT_FORMAT_VERSION,
+      platform: 'desktop',
+      actions: steps.map(actionFor),
+    }
+    const out = await replayDesktopCase(tcase, {
+      caseDir: pdir,
+      screen: memoryScreen(screen),
+      input,
+      settle: { timeoutMs: 50, pollMs: 1 },
+      verify: true,
+      env: {},
+      locate: { allowCoordinateFallback: false },
+    })
+    expect(out.results.map((r) => r.actionIndex)).toEqual(steps.map((_, i) => i))
+    expect(out.verifications.map((v) => v.actionIndex)).toEqual(steps.map((_, i) => i))
+    expect(out.report.accuracyStats?.totalActions ?? out.report.verificationResults.length).toBe(steps.length)
+    expect(out.results.map((r) => r.success)).toEqual(
+      steps.map((s) => s !== 'lost' && s !== 'input-throws' && s !== 'missing-secret'),
+    )
+    expect(out.verifications.map((v) => v.finalResult)).toEqual(
+      steps.map((s) => (s === 'wrong-after' ? 'fail' : s === 'no-shot' ? 'warning' : 'pass')),
+    )
+    // the steps after a failure were really sent to the screen
+    const sent = steps.filter((s) => s !== 'lost' && s !== 'missing-secret').length
+    expect(input.calls).toHaveLength(sent)
+    const anyFailed = steps.some((s) => failing.has(s))
+    expect(out.passed).toBe(!anyFailed)
+    expect(out.report.passed).toBe(!anyFailed)
+  })
+})
+
+describe('masked typing (secret_env) on replay', () => {
+  const typing = (secretEnv: string): TestCase => ({
+    name: 'secret',
+    version: CURRENT_FORMAT_VERSION,
+    platform: 'desktop',
+    actions: [
+      { timestamp: 0, actionType: 'type', x: 0, y: 0, text: '******', secretEnv, description: 'type ******' },
+      { timestamp: 1, actionType: 'key_press', x: 0, y: 0, key: 'enter', description: 'press enter' },
+    ],
+  })
+
+  it('types the value of the secret_env variable, never the stored mask', async () => {
+    const input = recordingInput()
+    const out = await replayDesktopCase(typing('QA_SECRET_0001'), {
+      caseDir: dir,
+      screen: memoryScreen(screens.v1),
+      input,
+      settle,
+      env: { QA_SECRET_0001: 'hunter22' },
+    })
+    expect(input.calls[0]).toEqual({ kind: 'type', text: 'hunter22' })
+    expect(out.passed).toBe(true)
+  })
+
+  it('fails the step naming the missing variable, types nothing, and still runs the next step', async () => {
+    const input = recordingInput()
+    const out = await replayDesktopCase(typing('QA_SECRET_0002'), {
+      caseDir: dir,
+      screen: memoryScreen(screens.v1),
+      input,
+      settle,
+      env: { QA_SECRET_0001: 'other' },
+    })
+    expect(out.results[0]).toMatchObject({ success: false, method: 'failed' })
+    expect(out.results[0]?.errorMessage).toContain('QA_SECRET_0002')
+    expect(input.calls).toEqual([{ kind: 'press', combo: 'enter' }])
+    expect(out.passed).toBe(false)
   })
 })

@@ -53,7 +53,8 @@ const resultOf = (finalResult: VerificationResult['finalResult'], i: number): Ve
 })
 
 describe('ReplayVerifier', () => {
-  // seed 000 Property 5: failures never stop the run; one result per action
+  // One verdict per action whatever the capture does (seed 000 Property 5 itself is tested on the real
+  // replayer: packages/recorder-desktop/src/desktop-replayer.test.ts)
   // seed 000 Property 8: actions without screenshot_path are warnings (skipped)
   test.prop([fc.array(arbKind, { minLength: 1, maxLength: 8 }), fc.boolean(), fc.boolean()], { numRuns: 100 })(
     'every action gets a result, in order, whatever fails; no screenshot_path → warning',
