@@ -116,13 +116,15 @@ export function isGeneratedId(id: string): boolean {
 }
 
 /**
- * True for a radio button or checkbox: its form `name` names the group it belongs to (every option of
- * "plan" carries name="plan"), so the name does not tell which option the user clicked.
+ * True when the element's form `name` names a group rather than the element: a radio button (every option
+ * of "plan" carries name="plan") or a checkbox of a list (`name="tags[]"`). Such a name does not tell which
+ * option the user clicked; a lone checkbox's name (`notifications`) does.
  */
-export function groupedByName(identity: Pick<ElementIdentity, 'type' | 'axRole'>): boolean {
+export function groupedByName(identity: Pick<ElementIdentity, 'type' | 'axRole' | 'name'>): boolean {
   const type = identity.type?.trim().toLowerCase()
   const role = identity.axRole?.trim().toLowerCase()
-  return type === 'radio' || type === 'checkbox' || role === 'radio' || role === 'checkbox'
+  if (type === 'radio' || role === 'radio') return true
+  return (type === 'checkbox' || role === 'checkbox') && (identity.name?.trim().endsWith('[]') ?? false)
 }
 
 /** Why a candidate is or is not accepted as the element the user saw. */

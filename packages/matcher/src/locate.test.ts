@@ -306,6 +306,41 @@ describe('precision over recall', () => {
     expect((await locate(identityOf(recorded), far)).status).toBe('not_found')
   })
 
+  it('the same pixels and the recorded form name outweigh a changed place (sample-app v2 알림 받기 → 알림 수신)', async () => {
+    const recorded: CandidateElement<string> = {
+      handle: 'notify',
+      axRole: 'checkbox',
+      axName: '알림 받기',
+      tagName: 'input',
+      type: 'checkbox',
+      name: 'notifications',
+      id: 'notifications',
+      xpath: '/html/body/main/form/section[2]/label/input',
+      boundingBox: { x: 57, y: 291, width: 18, height: 18 },
+      neighborText: ['알림 받기', '새 아이템과 이벤트 소식을 알려 드립니다.'],
+    }
+    const moved = {
+      ...recorded,
+      axName: '알림 수신',
+      id: 'notify-toggle',
+      xpath: '/html/body/main/div/form/section[3]/label/input',
+      boundingBox: { x: 420, y: 640, width: 18, height: 18 },
+      neighborText: ['알림 수신', '푸시 알림'],
+    }
+    const source = memoryCandidateSource([moved], {
+      visual: () => ({ box: moved.boundingBox, score: 0.99, element: moved }),
+    })
+    const r = await locate(identityOf(recorded), source)
+    expect(r.strategy).toBe('visual')
+    expect(r.element?.handle).toBe('notify')
+    // without the name the changed place stands: not found
+    const anonymous = { ...moved, name: 'alerts' }
+    const other = memoryCandidateSource([anonymous], {
+      visual: () => ({ box: anonymous.boundingBox, score: 0.99, element: anonymous }),
+    })
+    expect((await locate(identityOf(recorded), other)).status).toBe('not_found')
+  })
+
   it('restricts the cascade with `only` (baselines) and validates options', async () => {
     const r = await locate(identityOf(signIn), memoryCandidateSource(recordedPage), {
       only: ['css'],

@@ -363,7 +363,7 @@ export async function locate<H = unknown>(
         : !isForm
           ? 'not a form element'
           : groupedByName(identity)
-            ? "a radio's or checkbox's name is its group's, not its own"
+            ? "a radio's name (or a checkbox list's) is its group's, not its own"
             : null,
       async () =>
         resolve('name', await source.byAttribute('name', identity.name as string, identity.tagName.toLowerCase())),
@@ -445,13 +445,17 @@ export async function locate<H = unknown>(
         // another card looks the same).
         const el = hit.element as E
         const why = await objection(el)
+        const inScale = !oversizedObjection(identity.boundingBox, el.boundingBox, maxAreaGrowth)
         const samePixelsUnlabelled =
           why !== null &&
           hit.score >= SAME_PIXELS_VISUAL_THRESHOLD &&
           labelKeys(el).length === 0 &&
-          !oversizedObjection(identity.boundingBox, el.boundingBox, maxAreaGrowth) &&
+          inScale &&
           (labels.context(el) ?? 0) >= minContextScore
-        if (why && !samePixelsUnlabelled)
+        // The pixels and a deliberate identifier (data-testid, a non-generated id, a lone control's form name)
+        // agreeing exactly outweigh a changed place: the redesign moved the very control the user saw.
+        const identified = why !== null && inScale && labels.check(el).ok && labels.identifier(el) !== undefined
+        if (why && !samePixelsUnlabelled && !identified)
           return {
             outcome: 'below_threshold',
             candidates: 1,
