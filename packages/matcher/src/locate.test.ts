@@ -304,6 +304,18 @@ describe('precision over recall', () => {
       visual: () => ({ box: moved.boundingBox, score: 0.995, element: moved }),
     })
     expect((await locate(identityOf(recorded), far)).status).toBe('not_found')
+    // a checkbox-sized crop looks like every checkbox: its pixels say nothing (sb-admin "Remember Password" removed)
+    const tiny = {
+      ...recorded,
+      axRole: 'checkbox',
+      tagName: 'input',
+      boundingBox: { x: 12, y: 120, width: 16, height: 16 },
+    }
+    const lookAlike = { ...tiny, axName: '', textContent: '' }
+    const box = memoryCandidateSource([lookAlike], {
+      visual: () => ({ box: lookAlike.boundingBox, score: 1, element: lookAlike }),
+    })
+    expect((await locate(identityOf(tiny), box)).status).toBe('not_found')
   })
 
   it('the same pixels and the recorded form name outweigh a changed place (sample-app v2 알림 받기 → 알림 수신)', async () => {

@@ -446,8 +446,12 @@ export async function locate<H = unknown>(
         const el = hit.element as E
         const why = await objection(el)
         const inScale = !oversizedObjection(identity.boundingBox, el.boundingBox, maxAreaGrowth)
+        // a crop the size of a bare glyph (a checkbox, a radio, an icon) looks like every other one
+        const rb = identity.boundingBox
+        const telling = isBox(rb) && rb.width >= 60 && rb.height >= 20
         const samePixelsUnlabelled =
           why !== null &&
+          telling &&
           hit.score >= SAME_PIXELS_VISUAL_THRESHOLD &&
           labelKeys(el).length === 0 &&
           inScale &&

@@ -34,8 +34,7 @@ const area = (b: BoundingBox) => b.width * b.height
 
 /**
  * The visual strategy for web steps: finds the recorded element crop on the current screenshot (multi-scale
- * normalised cross-correlation) and answers with the smallest interactive candidate under the hit's centre,
- * or null when no interactive element is under it.
+ * normalised cross-correlation) and answers with the smallest interactive candidate under the hit's centre.
  */
 export async function findCropOnScreen<H>(
   screenshotPng: Uint8Array,
@@ -60,8 +59,7 @@ export async function findCropOnScreen<H>(
       return cx >= b.x && cx <= b.x + b.width && cy >= b.y && cy <= b.y + b.height
     })
     .sort((a, b) => area(a.boundingBox as BoundingBox) - area(b.boundingBox as BoundingBox))
-  // On a web page no interactive element under the pixels means a click there reaches no control: the crop
-  // matched text or an image that merely looks like the target ("supported." for a removed "support" link).
-  if (!under[0]) return null
-  return { box: match.box, score: match.score, element: under[0] }
+  const hit: VisualHit<H> = { box: match.box, score: match.score }
+  if (under[0]) hit.element = under[0]
+  return hit
 }

@@ -379,10 +379,13 @@ export function corpusPageScript(cfg: PageScriptConfig): void {
     const word = words[Math.floor(random() * words.length)] ?? 'Archive'
     for (const n of [clone, ...Array.from(clone.querySelectorAll('*'))]) {
       if (n.id) n.id = `${n.id}-alt-${suffix}`
-      for (const a of ['for', 'name', 'data-bs-target', 'aria-controls']) {
+      // references follow the renamed ids, so the look-alike's label still labels the look-alike's input
+      for (const a of ['for', 'data-bs-target', 'aria-controls']) {
         const v = n.getAttribute(a)
-        if (v) n.setAttribute(a, `${v}-alt`)
+        if (v) n.setAttribute(a, `${v}-alt-${suffix}`)
       }
+      const name = n.getAttribute('name')
+      if (name) n.setAttribute('name', `${name}-alt`)
       for (const a of ['aria-label', 'title', 'placeholder']) if (n.getAttribute(a)) n.setAttribute(a, word)
       if (n instanceof HTMLInputElement && ['submit', 'button', 'reset'].includes(n.type)) n.value = word
       ids.set(n, `decoy:${truth}:${truthOf(n)}`)
