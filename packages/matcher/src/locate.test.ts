@@ -259,7 +259,6 @@ describe('precision over recall', () => {
       xpath: '/html/body/main/div[1]/div[1]/div/div[2]/a',
       boundingBox: { x: 41, y: 250, width: 86, height: 21 },
       neighborText: ['Primary Card'],
-      sameLabelCount: 3,
     }
     const warning = {
       ...primary,
@@ -270,7 +269,7 @@ describe('precision over recall', () => {
     }
     const archive = { ...primary, handle: 'archive', axName: 'Archive', textContent: 'Archive', xpath: '/x' }
     const source = memoryCandidateSource([archive, warning], {
-      visual: () => ({ box: warning.boundingBox, score: 0.97, element: warning }),
+      visual: () => ({ box: { x: 361, y: 250, width: 86, height: 21 }, score: 0.97, element: warning }),
     })
     const r = await locate(identityOf(primary), source, {
       selectors: { css: 'div.bg-primary a', xpath: primary.xpath },
@@ -280,6 +279,7 @@ describe('precision over recall', () => {
   })
 
   it('the same pixels at the same place pass although the DOM lost the label (gentelella collapsed nav)', async () => {
+    const navBox = { x: 12, y: 120, width: 220, height: 36 }
     const recorded: CandidateElement<string> = {
       handle: 'dashboards',
       axRole: 'button',
@@ -287,38 +287,40 @@ describe('precision over recall', () => {
       tagName: 'button',
       textContent: 'Dashboards',
       xpath: '/html/body/aside/nav/div[1]/div[2]/button',
-      boundingBox: { x: 12, y: 120, width: 220, height: 36 },
+      boundingBox: navBox,
       neighborText: ['Operations', 'Forms'],
     }
     const now = { ...recorded, axName: '', textContent: '' }
-    const at = (score: number) =>
-      memoryCandidateSource([now], { visual: () => ({ box: now.boundingBox, score, element: now }) })
+    const at = (score: number) => memoryCandidateSource([now], { visual: () => ({ box: navBox, score, element: now }) })
     const exact = await locate(identityOf(recorded), at(0.995), { selectors: { xpath: recorded.xpath } })
     expect(exact.status).toBe('found')
     expect(exact.strategy).toBe('visual')
     expect(outcomes(exact)).toMatchObject({ xpath: 'below_threshold' })
     // merely similar pixels do not outweigh the missing label, nor do the same pixels somewhere else
     expect((await locate(identityOf(recorded), at(0.9))).status).toBe('not_found')
-    const moved = { ...now, boundingBox: { ...now.boundingBox, y: 620 }, neighborText: ['Settings'] }
+    const movedBox = { ...navBox, y: 620 }
+    const moved = { ...now, boundingBox: movedBox, neighborText: ['Settings'] }
     const far = memoryCandidateSource([moved], {
-      visual: () => ({ box: moved.boundingBox, score: 0.995, element: moved }),
+      visual: () => ({ box: movedBox, score: 0.995, element: moved }),
     })
     expect((await locate(identityOf(recorded), far)).status).toBe('not_found')
     // a checkbox-sized crop looks like every checkbox: its pixels say nothing (sb-admin "Remember Password" removed)
+    const tinyBox = { x: 12, y: 120, width: 16, height: 16 }
     const tiny = {
       ...recorded,
       axRole: 'checkbox',
       tagName: 'input',
-      boundingBox: { x: 12, y: 120, width: 16, height: 16 },
+      boundingBox: tinyBox,
     }
     const lookAlike = { ...tiny, axName: '', textContent: '' }
     const box = memoryCandidateSource([lookAlike], {
-      visual: () => ({ box: lookAlike.boundingBox, score: 1, element: lookAlike }),
+      visual: () => ({ box: tinyBox, score: 1, element: lookAlike }),
     })
     expect((await locate(identityOf(tiny), box)).status).toBe('not_found')
   })
 
   it('the same pixels and the recorded form name outweigh a changed place (sample-app v2 알림 받기 → 알림 수신)', async () => {
+    const movedBox = { x: 420, y: 640, width: 18, height: 18 }
     const recorded: CandidateElement<string> = {
       handle: 'notify',
       axRole: 'checkbox',
@@ -336,11 +338,11 @@ describe('precision over recall', () => {
       axName: '알림 수신',
       id: 'notify-toggle',
       xpath: '/html/body/main/div/form/section[3]/label/input',
-      boundingBox: { x: 420, y: 640, width: 18, height: 18 },
+      boundingBox: movedBox,
       neighborText: ['알림 수신', '푸시 알림'],
     }
     const source = memoryCandidateSource([moved], {
-      visual: () => ({ box: moved.boundingBox, score: 0.99, element: moved }),
+      visual: () => ({ box: movedBox, score: 0.99, element: moved }),
     })
     const r = await locate(identityOf(recorded), source)
     expect(r.strategy).toBe('visual')
@@ -348,7 +350,7 @@ describe('precision over recall', () => {
     // without the name the changed place stands: not found
     const anonymous = { ...moved, name: 'alerts' }
     const other = memoryCandidateSource([anonymous], {
-      visual: () => ({ box: anonymous.boundingBox, score: 0.99, element: anonymous }),
+      visual: () => ({ box: movedBox, score: 0.99, element: anonymous }),
     })
     expect((await locate(identityOf(recorded), other)).status).toBe('not_found')
   })
