@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { crc32, deflateSync } from 'node:zlib'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { encodePng, solidRgba } from '../__tests__/png'
 import { bin, ensureBuilt, qa as runQa } from '../__tests__/run-cli'
 
 /**
@@ -18,29 +18,8 @@ const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), `qa-safety-${prefix}-
 /** The built `qa`, run in a scratch folder (reports it may write never land in the repository). */
 const qa = (args: string[], opts: { env?: Record<string, string> } = {}) => runQa(args, { cwd: tmp('cwd'), ...opts })
 
-/** A 4×4 PNG of one colour (the CLI package does not depend on sharp). */
-function png(rgb: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4)
-    len.writeUInt32BE(data.length)
-    const td = Buffer.concat([Buffer.from(type, 'ascii'), data])
-    const crc = Buffer.alloc(4)
-    crc.writeUInt32BE(crc32(td))
-    return Buffer.concat([len, td, crc])
-  }
-  const ihdr = Buffer.alloc(13)
-  ihdr.writeUInt32BE(4, 0)
-  ihdr.writeUInt32BE(4, 4)
-  ihdr.set([8, 6, 0, 0, 0], 8)
-  const raw = Buffer.alloc((4 * 4 + 1) * 4)
-  for (let y = 0; y < 4; y++) for (let x = 0; x < 4; x++) raw.set([...rgb, 255], y * 17 + 1 + x * 4)
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ])
-}
+/** A 4×4 PNG of one colour. */
+const png = (rgb: [number, number, number]): Buffer => encodePng(4, 4, solidRgba(4, 4, rgb))
 
 const PAGE = 'data:text/html,<button style="width:300px;height:200px">Save</button>'
 

@@ -1,43 +1,16 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { crc32, deflateSync } from 'node:zlib'
 import { compareScreenshots } from '@qa/verifier'
 import fc from 'fast-check'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { encodePng, solidRgba } from '../__tests__/png'
 import { ensureBuilt, runBuilt } from '../__tests__/run-cli'
 
 const tmp = mkdtempSync(join(tmpdir(), 'qa-cli-verify-'))
 
-/** A minimal RGBA PNG encoder (the CLI package does not depend on sharp). */
-function png(width: number, height: number, rgba: Uint8Array): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4)
-    len.writeUInt32BE(data.length)
-    const td = Buffer.concat([Buffer.from(type, 'ascii'), data])
-    const crc = Buffer.alloc(4)
-    crc.writeUInt32BE(crc32(td))
-    return Buffer.concat([len, td, crc])
-  }
-  const ihdr = Buffer.alloc(13)
-  ihdr.writeUInt32BE(width, 0)
-  ihdr.writeUInt32BE(height, 4)
-  ihdr.set([8, 6, 0, 0, 0], 8)
-  const raw = Buffer.alloc((width * 4 + 1) * height)
-  for (let y = 0; y < height; y++) raw.set(rgba.subarray(y * width * 4, (y + 1) * width * 4), y * (width * 4 + 1) + 1)
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ])
-}
-
-function frame(width: number, height: number, rgb: [number, number, number]): Uint8Array {
-  const d = new Uint8Array(width * height * 4)
-  for (let i = 0; i < width * height; i++) d.set([...rgb, 255], i * 4)
-  return d
-}
+const png = encodePng
+const frame = (width: number, height: number, rgb: [number, number, number]) => solidRgba(width, height, rgb)
 
 function paint(
   d: Uint8Array,
