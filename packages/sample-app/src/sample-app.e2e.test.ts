@@ -66,13 +66,49 @@ async function settledScreenshot(page: Page): Promise<Buffer> {
   throw new Error(`${page.url()} kept repainting: 20 consecutive screenshots differed`)
 }
 
+/**
+ * Chromium's rasterizer may round an anti-aliased rounded corner one level differently between two
+ * pages (seen on CI: 18 corner pixels of the detail card, off by 1 in one channel). Anything the
+ * verifier would call a change (text, colour, position) moves a channel by far more than this.
+ */
+const RASTER_ROUNDING = 2
+
 /** Fails with both PNGs written to a temporary folder, so a CI failure can be looked at. */
-function expectSamePixels(expected: Buffer, actual: Buffer, label: string): void {
+async function expectSamePixels(page: Page, expected: Buffer, actual: Buffer, label: string): Promise<void> {
   if (expected.equals(actual)) return
+  const differing = await page.evaluate(
+    async ([a, b, tolerance]) => {
+      const pixels = async (b64: string) => {
+        const img = new Image()
+        img.src = `data:image/png;base64,${b64}`
+        await img.decode()
+        const c = document.createElement('canvas')
+        c.width = img.width
+        c.height = img.height
+        const g = c.getContext('2d')!
+        g.drawImage(img, 0, 0)
+        return g.getImageData(0, 0, c.width, c.height)
+      }
+      const [x, y] = [await pixels(a), await pixels(b)]
+      if (x.width !== y.width || x.height !== y.height) return -1
+      let n = 0
+      for (let i = 0; i < x.data.length; i += 4) {
+        for (let c = 0; c < 4; c++) {
+          if (Math.abs(x.data[i + c]! - y.data[i + c]!) > tolerance) {
+            n++
+            break
+          }
+        }
+      }
+      return n
+    },
+    [expected.toString('base64'), actual.toString('base64'), RASTER_ROUNDING] as const,
+  )
+  if (differing === 0) return
   const dir = mkdtempSync(join(tmpdir(), 'qa-sample-app-pixels-'))
   writeFileSync(join(dir, 'expected.png'), expected)
   writeFileSync(join(dir, 'actual.png'), actual)
-  expect.fail(`${label}: screenshots of the same state differ; see ${dir}`)
+  expect.fail(`${label}: screenshots of the same state differ in ${differing} pixels; see ${dir}`)
 }
 
 const clicked = (truth: string) => app.waitForEvent((e) => e.type === 'click' && e.truth === truth)
@@ -214,14 +250,14 @@ describe('sample app in real Chromium', () => {
     await clicked('widget.buy')
   })
 
-  it('renders pixel-identical v1 screenshots of the same state across two loads', async () => {
+  it('renders the same v1 screenshots of one state across two loads (up to rasterizer rounding)', async () => {
     const page = await newPage()
     await loginAs(page)
     for (const path of ['/list', '/settings', '/widgets']) {
       await page.goto(app.url + path)
       const first = await settledScreenshot(page)
       await page.goto(app.url + path)
-      expectSamePixels(first, await settledScreenshot(page), path)
+      await expectSamePixels(page, first, await settledScreenshot(page), path)
     }
     const fresh = await newPage()
     await loginAs(fresh)
@@ -230,7 +266,7 @@ describe('sample app in real Chromium', () => {
       await p.getByRole('button', { name: /Silver Ring/ }).click()
       await expect.poll(() => p.locator('[data-role=detail-name]').textContent()).toBe('Silver Ring')
     }
-    expectSamePixels(await settledScreenshot(page), await settledScreenshot(fresh), 'list detail')
+    await expectSamePixels(page, await settledScreenshot(page), await settledScreenshot(fresh), 'list detail')
   })
 
   it('renders Korean glyphs (not tofu) and non-blank pages', async () => {
