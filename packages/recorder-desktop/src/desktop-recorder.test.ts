@@ -217,5 +217,7 @@ describe('seed 001 Property 1: click actions are complete', () => {
         expect(a.semanticInfo?.targetElement?.type).toBeTruthy()
       }
     },
+    // 100 real recorder sessions: ~10 s on an idle machine, three times that on a loaded CI machine
+    120_000,
   )
 })
