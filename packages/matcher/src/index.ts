@@ -47,6 +47,7 @@ export {
   type LocateResult,
   type LookupAttribute,
   locate,
+  SAME_PIXELS_VISUAL_THRESHOLD,
   STRATEGY_BASE_CONFIDENCE,
   type VisualHit,
   WEB_STRATEGIES,
@@ -71,8 +72,10 @@ export {
   labelKeyAgreement,
   labelKeys,
   QUALIFIED_LABEL_AGREEMENT,
+  roleKind,
   SAME_LABEL_AGREEMENT,
   sameCandidate,
+  sameRoleKind,
   WEAK_LABEL_AGREEMENT,
 } from './label-agreement'
 export { areActionSynonyms, areRewordedPhrases, SYNONYM_AGREEMENT, UI_ACTION_SYNONYMS } from './ui-vocabulary'

@@ -123,4 +123,19 @@ describe('countSameLabel (what the recorder stores as sameLabelCount)', () => {
     expect(countSameLabel(save, save, [self, { axName: '저장', xpath: '/d', visible: false }])).toBe(0)
     expect(countSameLabel({ ...save, axName: null }, save, [self])).toBe(0)
   })
+  it('counts only controls of the same kind: a checkbox "Checked" does not share a radio\'s label', () => {
+    const radio = { tagName: 'input', axRole: 'radio', axName: 'Checked', xpath: '/r', boundingBox: save.boundingBox }
+    const checkbox = { tagName: 'input', axRole: 'checkbox', axName: 'Checked', xpath: '/c' }
+    expect(countSameLabel(radio, radio, [checkbox])).toBe(0)
+    expect(
+      countSameLabel(radio, radio, [
+        { ...checkbox, axRole: 'switch' },
+        { ...checkbox, axRole: 'radio' },
+      ]),
+    ).toBe(1)
+    // a link and a button are one kind (a redesign restyles one as the other); an unknown role competes
+    expect(countSameLabel(save, save, [{ axRole: 'link', axName: '저장', xpath: '/l' }])).toBe(1)
+    expect(countSameLabel(save, save, [{ axName: '저장', xpath: '/u' }])).toBe(1)
+    expect(countSameLabel(save, save, [{ axRole: 'textbox', axName: '저장', xpath: '/t' }])).toBe(0)
+  })
 })

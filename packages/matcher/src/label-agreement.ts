@@ -291,6 +291,42 @@ export function sameCandidate(a: CandidateElement, b: CandidateElement): boolean
   )
 }
 
+const CHECK_ROLES: ReadonlySet<string> = new Set(['checkbox', 'switch', 'menuitemcheckbox'])
+const RADIO_ROLES: ReadonlySet<string> = new Set(['radio', 'menuitemradio'])
+const FIELD_ROLES: ReadonlySet<string> = new Set([
+  'textbox',
+  'searchbox',
+  'combobox',
+  'spinbutton',
+  'listbox',
+  'slider',
+])
+
+/**
+ * What a person does with a control of this role: tick it (checkbox, switch), choose it among others (radio),
+ * fill it in (a text field, a select, a slider) or press it (buttons, links, tabs, menu items and the rest);
+ * null when the role is unknown. Redesigns swap roles within a kind (a link styled as a button becomes a
+ * `<button>`, a checkbox becomes a switch), not across.
+ */
+export function roleKind(role: string | null | undefined): 'check' | 'radio' | 'field' | 'press' | null {
+  const r = role?.trim().toLowerCase()
+  if (!r) return null
+  if (CHECK_ROLES.has(r)) return 'check'
+  if (RADIO_ROLES.has(r)) return 'radio'
+  if (FIELD_ROLES.has(r)) return 'field'
+  return 'press'
+}
+
+/**
+ * Whether two elements can be the same control by their roles: the same kind (`roleKind`), or a role unknown
+ * on either side. A checkbox labelled "Checked" does not make a radio labelled "Checked" ambiguous.
+ */
+export function sameRoleKind(a: string | null | undefined, b: string | null | undefined): boolean {
+  const x = roleKind(a)
+  const y = roleKind(b)
+  return x === null || y === null || x === y
+}
+
 /**
  * Agreement (0.6) from which an element counts as carrying the same label for `sameLabelCount` and the
  * sole-holder rule: above the chance agreement of two short Korean words that share a syllable ('저장' /
@@ -300,8 +336,8 @@ export const SAME_LABEL_AGREEMENT = 0.6
 
 /**
  * How many of these elements carry a label agreeing with the identity's (`labelKeyAgreement` ≥
- * `SAME_LABEL_AGREEMENT`), the element itself and hidden ones excluded: what a recorder stores as
- * `sameLabelCount`, and what the sole-holder rule counts again at replay.
+ * `SAME_LABEL_AGREEMENT`) and a role of the same kind (`sameRoleKind`), the element itself and hidden ones
+ * excluded: what a recorder stores as `sameLabelCount`, and what the sole-holder rule counts again at replay.
  */
 export function countSameLabel(
   identity: ElementIdentity,
@@ -312,7 +348,12 @@ export function countSameLabel(
   const check = createLabelCheck(identity, SAME_LABEL_AGREEMENT)
   let n = 0
   for (const e of elements)
-    if (e.visible !== false && !(self && sameCandidate(e, self)) && check.check(e).agreement >= SAME_LABEL_AGREEMENT)
+    if (
+      e.visible !== false &&
+      !(self && sameCandidate(e, self)) &&
+      sameRoleKind(identity.axRole, e.axRole) &&
+      check.check(e).agreement >= SAME_LABEL_AGREEMENT
+    )
       n++
   return n
 }

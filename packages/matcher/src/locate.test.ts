@@ -249,6 +249,29 @@ describe('precision over recall', () => {
     expect((await locate(identityOf(signIn), weak)).status).toBe('not_found')
   })
 
+  it('a pixel-only hit where nothing interactive stands is no recorded control (gentelella avatar "A" removed)', async () => {
+    const avatar: CandidateElement<string> = {
+      handle: 'avatar',
+      axRole: 'button',
+      axName: 'Account menu',
+      tagName: 'button',
+      textContent: 'A',
+      boundingBox: { x: 1228, y: 13, width: 28, height: 28 },
+    }
+    const onText = (nothingInteractive: boolean) =>
+      memoryCandidateSource([email], {
+        visual: () => ({ box: { x: 600, y: 300, width: 28, height: 28 }, score: 0.99, nothingInteractive }),
+      })
+    const r = await locate(identityOf(avatar), onText(true))
+    expect(r.status).toBe('not_found')
+    expect(r.attempts.find((a) => a.strategy === 'visual')?.detail).toMatch(/nothing a person can act on/)
+    // the adapter could not tell (no listing under the point): near-exact pixels alone still count
+    expect((await locate(identityOf(avatar), onText(false))).strategy).toBe('visual')
+    // a recorded <div> with a click listener is not a control the listing knows: its pixels still count
+    const card = { ...avatar, tagName: 'div', axRole: null }
+    expect((await locate(identityOf(card), onText(true))).strategy).toBe('visual')
+  })
+
   it('a visual hit on the same-looking link of another card is not taken (sb-admin "View Details")', async () => {
     const primary: CandidateElement<string> = {
       handle: 'primary',
@@ -317,6 +340,48 @@ describe('precision over recall', () => {
       visual: () => ({ box: tinyBox, score: 1, element: lookAlike }),
     })
     expect((await locate(identityOf(tiny), box)).status).toBe('not_found')
+  })
+
+  it('pixels shown by one element of the page only outweigh a moved place (gentelella rail under a banner)', async () => {
+    // the collapsed sidebar's icon button: its text is display:none now, a banner and a menu entry pushed it down
+    const recorded: CandidateElement<string> = {
+      handle: 'dashboards',
+      axRole: 'button',
+      axName: 'Dashboards',
+      tagName: 'button',
+      xpath: '/html/body/aside/nav/div[1]/div[2]/button',
+      boundingBox: { x: 8, y: 64, width: 48, height: 34 },
+      neighborText: ['General'],
+    }
+    const movedBox = { x: 8, y: 180, width: 48, height: 34 }
+    const moved = {
+      ...recorded,
+      axName: '',
+      xpath: '/html/body/aside/nav/div[1]/div[2]/div/button',
+      boundingBox: movedBox,
+      neighborText: ['Duplicate'],
+    }
+    const seen = (element: CandidateElement<string>, lookAlikes: number | undefined) =>
+      memoryCandidateSource([element], {
+        visual: () => ({
+          box: element.boundingBox as typeof movedBox,
+          score: 0.999,
+          element,
+          ...(lookAlikes === undefined ? {} : { lookAlikes }),
+        }),
+      })
+    const found = await locate(identityOf(recorded), seen(moved, 0))
+    expect(found.status).toBe('found')
+    expect(found.strategy).toBe('visual')
+    // another element shows the same pixels, or nobody checked: the pixels do not tell which
+    expect((await locate(identityOf(recorded), seen(moved, 1))).status).toBe('not_found')
+    expect((await locate(identityOf(recorded), seen(moved, undefined))).status).toBe('not_found')
+    // the element under the pixels says something else, or is another kind of control
+    expect((await locate(identityOf(recorded), seen({ ...moved, axName: 'Archive' }, 0))).status).toBe('not_found')
+    expect((await locate(identityOf(recorded), seen({ ...moved, axRole: 'checkbox' }, 0))).status).toBe('not_found')
+    // far from where it stood, among other neighbours
+    const far = { ...moved, boundingBox: { ...movedBox, y: 600 } }
+    expect((await locate(identityOf(recorded), seen(far, 0))).status).toBe('not_found')
   })
 
   it('the same pixels and the recorded form name outweigh a changed place (sample-app v2 알림 받기 → 알림 수신)', async () => {
@@ -583,9 +648,66 @@ describe('the sole-holder rule: a label unique when recorded and unique now', ()
     expect(r.status).toBe('not_found')
   })
 
+  it('a control of another kind with the same label does not make the label shared (radio vs checkbox)', async () => {
+    const radio: CandidateElement<string> = {
+      handle: 'radio',
+      axRole: 'radio',
+      axName: 'Checked',
+      tagName: 'input',
+      type: 'radio',
+      xpath: '/html/body/form/div[2]/input',
+      boundingBox: { x: 40, y: 300, width: 18, height: 18 },
+      neighborText: ['Radio', 'Unchecked'],
+    }
+    const movedRadio = {
+      ...radio,
+      id: 'r2-x',
+      xpath: '/html/body/div/form/div[4]/span/input',
+      boundingBox: { x: 64, y: 520, width: 18, height: 18 },
+      neighborText: ['Archive', 'Print'],
+    }
+    const checkbox = { ...movedRadio, handle: 'checkbox', axRole: 'checkbox', type: 'checkbox', xpath: '/c' }
+    const r = await locate({ ...identityOf(radio), sameLabelCount: 0 }, memoryCandidateSource([checkbox, movedRadio]))
+    expect(r.element?.handle).toBe('radio')
+    // two radios "Checked" now: the label is no longer the radio's alone
+    const twin = { ...movedRadio, handle: 'twin', xpath: '/t', boundingBox: { x: 64, y: 600, width: 18, height: 18 } }
+    const shared = await locate({ ...identityOf(radio), sameLabelCount: 0 }, memoryCandidateSource([movedRadio, twin]))
+    expect(shared.status).toBe('not_found')
+  })
+
   it('never takes a qualified look-alike: 저장 removed, 임시 저장 remains → not_found', async () => {
     const r = await locate({ ...identityOf(recorded), sameLabelCount: 0 }, memoryCandidateSource([draft]))
     expect(r.status).toBe('not_found')
+  })
+})
+
+describe('the lost-holder rule: fewer elements carry the recorded label than when recorded', () => {
+  // sneat ui-tabs-pills: three tab sets side by side, each with a "Home" tab; the first set's is recorded
+  const tab = (set: number, name = 'Home'): CandidateElement<string> => ({
+    handle: `${name}-${set}`,
+    axRole: 'tab',
+    axName: name,
+    tagName: 'button',
+    textContent: name,
+    xpath: `/html/body/div/div[${set}]/ul/li[1]/button`,
+    boundingBox: { x: 40 + set * 420, y: 200, width: 80, height: 38 },
+    neighborText: ['Profile', 'Messages'],
+  })
+  const recorded = { ...identityOf(tab(1)), sameLabelCount: 2 }
+
+  it('does not take the twin of the next tab set when the recorded tab is gone (a look-alike in its place)', async () => {
+    const r = await locate(recorded, memoryCandidateSource([tab(1, 'Archive'), tab(2), tab(3)]), {
+      selectors: { xpath: tab(1).xpath },
+    })
+    expect(r.status).toBe('not_found')
+    expect(r.attempts.find((a) => a.strategy === 'role')?.detail).toMatch(/is gone/)
+  })
+
+  it('finds the recorded tab while all three are there, and when its twin is the one gone but it kept its place', async () => {
+    const all = await locate(recorded, memoryCandidateSource([tab(1), tab(2), tab(3)]))
+    expect(all.element?.handle).toBe('Home-1')
+    const twinGone = await locate(recorded, memoryCandidateSource([tab(1), tab(2, 'Archive'), tab(3)]))
+    expect(twinGone.element?.handle).toBe('Home-1')
   })
 })
 

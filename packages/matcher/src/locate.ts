@@ -1,5 +1,5 @@
 import type { BoundingBox, ElementIdentity, ReplayMethod, Selectors } from '@qa/model'
-import { DEFAULT_MAX_AREA_GROWTH, oversizedObjection, recordedTargetObjection } from './click-target'
+import { clickTargetKind, DEFAULT_MAX_AREA_GROWTH, oversizedObjection, recordedTargetObjection } from './click-target'
 import { assertRange } from './errors'
 import { type CascadeStep, type LocateResult, runCascade, type StepOutcome } from './internal/cascade'
 import { centerOf, isBox, type XY } from './internal/geometry'
@@ -10,6 +10,7 @@ import {
   groupedByName,
   labelKeys,
   SAME_LABEL_AGREEMENT,
+  sameRoleKind,
   sameCandidate,
 } from './label-agreement'
 import {
@@ -32,6 +33,16 @@ export interface VisualHit<H = unknown> {
   score: number
   /** The element under the hit, when the adapter can tell. */
   element?: CandidateElement<H>
+  /**
+   * How many other interactive elements of the page show the same pixels (NCC ≥ `SAME_PIXELS_VISUAL_THRESHOLD`
+   * at their own place), when the adapter checked: 0 makes the hit unmistakable on this page.
+   */
+  lookAlikes?: number
+  /**
+   * The adapter looked at every element under the hit's centre and none is a control a person acts on (the
+   * pixels landed on text or a picture): a recorded control is not there.
+   */
+  nothingInteractive?: boolean
 }
 
 /**
@@ -148,6 +159,19 @@ export interface LocateOptions {
 /** Default `minExactScore`: a unique hit of an exact strategy must still look this much like the identity. */
 const MIN_EXACT_SCORE = 0.45
 
+/** A native control (button, link with href, form field) or an element with an interactive ARIA role. */
+function isRecordedControl(identity: ElementIdentity): boolean {
+  if (blank(identity.tagName)) return false
+  const kind = clickTargetKind({
+    tagName: identity.tagName,
+    role: identity.axRole ?? null,
+    hasHref: !blank(identity.href),
+    inputType: identity.type ?? null,
+    box: { x: 0, y: 0, width: 0, height: 0 },
+  })
+  return kind === 'native' || kind === 'role'
+}
+
 /** A short description of a rejected candidate for the attempt's detail. */
 function describe(e: CandidateElement, reason: string | undefined): string {
   const label = e.axName || e.textContent || e.ariaLabel || e.placeholder || ''
@@ -205,6 +229,8 @@ export async function locate<H = unknown>(
   assertRange('maxAreaGrowth', maxAreaGrowth, 0, 1000)
   /** A recorded `body` (or an empty identity) is found by any CSS or XPath: no strategy may answer for it. */
   const notATarget = recordedTargetObjection(identity)
+  /** The recorded element is a native control or has an interactive ARIA role (not a div with a listener). */
+  const recordedControl = isRecordedControl(identity)
 
   type E = CandidateElement<H>
   const labels = createLabelCheck(identity, minLabelScore)
@@ -215,7 +241,17 @@ export async function locate<H = unknown>(
     return everything
   }
   const uniqueWhenRecorded = identity.sameLabelCount === 0 && labelKeys(identity).length > 0
+  /** Whether a candidate carries the recorded label (as `countSameLabel` counts it) on a control of its kind. */
+  const carriesLabel = (c: E): boolean =>
+    sameRoleKind(identity.axRole, c.axRole) &&
+    labels.check(c).agreement >= Math.max(minLabelScore, SAME_LABEL_AGREEMENT)
   let holders: Promise<E[]> | null = null
+  const labelHolders = (): Promise<E[]> => {
+    holders ??= allCandidates()
+      .then((list) => list.filter(carriesLabel))
+      .catch(() => [] as E[])
+    return holders
+  }
   /**
    * The sole-holder rule: the recorded label was unique on its page (`sameLabelCount` 0) and this candidate
    * is the only element of the current page whose label agrees with it. Then it is the element the user
@@ -223,12 +259,17 @@ export async function locate<H = unknown>(
    */
   const soleHolder = async (e: E): Promise<boolean> => {
     if (!uniqueWhenRecorded) return false
-    holders ??= allCandidates().then((list) =>
-      list.filter((c) => labels.check(c).agreement >= Math.max(minLabelScore, SAME_LABEL_AGREEMENT)),
-    )
-    const list = await holders.catch(() => [] as E[])
+    const list = await labelHolders()
     return list.length === 1 && sameCandidate(list[0] as E, e)
   }
+  /**
+   * The lost-holder rule: N + 1 elements carried the recorded label when recorded (`sameLabelCount` N ≥ 1) and
+   * at most N do now. One of them is gone, and nothing says it is not the recorded one: a twin that stayed
+   * (the "Home" tab of the next tab set) is not taken for it.
+   */
+  const othersWhenRecorded = identity.sameLabelCount ?? 0
+  const aHolderIsGone = async (): Promise<boolean> =>
+    othersWhenRecorded >= 1 && labelKeys(identity).length > 0 && (await labelHolders()).length <= othersWhenRecorded
   /**
    * The precision rule: why a candidate cannot be the element the user saw, or null when it can. Unique
    * hits of deliberate identifiers (form name, data-testid) and candidates carrying the recorded
@@ -244,6 +285,16 @@ export async function locate<H = unknown>(
     // A data-testid shared exactly outweighs where the element now stands (it is put there for tests). A form
     // name does not: rows of a list repeat their form names, and the row that stays after a removal has it too.
     if (labels.identifier(e) === 'data-testid') return null
+    if (
+      labels.identifier(e) === undefined &&
+      !(identity.xpath && e.xpath === identity.xpath) &&
+      carriesLabel(e) &&
+      (await aHolderIsGone())
+    )
+      return describe(
+        e,
+        `one of the ${othersWhenRecorded + 1} elements with the recorded label when recorded is gone (${(await labelHolders()).length} now), and it may be the recorded one`,
+      )
     const context = labels.context(e)
     const floor = minContextScore
     if (context !== null && context < floor && !(await soleHolder(e)))
@@ -430,6 +481,13 @@ export async function locate<H = unknown>(
     step('visual', source.visual ? null : 'the source has no visual search', async () => {
       const hit = await source.visual?.(identity)
       if (!hit) return { outcome: 'none', candidates: 0 }
+      if (!hit.element && hit.nothingInteractive && recordedControl)
+        return {
+          outcome: 'below_threshold',
+          candidates: 1,
+          confidence: hit.score,
+          detail: `NCC ${fmt(hit.score)}, but nothing a person can act on is under it (the recorded element is a control)`,
+        }
       // Pixels alone (no element under the hit to check) must be a near-exact match.
       const needed = hit.element ? visualThreshold : Math.max(visualThreshold, UNCHECKED_VISUAL_THRESHOLD)
       if (!(hit.score >= needed))
@@ -459,7 +517,18 @@ export async function locate<H = unknown>(
         // The pixels and a deliberate identifier (data-testid, a non-generated id, a lone control's form name)
         // agreeing exactly outweigh a changed place: the redesign moved the very control the user saw.
         const identified = why !== null && inScale && labels.check(el).ok && labels.identifier(el) !== undefined
-        if (why && !samePixelsUnlabelled && !identified)
+        // The recorded pixels, on one element of the page only (the adapter found no other showing them), of
+        // the same kind of control, saying nothing that contradicts the recorded label: the control moved
+        // (a banner pushed it down, a menu grew), so its place counts for half.
+        const unmistakable =
+          why !== null &&
+          inScale &&
+          hit.score >= SAME_PIXELS_VISUAL_THRESHOLD &&
+          hit.lookAlikes === 0 &&
+          sameRoleKind(identity.axRole, el.axRole) &&
+          (labels.check(el).ok || labelKeys(el).length === 0) &&
+          (labels.context(el) ?? 0) >= minContextScore / 2
+        if (why && !samePixelsUnlabelled && !identified && !unmistakable)
           return {
             outcome: 'below_threshold',
             candidates: 1,

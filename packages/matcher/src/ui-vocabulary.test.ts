@@ -43,6 +43,20 @@ describe('UI action synonyms', () => {
     },
   )
 
+  it('know where a navigation leads by another name (the wild corpus: breadcrumbs, tabs, settings menus)', () => {
+    expect(agree('Home', 'Start')).toBe(SYNONYM_AGREEMENT)
+    expect(agree('Dashboard', 'Overview')).toBe(SYNONYM_AGREEMENT)
+    expect(agree('Account', 'Profile')).toBe(SYNONYM_AGREEMENT)
+    expect(agree('Create Account', 'Add Profile')).toBe(SYNONYM_AGREEMENT)
+    expect(agree('Remember me', 'Keep me signed in')).toBe(SYNONYM_AGREEMENT)
+    expect(agree('홈', '메인 화면')).toBe(SYNONYM_AGREEMENT)
+    // dismiss is each of close and cancel, which stay two actions; home is no other place
+    expect(agree('Close', 'Dismiss')).toBe(SYNONYM_AGREEMENT)
+    expect(agree('Cancel', 'Close')).toBeLessThan(0.5)
+    expect(agree('Home', 'Dashboard')).toBeLessThan(0.5)
+    expect(agree('Profile', 'Settings')).toBeLessThan(0.5)
+  })
+
   it('agree when a label is reworded phrase by phrase around words that stay (sb-admin, the wild corpus)', () => {
     expect(agree('Search for...', 'Find for...')).toBe(SYNONYM_AGREEMENT)
     expect(agree('View Details', 'Show Info')).toBe(SYNONYM_AGREEMENT)

@@ -8,8 +8,10 @@ import { comparisonKey } from './text-similarity'
  * - groups never cross languages (a bilingual page can show 'Save' and '저장' as two buttons);
  * - a label must equal a listed phrase as a whole (after normalisation: case, spaces and punctuation do
  *   not count, so 'log in' covers 'Login'); '간편 로그인' or '임시 저장' are other actions and stay out;
- * - actions that often stand side by side stay apart: cancel / close, delete / clear, save / apply,
- *   add / import.
+ * - actions that often stand side by side stay apart: cancel / close (each is 'dismiss', never the other),
+ *   delete / clear, save / apply, add / import.
+ *
+ * The places a link or tab leads to are listed too (a 'Home' breadcrumb reworded as 'Start page').
  */
 export const UI_ACTION_SYNONYMS: readonly (readonly string[])[] = [
   // English
@@ -30,6 +32,14 @@ export const UI_ACTION_SYNONYMS: readonly (readonly string[])[] = [
   ['view', 'show', 'see'],
   ['details', 'info', 'information', 'more info'],
   ['reset', 'clear all', 'start over'],
+  ['close', 'dismiss'],
+  ['cancel', 'dismiss'],
+  ['next', 'forward'],
+  ['remember me', 'keep me signed in', 'stay signed in', 'keep me logged in'],
+  // English: the places a navigation link or tab leads to
+  ['home', 'home page', 'start page', 'start'],
+  ['dashboard', 'overview'],
+  ['account', 'my account', 'profile', 'my profile'],
   // Korean
   ['추가', '추가하기', '새로 만들기', '만들기', '새로 추가', '생성', '생성하기', '더하기', '하나 더', '새 항목'],
   ['전송', '전송하기', '보내기', '제출', '제출하기'],
@@ -46,6 +56,11 @@ export const UI_ACTION_SYNONYMS: readonly (readonly string[])[] = [
   ['구매', '구매하기', '구입', '구입하기', '결제', '결제하기', '주문', '주문하기'],
   ['설정', '환경설정'],
   ['초기화', '초기화하기', '리셋'],
+  ['로그인 상태 유지', '자동 로그인'],
+  // Korean: the places a navigation link or tab leads to
+  ['홈', '홈으로', '처음으로', '메인', '메인 화면'],
+  ['대시보드', '개요', '현황'],
+  ['계정', '내 계정', '프로필', '내 정보'],
 ]
 
 /** Agreement of two labels that are listed synonyms of one action (a rewording, never an exact match). */

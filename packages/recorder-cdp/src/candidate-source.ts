@@ -74,6 +74,28 @@ async function describeAll(
   return descriptions.slice(0, limit).map((d, i) => toCandidate(d, locator.nth(i), known))
 }
 
+/**
+ * The whole accessible name, ignoring case and runs of spaces: Chromium applies `text-transform` to names
+ * ("sneat" drawn as "Sneat"), and a name recorded from the DOM text must still find its element.
+ */
+export function wholeName(name: string): RegExp {
+  const words = name
+    .trim()
+    .split(/\s+/)
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  return new RegExp(`^\\s*${words.join('\\s+')}\\s*$`, 'i')
+}
+
+/** Runs in the page: indexes of the elements whose box contains the viewport point. */
+function indexesUnderInPage(elements: Element[], point: { x: number; y: number }): number[] {
+  const out: number[] = []
+  elements.forEach((el, i) => {
+    const r = el.getBoundingClientRect()
+    if (point.x >= r.left && point.x <= r.right && point.y >= r.top && point.y <= r.bottom) out.push(i)
+  })
+  return out
+}
+
 const quote = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
 const ATTRIBUTE: Record<LookupAttribute, string> = {
   'aria-label': 'aria-label',
@@ -100,7 +122,7 @@ export function playwrightCandidateSource(
   const limit = opts.maxCandidates ?? 400
   return {
     async byRole(role, name) {
-      const locator = (await scope()).getByRole(role as Parameters<Page['getByRole']>[0], { name, exact: true })
+      const locator = (await scope()).getByRole(role as Parameters<Page['getByRole']>[0], { name: wholeName(name) })
       return describeAll(locator, limit, { role, name })
     },
     async byAttribute(attribute, value, tagName) {
@@ -121,7 +143,16 @@ export function playwrightCandidateSource(
             const crop = opts.elementCrop ?? (await opts.loadElementCrop?.())
             if (!crop) return null
             const png = await page.screenshot({ animations: 'disabled', caret: 'hide' })
-            return findCropOnScreen(png, crop, () => describeAll(page.locator(INTERACTIVE_SELECTOR), limit))
+            const interactive = page.locator(INTERACTIVE_SELECTOR)
+            const all = await describeAll(interactive, limit)
+            return findCropOnScreen(png, crop, {
+              all: async () => all,
+              complete: all.length < limit,
+              under: async (x, y) => {
+                const at = (await interactive.evaluateAll(indexesUnderInPage, { x, y })) as number[]
+                return (await Promise.all(at.map((i) => describeAll(interactive.nth(i), 1)))).flat()
+              },
+            })
           },
         }
       : {}),
