@@ -4,7 +4,8 @@ import type { CDPSession, Page } from 'playwright-core'
 import { listCandidateLabels } from './candidate-source'
 import { operatedControl, resolveClickTarget } from './cdp-click-target'
 import { nodeForViewportPoint } from './cdp-document-point'
-import { deepActiveElementInPage, describeElementsInPage, type PageElementDescription } from './page-scripts'
+import { deepFocusIn, secretFieldsOf } from './cdp-secret-fields'
+import { describeElementsInPage, type PageElementDescription } from './page-scripts'
 
 /** An element as recorded: its identity for the file, selectors, and what the recorder needs besides. */
 export interface CapturedElement {
@@ -13,6 +14,8 @@ export interface CapturedElement {
   description: PageElementDescription
   /** CDP backend node id, valid for this page load only (used to coalesce typing into one field). */
   backendNodeId: number
+  /** The out-of-process iframe target the element lives in (its frame id); absent: the page's own target. */
+  targetId?: string
   /** The control the element operates: a clicked label's input, a styled switch's checkbox (`action.operates`). */
   operates?: CapturedElement | null
 }
@@ -35,7 +38,10 @@ export interface CdpIdentityReader {
   atPoint(x: number, y: number): Promise<CapturedElement | null>
   /** `atPoint`, with the warning a coordinate step is recorded with when nothing interactive is there. */
   clickTargetAt(x: number, y: number): Promise<ClickTargetAt>
-  /** The focused element, through shadow roots and same-origin iframes. */
+  /**
+   * The focused element, through open and closed shadow roots and every iframe, cross-origin (out-of-process)
+   * ones included: such an element is read in its frame's own CDP session and placed in the top-level viewport.
+   */
   focused(): Promise<CapturedElement | null>
   detach(): Promise<void>
 }
@@ -119,9 +125,12 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
   await session.send('Accessibility.enable')
   await session.send('DOM.getDocument', { depth: 0 })
 
-  async function axOf(backendNodeId: number): Promise<{ role: string | null; name: string | null }> {
+  async function axOf(
+    backendNodeId: number,
+    s: CDPSession = session,
+  ): Promise<{ role: string | null; name: string | null }> {
     try {
-      const { nodes } = await session.send('Accessibility.getPartialAXTree', { backendNodeId, fetchRelatives: false })
+      const { nodes } = await s.send('Accessibility.getPartialAXTree', { backendNodeId, fetchRelatives: false })
       const node = nodes.find((n) => n.backendDOMNodeId === backendNodeId) ?? nodes[0]
       const role = node?.role?.value ? String(node.role.value) : null
       const name = node?.name?.value ? String(node.name.value).trim() : null
@@ -131,19 +140,37 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
     }
   }
 
-  async function fromObject(objectId: string): Promise<CapturedElement | null> {
+  /** Where an element of an out-of-process frame is: that frame's session, and how to place its description. */
+  interface InFrame {
+    session: CDPSession
+    targetId: string
+    origin: { x: number; y: number }
+    framePath: string[]
+  }
+
+  async function fromObject(objectId: string, inFrame?: InFrame): Promise<CapturedElement | null> {
+    const s = inFrame?.session ?? session
     // the page's description and the accessibility name are read together (pipelined): a person's click lands
     // ~100 ms after pointer-down and may rename the element
-    const described = session.send('Runtime.callFunctionOn', {
+    const described = s.send('Runtime.callFunctionOn', {
       functionDeclaration: DESCRIBE_ONE,
       objectId,
       returnByValue: true,
     })
-    const { node } = await session.send('DOM.describeNode', { objectId })
+    const { node } = await s.send('DOM.describeNode', { objectId })
     const backendNodeId = node.backendNodeId
-    const [{ result }, ax] = await Promise.all([described, axOf(backendNodeId)])
+    const [{ result }, ax] = await Promise.all([described, axOf(backendNodeId, s)])
     const description = result.value as PageElementDescription | undefined
     if (!description) return null
+    if (inFrame) {
+      // the frame's script sees neither its iframe element nor where it is: both come from the parent
+      description.box = {
+        ...description.box,
+        x: description.box.x + inFrame.origin.x,
+        y: description.box.y + inFrame.origin.y,
+      }
+      description.framePath = [...inFrame.framePath, ...description.framePath]
+    }
     const identity = buildIdentity(description, ax, backendNodeId)
     const sameLabelCount = await sameLabelCountOf(page, identity)
     if (sameLabelCount !== null) identity.sameLabelCount = sameLabelCount
@@ -152,6 +179,7 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
       selectors: buildSelectors(description),
       description,
       backendNodeId,
+      ...(inFrame ? { targetId: inFrame.targetId } : {}),
     }
   }
 
@@ -190,12 +218,28 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
       return target
     },
     async focused() {
-      const { result } = await session.send('Runtime.evaluate', {
-        expression: `(${deepActiveElementInPage.toString()})()`,
-        returnByValue: false,
-      })
-      if (!result.objectId || result.subtype === 'null') return null
-      return fromObject(result.objectId)
+      let focus = await deepFocusIn(session)
+      let inFrame: InFrame | undefined
+      // into cross-origin iframes (each its own target), as deep as they are nested
+      for (let hops = 0; focus && 'frameId' in focus && hops < 8; hops++) {
+        const fields = secretFieldsOf(page)
+        const [frameSession, origin, iframe] = await Promise.all([
+          fields.sessionOfFrame(focus.frameId),
+          fields.frameOrigin(focus.frameId),
+          fromObject(focus.iframeObjectId, inFrame),
+        ])
+        if (!frameSession || !origin) return iframe
+        inFrame = {
+          session: frameSession,
+          targetId: focus.frameId,
+          origin,
+          framePath: iframe ? [...iframe.description.framePath, iframe.description.css] : [],
+        }
+        await frameSession.send('Accessibility.enable').catch(() => undefined)
+        focus = await deepFocusIn(frameSession)
+      }
+      if (!focus || 'frameId' in focus) return null
+      return fromObject(focus.objectId, inFrame)
     },
     async detach() {
       await session.detach().catch(() => undefined)

@@ -81,6 +81,7 @@ export function installInputReporterInPage(binding: string): void {
     },
     true,
   )
+  const secretFields = new WeakSet<Element>()
   addEventListener(
     'input',
     (e) => {
@@ -89,7 +90,11 @@ export function installInputReporterInPage(binding: string): void {
       if (el.localName === 'select') return
       const type = (el.getAttribute?.('type') ?? '').toLowerCase()
       if (type === 'checkbox' || type === 'radio') return
-      send({ kind: 'input', value: String(el.value), isPassword: type === 'password', ...centre(el) })
+      // a field that was a password field stays one after a "show password" toggle made it type=text
+      const autocomplete = (el.getAttribute?.('autocomplete') ?? '').toLowerCase()
+      if (type === 'password' || /\b(current|new)-password\b/.test(autocomplete)) secretFields.add(el)
+      const isPassword = secretFields.has(el)
+      send({ kind: 'input', value: isPassword ? '' : String(el.value), isPassword, ...centre(el) })
     },
     true,
   )

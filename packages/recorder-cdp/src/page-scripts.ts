@@ -295,7 +295,10 @@ export function describeElementsInPage(
       box: { x: r.left + dx, y: r.top + dy, width: r.width, height: r.height },
       visible,
       enabled: !(input.disabled === true || el.getAttribute('aria-disabled') === 'true'),
-      isPassword: el.localName === 'input' && (type ?? '').toLowerCase() === 'password',
+      isPassword:
+        el.localName === 'input' &&
+        ((type ?? '').toLowerCase() === 'password' ||
+          /\b(current|new)-password\b/.test((el.getAttribute('autocomplete') ?? '').toLowerCase())),
       value: 'value' in input && typeof input.value === 'string' && type !== 'password' ? input.value : null,
     }
   })
@@ -409,31 +412,6 @@ export function operatedControlInPage(el: Element): Element | null {
   const mine = el.getBoundingClientRect()
   if (r.width * r.height > 8 * Math.max(1, mine.width * mine.height) && r.width * r.height > 64 * 64) return null
   return only(parent)
-}
-
-/** The element that has focus, through open shadow roots and same-origin iframes. */
-export function deepActiveElementInPage(): Element | null {
-  let el: Element | null = document.activeElement
-  for (;;) {
-    if (!el) return null
-    const shadow = (el as HTMLElement).shadowRoot
-    if (shadow?.activeElement) {
-      el = shadow.activeElement
-      continue
-    }
-    if (el.localName === 'iframe') {
-      try {
-        const inner = (el as HTMLIFrameElement).contentDocument?.activeElement
-        if (inner && inner !== el) {
-          el = inner
-          continue
-        }
-      } catch {
-        return el
-      }
-    }
-    return el
-  }
 }
 
 /**

@@ -1,9 +1,11 @@
-import { mkdir } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, relative, resolve } from 'node:path'
 import { type Action, CURRENT_FORMAT_VERSION, isClickLike, type TestCase } from '@qa/model'
 import { saveTestCase } from '@qa/model/node'
 import type { Locator, Page } from 'playwright-core'
+import sharp from 'sharp'
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
+import { type SecretFieldRef, secretFieldsOf, type ViewportBox } from './cdp-secret-fields'
 import { gotoOrExplain } from './browser'
 import { waitForDomQuietInPage } from './page-scripts'
 import { saveElementCrop } from './visual'
@@ -82,24 +84,64 @@ export function passwordMasks(page: Page): Locator[] {
     .map((f) => f.locator('input[type="password" i]'))
 }
 
-/** A screenshot with password fields painted over; retried once when a frame went away meanwhile. */
+const MASK_COLOR = '#7f7f7f'
+
+/** Paints boxes (viewport CSS pixels) over a screenshot of a viewport `cssWidth` wide, in the mask colour. */
+async function paintOver(png: Buffer, boxes: readonly ViewportBox[], cssWidth: number | null): Promise<Buffer> {
+  if (boxes.length === 0) return png
+  const { width = 0, height = 0 } = await sharp(png).metadata()
+  const scale = cssWidth ? width / cssWidth : 1
+  const layers = boxes.flatMap((b) => {
+    const left = Math.max(0, Math.floor(b.x * scale))
+    const top = Math.max(0, Math.floor(b.y * scale))
+    const right = Math.min(width, Math.ceil((b.x + b.width) * scale))
+    const bottom = Math.min(height, Math.ceil((b.y + b.height) * scale))
+    if (right <= left || bottom <= top) return []
+    const create = { width: right - left, height: bottom - top, channels: 3 as const, background: MASK_COLOR }
+    return [{ input: { create }, left, top }]
+  })
+  if (layers.length === 0) return png
+  return sharp(png).composite(layers).png().toBuffer()
+}
+
+/**
+ * A screenshot with secrets painted over: password fields of every frame (cross-origin ones too) and every
+ * shadow root (closed ones too), and every field a secret was typed into, whatever its type became since
+ * (a "show password" toggle). Retried once when a frame went away meanwhile.
+ */
 export async function maskedScreenshot(page: Page, path?: string): Promise<Buffer> {
-  const take = () =>
-    page.screenshot({
-      ...(path ? { path } : {}),
+  const fields = secretFieldsOf(page)
+  const take = async () => {
+    const before = await fields.boxes()
+    const shot = await page.screenshot({
       animations: 'disabled',
       caret: 'hide',
       mask: passwordMasks(page),
-      maskColor: '#7f7f7f',
+      maskColor: MASK_COLOR,
     })
+    // the boxes before and after the capture: a field that moved meanwhile is covered where it was and is
+    const after = await fields.boxes()
+    const png = await paintOver(shot, [...before, ...after], page.viewportSize()?.width ?? null)
+    if (path) await writeFile(path, png)
+    return png
+  }
   try {
     return await take()
   } catch (error) {
-    if (!/detached|Target closed|navigat/i.test(String(error))) throw error
+    if (!/detached|Target closed|navigat|No node|context was destroyed/i.test(String(error))) throw error
     await page.waitForLoadState('load').catch(() => undefined)
     return take()
   }
 }
+
+/** Keys that change a field's text: a character (with or without Shift), deleting. */
+const EDITING_KEY = /^(?:Shift\+)?(?:.|Backspace|Delete|Space)$/u
+
+/** The field a secret is typed into (for the masks of later screenshots). */
+const fieldRef = (t: CapturedElement): SecretFieldRef => ({
+  targetId: t.targetId ?? null,
+  backendNodeId: t.backendNodeId,
+})
 
 /**
  * Records a web flow in a real page: for every input it captures the target's identity over CDP before the
@@ -123,7 +165,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
   let startUrl: string | null = null
   const viewport = page.viewportSize()
   /** The field the last `type` action typed into, to coalesce typing. */
-  let lastTyped: { backendNodeId: number; url: string } | null = null
+  let lastTyped: { backendNodeId: number; targetId: string | null; url: string } | null = null
 
   async function shot(index: number, which: 'before' | 'after'): Promise<string | undefined> {
     return (await shotWithBytes(index, which))?.path
@@ -223,6 +265,59 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
     return label ? `${verb} ${role} "${label.slice(0, 60)}"` : `${verb} ${role}`
   }
 
+  /** A password field now, or a field a secret was typed into before (its type may have changed since). */
+  function isSecretField(target: CapturedElement): boolean {
+    return target.description.isPassword || secretFieldsOf(page).isRemembered(fieldRef(target))
+  }
+
+  /**
+   * Typing into the focused field (`perform` does it): consecutive typing into the same field is one step. A
+   * secret field's step says `********` and names the variable the replay types from; the field is remembered,
+   * so it stays painted over in every later screenshot whatever its type becomes.
+   */
+  async function typeStep(target: CapturedElement | null, text: string, perform: () => Promise<void>): Promise<Action> {
+    const isPassword = target ? isSecretField(target) : false
+    if (isPassword && target) secretFieldsOf(page).remember(fieldRef(target))
+    const url = page.url()
+    const previous = actions.at(-1)
+    const secretEnv = isPassword && target ? secretEnvName(secretPrefix, target.identity) : undefined
+    if (
+      previous &&
+      previous.actionType === 'type' &&
+      lastTyped &&
+      target &&
+      lastTyped.backendNodeId === target.backendNodeId &&
+      lastTyped.targetId === (target.targetId ?? null) &&
+      lastTyped.url === url
+    ) {
+      await perform()
+      await settle(page, quietMs, settleTimeoutMs)
+      if (isPassword) {
+        previous.text = '********'
+        if (secretEnv && !previous.secretEnv) previous.secretEnv = secretEnv
+      } else previous.text = `${previous.text ?? ''}${text}`
+      const after = await shot(actions.length - 1, 'after')
+      if (after) previous.screenshotPath = after
+      return previous
+    }
+    const action = await record(async () => {
+      const box = target?.identity.boundingBox
+      const x = box ? Math.round(box.x + box.width / 2) : 0
+      const y = box ? Math.round(box.y + box.height / 2) : 0
+      const base: Omit<Action, 'timestamp'> = {
+        actionType: 'type',
+        x,
+        y,
+        text: isPassword ? '********' : text,
+        description: describeTarget('Type into', target, 'Type'),
+      }
+      if (secretEnv) base.secretEnv = secretEnv
+      return withTarget(base, target)
+    }, perform)
+    lastTyped = target ? { backendNodeId: target.backendNodeId, targetId: target.targetId ?? null, url } : null
+    return action
+  }
+
   const recorder: WebRecorder = {
     get page() {
       return page
@@ -251,51 +346,15 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
 
     async type(text) {
       const target = await (await readerFor()).focused()
-      const isPassword = target?.description.isPassword ?? false
-      const url = page.url()
-      const previous = actions.at(-1)
-      // Consecutive typing into the same field is one step.
-      if (
-        previous &&
-        previous.actionType === 'type' &&
-        lastTyped &&
-        target &&
-        lastTyped.backendNodeId === target.backendNodeId &&
-        lastTyped.url === url
-      ) {
-        await page.keyboard.type(text)
-        await settle(page, quietMs, settleTimeoutMs)
-        if (!isPassword) previous.text = `${previous.text ?? ''}${text}`
-        const after = await shot(actions.length - 1, 'after')
-        if (after) previous.screenshotPath = after
-        return previous
-      }
-      const action = await record(
-        async () => {
-          const box = target?.identity.boundingBox
-          const x = box ? Math.round(box.x + box.width / 2) : 0
-          const y = box ? Math.round(box.y + box.height / 2) : 0
-          const base: Omit<Action, 'timestamp'> = {
-            actionType: 'type',
-            x,
-            y,
-            text: isPassword ? '********' : text,
-            description: describeTarget('Type into', target, 'Type'),
-          }
-          if (isPassword && target) base.secretEnv = secretEnvName(secretPrefix, target.identity)
-          return withTarget(base, target)
-        },
-        async () => {
-          await page.keyboard.type(text)
-        },
-      )
-      lastTyped = target ? { backendNodeId: target.backendNodeId, url } : null
-      return action
+      return typeStep(target, text, () => page.keyboard.type(text))
     },
 
     async press(key) {
-      lastTyped = null
       const target = await (await readerFor()).focused()
+      // a key that edits a secret is part of typing that secret: one masked step, never keys in clear
+      if (target && isSecretField(target) && EDITING_KEY.test(key))
+        return typeStep(target, '', () => page.keyboard.press(key))
+      lastTyped = null
       return record(
         async () => {
           const box = target?.identity.boundingBox
@@ -453,7 +512,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
     async listen() {
       let queue: Promise<unknown> = Promise.resolve()
       let stopped = false
-      let typing: { action: Action; key: string } | null = null
+      let typing: { action: Action; key: string; secret: boolean } | null = null
       const enqueue = (job: () => Promise<unknown>) => {
         queue = queue.then(job).catch(() => undefined)
       }
@@ -489,21 +548,34 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           case 'input': {
             const key = `${Math.round(event.x)},${Math.round(event.y)}@${page.url()}`
             if (typing && typing.key === key && actions.at(-1) === typing.action) {
-              if (!event.isPassword) typing.action.text = event.value
+              // a secret stays a secret when the field shows it ("show password")
+              if (!event.isPassword && !typing.secret) typing.action.text = event.value
               break
             }
-            const target = await (await readerFor()).atPoint(event.x, event.y)
+            // the field with focus is the one typed into (in a cross-origin iframe too, where the page-side
+            // script cannot tell its place); else the element under the reported point
+            const reader = await readerFor()
+            const focused = await reader.focused().catch(() => null)
+            const isField = focused !== null && /^(input|textarea)$/.test(focused.identity.tagName)
+            const target = isField ? focused : await reader.atPoint(event.x, event.y)
+            const secret = event.isPassword || (target !== null && isSecretField(target))
+            if (secret && target) secretFieldsOf(page).remember(fieldRef(target))
+            else if (secret)
+              await secretFieldsOf(page)
+                .rememberFocused()
+                .catch(() => null)
+            const box = isField ? target?.identity.boundingBox : undefined
             const base: Omit<Action, 'timestamp'> = {
               actionType: 'type',
-              x: Math.round(event.x),
-              y: Math.round(event.y),
-              text: event.isPassword ? '********' : event.value,
+              x: Math.round(box ? box.x + box.width / 2 : event.x),
+              y: Math.round(box ? box.y + box.height / 2 : event.y),
+              text: secret ? '********' : event.value,
               description: describeTarget('Type into', target, 'Type'),
             }
-            if (event.isPassword && target) base.secretEnv = secretEnvName(secretPrefix, target.identity)
+            if (secret && target) base.secretEnv = secretEnvName(secretPrefix, target.identity)
             const action: Action = { timestamp: Date.now(), ...withTarget(base, target) }
             actions.push(action)
-            typing = { action, key }
+            typing = { action, key, secret }
             break
           }
           case 'select': {

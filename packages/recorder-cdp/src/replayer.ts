@@ -20,6 +20,7 @@ import { decodeFrame } from './visual'
 import { trackPageActivity } from './page-activity'
 import { adoptPage, type NewPageWatch, watchNewPages } from './new-page'
 import { planUrls } from './url-plan'
+import { secretFieldsOf } from './cdp-secret-fields'
 import { maskedScreenshot, settle } from './recorder'
 import { clickAsAPerson } from './styled-control'
 
@@ -331,6 +332,7 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
       result.coordinateChange = { x: 0, y: 0 }
       if (isClickLike(action) || action.actionType === 'drag') await clickAt(action, action.x, action.y)
       else if (action.actionType === 'type') await page.keyboard.type(text ?? '')
+      await rememberSecretField(action)
       return null
     }
     const cropPath = action.elementCropPath ? resolve(opts.caseDir, action.elementCropPath) : null
@@ -392,11 +394,13 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     if (found.coordinateFallback || !handle) {
       await clickAt(action, found.point.x, found.point.y)
       if (text !== null) await page.keyboard.type(text)
+      await rememberSecretField(action)
       return found
     }
     switch (action.actionType) {
       case 'type':
         await handle.fill(text ?? '', { timeout })
+        await rememberSecretField(action)
         break
       case 'select':
         await handle
@@ -420,6 +424,14 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
   async function clickAt(action: Action, x: number, y: number) {
     const button = action.actionType === 'right_click' ? 'right' : (action.button ?? 'left')
     await page.mouse.click(x, y, { button, clickCount: action.actionType === 'double_click' ? 2 : 1 })
+  }
+
+  /** The field a secret was typed into stays painted over in every later screenshot ("show password"). */
+  async function rememberSecretField(action: Action): Promise<void> {
+    if (action.actionType === 'type' && action.secretEnv)
+      await secretFieldsOf(page)
+        .rememberFocused()
+        .catch(() => null)
   }
 
   function secretOrText(action: Action): string {
