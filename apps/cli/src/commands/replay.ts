@@ -98,6 +98,19 @@ export class ReplayCommand extends QaCommand {
         this.err(
           `--url with a folder means --base-url: every recorded URL on a case's recorded origin moves onto ${url}.`,
         )
+      // flags the folder route does not honour yet are refused, never silently dropped (issue 16)
+      const unsupported = [
+        this.junit !== undefined && '--junit',
+        this.saveHeals !== undefined && '--save-heals',
+        this.configPath !== undefined && '--config',
+        this.viewport !== undefined && '--viewport',
+        this.headed && '--headed',
+      ].filter((f): f is string => typeof f === 'string')
+      if (unsupported.length > 0)
+        throw new UsageError(
+          `${unsupported.join(', ')} ${unsupported.length === 1 ? 'works' : 'work'} with one case, not with a folder or --shard (${this.casePath}); nothing was replayed.`,
+          'Replay the cases one by one (qa replay <case.json> …) for these flags; a folder writes one JSON report per case under --report-dir.',
+        )
       const baseUrl = baseUrlFlag ?? url
       return replayFolderFromCli({
         dir: this.casePath,

@@ -74,6 +74,16 @@ describe.each([
     ['replay', desktopCase],
     /No (display is available|X server is running)[\s\S]*hint: .*xvfb-run -a/,
   ],
+  [
+    'replay a folder with --junit (issue 16: not silently ignored)',
+    ['replay', dir, '--junit', join(dir, 'r.xml')],
+    /--junit works with one case, not with a folder or --shard .*nothing was replayed/,
+  ],
+  [
+    'replay a shard with --save-heals and --config',
+    ['replay', dir, '--shard', '1/2', '--verify', '--save-heals', join(dir, 'h.json'), '--config', badScript],
+    /--save-heals, --config work with one case, not with a folder or --shard/,
+  ],
   ['replay with a bad timeout', ['replay', webCase, '--timeout=0'], /--timeout: expected a positive integer, got "0"/],
   ['verify with one image', ['verify', 'a.png'], /Not enough positional arguments/],
   ['report of a missing file', ['report', 'r.json', '--format', 'html'], /r\.json: no such report file/],
