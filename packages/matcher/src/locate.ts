@@ -182,7 +182,16 @@ function describe(e: CandidateElement, reason: string | undefined): string {
 const FORM_TAGS = new Set(['input', 'select', 'textarea', 'button', 'form', 'fieldset', 'output', 'object', 'iframe'])
 
 const pointOf = (e: CandidateElement, fallback: XY): XY => (isBox(e.boundingBox) ? centerOf(e.boundingBox) : fallback)
-const actionable = <E extends CandidateElement>(list: readonly E[]): E[] => list.filter((e) => e.visible !== false)
+/**
+ * The visible candidates a click could land on. A disabled one (`enabled: false`) is dropped when an enabled one
+ * is there too: a disabled twin carrying the recorded label is never what the person clicked. When only disabled
+ * ones remain they are kept, so the step waits for them to become enabled (and fails, clicking nothing, if not).
+ */
+const actionable = <E extends CandidateElement>(list: readonly E[]): E[] => {
+  const visible = list.filter((e) => e.visible !== false)
+  const enabled = visible.filter((e) => e.enabled !== false)
+  return enabled.length > 0 ? enabled : visible
+}
 const fmt = (v: number) => v.toFixed(2)
 const blank = (v: string | null | undefined): boolean => !v || v.trim() === ''
 
