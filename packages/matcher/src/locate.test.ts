@@ -709,6 +709,13 @@ describe('the lost-holder rule: fewer elements carry the recorded label than whe
     const twinGone = await locate(recorded, memoryCandidateSource([tab(1), tab(2, 'Archive'), tab(3)]))
     expect(twinGone.element?.handle).toBe('Home-1')
   })
+
+  it('counts a disabled twin as the recorder did: it is still there, nothing is gone', async () => {
+    const disabledTwin = { ...tab(2), enabled: false }
+    const moved = { ...tab(1), xpath: '/html/body/div/div[1]/div/ul/li[1]/button' }
+    const r = await locate({ ...identityOf(tab(1)), sameLabelCount: 1 }, memoryCandidateSource([moved, disabledTwin]))
+    expect(r.element?.handle).toBe('Home-1')
+  })
 })
 
 describe('labels that name the same action (UI vocabulary)', () => {

@@ -244,9 +244,15 @@ export async function locate<H = unknown>(
   type E = CandidateElement<H>
   const labels = createLabelCheck(identity, minLabelScore)
   /** Every visible candidate of the page, listed once per call (similarity and the sole-holder rule share it). */
+  let listed: Promise<E[]> | null = null
+  /** Every visible candidate, disabled ones included (what the recorder counted for `sameLabelCount`). */
+  const visibleCandidates = (): Promise<E[]> => {
+    listed ??= source.listCandidates().then((list) => list.filter((e) => e.visible !== false))
+    return listed
+  }
   let everything: Promise<E[]> | null = null
   const allCandidates = (): Promise<E[]> => {
-    everything ??= source.listCandidates().then(actionable)
+    everything ??= visibleCandidates().then(actionable)
     return everything
   }
   const uniqueWhenRecorded = identity.sameLabelCount === 0 && labelKeys(identity).length > 0
@@ -256,7 +262,7 @@ export async function locate<H = unknown>(
     labels.check(c).agreement >= Math.max(minLabelScore, SAME_LABEL_AGREEMENT)
   let holders: Promise<E[]> | null = null
   const labelHolders = (): Promise<E[]> => {
-    holders ??= allCandidates()
+    holders ??= visibleCandidates()
       .then((list) => list.filter(carriesLabel))
       .catch(() => [] as E[])
     return holders
