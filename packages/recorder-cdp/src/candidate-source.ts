@@ -86,12 +86,21 @@ export function wholeName(name: string): RegExp {
   return new RegExp(`^\\s*${words.join('\\s+')}\\s*$`, 'i')
 }
 
-/** Runs in the page: indexes of the elements whose box contains the viewport point. */
+/**
+ * Runs in the page: indexes of the elements a click at the viewport point would reach — the element hit there
+ * and its ancestors (across shadow roots). A `display: contents` button has no box of its own; its content is
+ * what the point hits.
+ */
 function indexesUnderInPage(elements: Element[], point: { x: number; y: number }): number[] {
+  const chain = new Set<Element>()
+  for (let el: Element | null = document.elementFromPoint(point.x, point.y); el; ) {
+    chain.add(el)
+    const root = el.getRootNode()
+    el = el.parentElement ?? (root instanceof ShadowRoot ? root.host : null)
+  }
   const out: number[] = []
   elements.forEach((el, i) => {
-    const r = el.getBoundingClientRect()
-    if (point.x >= r.left && point.x <= r.right && point.y >= r.top && point.y <= r.bottom) out.push(i)
+    if (chain.has(el)) out.push(i)
   })
   return out
 }

@@ -45,7 +45,7 @@ export interface VisualCandidates<H> {
   all(): Promise<CandidateElement<H>[]>
   /** Whether `all` listed every one (not cut at a limit). */
   complete?: boolean
-  /** Every interactive element whose box contains this point, uncapped. */
+  /** Every interactive element a click at this point reaches (the element hit and its ancestors), uncapped. */
   under?(x: number, y: number): Promise<CandidateElement<H>[]>
 }
 
@@ -78,8 +78,15 @@ export async function findCropOnScreen<H>(
   const shown = (list: CandidateElement<H>[]) => list.filter((c) => c.visible !== false && c.boundingBox)
   const all = shown(await source.all())
   let under = all.filter(contains)
-  // the listing may have been cut at its limit before reaching the element under the pixels
-  if (under.length === 0 && source.under) under = shown(await source.under(cx, cy)).filter(contains)
+  // The listing may have been cut at its limit before reaching the element under the pixels, or the element
+  // draws no box of its own (`display: contents`): ask what a click there reaches. Such an element stands
+  // where its pixels are.
+  if (under.length === 0 && source.under)
+    under = (await source.under(cx, cy)).map((c) =>
+      c.boundingBox && c.boundingBox.width > 0 && c.boundingBox.height > 0
+        ? c
+        : { ...c, boundingBox: match.box, visible: true },
+    )
   under.sort((a, b) => area(a.boundingBox as BoundingBox) - area(b.boundingBox as BoundingBox))
   const hit: VisualHit<H> = { box: match.box, score: match.score }
   if (under[0]) hit.element = under[0]
