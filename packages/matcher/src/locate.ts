@@ -274,7 +274,8 @@ export async function locate<H = unknown>(
    */
   const soleHolder = async (e: E): Promise<boolean> => {
     if (!uniqueWhenRecorded) return false
-    const list = await labelHolders()
+    // enabled holders only: a disabled twin is not what the person clicks (it still counts as gone or not below)
+    const list = (await allCandidates().catch(() => [] as E[])).filter(carriesLabel)
     return list.length === 1 && sameCandidate(list[0] as E, e)
   }
   /**
