@@ -552,12 +552,16 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
               if (!event.isPassword && !typing.secret) typing.action.text = event.value
               break
             }
-            // the field with focus is the one typed into (in a cross-origin iframe too, where the page-side
-            // script cannot tell its place); else the element under the reported point
+            // The field the page-side script reported (its centre) is the one typed into. Events are handled in
+            // order but late: by now focus may have moved on (a click into the password field queued behind this
+            // typing), so focus decides only where the point does not reach a field (a cross-origin iframe,
+            // whose script cannot tell its place in the top page).
             const reader = await readerFor()
-            const focused = await reader.focused().catch(() => null)
-            const isField = focused !== null && /^(input|textarea)$/.test(focused.identity.tagName)
-            const target = isField ? focused : await reader.atPoint(event.x, event.y)
+            const isFieldTag = (t: string | undefined) => t !== undefined && /^(input|textarea)$/i.test(t)
+            const pointed = await reader.atPoint(event.x, event.y)
+            const focused = isFieldTag(pointed?.identity.tagName) ? null : await reader.focused().catch(() => null)
+            const isField = focused !== null && isFieldTag(focused.identity.tagName)
+            const target = isField ? focused : pointed
             const secret = event.isPassword || (target !== null && isSecretField(target))
             if (secret && target) secretFieldsOf(page).remember(fieldRef(target))
             else if (secret)
