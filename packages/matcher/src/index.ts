@@ -53,6 +53,7 @@ export {
   WEB_STRATEGIES,
   type WebStrategy,
 } from './locate'
+export { type DescribeAttemptsOptions, describeAttempts } from './describe-attempts'
 export {
   type LocateOnScreenOptions,
   locateOnScreen,

@@ -66,7 +66,7 @@ describe('locateOnScreen', () => {
     expect(r.attempts.map((a) => a.outcome)).toEqual(['below_threshold', 'below_threshold', 'matched'])
   })
 
-  it('finds the label by OCR, refuses an ambiguous label, and falls back to coordinates', async () => {
+  it('finds the label by OCR, refuses an ambiguous label; coordinates only when allowed', async () => {
     const blank = noiseFrame(400, 300, 14, 6, 4)
     const ocr = await locateOnScreen(
       { original, target },
@@ -76,16 +76,20 @@ describe('locateOnScreen', () => {
       ]),
     )
     expect(ocr).toMatchObject({ strategy: 'ocr', point: { x: 30, y: 260 } })
-    const twice = await locateOnScreen(
-      { original, target },
-      source(blank, undefined, [
-        { text: '입장', x: 10, y: 250 },
-        { text: '입장', x: 300, y: 10 },
-      ]),
-    )
-    expect(twice).toMatchObject({ strategy: 'coordinate', coordinateFallback: true, point: original, confidence: 0 })
+    const words = [
+      { text: '입장', x: 10, y: 250 },
+      { text: '입장', x: 300, y: 10 },
+    ]
+    // by default nothing is clicked blindly: not found, the coordinate fallback named as not allowed
+    const twice = await locateOnScreen({ original, target }, source(blank, undefined, words))
+    expect(twice).toMatchObject({ status: 'not_found', strategy: 'failed', coordinateFallback: false })
+    expect(twice.point).toBeUndefined()
     expect(twice.attempts.find((a) => a.strategy === 'ocr')?.outcome).toBe('ambiguous')
-    const strict = await locateOnScreen({ original, target }, source(blank), { allowCoordinateFallback: false })
-    expect(strict.status).toBe('not_found')
+    expect(twice.attempts.at(-1)).toMatchObject({ strategy: 'coordinate', outcome: 'skipped' })
+    expect(twice.attempts.at(-1)?.detail).toMatch(/--allow-coordinates/)
+    const allowed = await locateOnScreen({ original, target }, source(blank, undefined, words), {
+      allowCoordinateFallback: true,
+    })
+    expect(allowed).toMatchObject({ strategy: 'coordinate', coordinateFallback: true, point: original, confidence: 0 })
   })
 })

@@ -50,7 +50,11 @@ export interface LocateOnScreenOptions {
   templateThreshold?: number
   /** OCR text similarity needed (default 0.8). */
   ocrThreshold?: number
-  /** Click the recorded point when nothing else worked (default true on desktop, as seed 001 does). */
+  /**
+   * Click the recorded point when no strategy found the target (default false, as on the web: a blind click on
+   * a screen that no longer shows the target is a wrong click). Meant for coordinate-only legacy cases; the
+   * result then says `strategy: 'coordinate'`, `coordinateFallback: true`, confidence 0, never a located element.
+   */
   allowCoordinateFallback?: boolean
   match?: FindMatchingElementOptions
   template?: Omit<MatchTemplateOptions, 'threshold'>
@@ -61,7 +65,8 @@ const fmt = (v: number) => v.toFixed(2)
 /**
  * The desktop cascade (SPEC §5) on the same engine as the web one: direct (recorded pixels still there,
  * no LLM call) → semantic (analysis + `findMatchingElement`, confidence ≥ 0.7) → template (multi-scale NCC
- * of the recorded crop) → OCR text search → recorded coordinates. The screen is captured once.
+ * of the recorded crop) → OCR text search → recorded coordinates (only with `allowCoordinateFallback`). The
+ * screen is captured once.
  */
 export async function locateOnScreen(
   step: ScreenTarget,
@@ -229,7 +234,9 @@ export async function locateOnScreen(
     },
     {
       method: 'coordinate',
-      skip: opts.allowCoordinateFallback === false ? 'coordinate fallback not allowed' : null,
+      skip: opts.allowCoordinateFallback
+        ? null
+        : 'coordinate fallback not allowed (allowCoordinateFallback; `qa replay --allow-coordinates`)',
       run: async () => ({
         outcome: 'matched',
         element: {
