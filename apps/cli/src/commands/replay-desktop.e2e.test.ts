@@ -114,7 +114,9 @@ describe('qa replay of a desktop case on a real Tk program', () => {
     expect(results).toHaveLength(4)
     for (const x of results) {
       expect(x).toMatchObject({ success: false, method: 'failed' })
-      expect(x.errorMessage).toMatch(/^Element not found: .* \(tried direct: below_threshold.*template: .*coordinate: skipped/)
+      expect(x.errorMessage).toMatch(
+        /^Element not found: .* \(tried direct: below_threshold.*template: .*coordinate: skipped/,
+      )
       expect(x.actualCoords ?? null).toBeNull()
     }
     expect(report.summary).toMatch(/4 target\(s\) not found/)
