@@ -60,6 +60,7 @@ export {
   type OcrWord,
   type ScreenSource,
   type ScreenTarget,
+  settleByPrior,
 } from './locate-on-screen'
 export {
   countSameLabel,
@@ -87,6 +88,7 @@ export {
 } from './memory-candidate-source'
 export {
   type Frame,
+  isAmbiguousMatch,
   type MatchTemplateOptions,
   matchTemplate,
   type TemplateMatch,
