@@ -272,9 +272,7 @@ function runClipboardTool(cmd: string, args: string[], text: string): Promise<bo
     const child = spawn(cmd, args, { stdio: ['pipe', 'ignore', 'ignore'] })
     child.once('error', (e) => ((e as NodeJS.ErrnoException).code === 'ENOENT' ? resolve(false) : reject(e)))
     // xclip and xsel fork a child that serves the selection; the parent exits once it holds it
-    child.once('exit', (code) =>
-      code === 0 ? resolve(true) : reject(new Error(`${cmd} exited with ${code}`)),
-    )
+    child.once('exit', (code) => (code === 0 ? resolve(true) : reject(new Error(`${cmd} exited with ${code}`))))
     child.stdin.end(text, 'utf8')
   })
 }
