@@ -210,6 +210,25 @@ describe('replayDesktopCase', () => {
     expect(out.report.summary).toMatch(/2 click\(s\) at the recorded coordinates, not located/)
   })
 
+  it('warns when the replay screen is not the recorded size (report summary and warnings)', async () => {
+    const recordedOn = { ...tc, screen: { width: 1280, height: 720, scale: 1 } }
+    const out = await replayDesktopCase(recordedOn, {
+      caseDir: dir,
+      screen: memoryScreen(screens.v1),
+      input: recordingInput(),
+      settle,
+    })
+    expect(out.warnings).toHaveLength(1)
+    expect(out.warnings[0]).toMatch(/^The screen is 640×400 now and was 1280×720 when recorded/)
+    expect(out.report.summary).toMatch(/Warning: The screen is 640×400 now and was 1280×720 when recorded/)
+    const same = await replayDesktopCase(
+      { ...tc, screen: { width: W, height: H, scale: 1 } },
+      { caseDir: dir, screen: memoryScreen(screens.v1), input: recordingInput(), settle },
+    )
+    expect(same.warnings).toEqual([])
+    expect(same.report.summary).not.toMatch(/Warning/)
+  })
+
   it('refuses a web case', async () => {
     await expect(
       replayDesktopCase(

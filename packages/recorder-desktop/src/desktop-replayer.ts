@@ -75,6 +75,17 @@ export interface DesktopReplayOutcome {
   verifications: VerificationResult[]
   /** Every step ran and (with verification) none failed. */
   passed: boolean
+  /** Things the person should know about this run (the screen size differs from the recorded one); also in the summary. */
+  warnings: string[]
+}
+
+/** The warning when the replay screen is not the recorded size, or null. Pure. */
+export function screenSizeWarning(
+  recorded: { width: number; height: number } | null | undefined,
+  current: { width: number; height: number },
+): string | null {
+  if (!recorded || (recorded.width === current.width && recorded.height === current.height)) return null
+  return `The screen is ${current.width}×${current.height} now and was ${recorded.width}×${recorded.height} when recorded: elements may be elsewhere or scaled (template matching searches 0.5–2×), and whole-screen comparisons cannot match.`
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -142,6 +153,9 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
   const settle = () => waitForStableScreen(opts.screen, opts.settle)
   const total = tc.actions.length
   const allowCoordinates = opts.allowCoordinates ?? opts.locate?.allowCoordinateFallback ?? false
+  const warnings: string[] = []
+  const sizeWarning = screenSizeWarning(tc.screen, await opts.screen.info())
+  if (sizeWarning) warnings.push(sizeWarning)
 
   for (const [index, action] of tc.actions.entries()) {
     const started = performance.now()
@@ -308,5 +322,6 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
       report.summary = `${report.summary.replace('Test PASSED', 'Test FAILED')} ${failed} step(s) could not be executed.`
     if (notes) report.summary = `${report.summary} ${notes[0]?.toUpperCase()}${notes.slice(1)}.`
   }
-  return { report, results, verifications, passed }
+  if (warnings.length) report.summary = `${report.summary} Warning: ${warnings.join(' ')}`
+  return { report, results, verifications, passed, warnings }
 }

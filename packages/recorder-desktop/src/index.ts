@@ -27,7 +27,7 @@ export {
   scriptedInput,
   solidFrame,
 } from './memory-screen'
-export { assertDisplay, parseDisplay } from './display'
+export { assertDisplay, assertRecordExtension, hasRecordExtension, parseDisplay } from './display'
 export { type BackgroundQueue, createBackgroundQueue } from './background-queue'
 export { analyzeClick, type ElementAnalyzer, toSemanticInfo } from './semantic-info'
 export {
@@ -41,6 +41,7 @@ export {
   type DesktopReplayOutcome,
   type DesktopStepEvent,
   replayDesktopCase,
+  screenSizeWarning,
   type SettleOptions,
   waitForStableScreen,
 } from './desktop-replayer'

@@ -55,6 +55,7 @@ export async function runDesktopReplay(opts: RunDesktopReplayOptions): Promise<R
       visionUsage: () => vision.usage(),
       ...(opts.onStep ? { onStep: opts.onStep } : {}),
     })
+    for (const w of outcome.warnings) opts.onProgress?.(`Warning: ${w}`)
     const reportFiles = await writeReports(outcome.report, reportDir, opts.formats ?? ['json', 'txt', 'html'], {
       baseDir: loaded.dir,
     })

@@ -3,7 +3,7 @@
 // click as a person does). Issue 14: with the program closed, the replay must refuse every step ("not found")
 // and exit 1, instead of clicking the recorded pixels and calling it a pass.
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -138,5 +138,35 @@ describe('qa replay of a desktop case on a real Tk program', () => {
       expect(x.warning).toMatch(/clicked the recorded coordinates/)
     }
     expect(report.summary).toMatch(/4 click\(s\) at the recorded coordinates, not located/)
+  })
+})
+
+/** Issue 14 item 7: an X server without RECORD is named by `qa doctor --desktop` and refused by the recorder. */
+describe('an X server without the RECORD extension', () => {
+  it('qa doctor --desktop fails the RECORD check; qa record desktop refuses with DESKTOP_NO_RECORD, exit 2', async () => {
+    const bare = await startXvfb({ width: 640, height: 480, record: false })
+    try {
+      const ok = await qaAsync(['doctor', '--desktop', '--json'], { env: env() })
+      const withRecord = JSON.parse(ok.stdout).checks.find((c: { name: string }) => c.name === 'X RECORD extension')
+      expect(withRecord).toMatchObject({ status: 'ok', required: true })
+
+      const doctor = await qaAsync(['doctor', '--desktop', '--json'], { env: { DISPLAY: bare.display } })
+      const check = JSON.parse(doctor.stdout).checks.find((c: { name: string }) => c.name === 'X RECORD extension')
+      expect(check).toMatchObject({ status: 'fail', required: true })
+      expect(check.fix).toMatch(/\+extension RECORD/)
+      expect(doctor.code).toBe(2)
+
+      const out = join(dir, 'no-record.json')
+      const rec = await qaAsync(['record', 'desktop', '--out', out, '--duration-ms', '2000'], {
+        env: { DISPLAY: bare.display },
+      })
+      expect(rec.code).toBe(2)
+      expect(rec.stderr).toMatch(/has no RECORD extension, which recording needs to see clicks and keys/)
+      expect(rec.stderr).toMatch(/hint: .*\+extension RECORD/)
+      expect(rec.stderr).not.toMatch(/Xlib|XRecord|Abort/i)
+      expect(existsSync(out)).toBe(false)
+    } finally {
+      await bare.stop()
+    }
   })
 })

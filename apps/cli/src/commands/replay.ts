@@ -36,6 +36,7 @@ export class ReplayCommand extends QaCommand {
       finds fails with "not found" and the strategies tried; nothing is clicked. --allow-coordinates (or
       "replay": { "allowCoordinates": true } in the config) clicks the recorded point instead, for coordinate-only
       legacy cases; such steps are reported with method "coordinate" and a warning, never as located.
+      --save-heals is for web cases; a desktop case with it is refused before anything runs.
       --junit and --save-heals never name the case or one of its screenshots, and an existing file needs --force;
       both are checked before the browser starts.
       Exit code: 0 the test passed, 1 a step failed, 2 bad input (unreadable case, a case with no actions, a
@@ -140,6 +141,11 @@ export class ReplayCommand extends QaCommand {
       throw new UsageError(
         `${this.casePath} has no actions; there is nothing to replay.`,
         'Record the flow again (qa record web … --script steps.json), or check that this is the right file.',
+      )
+    if (tc.platform !== 'web' && this.saveHeals)
+      throw new UsageError(
+        `--save-heals is not supported for desktop cases yet: ${this.casePath} is a desktop case, and its heals (a moved crop, a new place) are not written back; nothing was replayed.`,
+        'Replay without --save-heals (the report names the strategy that found each step), or record the case again on the changed program.',
       )
     await guardOutputs({
       outputs: [
