@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 import type { MouseButton, ScreenInfo } from '@qa/model'
@@ -282,8 +282,10 @@ function runClipboardTool(cmd: string, args: string[], text: string): Promise<bo
  * type (Hangul, accents) are entered, as a person without that input method would paste them.
  */
 export async function setClipboard(text: string): Promise<void> {
-  if (await runClipboardTool('xclip', ['-selection', 'clipboard', '-in'], text)) return
-  if (await runClipboardTool('xsel', ['--clipboard', '--input'], text)) return
+  if (await runClipboardTool('xclip', ['-selection', 'clipboard', '-in'], text))
+    return untilClipboardHolds('xclip', ['-selection', 'clipboard', '-out'], text)
+  if (await runClipboardTool('xsel', ['--clipboard', '--input'], text))
+    return untilClipboardHolds('xsel', ['--clipboard', '--output'], text)
   throw new DesktopError(
     'DESKTOP_INPUT_FAILED',
     `Typing "${text.slice(0, 20)}" needs the clipboard (characters a US keyboard cannot type are pasted with Ctrl+V), and neither xclip nor xsel is installed.`,
@@ -291,8 +293,23 @@ export async function setClipboard(text: string): Promise<void> {
   )
 }
 
+/**
+ * Reads the clipboard back until it holds the text (the tool's forked child may take the selection a moment after
+ * its parent exits; a Ctrl+V before that pastes nothing). Gives up silently after 2 s.
+ */
+async function untilClipboardHolds(cmd: string, args: string[], text: string): Promise<void> {
+  const end = performance.now() + 2000
+  while (performance.now() < end) {
+    const now = await new Promise<string | null>((resolve) =>
+      execFile(cmd, args, { timeout: 1000, encoding: 'utf8' }, (error, stdout) => resolve(error ? null : stdout)),
+    )
+    if (now === text) return
+    await new Promise((r) => setTimeout(r, 30))
+  }
+}
+
 /** Time a program gets to fetch the clipboard after Ctrl+V before anything else is typed or pasted. */
-const PASTE_SETTLE_MS = 250
+const PASTE_SETTLE_MS = 400
 
 /** Synthetic mouse and keyboard input on nut-js (XTest on X11), in the worker. */
 export function nutInput(): PointerInput & KeyboardInput {

@@ -71,9 +71,13 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  app?.kill('SIGTERM')
-  await desktop?.close()
-  await xvfb?.stop({ deferToExit: true })
+  if (app) {
+    const gone = new Promise((r) => app?.once('exit', r))
+    app.kill('SIGTERM')
+    await gone
+  }
+  await desktop?.close() // the hook never started: no X connection outlives this, so the server can go now
+  await xvfb?.stop()
   await rm(dir, { recursive: true, force: true })
 })
 
