@@ -2,12 +2,14 @@
 # Installs the Debian packages the project's real parts need, when they are missing.
 #   scripts/system-deps.sh demo   Chromium (the web demo, `qa record web`, `qa replay`)
 #   scripts/system-deps.sh test   everything the full test suite uses: Chromium, Xvfb + xdotool (desktop
-#                                 e2e), Redis (queue), Tesseract English/Korean data, a CJK font (Hangul)
+#                                 e2e), Tk's wish (a real X11 program with a keypad and a text field for the
+#                                 desktop e2e), xclip (Hangul typed by clipboard paste), Redis (queue),
+#                                 Tesseract English/Korean data, a CJK font (Hangul)
 set -eu
 profile=${1:-test}
 case "$profile" in
   demo) packages="chromium fonts-noto-cjk" ;;
-  test) packages="chromium xvfb xauth xdotool x11-utils redis-server tesseract-ocr-eng tesseract-ocr-kor fonts-noto-cjk" ;;
+  test) packages="chromium xvfb xauth xdotool x11-utils tk xclip redis-server tesseract-ocr-eng tesseract-ocr-kor fonts-noto-cjk" ;;
   *) echo "usage: $0 demo|test" >&2; exit 2 ;;
 esac
 

@@ -12,6 +12,8 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`
 export async function replayDesktopFromCli(opts: {
   casePath: string
   verify: boolean
+  /** Click the recorded point when no strategy finds the target (`--allow-coordinates`). */
+  allowCoordinates?: boolean
   reportDir: string
   threshold?: number
   json: boolean
@@ -28,6 +30,7 @@ export async function replayDesktopFromCli(opts: {
     casePath: opts.casePath,
     vision: visionConfigFromEnv(process.env),
     verify: opts.verify,
+    allowCoordinates: opts.allowCoordinates ?? false,
     reportDir: opts.reportDir,
     ...(opts.threshold !== undefined ? { policy: { passSimilarity: opts.threshold } } : {}),
     onProgress: log,
@@ -35,13 +38,15 @@ export async function replayDesktopFromCli(opts: {
       const verdict = verification ? verification.finalResult.toUpperCase() : ''
       const how = result.success
         ? `${result.method}${result.matchConfidence ? ` ${pct(result.matchConfidence)}` : ''}`
-        : 'did not run'
+        : result.errorMessage?.startsWith('Element not found')
+          ? 'not found'
+          : 'did not run'
       const moved =
         result.coordinateChange && (result.coordinateChange.x || result.coordinateChange.y)
           ? ` moved (${result.coordinateChange.x}, ${result.coordinateChange.y})`
           : ''
       log(
-        `  [${index + 1}/${total}] ${verdict.padEnd(7)} ${action.description} — ${how}${moved}${result.errorMessage ? ` — ${result.errorMessage}` : ''}`,
+        `  [${index + 1}/${total}] ${verdict.padEnd(7)} ${action.description} — ${how}${moved}${result.errorMessage ? ` — ${result.errorMessage}` : ''}${result.warning ? ` — warning: ${result.warning}` : ''}`,
       )
     },
   })

@@ -53,12 +53,14 @@ export {
   WEB_STRATEGIES,
   type WebStrategy,
 } from './locate'
+export { type DescribeAttemptsOptions, describeAttempts } from './describe-attempts'
 export {
   type LocateOnScreenOptions,
   locateOnScreen,
   type OcrWord,
   type ScreenSource,
   type ScreenTarget,
+  settleByPrior,
 } from './locate-on-screen'
 export {
   countSameLabel,
@@ -86,6 +88,7 @@ export {
 } from './memory-candidate-source'
 export {
   type Frame,
+  isAmbiguousMatch,
   type MatchTemplateOptions,
   matchTemplate,
   type TemplateMatch,

@@ -2,7 +2,8 @@ import type { TargetElement } from '@qa/model'
 import { describe, expect, it } from 'vitest'
 import type { UiAnalysis } from './find-matching-element'
 import { cropFrame, noiseFrame, pasteScaled } from './internal/synthetic'
-import { locateOnScreen, type ScreenSource } from './locate-on-screen'
+import { crop as cropKey, type KeyBox, keypadPng } from './__tests__/keypad-png'
+import { locateOnScreen, type ScreenSource, settleByPrior } from './locate-on-screen'
 
 const recorded = noiseFrame(400, 300, 11, 6, 4)
 const crop = cropFrame(recorded, 180, 130, 48, 30)
@@ -66,7 +67,7 @@ describe('locateOnScreen', () => {
     expect(r.attempts.map((a) => a.outcome)).toEqual(['below_threshold', 'below_threshold', 'matched'])
   })
 
-  it('finds the label by OCR, refuses an ambiguous label, and falls back to coordinates', async () => {
+  it('finds the label by OCR, refuses an ambiguous label; coordinates only when allowed', async () => {
     const blank = noiseFrame(400, 300, 14, 6, 4)
     const ocr = await locateOnScreen(
       { original, target },
@@ -76,16 +77,79 @@ describe('locateOnScreen', () => {
       ]),
     )
     expect(ocr).toMatchObject({ strategy: 'ocr', point: { x: 30, y: 260 } })
-    const twice = await locateOnScreen(
-      { original, target },
-      source(blank, undefined, [
-        { text: '입장', x: 10, y: 250 },
-        { text: '입장', x: 300, y: 10 },
-      ]),
-    )
-    expect(twice).toMatchObject({ strategy: 'coordinate', coordinateFallback: true, point: original, confidence: 0 })
+    const words = [
+      { text: '입장', x: 10, y: 250 },
+      { text: '입장', x: 300, y: 10 },
+    ]
+    // by default nothing is clicked blindly: not found, the coordinate fallback named as not allowed
+    const twice = await locateOnScreen({ original, target }, source(blank, undefined, words))
+    expect(twice).toMatchObject({ status: 'not_found', strategy: 'failed', coordinateFallback: false })
+    expect(twice.point).toBeUndefined()
     expect(twice.attempts.find((a) => a.strategy === 'ocr')?.outcome).toBe('ambiguous')
-    const strict = await locateOnScreen({ original, target }, source(blank), { allowCoordinateFallback: false })
-    expect(strict.status).toBe('not_found')
+    expect(twice.attempts.at(-1)).toMatchObject({ strategy: 'coordinate', outcome: 'skipped' })
+    expect(twice.attempts.at(-1)?.detail).toMatch(/--allow-coordinates/)
+    const allowed = await locateOnScreen({ original, target }, source(blank, undefined, words), {
+      allowCoordinateFallback: true,
+    })
+    expect(allowed).toMatchObject({ strategy: 'coordinate', coordinateFallback: true, point: original, confidence: 0 })
+  })
+})
+
+// issue 14 item 3: two places that match the recorded crop equally well are ambiguous (next strategy or "not
+// found") unless the recorded position settles it. Real PNG frames: a keypad with two identical "7" keys.
+describe('locateOnScreen template ambiguity on a keypad with two identical keys', () => {
+  const rows = [
+    ['7', '8', '9', '7'],
+    ['4', '5', '6', '*'],
+    ['1', '2', '3', '-'],
+  ]
+  const keyTarget: TargetElement = { type: 'button', text: '7' }
+
+  it('refuses when the keypad moved: neither "7" is at the recorded place, nothing is clicked', async () => {
+    const recorded = await keypadPng({ x: 700, y: 400, rows })
+    const a = recorded.keys[0] as KeyBox
+    const moved = await keypadPng({ x: 760, y: 430, rows })
+    const r = await locateOnScreen(
+      {
+        original: { x: a.x + 32, y: a.y + 24 },
+        target: keyTarget,
+        crop: cropKey(recorded.frame, a.x, a.y, a.width, a.height),
+        cropBox: { x: a.x, y: a.y, width: a.width, height: a.height },
+      },
+      { capture: async () => moved.frame },
+    )
+    expect(r.status).toBe('not_found')
+    const template = r.attempts.find((t) => t.strategy === 'template')
+    expect(template).toMatchObject({ outcome: 'ambiguous', candidates: 2 })
+    expect(template?.detail).toMatch(/\(760, 430\).*\(970, 430\)|\(970, 430\).*\(760, 430\)/)
+  })
+
+  it('takes the "7" still at the recorded place when the look changed (another key colour)', async () => {
+    const recorded = await keypadPng({ x: 700, y: 400, rows })
+    const b = recorded.keys[3] as KeyBox
+    const themed = await keypadPng({ x: 700, y: 400, rows, keyFill: '#b8c0cc' })
+    const r = await locateOnScreen(
+      {
+        original: { x: b.x + 32, y: b.y + 24 },
+        target: keyTarget,
+        crop: cropKey(recorded.frame, b.x, b.y, b.width, b.height),
+        cropBox: { x: b.x, y: b.y, width: b.width, height: b.height },
+      },
+      { capture: async () => themed.frame },
+    )
+    expect(r.attempts[0]).toMatchObject({ strategy: 'direct', outcome: 'below_threshold' })
+    expect(r).toMatchObject({ status: 'found', strategy: 'template', point: { x: b.x + 32, y: b.y + 24 } })
+    expect(r.attempts.find((t) => t.strategy === 'template')?.detail).toMatch(/the one at the recorded place/)
+  })
+})
+
+describe('settleByPrior', () => {
+  const box = (x: number, y: number) => ({ box: { x, y, width: 64, height: 48 } })
+  const recorded = { x: 100, y: 100, width: 64, height: 48 }
+  it('picks the one at the recorded place, only when the other is not there', () => {
+    expect(settleByPrior([box(300, 100), box(102, 99)], recorded)).toEqual(box(102, 99))
+    expect(settleByPrior([box(300, 100), box(400, 100)], recorded)).toBeNull()
+    expect(settleByPrior([box(100, 100), box(101, 100)], recorded)).toBeNull()
+    expect(settleByPrior([box(100, 100), box(300, 100)], null)).toBeNull()
   })
 })

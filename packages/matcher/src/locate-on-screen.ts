@@ -9,7 +9,13 @@ import {
 } from './find-matching-element'
 import { type CascadeStep, type LocateResult, runCascade } from './internal/cascade'
 import { centerOf, isBox, type XY } from './internal/geometry'
-import { type Frame, type MatchTemplateOptions, matchTemplate, templateScoreAt } from './match-template'
+import {
+  type Frame,
+  isAmbiguousMatch,
+  type MatchTemplateOptions,
+  matchTemplate,
+  templateScoreAt,
+} from './match-template'
 import { textSimilarity } from './text-similarity'
 
 /** A word or line found by OCR on the current screen. */
@@ -48,9 +54,18 @@ export interface LocateOnScreenOptions {
   semanticThreshold?: number
   /** Template match NCC needed (default 0.8). */
   templateThreshold?: number
+  /**
+   * A second place scoring within this of the best template match makes it ambiguous (default 0.03): the
+   * strategy answers `ambiguous` (the cascade goes on) unless the recorded position settles it.
+   */
+  templateAmbiguityMargin?: number
   /** OCR text similarity needed (default 0.8). */
   ocrThreshold?: number
-  /** Click the recorded point when nothing else worked (default true on desktop, as seed 001 does). */
+  /**
+   * Click the recorded point when no strategy found the target (default false, as on the web: a blind click on
+   * a screen that no longer shows the target is a wrong click). Meant for coordinate-only legacy cases; the
+   * result then says `strategy: 'coordinate'`, `coordinateFallback: true`, confidence 0, never a located element.
+   */
   allowCoordinateFallback?: boolean
   match?: FindMatchingElementOptions
   template?: Omit<MatchTemplateOptions, 'threshold'>
@@ -59,9 +74,28 @@ export interface LocateOnScreenOptions {
 const fmt = (v: number) => v.toFixed(2)
 
 /**
+ * The recorded position prior for two look-alike template matches: the one still at the recorded crop's place
+ * (its centre within a quarter of the crop's short side, at least 3 px) when the other is not; else null. Pure.
+ */
+export function settleByPrior<T extends { box: BoundingBox }>(
+  pair: readonly [T, T],
+  recorded: BoundingBox | null,
+): T | null {
+  if (!recorded) return null
+  const c = centerOf(recorded)
+  const radius = Math.max(3, Math.min(recorded.width, recorded.height) / 4)
+  const at = pair.filter((m) => {
+    const p = centerOf(m.box)
+    return Math.hypot(p.x - c.x, p.y - c.y) <= radius
+  })
+  return at.length === 1 ? (at[0] as T) : null
+}
+
+/**
  * The desktop cascade (SPEC §5) on the same engine as the web one: direct (recorded pixels still there,
  * no LLM call) → semantic (analysis + `findMatchingElement`, confidence ≥ 0.7) → template (multi-scale NCC
- * of the recorded crop) → OCR text search → recorded coordinates. The screen is captured once.
+ * of the recorded crop) → OCR text search → recorded coordinates (only with `allowCoordinateFallback`). The
+ * screen is captured once.
  */
 export async function locateOnScreen(
   step: ScreenTarget,
@@ -72,7 +106,14 @@ export async function locateOnScreen(
   const semanticThreshold = opts.semanticThreshold ?? 0.7
   const templateThreshold = opts.templateThreshold ?? 0.8
   const ocrThreshold = opts.ocrThreshold ?? 0.8
-  for (const [k, v] of Object.entries({ directThreshold, semanticThreshold, templateThreshold, ocrThreshold }))
+  const templateAmbiguityMargin = opts.templateAmbiguityMargin ?? 0.03
+  for (const [k, v] of Object.entries({
+    directThreshold,
+    semanticThreshold,
+    templateThreshold,
+    ocrThreshold,
+    templateAmbiguityMargin,
+  }))
     assertRange(k, v, 0, 1)
   const crop = step.crop ?? null
   const cropBox: BoundingBox | null = crop
@@ -156,15 +197,31 @@ export async function locateOnScreen(
       method: 'template',
       skip: crop ? null : 'no recorded crop',
       run: async () => {
-        const hit = matchTemplate(await screen(), crop as Frame, { ...opts.template, threshold: -1 })
-        if (!hit) return { outcome: 'none', candidates: 0 }
-        if (hit.score < templateThreshold)
+        const found = matchTemplate(await screen(), crop as Frame, { ...opts.template, threshold: -1 })
+        if (!found) return { outcome: 'none', candidates: 0 }
+        if (found.score < templateThreshold)
           return {
             outcome: 'below_threshold',
             candidates: 1,
-            confidence: Math.max(0, hit.score),
-            detail: `best NCC ${fmt(hit.score)} < ${fmt(templateThreshold)}`,
+            confidence: Math.max(0, found.score),
+            detail: `best NCC ${fmt(found.score)} < ${fmt(templateThreshold)}`,
           }
+        let hit: { box: BoundingBox; score: number; scale: number } = found
+        let settled = ''
+        if (isAmbiguousMatch(found, templateAmbiguityMargin) && found.runnerUp) {
+          const second = found.runnerUp
+          const choice = settleByPrior([found, second], cropBox)
+          const where = (b: BoundingBox) => `(${b.x}, ${b.y})`
+          if (!choice)
+            return {
+              outcome: 'ambiguous',
+              candidates: 2,
+              confidence: Math.max(0, found.score),
+              detail: `two places score alike: ${where(found.box)} ${fmt(found.score)} and ${where(second.box)} ${fmt(second.score)}; the recorded position settles neither`,
+            }
+          hit = choice
+          settled = `; ${where(found.box)} and ${where(second.box)} score alike, the one at the recorded place was taken`
+        }
         return {
           outcome: 'matched',
           element: {
@@ -176,7 +233,7 @@ export async function locateOnScreen(
           point: pointIn(hit.box, hit.scale),
           confidence: hit.score,
           candidates: 1,
-          detail: `scale ${hit.scale.toFixed(2)}`,
+          detail: `scale ${hit.scale.toFixed(2)}${settled}`,
         }
       },
     },
@@ -229,7 +286,9 @@ export async function locateOnScreen(
     },
     {
       method: 'coordinate',
-      skip: opts.allowCoordinateFallback === false ? 'coordinate fallback not allowed' : null,
+      skip: opts.allowCoordinateFallback
+        ? null
+        : 'coordinate fallback not allowed (allowCoordinateFallback; `qa replay --allow-coordinates`)',
       run: async () => ({
         outcome: 'matched',
         element: {

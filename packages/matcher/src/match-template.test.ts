@@ -1,7 +1,8 @@
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
 import { cropFrame, noiseFrame, pasteScaled, uiFrame } from './internal/synthetic'
-import { matchTemplate, templateScoreAt } from './match-template'
+import { crop, keypadPng } from './__tests__/keypad-png'
+import { isAmbiguousMatch, matchTemplate, templateScoreAt } from './match-template'
 
 describe('matchTemplate', () => {
   // issue 5 done-when: a crop pasted at a random position and scale (0.5×–2×) into random noise is found
@@ -89,4 +90,59 @@ describe('matchTemplate on UI-like content', () => {
     expect(best).not.toBeNull()
     expect(matchTemplate(screen, other, { threshold: Math.min(1, (best?.score ?? 0) + 0.01) })).toBeNull()
   })
+})
+
+// issue 14 item 3: on repetitive layouts the coarse-to-fine search dropped the true peak (on the very frame a crop
+// was cut from, the true key scores NCC 1 and the search returned a neighbour row at 0.91). Real PNG frames
+// rendered by sharp: a calculator keypad at full HD whose keys differ only by their glyph.
+describe('matchTemplate on a keypad of look-alike keys (real PNG frames)', () => {
+  const ROWS = [
+    ['7', '8', '9', '/'],
+    ['4', '5', '6', '*'],
+    ['1', '2', '3', '-'],
+    ['0', '.', '=', '+'],
+    ['(', ')', '%', '^'],
+  ]
+
+  it('finds every key where its crop was cut, NCC ≈ 1, never a neighbour, and not ambiguous', async () => {
+    const { frame, keys } = await keypadPng({ x: 770, y: 454, rows: ROWS })
+    const wrong: string[] = []
+    for (const k of keys) {
+      for (const pad of [0, 6]) {
+        const m = matchTemplate(frame, crop(frame, k.x - pad, k.y - pad, k.width + 2 * pad, k.height + 2 * pad))
+        if (!m || m.box.x !== k.x - pad || m.box.y !== k.y - pad || m.score < 0.999 || isAmbiguousMatch(m))
+          wrong.push(`${k.label}+${pad}: ${JSON.stringify(m?.box)} ${m?.score.toFixed(3)}`)
+      }
+    }
+    expect(wrong).toEqual([])
+  }, 60_000)
+
+  it('finds smaller keys at another place on the screen too', async () => {
+    const { frame, keys } = await keypadPng({
+      x: 1301,
+      y: 777,
+      rows: ROWS,
+      keyWidth: 40,
+      keyHeight: 32,
+      gap: 2,
+      fontSize: 16,
+    })
+    const wrong = keys.filter((k) => {
+      const m = matchTemplate(frame, crop(frame, k.x, k.y, k.width, k.height))
+      return !m || m.box.x !== k.x || m.box.y !== k.y || m.score < 0.999
+    })
+    expect(wrong.map((k) => k.label)).toEqual([])
+  }, 60_000)
+
+  it('two identical keys: the best match has a runner-up at the other key with the same score (ambiguous)', async () => {
+    const { frame, keys } = await keypadPng({ x: 700, y: 400, rows: [['7', '8', '9', '7'], ...ROWS.slice(1)] })
+    const [a, b] = keys.filter((k) => k.label === '7') as [(typeof keys)[0], (typeof keys)[0]]
+    const m = matchTemplate(frame, crop(frame, a.x, a.y, a.width, a.height))
+    expect(m?.score).toBeGreaterThan(0.999)
+    expect(m?.runnerUp?.score).toBeGreaterThan(0.999)
+    expect([m?.box, m?.runnerUp?.box].map((box) => `${box?.x},${box?.y}`).sort()).toEqual(
+      [`${a.x},${a.y}`, `${b.x},${b.y}`].sort(),
+    )
+    expect(isAmbiguousMatch(m as NonNullable<typeof m>)).toBe(true)
+  }, 60_000)
 })

@@ -25,6 +25,12 @@ export interface TemplateMatch {
   score: number
   /** Size of the found element relative to the template. */
   scale: number
+  /**
+   * The best match at another place (overlapping this one by less than a third), scored the same way at full
+   * resolution; null when no other place came near. A runner-up within a small margin of `score` means the
+   * template is ambiguous on this screen (two identical keys): see `isAmbiguousMatch`.
+   */
+  runnerUp?: { box: { x: number; y: number; width: number; height: number }; score: number; scale: number } | null
 }
 
 export interface MatchTemplateOptions {
@@ -36,13 +42,15 @@ export interface MatchTemplateOptions {
   scaleStep?: number
   /** Matches scoring below this are no match: `null` (default 0.8). Pass 0 to always get the best. */
   threshold?: number
-  /** Coarse level: the scaled template's smaller side is shrunk to about this many pixels (default 4). */
-  coarseMinSize?: number
   /**
-   * Beam width (default 6): 4× this many coarse peaks get a first refinement, this many the next one, and
-   * the best 2 are scored at full resolution.
+   * Exhaustive level: every scale is searched at every position of the pyramid level where the scaled
+   * template's smaller side is about this many pixels (default 6; larger is slower and more exact).
    */
+  coarseMinSize?: number
+  /** Most peaks (after non-maximum suppression) refined to full resolution (default 64). */
   candidates?: number
+  /** Every coarse peak within this of the best coarse peak is refined (default 0.25): none is dropped for rank. */
+  candidateMargin?: number
 }
 
 const EPS = 1e-6
@@ -210,16 +218,47 @@ interface TemplateSource {
   cache: Map<number, { data: Float32Array; norm: number }>
 }
 
-function scaledTemplate(tpl: TemplateSource, outW: number, outH: number): { data: Float32Array; norm: number } {
-  const k = outW * 65536 + outH
+function scaledTemplate(
+  tpl: TemplateSource,
+  outW: number,
+  outH: number,
+  smooth = false,
+): { data: Float32Array; norm: number } {
+  const k = (outW * 65536 + outH) * 2 + (smooth ? 1 : 0)
   const hit = tpl.cache.get(k)
   if (hit) return hit
   const resized =
     outW === tpl.width && outH === tpl.height
       ? tpl.grey
       : resize({ width: tpl.width, height: tpl.height, data: tpl.grey }, tpl.integral, outW, outH)
-  const out = zeroMean(resized)
+  const out = zeroMean(smooth ? blur121(blur121(resized, outW, outH), outW, outH) : resized)
   tpl.cache.set(k, out)
+  return out
+}
+
+/**
+ * A separable [1 2 1]/4 blur (edges clamped). The exhaustive search runs on levels and templates smoothed twice
+ * ([1 4 6 4 1]/16): a place that falls between a level's pixels then loses little of its score to the phase.
+ */
+function blur121(src: Float32Array, w: number, h: number): Float32Array {
+  const tmp = new Float32Array(w * h)
+  const out = new Float32Array(w * h)
+  for (let y = 0; y < h; y++) {
+    const r = y * w
+    for (let x = 0; x < w; x++) {
+      const l = src[r + (x > 0 ? x - 1 : x)] as number
+      const c = src[r + x] as number
+      const rr = src[r + (x < w - 1 ? x + 1 : x)] as number
+      tmp[r + x] = (l + 2 * c + rr) / 4
+    }
+  }
+  for (let y = 0; y < h; y++) {
+    const up = (y > 0 ? y - 1 : y) * w
+    const mid = y * w
+    const dn = (y < h - 1 ? y + 1 : y) * w
+    for (let x = 0; x < w; x++)
+      out[mid + x] = ((tmp[up + x] as number) + 2 * (tmp[mid + x] as number) + (tmp[dn + x] as number)) / 4
+  }
   return out
 }
 
@@ -258,6 +297,7 @@ function pyramid(frame: Frame): Image {
         d = { data, width: frame.width, height: frame.height }
       } else if (f === 2) d = half
       else d = boxDownsample(halfIntegral, half.width, half.height, f / 2)
+      if (f > 1) d = { ...d, data: blur121(blur121(d.data, d.width, d.height), d.width, d.height) }
       level = { f, ...d, ...integrals(d.data, d.width, d.height) }
       levels.set(f, level)
     }
@@ -297,8 +337,11 @@ function pyramid(frame: Frame): Image {
 
 /** Pyramid factors used: 1, 2 and even numbers, so every level comes from level 2 by whole blocks. */
 const levelFactor = (f: number): number => (f < 2 ? 1 : 2 * Math.floor(f / 2))
-/** The next finer level during refinement: 24 → 12 → 6 → 2 → 1. */
-const finer = (g: number): number => (g >= 4 ? levelFactor(g / 2) : 1)
+/**
+ * The next finer level during refinement: straight to level 2, then 1. (Intermediate levels of a box pyramid
+ * are phase-sensitive: a candidate refined there can drift to a wrong scale and be dropped.)
+ */
+const finer = (g: number): number => (g >= 4 ? 2 : 1)
 
 interface Candidate {
   x: number
@@ -313,11 +356,15 @@ interface Candidate {
 
 /**
  * Finds a template (a recorded element crop) in a frame, at scales minScale–maxScale (default 0.5×–2×),
- * by normalised cross-correlation, coarse to fine: every scale is searched densely on a box-downsampled
- * level of the frame where the scaled template is ~4 px on its short side (all levels box-downsampled from one
- * half-resolution grey image and its integral, built once per call and shared by every scale) (window sums and squares from
- * integral images); the best peaks are refined level by level (window ±3 px, ±2 px at full resolution; scale narrowed from ±1 coarse
- * step to ~1%) as a beam that keeps the leaders, and scored at full resolution.
+ * by normalised cross-correlation. Every scale is searched exhaustively — every position of the frame — on the
+ * box-downsampled pyramid level (at most 6) where the scaled template is ~6 px on its short side, level and
+ * template smoothed so that a place between the level's pixels keeps its score (all levels from one
+ * half-resolution grey image, built once per call; window sums and squares from integral images, so the
+ * denominator is O(1) per position). Every peak within `candidateMargin` (0.25) of the best is
+ * then refined at level 2 (a window covering the coarse pixel) and at full resolution (±2 px), the scale
+ * narrowed from ±1 coarse step to ~1%, dropping only candidates 0.2 below the stage's leader, and scored there: on a
+ * keypad of look-alike keys the true key (NCC 1 on the frame the crop came from) wins even when it ranked low
+ * at the coarse level. The best match at another place comes back as `runnerUp` (see `isAmbiguousMatch`).
  * Returns null when the best full-resolution score is below `threshold` (default 0.8).
  *
  * Works on UI-like content (structure visible at the coarse level); a template of pure single-pixel noise
@@ -330,14 +377,16 @@ export function matchTemplate(frame: Frame, template: Frame, opts: MatchTemplate
   const maxScale = opts.maxScale ?? 2
   const scaleStep = opts.scaleStep ?? 1.2
   const threshold = opts.threshold ?? 0.8
-  const coarseMinSize = opts.coarseMinSize ?? 4
-  const keep = opts.candidates ?? 6
+  const coarseMinSize = opts.coarseMinSize ?? 6
+  const keep = opts.candidates ?? 64
+  const candidateMargin = opts.candidateMargin ?? 0.25
   assertRange('minScale', minScale, 0.05, 20)
   assertRange('maxScale', maxScale, minScale, 20)
   assertRange('scaleStep', scaleStep, 1.01, 2)
   assertRange('threshold', threshold, -1, 1)
   assertRange('coarseMinSize', coarseMinSize, 2, 64)
-  assertRange('candidates', keep, 1, 100)
+  assertRange('candidates', keep, 1, 1000)
+  assertRange('candidateMargin', candidateMargin, 0, 2)
 
   const tg = greyAndIntegral(template.data, template.width, template.height, template.channels)
   const tpl: TemplateSource = {
@@ -372,12 +421,12 @@ export function matchTemplate(frame: Frame, template: Frame, opts: MatchTemplate
     const w = Math.round(template.width * scale)
     const h = Math.round(template.height * scale)
     if (w > frame.width || h > frame.height || Math.min(w, h) < 2) continue
-    const f = levelFactor(Math.min(w, h) / coarseMinSize)
+    const f = Math.min(MAX_EXHAUSTIVE_LEVEL, levelFactor(Math.min(w, h) / coarseMinSize))
     const level = img.level(f)
     const cw = Math.max(1, Math.round(w / f))
     const ch = Math.max(1, Math.round(h / f))
     if (cw > level.width || ch > level.height) continue
-    const t = scaledTemplate(tpl, cw, ch)
+    const t = scaledTemplate(tpl, cw, ch, f > 1)
     if (t.norm < 1e-3) continue
     for (const p of denseNcc(
       level.data,
@@ -389,13 +438,19 @@ export function matchTemplate(frame: Frame, template: Frame, opts: MatchTemplate
       cw,
       ch,
       t.norm,
-      6,
+      PEAKS_PER_SCALE,
       0,
     )) {
       coarse.push({ x: p.x * f, y: p.y * f, w, h, scale, score: p.score, g: f })
     }
   }
-  let beam = nms(coarse, keep * 4)
+  // every peak within the margin of the best goes on (a keypad's keys all score alike at the coarse level,
+  // and the true one may rank low there: its position falls between the level's pixels)
+  const coarseBest = coarse.reduce((m, c) => Math.max(m, c.score), -2)
+  let beam = nms(
+    coarse.filter((c) => c.score >= coarseBest - candidateMargin),
+    keep,
+  )
 
   // 2. refine the beam level by level down to full resolution (the full-resolution stage is the last)
   let delta = Math.log(scaleStep) / 2
@@ -410,25 +465,59 @@ export function matchTemplate(frame: Frame, template: Frame, opts: MatchTemplate
       // (near a frame corner a clipped window can pull an early stage one step off)
       const offsets = delta >= 0.005 ? [-2, -1, 0, 1, 2] : [0]
       const tries = offsets.map((o) => c.scale * Math.exp(o * delta)).filter((v) => v >= lo && v <= hi)
-      const r = refineAt(img, tpl, c, g, tries, g === 1 ? 2 : 3)
+      // the window covers the coarser level's pixel (c.g / g of this level's pixels) and some drift
+      const r = refineAt(img, tpl, c, g, tries, g === 1 ? 2 : Math.ceil(c.g / g) + 2)
       if (r) next.push(r)
     }
     first = false
     delta /= 2
     if (next.length === 0) return null
     if (next.every((c) => c.g === 1)) {
-      const lead = next.reduce((a, b) => (b.score > a.score ? b : a))
+      const ranked = [...next].sort((a, b) => b.score - a.score)
+      const lead = ranked[0] as Candidate
       if (lead.score < threshold) return null
+      const other = ranked.find((c) => overlap(c, lead) < 1 / 3)
+      const clamp = (v: number) => Math.max(-1, Math.min(1, v))
       return {
         box: { x: lead.x, y: lead.y, width: lead.w, height: lead.h },
-        score: Math.max(-1, Math.min(1, lead.score)),
+        score: clamp(lead.score),
         scale: lead.scale,
+        runnerUp: other
+          ? {
+              box: { x: other.x, y: other.y, width: other.w, height: other.h },
+              score: clamp(other.score),
+              scale: other.scale,
+            }
+          : null,
       }
     }
-    // scores at level 2 are close to the final ones: only the two leaders go on to full resolution
-    beam = nms(next, next.every((c) => c.g <= 2) ? 2 : keep)
+    // drop only what cannot come near the leader any more (scores firm up level by level)
+    const leader = next.reduce((m, c) => Math.max(m, c.score), -2)
+    beam = nms(
+      next.filter((c) => c.score >= leader - REFINE_MARGIN),
+      keep,
+    )
   }
   return null
+}
+
+/**
+ * The exhaustive search never runs coarser than level 6: at level f a place falls up to f/2 px between the
+ * level's pixels, and the phase then costs the true place part of its score (the smoothing keeps it within
+ * `candidateMargin` of look-alikes up to there).
+ */
+const MAX_EXHAUSTIVE_LEVEL = 6
+/** Local maxima kept per scale at the exhaustive level. */
+const PEAKS_PER_SCALE = 48
+/** A refined candidate further than this below the stage's leader is dropped. */
+const REFINE_MARGIN = 0.2
+
+/**
+ * Two places match about equally well (seed: issue 14, keypads and boards): the runner-up at another place
+ * scores within `margin` (default 0.03) of the best. Pure.
+ */
+export function isAmbiguousMatch(match: TemplateMatch, margin = 0.03): boolean {
+  return !!match.runnerUp && match.runnerUp.score >= match.score - margin
 }
 
 function nms(list: Candidate[], keep: number): Candidate[] {

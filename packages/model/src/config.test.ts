@@ -42,6 +42,18 @@ describe('resolveConfig', () => {
     ])
   })
 
+  it('reads replay.allowCoordinates (default off) and names a non-boolean', () => {
+    expect(resolveConfig(undefined, {}).config.replay.allowCoordinates).toBe(false)
+    expect(resolveConfig({ replay: { allowCoordinates: true } }, {}).config.replay.allowCoordinates).toBe(true)
+    expect(
+      resolveConfig({ replay: { allowCoordinates: true } }, {}, { replay: { allowCoordinates: false } }).config.replay
+        .allowCoordinates,
+    ).toBe(false)
+    expect(resolveConfig({ replay: { allowCoordinates: 'yes' } }, {}).issues).toEqual([
+      { path: 'replay.allowCoordinates', expected: 'true or false', got: '"yes"' },
+    ])
+  })
+
   it('checks masks, the viewport and the threshold order', () => {
     const { issues } = resolveConfig(
       {

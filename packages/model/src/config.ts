@@ -39,6 +39,11 @@ export interface QaConfig {
     actionTimeoutMs: number
     /** Desktop: semantic match confidence needed to move the click (seed 001 P3). */
     matchThreshold: number
+    /**
+     * Desktop: click the recorded point when no strategy finds the target (coordinate-only legacy cases).
+     * Off by default: such a step fails with "not found". `qa replay --allow-coordinates` turns it on.
+     */
+    allowCoordinates: boolean
     reportDir: string
     reportFormats: ReportFormatName[]
   }
@@ -71,6 +76,7 @@ export const DEFAULT_CONFIG: QaConfig = Object.freeze({
   replay: {
     actionTimeoutMs: 5_000,
     matchThreshold: 0.7,
+    allowCoordinates: false,
     reportDir: 'qa-reports',
     reportFormats: ['json', 'txt', 'html'],
   },
@@ -146,7 +152,13 @@ const SCHEMA: Record<keyof QaConfig, Record<string, Check>> = {
     timeoutMs: positiveInt,
     cacheDir: nullableString,
   },
-  replay: { actionTimeoutMs: positiveInt, matchThreshold: ratio, reportDir: nonEmpty, reportFormats: listOf(FORMATS) },
+  replay: {
+    actionTimeoutMs: positiveInt,
+    matchThreshold: ratio,
+    allowCoordinates: bool,
+    reportDir: nonEmpty,
+    reportFormats: listOf(FORMATS),
+  },
   browser: { chromiumPath: nonEmpty, headless: bool, viewport },
   record: { settleMs: positiveInt, frameIntervalMs: positiveInt, stopHotkey: nonEmpty },
 }

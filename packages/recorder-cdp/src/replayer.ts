@@ -1,10 +1,16 @@
-import { type LocateOptions, type LocateResult, locate, recordedTargetObjection, toHealingRecord } from '@qa/matcher'
+import {
+  describeAttempts,
+  type LocateOptions,
+  type LocateResult,
+  locate,
+  recordedTargetObjection,
+  toHealingRecord,
+} from '@qa/matcher'
 import {
   type Action,
   isClickLike,
   type ReplayReport,
   type ReplayResult,
-  type StrategyAttempt,
   type TestCase,
   type VerificationResult,
 } from '@qa/model'
@@ -90,16 +96,6 @@ function foundAtOnce(found: LocateResult<PlaywrightCandidate>): boolean {
   if (found.status !== 'found') return false
   const first = found.attempts.find((a) => a.outcome !== 'skipped')
   return first !== undefined && first.outcome === 'matched' && first.strategy === found.strategy
-}
-
-function describeAttempts(attempts: readonly StrategyAttempt[]): string {
-  return attempts
-    .filter((a) => a.outcome !== 'skipped')
-    .map(
-      (a) =>
-        `${a.strategy}: ${a.outcome}${a.candidates !== undefined && a.candidates !== null ? ` (${a.candidates})` : ''}`,
-    )
-    .join(', ')
 }
 
 function targetLabel(action: Action): string {

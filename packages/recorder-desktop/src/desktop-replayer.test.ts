@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buttonScreen, centre, inside, type TestButton } from './__tests__/screens'
 import { replayDesktopCase } from './desktop-replayer'
 import { boxAround, cropFrame, encodePng, type RgbaFrame } from './frame'
-import { memoryScreen, recordingInput } from './memory-screen'
+import { memoryScreen, recordingInput, solidFrame } from './memory-screen'
 
 const W = 640
 const H = 400
@@ -142,14 +142,91 @@ describe('replayDesktopCase', () => {
       input,
       settle,
       verify: true,
-      locate: { allowCoordinateFallback: false },
     })
     expect(out.results.map((r) => r.success)).toEqual([false, true, true])
-    expect(out.results[0]).toMatchObject({ method: 'failed', errorMessage: 'element_not_found' })
+    expect(out.results[0]?.method).toBe('failed')
+    expect(out.results[0]?.errorMessage).toMatch(
+      /^Element not found: the step has only its recorded coordinates \(150, 90\).*--allow-coordinates/,
+    )
     expect(out.verifications).toHaveLength(3)
+    expect(out.verifications[0]).toMatchObject({ finalResult: 'fail' })
     expect(out.passed).toBe(false)
     expect(out.report.passed).toBe(false)
     expect(input.calls).toHaveLength(2)
+  })
+
+  it('clicks nothing when the target is gone: every click "not found" with the strategies tried', async () => {
+    const input = recordingInput()
+    const out = await replayDesktopCase(tc, {
+      caseDir: dir,
+      screen: memoryScreen(solidFrame(W, H, [250, 250, 250])),
+      input,
+      settle,
+      ocr: async () => [],
+    })
+    expect(out.results.map((r) => r.method)).toEqual(['failed', 'failed', 'none'])
+    expect(out.results[0]?.errorMessage).toBe(
+      'Element not found: button "button 0" at (150, 90) (tried direct: below_threshold (1), semantic: skipped (the source has no screen analysis), template: below_threshold (1), ocr: none (0), coordinate: skipped (coordinate fallback not allowed (allowCoordinateFallback; `qa replay --allow-coordinates`))).',
+    )
+    expect(out.results[1]?.strategiesTried?.map((a) => [a.strategy, a.outcome])).toEqual([
+      ['direct', 'below_threshold'],
+      ['semantic', 'skipped'],
+      ['template', 'below_threshold'],
+      ['ocr', 'none'],
+      ['coordinate', 'skipped'],
+    ])
+    expect(input.calls).toEqual([{ kind: 'type', text: 'player01' }])
+    expect(out.passed).toBe(false)
+    expect(out.report.summary).toMatch(/^Test FAILED: .*2 target\(s\) not found/)
+  })
+
+  it('with allowCoordinates clicks the recorded points of a coordinate-only case, reported as coordinate', async () => {
+    const input = recordingInput()
+    const legacy: TestCase = {
+      ...tc,
+      actions: tc.actions.map((a) => ({ ...a, elementCropPath: null, elementCropBox: null, semanticInfo: null })),
+    }
+    const strict = await replayDesktopCase(legacy, {
+      caseDir: dir,
+      screen: memoryScreen(screens.v1),
+      input: recordingInput(),
+      settle,
+    })
+    expect(strict.results.map((r) => r.method)).toEqual(['failed', 'failed', 'none'])
+    const out = await replayDesktopCase(legacy, {
+      caseDir: dir,
+      screen: memoryScreen(screens.v1),
+      input,
+      settle,
+      allowCoordinates: true,
+    })
+    expect(out.results.map((r) => r.method)).toEqual(['coordinate', 'coordinate', 'none'])
+    expect(out.results[0]).toMatchObject({ success: true, matchConfidence: 0, coordinateChange: { x: 0, y: 0 } })
+    expect(out.results[0]?.warning).toMatch(/clicked the recorded coordinates/)
+    expect(input.calls.slice(0, 2)).toEqual([
+      { kind: 'click', x: 150, y: 90, button: 'left' },
+      { kind: 'click', x: 150, y: 230, button: 'left' },
+    ])
+    expect(out.report.summary).toMatch(/2 click\(s\) at the recorded coordinates, not located/)
+  })
+
+  it('warns when the replay screen is not the recorded size (report summary and warnings)', async () => {
+    const recordedOn = { ...tc, screen: { width: 1280, height: 720, scale: 1 } }
+    const out = await replayDesktopCase(recordedOn, {
+      caseDir: dir,
+      screen: memoryScreen(screens.v1),
+      input: recordingInput(),
+      settle,
+    })
+    expect(out.warnings).toHaveLength(1)
+    expect(out.warnings[0]).toMatch(/^The screen is 640×400 now and was 1280×720 when recorded/)
+    expect(out.report.summary).toMatch(/Warning: The screen is 640×400 now and was 1280×720 when recorded/)
+    const same = await replayDesktopCase(
+      { ...tc, screen: { width: W, height: H, scale: 1 } },
+      { caseDir: dir, screen: memoryScreen(screens.v1), input: recordingInput(), settle },
+    )
+    expect(same.warnings).toEqual([])
+    expect(same.report.summary).not.toMatch(/Warning/)
   })
 
   it('refuses a web case', async () => {
@@ -253,8 +330,9 @@ describe('seed 000 Property 5: a failing step never stops the replay', () => {
     expect(out.results.map((r) => r.success)).toEqual(
       steps.map((s) => s !== 'lost' && s !== 'input-throws' && s !== 'missing-secret'),
     )
+    // a step that did not run fails whatever the screen shows (as on the web)
     expect(out.verifications.map((v) => v.finalResult)).toEqual(
-      steps.map((s) => (s === 'wrong-after' ? 'fail' : s === 'no-shot' ? 'warning' : 'pass')),
+      steps.map((s) => (failing.has(s) ? 'fail' : s === 'no-shot' ? 'warning' : 'pass')),
     )
     // the steps after a failure were really sent to the screen
     const sent = steps.filter((s) => s !== 'lost' && s !== 'missing-secret').length

@@ -10,7 +10,13 @@ import {
   type VerificationResult,
   type VisionUsage,
 } from '@qa/model'
-import { type LocateOnScreenOptions, locateOnScreen, type OcrWord, type UiAnalysis } from '@qa/matcher'
+import {
+  describeAttempts,
+  type LocateOnScreenOptions,
+  locateOnScreen,
+  type OcrWord,
+  type UiAnalysis,
+} from '@qa/matcher'
 import { createReplayVerifier, type VerdictPolicy, type VisionReverifier } from '@qa/verifier'
 import { averageHash, hammingDistance } from '@qa/vision'
 import { DesktopError } from './errors'
@@ -40,6 +46,12 @@ export interface DesktopReplayOptions {
   policy?: VerdictPolicy
   artifactDir?: string | null
   locate?: LocateOnScreenOptions
+  /**
+   * Click the recorded point when no strategy finds the target (default false: such a step fails with "not
+   * found" and the strategies tried). For coordinate-only legacy cases; those clicks are reported with method
+   * `coordinate` and a warning, never as located. Same as `locate.allowCoordinateFallback`.
+   */
+  allowCoordinates?: boolean
   settle?: SettleOptions
   /** Values of `secret_env` variables for masked typing. */
   env?: Record<string, string | undefined>
@@ -63,6 +75,17 @@ export interface DesktopReplayOutcome {
   verifications: VerificationResult[]
   /** Every step ran and (with verification) none failed. */
   passed: boolean
+  /** Things the person should know about this run (the screen size differs from the recorded one); also in the summary. */
+  warnings: string[]
+}
+
+/** The warning when the replay screen is not the recorded size, or null. Pure. */
+export function screenSizeWarning(
+  recorded: { width: number; height: number } | null | undefined,
+  current: { width: number; height: number },
+): string | null {
+  if (!recorded || (recorded.width === current.width && recorded.height === current.height)) return null
+  return `The screen is ${current.width}×${current.height} now and was ${recorded.width}×${recorded.height} when recorded: elements may be elsewhere or scaled (template matching searches 0.5–2×), and whole-screen comparisons cannot match.`
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -93,11 +116,21 @@ function cropBoxOf(action: Action): BoundingBox | null {
     : null
 }
 
+/** What a desktop step's target was, for messages: `button "OK" at (120, 300)`. */
+function targetLabel(a: Action): string {
+  const t = a.semanticInfo?.targetElement
+  const text = t?.text?.trim()
+  const what = t ? `${t.type || 'element'}${text ? ` "${text.slice(0, 50)}"` : ''}` : 'the target'
+  return `${what} at (${a.x}, ${a.y})`
+}
+
 /**
  * Replays a desktop case (SPEC §5): per click, fast path (recorded crop still at the recorded place, no vision
  * call) → semantic match on the screen analysis (≥ 0.7) → multi-scale template match of the crop → OCR text
- * search → recorded coordinates, then clicks with synthetic input. Never stops at a failing step; with `verify`
- * every step is checked against its recorded after-screenshot.
+ * search, then clicks with synthetic input. When none finds the target the step fails with "not found" and
+ * the strategies tried; only with `allowCoordinates` is the recorded point clicked instead (method
+ * `coordinate`, with a warning). Never stops at a failing step; with `verify` every step is checked against
+ * its recorded after-screenshot.
  */
 export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions): Promise<DesktopReplayOutcome> {
   if (tc.platform !== 'desktop')
@@ -119,6 +152,10 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
   const results: ReplayResult[] = []
   const settle = () => waitForStableScreen(opts.screen, opts.settle)
   const total = tc.actions.length
+  const allowCoordinates = opts.allowCoordinates ?? opts.locate?.allowCoordinateFallback ?? false
+  const warnings: string[] = []
+  const sizeWarning = screenSizeWarning(tc.screen, await opts.screen.info())
+  if (sizeWarning) warnings.push(sizeWarning)
 
   for (const [index, action] of tc.actions.entries()) {
     const started = performance.now()
@@ -156,7 +193,21 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
     results.push(result)
     verifier.recordReplayResult(result)
     let verification: VerificationResult | undefined
-    if (opts.verify) {
+    if (opts.verify && !result.success) {
+      // as on the web: a step that did not run fails, whatever the screen looks like
+      verification = {
+        actionIndex: index,
+        actionDescription: action.description,
+        screenshotMatch: false,
+        screenshotSimilarity: 0,
+        visionVerified: false,
+        visionMatch: false,
+        finalResult: 'fail',
+        reason: `The step did not run: ${result.errorMessage}`,
+        ...(action.screenshotPath ? { expectedScreenshot: action.screenshotPath } : {}),
+      }
+      verifier.recordResult(verification)
+    } else if (opts.verify) {
       const frame = after
       verification = await verifier.verifyAction(index, action, () => frame)
     }
@@ -186,19 +237,23 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
             ...(opts.analyze ? { analyze: opts.analyze as (f: unknown) => Promise<UiAnalysis> } : {}),
             ...(opts.ocr ? { ocr: opts.ocr as (f: unknown) => Promise<OcrWord[]> } : {}),
           },
-          opts.locate,
+          { ...opts.locate, allowCoordinateFallback: allowCoordinates },
         )
         const attempts: StrategyAttempt[] = located.attempts
-        if (located.status !== 'found' || !located.point)
+        if (located.status !== 'found' || !located.point) {
+          const searchable = attempts.some((t) => t.strategy !== 'coordinate' && t.outcome !== 'skipped')
           return {
             ...base,
             success: false,
             method: 'failed',
             matchConfidence: 0,
             screenTransitionVerified: false,
-            errorMessage: 'element_not_found',
+            errorMessage: searchable
+              ? `Element not found: ${targetLabel(a)} (tried ${describeAttempts(attempts, { skipped: true })}).`
+              : `Element not found: the step has only its recorded coordinates (${a.x}, ${a.y}), nothing to search for (${describeAttempts(attempts, { skipped: true })}). Replay with --allow-coordinates to click the recorded point, or enrich the case first (qa enrich).`,
             strategiesTried: attempts,
           }
+        }
         const x = round(located.point.x)
         const y = round(located.point.y)
         const button = a.button ?? (a.actionType === 'right_click' ? 'right' : 'left')
@@ -209,6 +264,9 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
           coordinateChange: { x: x - a.x, y: y - a.y },
           matchConfidence: located.confidence,
           strategiesTried: attempts,
+          ...(located.coordinateFallback
+            ? { warning: 'no strategy found the target; clicked the recorded coordinates (--allow-coordinates)' }
+            : {}),
         })
       }
       switch (a.actionType) {
@@ -248,11 +306,22 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
   const passed = stepsOk && (!opts.verify || verifier.determineTestResult())
   const report = verifier.buildReport({ visionUsage: opts.visionUsage?.() ?? null })
   report.passed = passed
+  const failed = results.filter((r) => !r.success).length
+  const notFound = results.filter((r) => r.errorMessage?.startsWith('Element not found')).length
+  const blind = results.filter((r, i) => r.method === 'coordinate' && isClickLike(tc.actions[i] as Action)).length
+  const notes = [
+    notFound ? `${notFound} target(s) not found` : '',
+    blind ? `${blind} click(s) at the recorded coordinates, not located` : '',
+  ]
+    .filter(Boolean)
+    .join('; ')
   if (!opts.verify) {
-    const failed = results.filter((r) => !r.success).length
-    report.summary = `Test ${passed ? 'PASSED' : 'FAILED'}: ${total} actions replayed, ${failed} could not be executed (not verified: run with --verify to compare screenshots).`
-  } else if (!stepsOk) {
-    report.summary = `${report.summary.replace('Test PASSED', 'Test FAILED')} ${results.filter((r) => !r.success).length} step(s) could not be executed.`
+    report.summary = `Test ${passed ? 'PASSED' : 'FAILED'}: ${total} actions replayed, ${failed} could not be executed${notes ? ` (${notes})` : ''} (not verified: run with --verify to compare screenshots).`
+  } else {
+    if (!stepsOk)
+      report.summary = `${report.summary.replace('Test PASSED', 'Test FAILED')} ${failed} step(s) could not be executed.`
+    if (notes) report.summary = `${report.summary} ${notes[0]?.toUpperCase()}${notes.slice(1)}.`
   }
-  return { report, results, verifications, passed }
+  if (warnings.length) report.summary = `${report.summary} Warning: ${warnings.join(' ')}`
+  return { report, results, verifications, passed, warnings }
 }

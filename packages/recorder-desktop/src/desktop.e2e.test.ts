@@ -233,7 +233,7 @@ describe('desktop record & replay under Xvfb', () => {
     expect(r.exitCode).toBe(0)
   })
 
-  it('a coordinate-only case on v2 fails verification, runs every step anyway, exit code 1', async () => {
+  it('a coordinate-only case on v2: not found by default; with allowCoordinates it runs, fails verification, exit 1', async () => {
     await game.setVersion(2)
     const loaded = await loadTestCase(casePath)
     // seed 000: a legacy case with coordinates and after-screenshots only
@@ -247,16 +247,27 @@ describe('desktop record & replay under Xvfb', () => {
         screenshotBeforePath: null,
       })),
     })
+    const { clicks, input } = logged(desktop.input)
+    const strict = await runDesktopReplay({
+      casePath: legacyPath,
+      vision: { provider: 'none' },
+      reportDir: join(dir, 'r-v2-coords-strict'),
+      desktop: { ...desktop, input },
+    })
+    expect(strict.results.filter((x) => x.method !== 'none').map((x) => x.method)).toEqual(Array(5).fill('failed'))
+    expect(clicks).toHaveLength(0)
+    expect(strict.exitCode).toBe(1)
     const r = await runDesktopReplay({
       casePath: legacyPath,
       vision: { provider: 'none' },
       verify: true,
+      allowCoordinates: true,
       reportDir: join(dir, 'r-v2-coords'),
       desktop,
     })
     expect(r.results).toHaveLength(loaded.testCase.actions.length)
     expect(r.verifications).toHaveLength(loaded.testCase.actions.length)
-    expect(r.results.filter((x) => x.method !== 'none').every((x) => x.method === 'coordinate')).toBe(true)
+    expect(r.results.filter((x) => x.method !== 'none').map((x) => x.method)).toEqual(Array(5).fill('coordinate'))
     expect(r.verifications.some((v) => v.finalResult === 'fail')).toBe(true)
     expect(r.exitCode).toBe(1)
     expect(r.reportFiles.html && existsSync(r.reportFiles.html)).toBe(true)

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { connect } from 'node:net'
 import { DesktopError } from './errors'
@@ -67,4 +68,38 @@ function probe(target: { path: string } | { host: string; port: number }, displa
       fail((e as NodeJS.ErrnoException).code ?? e.message)
     })
   })
+}
+
+/**
+ * Whether the X server on `display` has the RECORD extension, which the global input hook (uiohook) needs to see
+ * clicks and keys: asked with `xdpyinfo -queryExtensions` (x11-utils). `null` when it cannot be told (no xdpyinfo,
+ * or it failed).
+ */
+export function hasRecordExtension(display: string, timeoutMs = 5000): Promise<boolean | null> {
+  return new Promise((resolve) => {
+    execFile(
+      'xdpyinfo',
+      ['-display', display, '-queryExtensions'],
+      { timeout: timeoutMs, env: { ...process.env, DISPLAY: display } },
+      (error, stdout) => {
+        if (error) resolve(null)
+        else resolve(/^\s*RECORD\b/m.test(stdout))
+      },
+    )
+  })
+}
+
+/**
+ * Throws DESKTOP_NO_RECORD (exit 2 in the CLI) when the X server on `display` surely lacks RECORD: without it
+ * uiohook aborts the whole process with a raw Xlib message. Passes when it cannot be told (no xdpyinfo).
+ */
+export async function assertRecordExtension(display: string): Promise<void> {
+  if ((await hasRecordExtension(display)) !== false) return
+  throw new DesktopError(
+    'DESKTOP_NO_RECORD',
+    `The X server on display ${display} has no RECORD extension, which recording needs to see clicks and keys; nothing was recorded.`,
+    {
+      hint: 'Start the server with it: `Xvfb :99 +extension RECORD`, or `xvfb-run -a -s "-screen 0 1920x1080x24 +extension RECORD" qa record desktop …`; on a desktop session enable the RECORD extension in the X server configuration.',
+    },
+  )
 }

@@ -2,6 +2,7 @@ import { QaError } from '@qa/model'
 
 export type DesktopErrorCode =
   | 'DESKTOP_NO_DISPLAY'
+  | 'DESKTOP_NO_RECORD'
   | 'DESKTOP_NATIVE_MISSING'
   | 'DESKTOP_CAPTURE_FAILED'
   | 'DESKTOP_INPUT_FAILED'

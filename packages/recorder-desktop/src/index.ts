@@ -27,7 +27,7 @@ export {
   scriptedInput,
   solidFrame,
 } from './memory-screen'
-export { assertDisplay, parseDisplay } from './display'
+export { assertDisplay, assertRecordExtension, hasRecordExtension, parseDisplay } from './display'
 export { type BackgroundQueue, createBackgroundQueue } from './background-queue'
 export { analyzeClick, type ElementAnalyzer, toSemanticInfo } from './semantic-info'
 export {
@@ -41,13 +41,24 @@ export {
   type DesktopReplayOutcome,
   type DesktopStepEvent,
   replayDesktopCase,
+  screenSizeWarning,
   type SettleOptions,
   waitForStableScreen,
 } from './desktop-replayer'
 export { type EnrichOptions, type EnrichOutcome, enrichDesktopCase } from './enrich-desktop-case'
 export { type DesktopVision, desktopVision } from './desktop-vision'
 export { keyChar, keyName, uiohookInput } from './uiohook-input'
-export { closeNut, type NutWorker, nutInput, nutKeyName, nutScreen, nutWorker, type TimedCapture } from './nut-desktop'
+export {
+  closeNut,
+  type NutWorker,
+  nutInput,
+  nutKeyName,
+  nutScreen,
+  nutWorker,
+  setClipboard,
+  type TimedCapture,
+} from './nut-desktop'
+export { keyStrokeOf, planTyping, type TypeStep } from './type-plan'
 export { type DesktopSession, openDesktop } from './open-desktop'
 export { type RunDesktopReplayOptions, type RunDesktopReplayResult, runDesktopReplay } from './run-desktop-replay'
 export { type RunDesktopRecordOptions, runDesktopRecord } from './run-desktop-record'

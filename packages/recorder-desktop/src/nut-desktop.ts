@@ -1,9 +1,11 @@
+import { execFile, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 import type { MouseButton, ScreenInfo } from '@qa/model'
 import { DesktopError } from './errors'
 import type { RgbaFrame } from './frame'
 import type { KeyboardInput, PointerInput, ScreenCapture } from './ports'
+import { planTyping } from './type-plan'
 
 /**
  * nut-js (libnut) runs in a worker thread: a grab (XGetImage, ~20 ms at 1280×720) and the BGRA → RGBA
@@ -52,7 +54,22 @@ const ops = {
     if (a.dx < 0) await nut.mouse.scrollLeft(-a.dx)
     return {}
   },
-  async type(a) { await nut.keyboard.type(a.text); return {} },
+  // key strokes one by one, Shift held where the layout needs it (nut's type() drops Shift: "7*3" became "783")
+  async keys(a) {
+    for (const s of a.keys) {
+      const k = nut.Key[s.key]
+      if (k === undefined) throw new Error('unknown key ' + s.key)
+      if (s.shift) {
+        await nut.keyboard.pressKey(nut.Key.LeftShift, k)
+        await nut.keyboard.releaseKey(k)
+        await nut.keyboard.releaseKey(nut.Key.LeftShift)
+      } else {
+        await nut.keyboard.pressKey(k)
+        await nut.keyboard.releaseKey(k)
+      }
+    }
+    return {}
+  },
   async press(a) {
     const keys = a.keys.map((k) => nut.Key[k])
     if (keys.some((k) => k === undefined)) throw new Error('unknown key in ' + a.keys.join('+'))
@@ -248,6 +265,52 @@ export function nutKeyName(name: string): string | null {
   return null
 }
 
+/** Runs a clipboard tool with the text on stdin; resolves false when the tool is not installed. */
+function runClipboardTool(cmd: string, args: string[], text: string): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    // no pipe but stdin: the forked child that serves the selection must not hold one of ours open
+    const child = spawn(cmd, args, { stdio: ['pipe', 'ignore', 'ignore'] })
+    child.once('error', (e) => ((e as NodeJS.ErrnoException).code === 'ENOENT' ? resolve(false) : reject(e)))
+    // xclip and xsel fork a child that serves the selection; the parent exits once it holds it
+    child.once('exit', (code) => (code === 0 ? resolve(true) : reject(new Error(`${cmd} exited with ${code}`))))
+    child.stdin.end(text, 'utf8')
+  })
+}
+
+/**
+ * Puts a text on the X clipboard (CLIPBOARD selection) with xclip, else xsel: how characters a US keyboard cannot
+ * type (Hangul, accents) are entered, as a person without that input method would paste them.
+ */
+export async function setClipboard(text: string): Promise<void> {
+  if (await runClipboardTool('xclip', ['-selection', 'clipboard', '-in'], text))
+    return untilClipboardHolds('xclip', ['-selection', 'clipboard', '-out'], text)
+  if (await runClipboardTool('xsel', ['--clipboard', '--input'], text))
+    return untilClipboardHolds('xsel', ['--clipboard', '--output'], text)
+  throw new DesktopError(
+    'DESKTOP_INPUT_FAILED',
+    `Typing "${text.slice(0, 20)}" needs the clipboard (characters a US keyboard cannot type are pasted with Ctrl+V), and neither xclip nor xsel is installed.`,
+    { hint: 'Install one: `apt-get install xclip`.' },
+  )
+}
+
+/**
+ * Reads the clipboard back until it holds the text (the tool's forked child may take the selection a moment after
+ * its parent exits; a Ctrl+V before that pastes nothing). Gives up silently after 2 s.
+ */
+async function untilClipboardHolds(cmd: string, args: string[], text: string): Promise<void> {
+  const end = performance.now() + 2000
+  while (performance.now() < end) {
+    const now = await new Promise<string | null>((resolve) =>
+      execFile(cmd, args, { timeout: 1000, encoding: 'utf8' }, (error, stdout) => resolve(error ? null : stdout)),
+    )
+    if (now === text) return
+    await new Promise((r) => setTimeout(r, 30))
+  }
+}
+
+/** Time a program gets to fetch the clipboard after Ctrl+V before anything else is typed or pasted. */
+const PASTE_SETTLE_MS = 400
+
 /** Synthetic mouse and keyboard input on nut-js (XTest on X11), in the worker. */
 export function nutInput(): PointerInput & KeyboardInput {
   const call = (op: string, args: unknown) => nutWorker().call<void>(op, args)
@@ -256,7 +319,17 @@ export function nutInput(): PointerInput & KeyboardInput {
     doubleClick: (x, y, button?: MouseButton) => call('doubleClick', { x, y, button }),
     drag: (x, y, endX, endY, button?: MouseButton) => call('drag', { x, y, endX, endY, button }),
     scroll: (x, y, dx, dy) => call('scroll', { x, y, dx, dy }),
-    type: (text) => call('type', { text }),
+    type: async (text) => {
+      for (const step of planTyping(text)) {
+        if (step.kind === 'keys') await call('keys', { keys: step.keys })
+        else {
+          await setClipboard(step.text)
+          await call('press', { keys: ['LeftControl', 'V'] })
+          // the program fetches the clipboard asynchronously: the next paste must not replace it before
+          await new Promise((r) => setTimeout(r, PASTE_SETTLE_MS))
+        }
+      }
+    },
     press: async (combo) => {
       const keys = combo.split('+').map((part) => {
         const name = nutKeyName(part)

@@ -4,6 +4,7 @@ import { saveTestCase } from '@qa/model/node'
 import type { VisionConfig } from '@qa/vision'
 import { createDesktopRecorder, type RecorderProgress } from './desktop-recorder'
 import { desktopVision } from './desktop-vision'
+import { assertRecordExtension } from './display'
 import { type DesktopSession, openDesktop } from './open-desktop'
 
 export interface RunDesktopRecordOptions {
@@ -32,6 +33,11 @@ export async function runDesktopRecord(
   const file = resolve(opts.out)
   const own = !opts.desktop
   const desktop = opts.desktop ?? (await openDesktop(opts.env ?? process.env))
+  // before the hook loads: without RECORD, uiohook aborts the process (exit 134) with a raw Xlib message
+  await assertRecordExtension(desktop.display).catch(async (error) => {
+    if (own) await desktop.close()
+    throw error
+  })
   const vision = opts.vision ? desktopVision(opts.vision) : null
   const recorder = createDesktopRecorder({
     input: desktop.hook,

@@ -13,6 +13,8 @@ export interface RunDesktopReplayOptions {
   reportDir?: string
   formats?: ReportFormat[]
   policy?: VerdictPolicy
+  /** Click the recorded point when no strategy finds the target (legacy coordinate-only cases; default false). */
+  allowCoordinates?: boolean
   env?: Record<string, string | undefined>
   /** An already open desktop (tests, demo); else `openDesktop(env)`. */
   desktop?: DesktopSession
@@ -45,6 +47,7 @@ export async function runDesktopReplay(opts: RunDesktopReplayOptions): Promise<R
       analyze: vision.analyze,
       ocr: vision.ocr,
       verify: opts.verify ?? false,
+      allowCoordinates: opts.allowCoordinates ?? false,
       reverifier: vision.reverifier,
       ...(opts.policy ? { policy: opts.policy } : {}),
       artifactDir: join(reportDir, 'artifacts'),
@@ -52,6 +55,7 @@ export async function runDesktopReplay(opts: RunDesktopReplayOptions): Promise<R
       visionUsage: () => vision.usage(),
       ...(opts.onStep ? { onStep: opts.onStep } : {}),
     })
+    for (const w of outcome.warnings) opts.onProgress?.(`Warning: ${w}`)
     const reportFiles = await writeReports(outcome.report, reportDir, opts.formats ?? ['json', 'txt', 'html'], {
       baseDir: loaded.dir,
     })

@@ -36,7 +36,13 @@ function stopChild(child: ChildProcess, timeoutMs = 3000): Promise<void> {
  * Used by the e2e tests, the demo and the benchmark.
  */
 export async function startXvfb(
-  opts: { width?: number; height?: number; first?: number } = {},
+  opts: {
+    width?: number
+    height?: number
+    first?: number
+    /** With the RECORD extension (default true; false starts a server the recorder must refuse). */
+    record?: boolean
+  } = {},
 ): Promise<VirtualDisplay> {
   const width = opts.width ?? 1280
   const height = opts.height ?? 720
@@ -46,7 +52,17 @@ export async function startXvfb(
     try {
       child = spawn(
         'Xvfb',
-        [`:${n}`, '-screen', '0', `${width}x${height}x24`, '+extension', 'RECORD', '-nolisten', 'tcp', '-noreset'],
+        [
+          `:${n}`,
+          '-screen',
+          '0',
+          `${width}x${height}x24`,
+          opts.record === false ? '-extension' : '+extension',
+          'RECORD',
+          '-nolisten',
+          'tcp',
+          '-noreset',
+        ],
         {
           stdio: 'ignore',
         },

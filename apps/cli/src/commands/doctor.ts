@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import type { QaConfig } from '@qa/model'
 import { openBrowser } from '@qa/recorder-cdp'
+import { hasRecordExtension } from '@qa/recorder-desktop'
 import { findTessdata } from '@qa/vision'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
@@ -139,6 +140,30 @@ async function checkDisplay(desktop: boolean): Promise<DoctorCheck> {
     required: desktop,
     detail: 'no DISPLAY and no Xvfb: desktop recording and replay need a screen',
     fix: 'sudo apt-get install xvfb xdotool, then xvfb-run -a qa …  (web recording and replay do not need one)',
+  }
+}
+
+/** The X RECORD extension the desktop recorder's input hook needs (only when a display answers). */
+async function checkRecord(desktop: boolean): Promise<DoctorCheck | null> {
+  const display = process.env.DISPLAY
+  if (!display) return null
+  const has = await hasRecordExtension(display)
+  if (has === true)
+    return { name: 'X RECORD extension', status: 'ok', required: desktop, detail: `present on ${display}` }
+  if (has === false)
+    return {
+      name: 'X RECORD extension',
+      status: desktop ? 'fail' : 'warn',
+      required: desktop,
+      detail: `missing on ${display}: qa record desktop cannot see clicks and keys (replay works without it)`,
+      fix: 'Start the X server with it: Xvfb :99 +extension RECORD, or xvfb-run -a -s "-screen 0 1920x1080x24 +extension RECORD" qa …',
+    }
+  return {
+    name: 'X RECORD extension',
+    status: 'warn',
+    required: false,
+    detail: `cannot tell whether ${display} has it (xdpyinfo is missing or failed)`,
+    fix: 'sudo apt-get install x11-utils',
   }
 }
 
@@ -328,7 +353,7 @@ export class DoctorCommand extends QaCommand {
   static override usage = Command.Usage({
     description: 'Check that the parts qa needs are installed and working, and say how to fix what is not.',
     details: `
-      Checks Node.js, Chromium (found and launchable), a Hangul font, the display for desktop work, the native
+      Checks Node.js, Chromium (found and launchable), a Hangul font, the display for desktop work (and its X RECORD extension, which recording needs), the native
       input/screen modules, the configured vision provider (with the environment variables to set), OCR data,
       Redis, and the configuration file. Exit code 0 when every required part works, 2 otherwise.
     `,
@@ -381,6 +406,8 @@ export class DoctorCommand extends QaCommand {
     if (config) checks.push(await checkChromium(config))
     checks.push(await checkKoreanFont())
     checks.push(await checkDisplay(this.desktop))
+    const record = await checkRecord(this.desktop)
+    if (record) checks.push(record)
     checks.push(await checkNative('uiohook-napi', this.desktop))
     checks.push(await checkNative('@nut-tree-fork/nut-js', this.desktop))
     if (config) checks.push(await checkVision(config, this.probeVision))

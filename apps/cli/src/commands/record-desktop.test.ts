@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -38,6 +38,37 @@ describe.each([
     expect(r.stderr).toMatch(message)
     expect(r.stderr).toMatch(/hint: .*xvfb-run -a qa .*apt-get install xvfb/)
     expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/)
+  })
+})
+
+/** Issue 14 item 7: outputs and unsupported flags are refused before the display is even looked at. */
+describe('qa record desktop / qa replay <desktop case>: refusals before any work', () => {
+  it('record desktop --out <existing case> refuses before recording (not "no display")', () => {
+    const out = join(dir, 'existing.json')
+    writeFileSync(out, '{"keep": true}')
+    const r = qa(['record', 'desktop', '--out', out], { env: { DISPLAY: '' } })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--out .*existing\.json already exists; nothing was recorded/)
+    expect(r.stderr).not.toMatch(/No display/)
+    expect(readFileSync(out, 'utf8')).toBe('{"keep": true}')
+  })
+
+  it('record desktop refuses a non-empty screenshot folder of --out before recording', () => {
+    mkdirSync(join(dir, 'taken_screenshots'), { recursive: true })
+    writeFileSync(join(dir, 'taken_screenshots', 'step-001-before.png'), 'x')
+    const r = qa(['record', 'desktop', '--out', join(dir, 'taken.json')], { env: { DISPLAY: '' } })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/taken_screenshots\/ \(the screenshot folder of --out\) already exists/)
+    expect(readFileSync(join(dir, 'taken_screenshots', 'step-001-before.png'), 'utf8')).toBe('x')
+  })
+
+  it('replay --save-heals of a desktop case is refused with why, before the display is opened', () => {
+    const healed = join(dir, 'healed.json')
+    const r = qa(['replay', desktopCase, '--verify', '--save-heals', healed], { env: { DISPLAY: '' } })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--save-heals is not supported for desktop cases yet: .*nothing was replayed/)
+    expect(r.stderr).not.toMatch(/No display/)
+    expect(existsSync(healed)).toBe(false)
   })
 })
 

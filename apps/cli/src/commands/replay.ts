@@ -31,6 +31,12 @@ export class ReplayCommand extends QaCommand {
       on the recorded start's origin move onto its origin and keep their own paths. --base-url moves every
       recorded URL on a case's recorded origin onto the base (its origin, its path as a prefix): the option for
       a folder or a shard, where --url means --base-url.
+      Desktop cases: fast path (the recorded crop still at the recorded place), semantic match on the vision
+      analysis, multi-scale template matching of the crop, OCR text search. A step whose target none of them
+      finds fails with "not found" and the strategies tried; nothing is clicked. --allow-coordinates (or
+      "replay": { "allowCoordinates": true } in the config) clicks the recorded point instead, for coordinate-only
+      legacy cases; such steps are reported with method "coordinate" and a warning, never as located.
+      --save-heals is for web cases; a desktop case with it is refused before anything runs.
       --junit and --save-heals never name the case or one of its screenshots, and an existing file needs --force;
       both are checked before the browser starts.
       Exit code: 0 the test passed, 1 a step failed, 2 bad input (unreadable case, a case with no actions, a
@@ -75,6 +81,10 @@ export class ReplayCommand extends QaCommand {
   viewport = Option.String('--viewport', { description: 'Viewport WIDTHxHEIGHT (default: the recorded one).' })
   timeout = Option.String('--timeout', {
     description: 'Milliseconds an element gets to become actionable (default 5000).',
+  })
+  allowCoordinates = Option.Boolean('--allow-coordinates', {
+    description:
+      'Desktop: click the recorded point when no strategy finds the target (coordinate-only legacy cases); reported as "coordinate". Default off: such a step fails with "not found".',
   })
   headed = Option.Boolean('--headed', false, { description: 'Show the browser window.' })
   configPath = Option.String('--config', { description: 'Config file (default ./qa.config.json when present).' })
@@ -134,6 +144,7 @@ export class ReplayCommand extends QaCommand {
         replay: {
           ...(this.reportDir ? { reportDir: this.reportDir } : {}),
           ...(timeout ? { actionTimeoutMs: timeout } : {}),
+          ...(this.allowCoordinates !== undefined ? { allowCoordinates: this.allowCoordinates } : {}),
         },
       },
     })
@@ -143,6 +154,11 @@ export class ReplayCommand extends QaCommand {
       throw new UsageError(
         `${this.casePath} has no actions; there is nothing to replay.`,
         'Record the flow again (qa record web … --script steps.json), or check that this is the right file.',
+      )
+    if (tc.platform !== 'web' && this.saveHeals)
+      throw new UsageError(
+        `--save-heals is not supported for desktop cases yet: ${this.casePath} is a desktop case, and its heals (a moved crop, a new place) are not written back; nothing was replayed.`,
+        'Replay without --save-heals (the report names the strategy that found each step), or record the case again on the changed program.',
       )
     await guardOutputs({
       outputs: [
@@ -157,6 +173,7 @@ export class ReplayCommand extends QaCommand {
       return replayDesktopFromCli({
         casePath: this.casePath,
         verify: this.verify,
+        allowCoordinates: config.replay.allowCoordinates,
         reportDir: resolve(this.reportDir),
         ...(threshold !== undefined ? { threshold } : {}),
         json: this.json,
