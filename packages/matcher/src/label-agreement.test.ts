@@ -57,6 +57,13 @@ describe('createLabelCheck', () => {
     expect(createLabelCheck(identity).check({ axName: '임시 저장', textContent: '임시 저장' }).ok).toBe(false)
   })
 
+  it('reads an icon-font glyph as no label: the same icon button listed without its ::before content agrees', () => {
+    // Chromium names <button><i class="fas fa-search"></i></button> "\uf002"; the page's own text is empty
+    const icon = { tagName: 'button', axRole: 'button', axName: '\uf002', boundingBox: identity.boundingBox }
+    expect(createLabelCheck(icon).check({ axName: null, tagName: 'button' }).ok).toBe(true)
+    expect(createLabelCheck(icon).check({ axName: 'Archive', tagName: 'button' }).ok).toBe(false)
+  })
+
   it('is off with minLabelScore 0', () => {
     expect(createLabelCheck(identity, 0).check({ axName: '취소' }).ok).toBe(true)
     expect(createLabelCheck({ ...identity, axName: null, textContent: null }, 0).check({ axName: 'x' }).ok).toBe(true)

@@ -61,6 +61,13 @@ describe('textSimilarity examples', () => {
     expect(decomposeHangul('가a')).toBe('\u1100\u1161a')
     expect(comparisonKey('시작 하기')).toBe(comparisonKey('시작하기'))
   })
+
+  it('drops icon-font glyphs (private-use characters) from a label', () => {
+    // Font Awesome's search icon, as Chromium names an icon button from its ::before content
+    expect(comparisonKey('\uf002')).toBe('')
+    expect(comparisonKey('\uf002 Search')).toBe('search')
+    expect(comparisonKey('\u{F0001}검색')).toBe(comparisonKey('검색'))
+  })
 })
 
 describe('comparisonKey fast path', () => {

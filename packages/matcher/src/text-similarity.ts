@@ -44,14 +44,17 @@ export function decomposeHangul(text: string): string {
 
 /**
  * The comparison key of a label: normalised, spaces removed (Korean spacing varies: "시작 하기" = "시작하기"),
- * Hangul decomposed into jamo.
+ * Hangul decomposed into jamo. Private-use characters are dropped: they are icon-font glyphs (Font Awesome's
+ * search icon is U+F002), which Chromium puts into accessible names from `::before` content but which are not
+ * words a person reads, and which a page's own text (innerText) never shows.
  */
 export function comparisonKey(text: string | null | undefined): string {
   if (!text) return ''
   // fast path, same result: printable ASCII needs no NFKC and has no Hangul
   if (PRINTABLE_ASCII.test(text)) return text.toLowerCase().replace(NOT_ALNUM, '')
-  return decomposeHangul(normalizeText(text).replace(/ /g, ''))
+  return decomposeHangul(normalizeText(text.replace(PRIVATE_USE, '')).replace(/ /g, ''))
 }
+const PRIVATE_USE = /\p{Co}/gu
 const PRINTABLE_ASCII = /^[\x20-\x7e\t\n\r]*$/
 const NOT_ALNUM = /[^a-z0-9]+/g
 

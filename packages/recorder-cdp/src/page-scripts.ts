@@ -263,7 +263,9 @@ export function describeElementsInPage(
     // ARIA names only some roles from their content; a toolbar or a region is not named by its text
     const role = implicitRole(el)
     if (role && !NAME_FROM_CONTENT.has(role)) return clean(el.getAttribute('title'))
-    return textOf(el) ?? clean(el.getAttribute('title'))
+    // Text hidden by CSS still names the control for Chromium and Playwright (a collapsed sidebar rail hides
+    // "Dashboards" with display: none and shows only the icon): the recorder read that name, so must the list.
+    return textOf(el) ?? clean(el.textContent) ?? clean(el.getAttribute('title'))
   }
 
   return elements.map((el) => {

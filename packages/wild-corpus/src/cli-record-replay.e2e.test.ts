@@ -197,6 +197,20 @@ describe('wild corpus pitfalls through the CLI (issue 13 items 2–3)', () => {
     expect(r.code).not.toBe(0)
   })
 
+  it('a collapsed sidebar rail (gentelella: the label is hidden by CSS, only the icon shows) heals when the menu is reordered', async () => {
+    // Chromium names the rail button "Dashboards" from its display:none text; the page's candidate list must
+    // name it the same, or the only "Dashboards" on the page, moved below the fold of the rail, is refused.
+    const page = 'gentelella/dist/production/form_buttons.html'
+    const rec = await record(page, 'rail', [
+      { find: (p) => p.locator('button.sidebar-toggle') },
+      { find: (p) => p.getByRole('button', { name: 'Dashboards', exact: true }) },
+    ])
+    expect(rec.actions[1]?.identity?.ax_role).toBe('button')
+    const r = await replay(rec, page, ['reordered-siblings'])
+    expect(r.report.replay_results.map((s) => s.success)).toEqual([true, true])
+    expect(r.downs[1]?.chain).toContain(rec.truths[1])
+  })
+
   it('a styled checkbox (stisla custom-control: the input is hidden, its label drawn) replays and ticks it', async () => {
     const page = 'stisla/auth-login.html'
     const rec = await record(page, 'styled', [{ find: (p) => p.locator('label[for="remember-me"]') }])
