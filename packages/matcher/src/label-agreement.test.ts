@@ -18,6 +18,15 @@ describe('labelKeyAgreement', () => {
     expect(agree('로그인', '임시 저장')).toBeLessThan(0.5)
     expect(agree('로그인', '간편 로그인')).toBeLessThan(0.5)
   })
+
+  it('reads shared letters as no shared word (a look-alike "Duplicate" is not the radio "Private")', () => {
+    expect(agree('Private', 'Duplicate')).toBeLessThan(0.5)
+    expect(agree('Private', 'Print')).toBeLessThan(0.5)
+    // spelling variants and labels sharing a long run still agree
+    expect(agree('Colour', 'Color')).toBeGreaterThanOrEqual(0.75)
+    expect(agree('Add to cart', 'Add to bag')).toBeGreaterThanOrEqual(0.5)
+    expect(agree('임시 저장', '임시 보관')).toBeGreaterThanOrEqual(0.5)
+  })
 })
 
 describe('isGeneratedId', () => {

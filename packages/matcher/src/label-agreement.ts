@@ -43,9 +43,36 @@ export function labelKeyAgreement(a: string, b: string): number {
   if (a.length === 0 || b.length === 0) return 0
   const synonym = areRewordedPhrases(a, b) ? SYNONYM_AGREEMENT : 0
   const [short, long] = a.length <= b.length ? [a, b] : [b, a]
+  const similarity = keySimilarity(a, b)
   if (short.length >= MIN_CONTAINED && !long.startsWith(short) && long.includes(short))
-    return Math.max(synonym, Math.min(QUALIFIED_LABEL_AGREEMENT, keySimilarity(a, b)))
-  return Math.max(synonym, keySimilarity(a, b))
+    return Math.max(synonym, Math.min(QUALIFIED_LABEL_AGREEMENT, similarity))
+  // Letters in common are not a word in common: "Private" and "Duplicate" share a, t, e (0.56), "Private"
+  // and "Print" p, r, i (0.57). Below a spelling variant's similarity, the labels must share one run of
+  // letters at least half the longer one ("add to cart" / "add to bag", 임시 저장 / 임시 보관).
+  if (similarity < SPELLING_VARIANT_SIMILARITY && !long.includes(short)) {
+    const run = longestCommonRun(a, b)
+    if (2 * run < long.length) return Math.max(synonym, Math.min(similarity, run / long.length))
+  }
+  return Math.max(synonym, similarity)
+}
+
+/** Edit similarity of a spelling variant of one label ('Colour' / 'Color' 0.83, 'Cancel' / 'Canceled' 0.75). */
+const SPELLING_VARIANT_SIMILARITY = 0.75
+
+/** Length of the longest run of characters both keys contain (longest common substring). */
+function longestCommonRun(a: string, b: string): number {
+  let best = 0
+  let prev = new Uint16Array(b.length + 1)
+  let row = new Uint16Array(b.length + 1)
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const v = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? (prev[j - 1] as number) + 1 : 0
+      row[j] = v
+      if (v > best) best = v
+    }
+    ;[prev, row] = [row, prev]
+  }
+  return best
 }
 
 /**
