@@ -73,6 +73,33 @@ describe('createLabelCheck', () => {
     expect(createLabelCheck(icon).check({ axName: 'Archive', tagName: 'button' }).ok).toBe(false)
   })
 
+  it('compares neighbours by their words: a neighbour that gained a word still stands beside it', () => {
+    // gentelella's search field, pushed 300 px down by look-alikes put before every control and option
+    const search = {
+      tagName: 'input',
+      axRole: 'searchbox',
+      axName: 'Search',
+      boundingBox: { x: 871, y: 615, width: 367, height: 36 },
+      neighborText: ['Search', 'Country Latvia Estonia Lithuania', 'Tags (multi) design engineering'],
+    }
+    const moved = {
+      tagName: 'input',
+      axRole: 'searchbox',
+      axName: 'Search',
+      boundingBox: { x: 934, y: 911, width: 305, height: 36 },
+      neighborText: [
+        'Print',
+        'Search',
+        'Duplicate Country Duplicate Latvia Estonia Lithuania',
+        'Duplicate Tags (multi) Archive design engineering',
+      ],
+    }
+    expect(createLabelCheck(search).context(moved)).toBeGreaterThanOrEqual(0.3)
+    // a field among other words entirely is still elsewhere
+    const other = { ...moved, neighborText: ['Billing address', 'Postal code City'] }
+    expect(createLabelCheck(search).context(other)).toBeLessThan(0.3)
+  })
+
   it('is off with minLabelScore 0', () => {
     expect(createLabelCheck(identity, 0).check({ axName: '취소' }).ok).toBe(true)
     expect(createLabelCheck({ ...identity, axName: null, textContent: null }, 0).check({ axName: 'x' }).ok).toBe(true)

@@ -187,14 +187,22 @@ const ID_CONTEXT_WEIGHT = 0.5
 const CONTEXT_DISTANCE_PX = 150
 
 /** Neighbour texts as a set of comparison keys (whole texts: "Order 1" and "Order 2" differ). */
-const textsOf = (texts: readonly string[] | null | undefined): Set<string> => {
+/**
+ * The words of an element's neighbours, as comparison keys. Words, not whole texts: a neighbour's text changes
+ * as a whole when one word is added to it (a decoy "Duplicate" put before a select's options), while most of
+ * its words stay; recorded texts are cut at 60 characters, so the last word may be a fragment.
+ */
+const wordsOf = (texts: readonly string[] | null | undefined): Set<string> => {
   const set = new Set<string>()
   for (const t of texts ?? []) {
-    const k = comparisonKey(t)
-    if (k) set.add(k)
+    for (const w of t.split(WORD_BREAK)) {
+      const k = comparisonKey(w)
+      if (k) set.add(k)
+    }
   }
   return set
 }
+const WORD_BREAK = /[\s,.;:!?|/\\()[\]{}"'`<>·•›»«‹—–\-_]+/u
 
 /**
  * The precision rule of the cascade (see the package README): when the identity has a human label, a
@@ -224,7 +232,7 @@ export function createLabelCheck(identity: ElementIdentity, minLabelScore = DEFA
           ? 'name'
           : undefined
   const cache = new WeakMap<object, LabelVerdict>()
-  const recordedWords = textsOf(identity.neighborText)
+  const recordedWords = wordsOf(identity.neighborText)
   const box = identity.boundingBox
   const hasBox = !!box && box.width > 0 && box.height > 0
   return {
@@ -235,7 +243,7 @@ export function createLabelCheck(identity: ElementIdentity, minLabelScore = DEFA
       let n = 0
       // a source that does not report neighbours (null) or boxes leaves that part out: unknown, not different
       if (recordedWords.size > 0 && c.neighborText != null) {
-        const words = textsOf(c.neighborText)
+        const words = wordsOf(c.neighborText)
         let inter = 0
         for (const w of recordedWords) if (words.has(w)) inter++
         sum += inter / (recordedWords.size + words.size - inter)

@@ -366,6 +366,8 @@ export function corpusPageScript(cfg: PageScriptConfig): void {
     }
   }
   const DECOYS = ['Archive', 'Export', 'Share', 'Duplicate', 'Print', 'Pin']
+  /** Labels of the page's controls before any look-alike was added (read once, at the first look-alike). */
+  let labelsOnPage: Set<string> | undefined
   const lookAlike = (el: Element, truth: string): Element => {
     const unit =
       el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')
@@ -375,7 +377,17 @@ export function corpusPageScript(cfg: PageScriptConfig): void {
     // another word than the control's own (a look-alike of "Export" labelled "Export" would be the same control)
     const own =
       `${el.textContent ?? ''} ${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('title') ?? ''}`.toLowerCase()
-    const words = DECOYS.filter((w) => !own.includes(w.toLowerCase()))
+    // nor the label of another control of the page: a look-alike saying "Export" where an "Export" button was
+    // removed is that button moved, for any observer (and for the truth, it is not)
+    labelsOnPage ??= new Set(
+      interactive().flatMap((n) =>
+        [n.textContent, n.getAttribute('aria-label'), n.getAttribute('title')]
+          .map((t) => (t ?? '').trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    )
+    const taken = labelsOnPage
+    const words = DECOYS.filter((w) => !own.includes(w.toLowerCase()) && !taken.has(w.toLowerCase()))
     const word = words[Math.floor(random() * words.length)] ?? 'Archive'
     for (const n of [clone, ...Array.from(clone.querySelectorAll('*'))]) {
       if (n.id) n.id = `${n.id}-alt-${suffix}`
