@@ -66,11 +66,15 @@ describe('createLabelCheck', () => {
     expect(createLabelCheck(identity).check({ axName: '임시 저장', textContent: '임시 저장' }).ok).toBe(false)
   })
 
-  it('reads an icon-font glyph as no label: the same icon button listed without its ::before content agrees', () => {
-    // Chromium names <button><i class="fas fa-search"></i></button> "\uf002"; the page's own text is empty
+  it('reads an icon-font glyph as the label of an icon button, and the words beside a glyph as the label', () => {
+    // Chromium names <button><i class="fas fa-search"></i></button> "\uf002" (the ::before content)
     const icon = { tagName: 'button', axRole: 'button', axName: '\uf002', boundingBox: identity.boundingBox }
-    expect(createLabelCheck(icon).check({ axName: null, tagName: 'button' }).ok).toBe(true)
+    expect(createLabelCheck(icon).check({ axName: '\uf002', tagName: 'button' }).ok).toBe(true)
+    // a look-alike with a star glyph, or saying "Archive", is another control
+    expect(createLabelCheck(icon).check({ axName: '\uf005', tagName: 'button' }).ok).toBe(false)
     expect(createLabelCheck(icon).check({ axName: 'Archive', tagName: 'button' }).ok).toBe(false)
+    const messages = { ...icon, axName: '\uf0e0 Messages' }
+    expect(createLabelCheck(messages).check({ axName: 'Messages', tagName: 'button' }).ok).toBe(true)
   })
 
   it('compares neighbours by their words: a neighbour that gained a word still stands beside it', () => {

@@ -62,11 +62,12 @@ describe('textSimilarity examples', () => {
     expect(comparisonKey('시작 하기')).toBe(comparisonKey('시작하기'))
   })
 
-  it('drops icon-font glyphs (private-use characters) from a label', () => {
-    // Font Awesome's search icon, as Chromium names an icon button from its ::before content
-    expect(comparisonKey('\uf002')).toBe('')
+  it('drops icon-font glyphs (private-use characters) beside words, keeps them alone', () => {
+    // Font Awesome's icons, as Chromium names a button from its ::before content
     expect(comparisonKey('\uf002 Search')).toBe('search')
     expect(comparisonKey('\u{F0001}검색')).toBe(comparisonKey('검색'))
+    expect(comparisonKey(' \uf002 ')).toBe('\uf002')
+    expect(comparisonKey('\uf0e0')).not.toBe(comparisonKey('\uf005'))
   })
 })
 

@@ -44,15 +44,19 @@ export function decomposeHangul(text: string): string {
 
 /**
  * The comparison key of a label: normalised, spaces removed (Korean spacing varies: "시작 하기" = "시작하기"),
- * Hangul decomposed into jamo. Private-use characters are dropped: they are icon-font glyphs (Font Awesome's
- * search icon is U+F002), which Chromium puts into accessible names from `::before` content but which are not
- * words a person reads, and which a page's own text (innerText) never shows.
+ * Hangul decomposed into jamo. Private-use characters are icon-font glyphs (Font Awesome's search icon is
+ * U+F002), which Chromium puts into accessible names from `::before` content: beside words they are dropped
+ * (the words are the label a person reads: "\uf0e0 Messages" is "Messages"); alone they are the label, the
+ * icon (an envelope is not a star).
  */
 export function comparisonKey(text: string | null | undefined): string {
   if (!text) return ''
   // fast path, same result: printable ASCII needs no NFKC and has no Hangul
   if (PRINTABLE_ASCII.test(text)) return text.toLowerCase().replace(NOT_ALNUM, '')
-  return decomposeHangul(normalizeText(text.replace(PRIVATE_USE, '')).replace(/ /g, ''))
+  const words = text.replace(PRIVATE_USE, '')
+  const key = decomposeHangul(normalizeText(words).replace(/ /g, ''))
+  if (key !== '' || words === text) return key
+  return Array.from(text.matchAll(PRIVATE_USE), (m) => m[0]).join('')
 }
 const PRIVATE_USE = /\p{Co}/gu
 const PRINTABLE_ASCII = /^[\x20-\x7e\t\n\r]*$/

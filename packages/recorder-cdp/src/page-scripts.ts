@@ -265,7 +265,26 @@ export function describeElementsInPage(
     if (role && !NAME_FROM_CONTENT.has(role)) return clean(el.getAttribute('title'))
     // Text hidden by CSS still names the control for Chromium and Playwright (a collapsed sidebar rail hides
     // "Dashboards" with display: none and shows only the icon): the recorder read that name, so must the list.
-    return textOf(el) ?? clean(el.textContent) ?? clean(el.getAttribute('title'))
+    return textOf(el) ?? clean(el.textContent) ?? iconGlyphs(el) ?? clean(el.getAttribute('title'))
+  }
+  /**
+   * The icon-font glyphs (private-use characters) an element without text shows through `::before`/`::after`
+   * content, as Chromium names it (`<a><i class="far fa-envelope"></i></a>` is "\uf0e0"): the icon tells an
+   * envelope from a bell. Other generated content (arrows, bullets) is decoration and left out.
+   */
+  const iconGlyphs = (el: Element): string | null => {
+    const view = el.ownerDocument.defaultView
+    if (!view) return null
+    let out = ''
+    const nodes = [el, ...Array.from(el.querySelectorAll('*')).slice(0, 24)]
+    for (const n of nodes) {
+      for (const pseudo of ['::before', '::after']) {
+        const content = view.getComputedStyle(n, pseudo).content
+        if (!content || content === 'none' || content === 'normal') continue
+        for (const m of content.matchAll(/\p{Co}/gu)) out += m[0]
+      }
+    }
+    return out === '' ? null : out
   }
 
   return elements.map((el) => {

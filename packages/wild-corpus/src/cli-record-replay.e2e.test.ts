@@ -211,6 +211,27 @@ describe('wild corpus pitfalls through the CLI (issue 13 items 2–3)', () => {
     expect(r.downs[1]?.chain).toContain(rec.truths[1])
   })
 
+  it('icon-font buttons (stisla envelope, search) heal by their glyph when look-alikes with another glyph stand beside them and everything else changed', async () => {
+    // Chromium names <a><i class="far fa-envelope"></i></a> by its ::before glyph (U+F0E0); the look-alike shows
+    // a star. The page's candidate list must read the same glyph, or an icon button has no name to go by.
+    const page = 'stisla/bootstrap-form.html'
+    const rec = await record(page, 'glyphs', [
+      { find: (p) => p.locator('a.message-toggle') },
+      { find: (p) => p.locator('nav form button.btn') },
+    ])
+    const r = await replay(rec, page, [
+      'renamed-ids',
+      'renamed-classes',
+      'extra-wrappers',
+      'layout-shift',
+      'reworded-labels',
+      'decoy-siblings',
+    ])
+    expect(r.report.replay_results.map((s) => s.success)).toEqual([true, true])
+    expect(r.downs[0]?.chain).toContain(rec.truths[0])
+    expect(r.downs[1]?.chain).toContain(rec.truths[1])
+  })
+
   it('a styled checkbox (stisla custom-control: the input is hidden, its label drawn) replays and ticks it', async () => {
     const page = 'stisla/auth-login.html'
     const rec = await record(page, 'styled', [{ find: (p) => p.locator('label[for="remember-me"]') }])
