@@ -382,6 +382,10 @@ describe('precision over recall', () => {
     // far from where it stood, among other neighbours
     const far = { ...moved, boundingBox: { ...movedBox, y: 600 } }
     expect((await locate(identityOf(recorded), seen(far, 0))).status).toBe('not_found')
+    // … unless it says exactly the recorded label (sneat's search field pushed aside by a look-alike)
+    const farNamed = { ...far, axName: 'Dashboards' }
+    expect((await locate(identityOf(recorded), seen(farNamed, 0))).status).toBe('found')
+    expect((await locate(identityOf(recorded), seen(farNamed, 1))).status).toBe('not_found')
   })
 
   it('the same pixels and the recorded form name outweigh a changed place (sample-app v2 알림 받기 → 알림 수신)', async () => {

@@ -535,7 +535,10 @@ export async function locate<H = unknown>(
         const identified = why !== null && inScale && labels.check(el).ok && labels.identifier(el) !== undefined
         // The recorded pixels, on one element of the page only (the adapter found no other showing them), of
         // the same kind of control, saying nothing that contradicts the recorded label: the control moved
-        // (a banner pushed it down, a menu grew), so its place counts for half.
+        // (a banner pushed it down, a menu grew), so its place counts for half — and not at all when the
+        // element says exactly the recorded label (a look-alike put before sneat's search field pushed it
+        // aside and took its neighbours).
+        const sameLabel = labelKeys(el).length > 0 && labels.check(el).agreement === 1
         const unmistakable =
           why !== null &&
           inScale &&
@@ -543,7 +546,7 @@ export async function locate<H = unknown>(
           hit.lookAlikes === 0 &&
           sameRoleKind(identity.axRole, el.axRole) &&
           (labels.check(el).ok || labelKeys(el).length === 0) &&
-          (labels.context(el) ?? 0) >= minContextScore / 2
+          (sameLabel || (labels.context(el) ?? 0) >= minContextScore / 2)
         if (why && !samePixelsUnlabelled && !identified && !unmistakable)
           return {
             outcome: 'below_threshold',
