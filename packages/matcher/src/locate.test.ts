@@ -388,6 +388,43 @@ describe('precision over recall', () => {
     expect((await locate(identityOf(recorded), seen(farNamed, 1))).status).toBe('not_found')
   })
 
+  it('of twins with the recorded label, the one that kept the recorded classes is it, not the one at the recorded XPath (sneat "Button"s swapped)', async () => {
+    const primary: CandidateElement<string> = {
+      handle: 'primary',
+      axRole: 'button',
+      axName: 'Button',
+      tagName: 'button',
+      classNames: ['btn', 'btn-primary', 'btn-lg'],
+      xpath: '/html/body/div/div[1]/button[1]',
+      boundingBox: { x: 100, y: 100, width: 200, height: 40 },
+      neighborText: ['Button'],
+    }
+    const secondary = { ...primary, handle: 'secondary', classNames: ['btn', 'btn-secondary', 'btn-lg'] }
+    const recorded = identityOf(primary, { sameLabelCount: 1 })
+    // swapped: the secondary stands at the recorded XPath and place
+    const swapped = [
+      { ...secondary, xpath: '/html/body/div/div[1]/button[1]' },
+      { ...primary, xpath: '/html/body/div/div[1]/button[2]', boundingBox: { x: 100, y: 148, width: 200, height: 40 } },
+    ]
+    const r = await locate(recorded, memoryCandidateSource(swapped), { selectors: { xpath: primary.xpath } })
+    expect(r.element?.handle ?? null).not.toBe('secondary')
+    // state classes do not tell twins apart: the recorded 'active' is gone from the very element
+    const active = identityOf(
+      { ...primary, classNames: ['btn', 'btn-primary', 'btn-lg', 'active'] },
+      { sameLabelCount: 1 },
+    )
+    const same = [
+      primary,
+      {
+        ...secondary,
+        xpath: '/html/body/div/div[1]/button[2]',
+        boundingBox: { x: 100, y: 148, width: 200, height: 40 },
+      },
+    ]
+    const kept = await locate(active, memoryCandidateSource(same), { selectors: { xpath: primary.xpath } })
+    expect(kept.element?.handle).toBe('primary')
+  })
+
   it('the same pixels and the recorded form name outweigh a changed place (sample-app v2 알림 받기 → 알림 수신)', async () => {
     const movedBox = { x: 420, y: 640, width: 18, height: 18 }
     const recorded: CandidateElement<string> = {

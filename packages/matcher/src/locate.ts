@@ -173,6 +173,12 @@ function isRecordedControl(identity: ElementIdentity): boolean {
 }
 
 /** A short description of a rejected candidate for the attempt's detail. */
+/** Classes a page toggles on interaction (state, not style): left out when twins are told apart by class. */
+const STATE_CLASSES =
+  /^(is-)?(active|show|shown|open|opened|focus|focused|hover|selected|checked|disabled|collapsed|expanded|current|pressed)$/i
+const styleClasses = (list: readonly string[] | null | undefined): Set<string> =>
+  new Set((list ?? []).map((c) => c.trim()).filter((c) => c !== '' && !STATE_CLASSES.test(c)))
+
 function describe(e: CandidateElement, reason: string | undefined): string {
   const label = e.axName || e.textContent || e.ariaLabel || e.placeholder || ''
   const tag = (e.tagName ?? 'element').toLowerCase()
@@ -284,6 +290,11 @@ export async function locate<H = unknown>(
    * (the "Home" tab of the next tab set) is not taken for it.
    */
   const othersWhenRecorded = identity.sameLabelCount ?? 0
+  const recordedClasses = styleClasses(identity.classNames)
+  const sameClasses = (c: E): boolean => {
+    const mine = styleClasses(c.classNames)
+    return mine.size === recordedClasses.size && [...mine].every((k) => recordedClasses.has(k))
+  }
   const aHolderIsGone = async (): Promise<boolean> =>
     othersWhenRecorded >= 1 && labelKeys(identity).length > 0 && (await labelHolders()).length <= othersWhenRecorded
   /**
@@ -311,6 +322,16 @@ export async function locate<H = unknown>(
         e,
         `one of the ${othersWhenRecorded + 1} elements with the recorded label when recorded is gone (${(await labelHolders()).length} now), and it may be the recorded one`,
       )
+    // Twins with the recorded label (sneat's "Button" in btn-primary and btn-secondary, swapped): the one
+    // that lost the recorded classes while another kept them exactly is the other twin.
+    if (othersWhenRecorded >= 1 && recordedClasses.size > 0 && !sameClasses(e)) {
+      const twins = (await labelHolders()).filter((h) => !sameCandidate(h, e) && sameClasses(h))
+      if (twins.length > 0)
+        return describe(
+          e,
+          `another element with the recorded label carries the recorded classes (${[...recordedClasses].join(' ')})`,
+        )
+    }
     const context = labels.context(e)
     const floor = minContextScore
     if (context !== null && context < floor && !(await soleHolder(e)))

@@ -480,7 +480,11 @@ export function corpusPageScript(cfg: PageScriptConfig): void {
         el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')
           ? (el.closest('.form-check, .custom-control, .checkbox, .radio, label') ?? el)
           : el
+      // a control's labels outside its unit go with it (Bootstrap's btn-check: <input> then <label for>), or
+      // the page keeps a label that names nothing and still reads as the removed control
+      const labels = el instanceof HTMLInputElement ? Array.from(el.labels ?? []).filter((l) => !unit.contains(l)) : []
       unit.replaceWith(lookAlike(el, truth))
+      for (const label of labels) label.replaceWith(lookAlike(label, truth))
     }
   }
   const apply = () => {
