@@ -388,6 +388,29 @@ describe('precision over recall', () => {
     expect((await locate(identityOf(recorded), seen(farNamed, 1))).status).toBe('not_found')
   })
 
+  it('never takes a password field for the unlabelled e-mail field removed beside it (material-dashboard sign-in)', async () => {
+    const email: CandidateElement<string> = {
+      handle: 'email',
+      axRole: 'textbox',
+      tagName: 'input',
+      type: 'email',
+      classNames: ['form-control'],
+      xpath: '/html/body/main/form/div[1]/input',
+      boundingBox: { x: 485, y: 276, width: 309, height: 40 },
+      neighborText: ['Email', 'Password', 'Remember me', 'SIGN IN'],
+    }
+    const password = {
+      ...email,
+      handle: 'password',
+      type: 'password',
+      xpath: '/html/body/main/form/div[2]/input',
+      boundingBox: { x: 485, y: 332, width: 309, height: 40 },
+    }
+    const r = await locate(identityOf(email), memoryCandidateSource([password]), { selectors: { xpath: email.xpath } })
+    expect(r.status).toBe('not_found')
+    expect((await locate(identityOf(email), memoryCandidateSource([password, email]))).element?.handle).toBe('email')
+  })
+
   it('of twins with the recorded label, the one that kept the recorded classes is it, not the one at the recorded XPath (sneat "Button"s swapped)', async () => {
     const primary: CandidateElement<string> = {
       handle: 'primary',

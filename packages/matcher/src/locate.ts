@@ -173,6 +173,10 @@ function isRecordedControl(identity: ElementIdentity): boolean {
 }
 
 /** A short description of a rejected candidate for the attempt's detail. */
+const isInput = (e: { tagName?: string | null }): boolean => e.tagName?.toLowerCase() === 'input'
+const isPasswordField = (e: { tagName?: string | null; type?: string | null }): boolean =>
+  isInput(e) && e.type?.toLowerCase() === 'password'
+
 /** Classes a page toggles on interaction (state, not style): left out when twins are told apart by class. */
 const STATE_CLASSES =
   /^(is-)?(active|show|shown|open|opened|focus|focused|hover|selected|checked|disabled|collapsed|expanded|current|pressed)$/i
@@ -306,6 +310,15 @@ export async function locate<H = unknown>(
   const objection = async (e: E): Promise<string | null> => {
     const oversized = oversizedObjection(identity.boundingBox, e.boundingBox, maxAreaGrowth)
     if (oversized) return describe(e, oversized)
+    // a password field is never the e-mail field next to it, nor the other way round (and typing a secret
+    // into a visible field shows it)
+    if (isPasswordField(identity) !== isPasswordField(e) && isInput(identity) && isInput(e) && e.type != null)
+      return describe(
+        e,
+        isPasswordField(e)
+          ? 'is a password field, the recorded one was not'
+          : 'is not a password field, the recorded one was',
+      )
     if (labels.idAgrees(e)) return null
     const v = labels.check(e)
     if (!v.ok) return describe(e, v.reason)
