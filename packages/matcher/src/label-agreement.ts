@@ -170,10 +170,13 @@ export interface LabelCheck {
   check(candidate: CandidateElement): LabelVerdict
   /**
    * Where the candidate stands compared with the recorded element, in [0, 1], or null when neither side
-   * has context (a candidate without neighbour texts or box leaves that part out): the mean of neighbour-text overlap (Jaccard of whole texts), closeness (exp(−distance / 150 px))
-   * and, for a recorded non-generated id, whether the candidate carries it (1) or not (0) at half weight.
+   * has context (a candidate without neighbour texts or box leaves that part out): the mean of neighbour-word
+   * overlap (Jaccard of the words of the neighbours' texts), closeness (exp(−distance / 150 px)) and, for a
+   * recorded non-generated id, whether the candidate carries it (1) or not (0) at half weight.
    */
   context(candidate: CandidateElement): number | null
+  /** The neighbour-word overlap alone (Jaccard), or null when either side has no neighbour texts. */
+  neighbours(candidate: CandidateElement): number | null
   /** True when the candidate carries the recorded non-generated id (ids are unique on a page). */
   idAgrees(candidate: CandidateElement): boolean
   /** The deliberate identifier the candidate shares exactly with the recording (data-testid, id, form name). */
@@ -238,6 +241,14 @@ export function createLabelCheck(identity: ElementIdentity, minLabelScore = DEFA
   return {
     idAgrees: (c) => id !== null && c.id?.trim() === id,
     identifier,
+    neighbours(c) {
+      if (recordedWords.size === 0 || c.neighborText == null) return null
+      const words = wordsOf(c.neighborText)
+      if (words.size === 0) return null
+      let inter = 0
+      for (const w of recordedWords) if (words.has(w)) inter++
+      return inter / (recordedWords.size + words.size - inter)
+    },
     context(c) {
       let sum = 0
       let n = 0

@@ -388,6 +388,61 @@ describe('precision over recall', () => {
     expect((await locate(identityOf(recorded), seen(farNamed, 1))).status).toBe('not_found')
   })
 
+  it('an icon-only control is its icon: facebook swapped with github is not clicked (material-dashboard sign-in, no icon font)', async () => {
+    const facebook: CandidateElement<string> = {
+      handle: 'facebook',
+      axRole: 'link',
+      tagName: 'a',
+      classNames: ['btn', 'btn-link', 'px-3'],
+      iconClasses: ['fa-facebook'],
+      xpath: '/html/body/main/div/div[1]/a',
+      boundingBox: { x: 564, y: 184, width: 32, height: 20 },
+      neighborText: ['Sign in'],
+    }
+    const github = { ...facebook, handle: 'github', iconClasses: ['fa-github'] }
+    const moved = {
+      ...facebook,
+      xpath: '/html/body/main/div/div[2]/a',
+      boundingBox: { x: 622, y: 184, width: 32, height: 20 },
+    }
+    const selectors = { xpath: facebook.xpath }
+    // github stands where facebook stood: not it
+    const swapped = await locate(identityOf(facebook), memoryCandidateSource([github]), { selectors })
+    expect(swapped.status).toBe('not_found')
+    expect((await locate(identityOf(facebook), memoryCandidateSource([github, moved]))).element?.handle).toBe(
+      'facebook',
+    )
+    // a class renamed with a suffix is the same icon
+    const renamed = { ...facebook, iconClasses: ['fa-facebook-q1x'] }
+    expect((await locate(identityOf(facebook), memoryCandidateSource([renamed]), { selectors })).status).toBe('found')
+  })
+
+  it('of twins in rows, the one among the recorded neighbours is it, not the one at the recorded place (profile "REPLY", rows reordered)', async () => {
+    const reply = (handle: string, row: number, who: string): CandidateElement<string> => ({
+      handle,
+      axRole: 'link',
+      axName: 'REPLY',
+      tagName: 'a',
+      classNames: ['btn', 'btn-link'],
+      xpath: `/html/body/ul/li[${row}]/a`,
+      boundingBox: { x: 600, y: 100 + 60 * row, width: 60, height: 30 },
+      neighborText: [who],
+    })
+    const sophie = reply('sophie', 1, 'Sophie B. Hi! I need more information')
+    const recorded = identityOf(sophie, { sameLabelCount: 2 })
+    const reordered = [
+      reply('anne', 1, 'Anne Marie Awesome work, can you change'),
+      reply('ivanna', 2, 'Ivanna About files I can'),
+      reply('sophie', 3, 'Sophie B. Hi! I need more information'),
+    ]
+    // the XPath alone (on the corpus the role lookup's ranking was not sure and the structural hit came next)
+    const r = await locate(recorded, memoryCandidateSource(reordered), {
+      selectors: { xpath: sophie.xpath },
+      only: ['xpath'],
+    })
+    expect(r.element?.handle ?? null).not.toBe('anne')
+  })
+
   it('never takes a password field for the unlabelled e-mail field removed beside it (material-dashboard sign-in)', async () => {
     const email: CandidateElement<string> = {
       handle: 'email',

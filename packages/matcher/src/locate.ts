@@ -173,6 +173,18 @@ function isRecordedControl(identity: ElementIdentity): boolean {
 }
 
 /** A short description of a rejected candidate for the attempt's detail. */
+/**
+ * Whether two lists of icon classes share an icon; a list that is empty or unknown says nothing against it.
+ * A class renamed with a suffix (`fa-facebook` → `fa-facebook-x1`) is the same icon.
+ */
+function sharesIcon(a: readonly string[] | null | undefined, b: readonly string[] | null | undefined): boolean {
+  if (!a?.length || !b?.length) return true
+  return a.some((x) => b.some((y) => x === y || x.startsWith(`${y}-`) || y.startsWith(`${x}-`)))
+}
+
+/** Neighbour-word overlap that tells a twin's row: another holder at least this, the candidate below half of it. */
+const TWIN_NEIGHBOURS_AGREEMENT = 0.5
+
 const isInput = (e: { tagName?: string | null }): boolean => e.tagName?.toLowerCase() === 'input'
 const isPasswordField = (e: { tagName?: string | null; type?: string | null }): boolean =>
   isInput(e) && e.type?.toLowerCase() === 'password'
@@ -294,6 +306,9 @@ export async function locate<H = unknown>(
    * (the "Home" tab of the next tab set) is not taken for it.
    */
   const othersWhenRecorded = identity.sameLabelCount ?? 0
+  /** The recorded element says nothing in words and shows a known icon. */
+  const iconIsIdentity =
+    (identity.iconClasses?.length ?? 0) > 0 && labelKeys(identity).every((k) => !/[\p{L}\p{N}]/u.test(k))
   const recordedClasses = styleClasses(identity.classNames)
   const sameClasses = (c: E): boolean => {
     const mine = styleClasses(c.classNames)
@@ -320,6 +335,12 @@ export async function locate<H = unknown>(
           : 'is not a password field, the recorded one was',
       )
     if (labels.idAgrees(e)) return null
+    // an icon-only control is its icon: facebook's button is not github's, where the icon font did not load too
+    if (iconIsIdentity && !sharesIcon(identity.iconClasses, e.iconClasses))
+      return describe(
+        e,
+        `shows another icon (${e.iconClasses?.join(' ')}; recorded ${identity.iconClasses?.join(' ')})`,
+      )
     const v = labels.check(e)
     if (!v.ok) return describe(e, v.reason)
     // A data-testid shared exactly outweighs where the element now stands (it is put there for tests). A form
@@ -344,6 +365,22 @@ export async function locate<H = unknown>(
           e,
           `another element with the recorded label carries the recorded classes (${[...recordedClasses].join(' ')})`,
         )
+    }
+    // Twins in rows (profile's "REPLY" of each conversation, rows reordered): the row is told by its words.
+    // The one standing where the recorded one stood, among none of its neighbours, is not it when another
+    // holder stands among most of them.
+    if (othersWhenRecorded >= 1) {
+      const mine = labels.neighbours(e)
+      if (mine !== null && mine < TWIN_NEIGHBOURS_AGREEMENT / 2) {
+        const better = (await labelHolders()).some(
+          (h) => !sameCandidate(h, e) && (labels.neighbours(h) ?? 0) >= TWIN_NEIGHBOURS_AGREEMENT,
+        )
+        if (better)
+          return describe(
+            e,
+            `stands among other neighbours (${fmt(mine)}) while another element with the recorded label stands among the recorded ones`,
+          )
+      }
     }
     const context = labels.context(e)
     const floor = minContextScore

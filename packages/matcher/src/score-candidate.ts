@@ -24,6 +24,7 @@ export interface CandidateElement<H = unknown> {
   /** The DOM `id` attribute. */
   id?: string | null
   classNames?: readonly string[] | null
+  iconClasses?: readonly string[] | null
   href?: string | null
   xpath?: string | null
   neighborText?: readonly string[] | null

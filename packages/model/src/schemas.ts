@@ -79,6 +79,7 @@ export const elementIdentitySchema = schema('ElementIdentity', [
   opt('capturedAt', k.integer(0)),
   opt('id', k.string()),
   opt('classNames', k.array(k.string())),
+  opt('iconClasses', k.array(k.string())),
   opt('href', k.string()),
   opt('xpath', k.string()),
   opt('neighborText', k.array(k.string())),

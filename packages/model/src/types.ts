@@ -147,6 +147,11 @@ export interface ElementIdentity {
   /** The DOM `id` attribute. */
   id?: string | null
   classNames?: string[] | null
+  /**
+   * Icon classes of the element and what it holds (`fa-facebook`, `bx-trash`, `bi-gear`): which icon an
+   * icon-only control shows, also where the icon font did not load.
+   */
+  iconClasses?: string[] | null
   href?: string | null
   xpath?: string | null
   /** Visible text of the nearest neighbours, for the similarity strategy. */

@@ -55,6 +55,7 @@ function toCandidate(
     textContent: d.textContent,
     id: d.id,
     classNames: d.classNames,
+    iconClasses: d.iconClasses,
     href: d.href,
     xpath: d.xpath,
     neighborText: d.neighborText,

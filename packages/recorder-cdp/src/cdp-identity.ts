@@ -73,6 +73,7 @@ function buildIdentity(
   set('textContent', d.textContent)
   set('id', d.id)
   set('classNames', d.classNames)
+  set('iconClasses', d.iconClasses)
   set('href', d.href)
   set('xpath', d.xpath)
   set('neighborText', d.neighborText)

@@ -8,6 +8,8 @@ export interface PageElementDescription {
   tagName: string
   id: string | null
   classNames: string[]
+  /** Icon classes of the element and its descendants (`fa-facebook`, `bx-trash`), at most 4. */
+  iconClasses: string[]
   name: string | null
   type: string | null
   placeholder: string | null
@@ -272,6 +274,16 @@ export function describeElementsInPage(
    * content, as Chromium names it (`<a><i class="far fa-envelope"></i></a>` is "\uf0e0"): the icon tells an
    * envelope from a bell. Other generated content (arrows, bullets) is decoration and left out.
    */
+  // an icon font's icon class, not its size, width or animation modifiers (the same list as the corpus uses)
+  const ICON_CLASS =
+    /^(fa|bx|bxs|bxl|bi|ti|mdi|fe|ni|ion|icon|glyphicon|ri|la|feather)-(?!fw$|lg$|xs$|sm$|[0-9]x$|spin$|pulse$|rotate|flip|border$|inverse$|stack)[\w-]+$/
+  const iconClassesOf = (el: Element): string[] => {
+    const out: string[] = []
+    for (const n of [el, ...Array.from(el.querySelectorAll('i, span, svg, em')).slice(0, 12)]) {
+      for (const c of Array.from(n.classList)) if (ICON_CLASS.test(c) && !out.includes(c)) out.push(c)
+    }
+    return out.slice(0, 4)
+  }
   const iconGlyphs = (el: Element): string | null => {
     const view = el.ownerDocument.defaultView
     if (!view) return null
@@ -298,6 +310,7 @@ export function describeElementsInPage(
       tagName: el.localName,
       id: el.id || null,
       classNames: Array.from(el.classList),
+      iconClasses: iconClassesOf(el),
       name: el.getAttribute('name'),
       type,
       placeholder: el.getAttribute('placeholder'),

@@ -72,12 +72,13 @@ export const recordedPage = [email, password, signIn, cancel, forgot]
 
 /** The identity a recorder stores for a clicked element (its candidate view plus the required fields). */
 export function identityOf(e: CandidateElement<string>, extra: Partial<ElementIdentity> = {}): ElementIdentity {
-  const { handle: _h, visible: _v, enabled: _e, classNames, neighborText, ...rest } = e
+  const { handle: _h, visible: _v, enabled: _e, classNames, iconClasses, neighborText, ...rest } = e
   return {
     ...rest,
     tagName: e.tagName ?? 'div',
     boundingBox: e.boundingBox ?? { x: 0, y: 0, width: 0, height: 0 },
     classNames: classNames ? [...classNames] : null,
+    iconClasses: iconClasses ? [...iconClasses] : null,
     neighborText: neighborText ? [...neighborText] : null,
     ...extra,
   }
