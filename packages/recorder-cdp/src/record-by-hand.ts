@@ -6,8 +6,8 @@ export type HandStopReason = 'toolbar' | 'signal' | 'window-closed' | 'browser-c
 
 export interface RecordByHandOptions {
   /**
-   * Opens this URL first (`recorder.start`), once the recorder listens, so that the toolbar is in place before the
-   * page's own scripts run. Without it the recorder must have been started already.
+   * Opens this URL (`recorder.start`) once the recorder listens, so that the toolbar is in place before the page's
+   * own scripts run; without one the flow starts on the page as it is (a person's own tab).
    */
   startUrl?: string
   /** Every new step, as soon as it is recorded (the live list in the terminal). */
@@ -82,7 +82,7 @@ export async function recordByHand(recorder: WebRecorder, opts: RecordByHandOpti
       ...(opts.onStep ? { onStep: opts.onStep } : {}),
       onStopRequest: () => stop('toolbar'),
     })
-    if (opts.startUrl !== undefined) await recorder.start(opts.startUrl)
+    await recorder.start(opts.startUrl)
   } catch (error) {
     cleanUp()
     throw error

@@ -448,7 +448,9 @@ describe('qa record web by hand on wild corpus pages (real X input)', () => {
     }
   })
 
-  // Fails: the recorder reads the element after the page reacted to the click ("Try it out" is "Cancel" by then)
+  // Fails (issue 15, build item 2, open): "Try it out" becomes "Cancel" on the click, and the recorder reads the
+  // element after the page reacted (the reporter's pointerdown reaches Node late). Holding the page in the
+  // debugger at pointerdown is no way out: headed Chromium then drops the real mouseup, and no click happens.
   it.fails('swagger-ui (a React SPA): expand an operation, "Try it out", type a parameter; replays unchanged and reworded', async () => {
     const page = 'swagger-ui/index.html'
     const rec = await recordByHand(page, 'spa', [
@@ -467,5 +469,109 @@ describe('qa record web by hand on wild corpus pages (real X input)', () => {
       })
       expect(r.events.some((e) => e.kind === 'input' && e.truth === rec.truths[2] && e.value === 'sword')).toBe(true)
     }
+  })
+})
+
+describe('qa record web --cdp: in the tab the person is on, in their own running browser', () => {
+  let app: SampleApp
+  let own: ChildProcess
+  let profile: string
+  let port: number
+  beforeAll(async () => {
+    app = await startSampleApp({ port: 0, version: 'v1' })
+    profile = await mkdtemp(join(tmpdir(), 'qa-own-chrome-'))
+    port = 9300 + Math.floor(Math.random() * 500)
+    // the person's browser: their own window and profile, two tabs, the second one in front
+    own = spawn(
+      CHROMIUM,
+      [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--no-default-browser-check',
+        `--user-data-dir=${profile}`,
+        `--remote-debugging-port=${port}`,
+        'about:blank',
+        `${app.url}/login`,
+      ],
+      { stdio: 'ignore', env: { ...process.env, DISPLAY: xvfb.display } },
+    )
+    started.push(own)
+    for (let i = 0; i < 100; i++) {
+      const up = await fetch(`http://127.0.0.1:${port}/json/version`).then(
+        (r) => r.ok,
+        () => false,
+      )
+      if (up) break
+      await sleep(100)
+    }
+  })
+  afterAll(async () => {
+    if (own?.exitCode === null) {
+      own.kill('SIGTERM')
+      await new Promise((r) => own.once('exit', r))
+    }
+    await app?.close()
+    if (profile) await rm(profile, { recursive: true, force: true })
+  })
+
+  it('records the front tab without opening a page, and leaves the browser and its tabs as they were', async () => {
+    const cdpUrl = `http://127.0.0.1:${port}`
+    // the person's front tab, as the test drives it (real input events over CDP, no hold)
+    const person = await chromium.connectOverCDP(cdpUrl)
+    const tab = person
+      .contexts()
+      .flatMap((c) => c.pages())
+      .find((p) => p.url().endsWith('/login'))
+    expect(tab).toBeDefined()
+    await tab?.waitForLoadState('load')
+    // the person switches to the login tab (the other one stays open behind it)
+    await tab?.bringToFront()
+    const user = await centre(tab!.getByRole('textbox', { name: '아이디' }))
+    app.clearEvents()
+    const file = join(dir, 'own.json')
+    const child = spawn(process.execPath, [CLI, 'record', 'web', '--cdp', cdpUrl, '--out', file], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
+    started.push(child)
+    let out = ''
+    let err = ''
+    child.stdout?.on('data', (d) => {
+      out += d
+    })
+    child.stderr?.on('data', (d) => {
+      err += d
+    })
+    const exited = new Promise<number>((r) => child.on('close', (code) => r(code ?? -1)))
+    for (let i = 0; i < 300 && !/Recording in the browser window/.test(err); i++) await sleep(100)
+    expect(err).toMatch(/Recording in the browser window: http:\/\/127\.0\.0\.1:\d+\/login/)
+    await sleep(500)
+    await tab!.mouse.click(user.x, user.y)
+    await sleep(500)
+    await tab!.keyboard.type('own-tab', { delay: 40 })
+    await sleep(800)
+    if (child.pid) process.kill(-child.pid, 'SIGINT')
+    expect(await exited, err).toBe(0)
+    expect(out).toMatch(/ {2}1\. Click textbox "아이디"/)
+    const saved = await readCase(file)
+    expect(saved.actions.map((a) => [a.action_type, a.text ?? null])).toEqual([
+      ['click', null],
+      ['type', 'own-tab'],
+    ])
+    expect(JSON.parse(saved.json).start_url).toBe(`${app.url}/login`)
+    expect(
+      app
+        .events()
+        .filter((e) => e.type === 'click' && e.trusted)
+        .map((e) => e.truth),
+    ).toEqual(['login.username'])
+    // the person's browser runs on with both tabs; the toolbar is gone from theirs and no page was added
+    expect(own.exitCode).toBeNull()
+    const pages = person.contexts().flatMap((c) => c.pages())
+    expect(pages.map((p) => p.url()).sort()).toEqual(['about:blank', `${app.url}/login`].sort())
+    expect(await tab!.evaluate((tag) => document.getElementsByTagName(tag).length, 'qa-recorder-toolbar')).toBe(0)
+    await person.close()
   })
 })

@@ -28,21 +28,25 @@ export class RecordWebCommand extends QaCommand {
       keys such as Enter, select boxes, scrolling, pages a click opens) and listed in the terminal as it happens.
       Stop with the "Stop" button of the recorder toolbar at the bottom right of the page, with Ctrl-C in the
       terminal, or by closing the window; every way out, a crashed or killed browser too, saves the steps recorded
-      so far. The toolbar is never recorded and never in a screenshot. --headed is accepted and means the same.
-      The window needs a display: without one (DISPLAY unset) the command exits 2; run it under \`xvfb-run -a\`,
+      so far. The toolbar is never recorded and never in a screenshot. The --headed flag is accepted and means the
+      same. The window needs a display: without one (DISPLAY unset) the command exits 2; run it under xvfb-run -a,
       or use --cdp.
+
       With --cdp http://127.0.0.1:9222 the recording happens in a browser you already run (started with
-      --remote-debugging-port=9222), in the tab you are on, with its own size; <url> is opened in that tab, or
-      left out to start where the tab is. Disconnecting leaves your browser and tabs as they were.
+      the flag --remote-debugging-port=9222), in the tab you are on, at its own size. The URL is opened in that
+      tab; without one, the recording starts where the tab is. Disconnecting leaves your browser and its tabs as
+      they were.
+
       With --script (for tests and benchmarks), the steps of a JSON file are dispatched as real input events in a
-      headless browser (a window with --headed) and recorded through the same path as a person's input.
+      headless browser (in a window with --headed) and recorded through the same path as a person's input.
       Script steps: {"type":"click","x":..,"y":..}, {"type":"type","text":".."}, {"type":"press","key":"Enter"},
       {"type":"scroll","dy":..}, {"type":"wait","ms":..}, {"type":"navigate","url":".."}, {"type":"select","x":..,"y":..,"value":".."}.
+
       Password fields are masked: the case stores an environment variable name (QA_SECRET_…) instead of the
       value, and their boxes are painted over in every screenshot.
-      --out must be a .json file; its screenshots go to the folder of the same name beside it. An existing case
-      (or a screenshot folder that is not empty) is replaced only with --force, and this is checked before the
-      browser starts, so a refused recording changes nothing.
+      The --out file must be a .json file; its screenshots go to the folder of the same name beside it. An
+      existing case, or a screenshot folder that is not empty, is replaced only with --force, and this is checked
+      before the browser starts, so a refused recording changes nothing.
       Chromium: /usr/bin/chromium, or set QA_CHROMIUM. Exit code 0 when the case was saved, 2 on bad input.
     `,
     examples: [
