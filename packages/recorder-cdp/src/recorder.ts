@@ -152,7 +152,10 @@ export async function maskedScreenshot(page: Page, path?: string): Promise<Buffe
     })
     // the boxes before and after the capture: a field that moved meanwhile is covered where it was and is
     const after = await fields.boxes()
-    const png = await paintOver(shot, [...before, ...after], page.viewportSize()?.width ?? null)
+    // a person's own browser (--cdp) has no emulated viewport: its window's width gives the scale of a HiDPI shot
+    const cssWidth =
+      page.viewportSize()?.width ?? (await page.evaluate(() => window.innerWidth).catch((): number | null => null))
+    const png = await paintOver(shot, [...before, ...after], cssWidth)
     if (path) await writeFile(path, png)
     return png
   }
