@@ -38,6 +38,11 @@ export interface LaunchOptions {
   /** Extra Chromium flags. */
   args?: readonly string[]
   slowMoMs?: number
+  /**
+   * Let Playwright close the browser on SIGINT/SIGTERM/SIGHUP (default true). False when the caller stops on
+   * Ctrl-C itself and still needs the browser meanwhile (recording by hand saves the steps so far).
+   */
+  handleSignals?: boolean
 }
 
 export interface BrowserSession {
@@ -90,6 +95,7 @@ export async function openBrowser(opts: LaunchOptions = {}): Promise<BrowserSess
         headless: opts.headless ?? true,
         args: [...CHROMIUM_ARGS, ...(opts.args ?? [])],
         ...(opts.slowMoMs ? { slowMo: opts.slowMoMs } : {}),
+        ...(opts.handleSignals === false ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {}),
         timeout: 60_000,
       })
     } catch (cause) {
@@ -123,6 +129,50 @@ export async function openBrowser(opts: LaunchOptions = {}): Promise<BrowserSess
     async close() {
       await context.close().catch(() => undefined)
       if (!attached) await browser.close().catch(() => undefined)
+    },
+  }
+}
+
+/**
+ * Attaches over CDP to a browser the person already runs and returns the tab they are on (the visible, focused
+ * one; else the first visible one), in their own profile. `close()` only disconnects: their browser, tabs and
+ * pages stay as they are.
+ */
+export async function attachToCurrentTab(cdpUrl: string): Promise<BrowserSession> {
+  const chromium = await loadPlaywright()
+  let browser: Browser
+  try {
+    browser = await chromium.connectOverCDP(cdpUrl, { timeout: 15_000 })
+  } catch (cause) {
+    throw new WebError('WEB_CDP_CONNECT_FAILED', `Could not attach to a browser at ${cdpUrl}.`, {
+      cause,
+      hint: 'Start Chrome or Chromium with --remote-debugging-port=9222 and pass --cdp http://127.0.0.1:9222 (or its ws:// address).',
+    })
+  }
+  const pages = browser.contexts().flatMap((c) => c.pages())
+  const states = await Promise.all(
+    pages.map((p) =>
+      p
+        .evaluate(() => ({ visible: document.visibilityState === 'visible', focused: document.hasFocus() }))
+        .catch(() => ({ visible: false, focused: false })),
+    ),
+  )
+  const at = (want: (s: { visible: boolean; focused: boolean }) => boolean) => states.findIndex(want)
+  const pick = [at((s) => s.visible && s.focused), at((s) => s.visible), pages.length > 0 ? 0 : -1].find((i) => i >= 0)
+  const page = pick === undefined ? undefined : pages[pick]
+  if (!page) {
+    await browser.close().catch(() => undefined)
+    throw new WebError('WEB_CDP_NO_TAB', `The browser at ${cdpUrl} has no open tab to record in.`, {
+      hint: 'Open the page you want to record in a tab of that browser, then run the command again.',
+    })
+  }
+  return {
+    browser,
+    context: page.context(),
+    page,
+    async close() {
+      // disconnects; a browser Playwright did not launch keeps running, with the person's tabs
+      await browser.close().catch(() => undefined)
     },
   }
 }

@@ -15,6 +15,7 @@ export type WebErrorCode =
   | 'WEB_POINT_OFF_SCREEN'
   | 'WEB_BAD_DEVTOOLS_RECORDING'
   | 'WEB_BROWSER_CRASHED'
+  | 'WEB_CDP_NO_TAB'
 
 export class WebError extends QaError<WebErrorCode> {
   override get name(): string {

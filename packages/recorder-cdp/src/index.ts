@@ -3,6 +3,7 @@ export {
   DEFAULT_CHROMIUM_PATH,
   type BrowserSession,
   type LaunchOptions,
+  attachToCurrentTab,
   gotoOrExplain,
   openBrowser,
 } from './browser'
@@ -12,12 +13,21 @@ export type { PageElementDescription } from './page-scripts'
 export {
   createWebRecorder,
   maskedScreenshot,
+  type ListenOptions,
   passwordMasks,
+  type RecordedStep,
   secretEnvName,
   settle,
   type WebRecorder,
   type WebRecorderOptions,
 } from './recorder'
+export {
+  type HandStopReason,
+  type RecordByHandOptions,
+  type RecordByHandResult,
+  recordByHand,
+} from './record-by-hand'
+export { TOOLBAR_TAG } from './recorder-toolbar'
 export { parseScript, type ScriptStep, validateScript } from './script'
 export {
   INTERACTIVE_SELECTOR,

@@ -18,6 +18,12 @@ export function installInputReporterInPage(binding: string): void {
   const w = window as unknown as Record<string, unknown> & { __qaReporterInstalled?: boolean }
   if (w.__qaReporterInstalled) return
   w.__qaReporterInstalled = true
+  // the recorder's own toolbar (recorder-toolbar.ts) is never recorded
+  const toolbarKey = Symbol.for('qa.recorderToolbar')
+  const fromToolbar = (e: Event) => {
+    const host = (window as unknown as Record<symbol, Element | undefined>)[toolbarKey]
+    return host !== undefined && e.composedPath().includes(host)
+  }
   const send = (event: unknown) => {
     const fn = (window as unknown as Record<string, ((e: unknown) => void) | undefined>)[binding]
     if (typeof fn === 'function') fn(event)
@@ -76,6 +82,7 @@ export function installInputReporterInPage(binding: string): void {
   addEventListener(
     'pointerdown',
     (e) => {
+      if (fromToolbar(e)) return
       const { dx, dy } = offset()
       send({ kind: 'pointerdown', x: e.clientX + dx, y: e.clientY + dy, button: e.button, detail: e.detail })
     },
@@ -110,7 +117,7 @@ export function installInputReporterInPage(binding: string): void {
   addEventListener(
     'keydown',
     (e) => {
-      if (!SPECIAL_KEYS.has(e.key)) return
+      if (!SPECIAL_KEYS.has(e.key) || fromToolbar(e)) return
       const mods = [
         e.ctrlKey && 'Control',
         e.altKey && 'Alt',
@@ -126,6 +133,7 @@ export function installInputReporterInPage(binding: string): void {
   addEventListener(
     'wheel',
     (e) => {
+      if (fromToolbar(e)) return
       const { dx, dy } = offset()
       pending = pending ?? { dx: 0, dy: 0, x: e.clientX + dx, y: e.clientY + dy }
       pending.dx += e.deltaX

@@ -10,6 +10,14 @@ import { gotoOrExplain } from './browser'
 import { waitForDomQuietInPage } from './page-scripts'
 import { saveElementCrop } from './visual'
 import { installInputReporterInPage, type PageInputEvent, RECORD_BINDING } from './interactive'
+import {
+  installRecorderToolbarInPage,
+  removeRecorderToolbarInPage,
+  TOOLBAR_BINDING,
+  TOOLBAR_SCREENSHOT_STYLE,
+  TOOLBAR_TAG,
+  type ToolbarRequest,
+} from './recorder-toolbar'
 import { assertInViewport } from './in-viewport'
 import { adoptPage, watchNewPages } from './new-page'
 import type { ScriptStep } from './script'
@@ -32,8 +40,11 @@ export interface WebRecorderOptions {
 export interface WebRecorder {
   /** The page the flow is in: the start page, or the last page a step opened (`opens_page`). */
   readonly page: Page
-  /** Opens the start URL (recorded as the case's `start_url`). */
-  start(url: string): Promise<void>
+  /**
+   * Opens the start URL (recorded as the case's `start_url`); without one, the flow starts on the page as it is
+   * (a person's own tab, attached over CDP).
+   */
+  start(url?: string): Promise<void>
   click(x: number, y: number, opts?: { button?: 'left' | 'right' | 'middle'; clickCount?: number }): Promise<Action>
   type(text: string): Promise<Action>
   press(key: string): Promise<Action>
@@ -47,11 +58,30 @@ export interface WebRecorder {
    * Records what a person does in the page (interactive recording) until `stop()`: clicks, typing (one step
    * per field), select changes, special keys and scrolls. Returns after the reporter is installed.
    */
-  listen(): Promise<{ stop(): Promise<void> }>
+  listen(opts?: ListenOptions): Promise<{ stop(): Promise<void> }>
   testCase(): TestCase
   /** Saves the case atomically; refuses to overwrite an existing file unless asked. Returns its path. */
   save(opts?: { overwrite?: boolean }): Promise<string>
   close(): Promise<void>
+}
+
+/** A step of interactive recording, as soon as it is recorded (typing into it goes on in the same step). */
+export interface RecordedStep {
+  /** 0-based index in the case's actions. */
+  index: number
+  action: Action
+  /** A double click took the place of the click recorded just before it (at the same index). */
+  replaced: boolean
+}
+
+export interface ListenOptions {
+  /** Called for every new step, in order. */
+  onStep?: (step: RecordedStep) => void
+  /**
+   * Shows the recorder's toolbar in the page (a closed shadow root, never recorded, never in a screenshot); its
+   * "Stop" button calls this.
+   */
+  onStopRequest?: () => void
 }
 
 const pad = (n: number) => String(n).padStart(3, '0')
@@ -118,10 +148,14 @@ export async function maskedScreenshot(page: Page, path?: string): Promise<Buffe
       caret: 'hide',
       mask: passwordMasks(page),
       maskColor: MASK_COLOR,
+      style: TOOLBAR_SCREENSHOT_STYLE,
     })
     // the boxes before and after the capture: a field that moved meanwhile is covered where it was and is
     const after = await fields.boxes()
-    const png = await paintOver(shot, [...before, ...after], page.viewportSize()?.width ?? null)
+    // a person's own browser (--cdp) has no emulated viewport: its window's width gives the scale of a HiDPI shot
+    const cssWidth =
+      page.viewportSize()?.width ?? (await page.evaluate(() => window.innerWidth).catch((): number | null => null))
+    const png = await paintOver(shot, [...before, ...after], cssWidth)
     if (path) await writeFile(path, png)
     return png
   }
@@ -163,7 +197,10 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
   let reader: CdpIdentityReader = await createCdpIdentityReader(page)
   const actions: Action[] = []
   let startUrl: string | null = null
-  const viewport = page.viewportSize()
+  // a person's own browser (attached over CDP) has no emulated viewport: its window's is the case's
+  const viewport =
+    page.viewportSize() ??
+    (await page.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight })).catch(() => null))
   /** The field the last `type` action typed into, to coalesce typing. */
   let lastTyped: { backendNodeId: number; targetId: string | null; url: string } | null = null
 
@@ -323,7 +360,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
       return page
     },
     async start(url) {
-      await gotoOrExplain(page, url)
+      if (url !== undefined) await gotoOrExplain(page, url)
       await settle(page, quietMs, settleTimeoutMs)
       startUrl = page.url()
     },
@@ -509,9 +546,14 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
       return caseFile
     },
 
-    async listen() {
+    async listen(listenOpts = {}) {
       let queue: Promise<unknown> = Promise.resolve()
       let stopped = false
+      const pushStep = (action: Action, replaced = false) => {
+        actions.push(action)
+        listenOpts.onStep?.({ index: actions.length - 1, action, replaced })
+      }
+      const attached: Page[] = []
       let typing: { action: Action; key: string; secret: boolean } | null = null
       const enqueue = (job: () => Promise<unknown>) => {
         queue = queue.then(job).catch(() => undefined)
@@ -530,16 +572,24 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
               button,
               description: '',
             } as const
-            const partial = await clickTarget(base, event.x, event.y)
+            // the browser may go away (closed, killed) before the element is read: the click is kept by coordinates
+            const partial = await clickTarget(base, event.x, event.y).catch(
+              (error): Omit<Action, 'timestamp'> => ({
+                ...base,
+                description: `Click (${base.x}, ${base.y})`,
+                warning: `the element could not be read (${String(error).split('\n')[0]}): recorded as a coordinate step`,
+              }),
+            )
             const index = actions.length
-            const beforeShot = await shotWithBytes(index, 'before')
+            const beforeShot = await shotWithBytes(index, 'before').catch(() => undefined)
             const before = beforeShot?.path
-            if (actionType === 'double_click' && actions.at(-1)?.actionType === 'click') actions.pop()
+            const replaced = actionType === 'double_click' && actions.at(-1)?.actionType === 'click'
+            if (replaced) actions.pop()
             const action: Action = { timestamp: Date.now(), ...partial }
             if (before) action.screenshotBeforePath = before
             const elementCrop = await crop(index, beforeShot, action)
             if (elementCrop) action.elementCropPath = elementCrop
-            actions.push(action)
+            pushStep(action, replaced)
             await settle(page, quietMs, settleTimeoutMs)
             const after = await shot(index, 'after')
             if (after) action.screenshotPath = after
@@ -556,12 +606,18 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             // order but late: by now focus may have moved on (a click into the password field queued behind this
             // typing), so focus decides only where the point does not reach a field (a cross-origin iframe,
             // whose script cannot tell its place in the top page).
-            const reader = await readerFor()
             const isFieldTag = (t: string | undefined) => t !== undefined && /^(input|textarea)$/i.test(t)
-            const pointed = await reader.atPoint(event.x, event.y)
-            const focused = isFieldTag(pointed?.identity.tagName) ? null : await reader.focused().catch(() => null)
-            const isField = focused !== null && isFieldTag(focused.identity.tagName)
-            const target = isField ? focused : pointed
+            let target: CapturedElement | null = null
+            let isField = false
+            try {
+              const reader = await readerFor()
+              const pointed = await reader.atPoint(event.x, event.y)
+              const focused = isFieldTag(pointed?.identity.tagName) ? null : await reader.focused().catch(() => null)
+              isField = focused !== null && isFieldTag(focused.identity.tagName)
+              target = isField ? focused : pointed
+            } catch {
+              // the page or the browser went away meanwhile: the typing is kept, at the field's coordinates
+            }
             const secret = event.isPassword || (target !== null && isSecretField(target))
             if (secret && target) secretFieldsOf(page).remember(fieldRef(target))
             else if (secret)
@@ -578,14 +634,14 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             }
             if (secret && target) base.secretEnv = secretEnvName(secretPrefix, target.identity)
             const action: Action = { timestamp: Date.now(), ...withTarget(base, target) }
-            actions.push(action)
+            pushStep(action)
             typing = { action, key, secret }
             break
           }
           case 'select': {
             typing = null
             const target = await (await readerFor()).atPoint(event.x, event.y)
-            actions.push({
+            pushStep({
               timestamp: Date.now(),
               ...withTarget(
                 {
@@ -602,7 +658,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           }
           case 'key':
             typing = null
-            actions.push({
+            pushStep({
               timestamp: Date.now(),
               actionType: 'key_press',
               x: 0,
@@ -613,7 +669,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             break
           case 'scroll':
             typing = null
-            actions.push({
+            pushStep({
               timestamp: Date.now(),
               actionType: 'scroll',
               x: Math.round(event.x),
@@ -633,6 +689,16 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         await target.addInitScript(installInputReporterInPage, RECORD_BINDING)
         for (const frame of target.frames())
           await frame.evaluate(installInputReporterInPage, RECORD_BINDING).catch(() => undefined)
+        attached.push(target)
+        const onStopRequest = listenOpts.onStopRequest
+        if (onStopRequest) {
+          await target.exposeBinding(TOOLBAR_BINDING, (_source, request: ToolbarRequest) => {
+            if (!stopped && request?.kind === 'stop') onStopRequest()
+          })
+          const toolbar = { binding: TOOLBAR_BINDING, tag: TOOLBAR_TAG }
+          await target.addInitScript(installRecorderToolbarInPage, toolbar)
+          await target.evaluate(installRecorderToolbarInPage, toolbar).catch(() => undefined)
+        }
         target.on('popup', (opened) => {
           if (stopped || target !== page) return
           enqueue(async () => {
@@ -655,6 +721,9 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         async stop() {
           stopped = true
           await queue
+          if (listenOpts.onStopRequest)
+            for (const p of attached)
+              if (!p.isClosed()) await p.evaluate(removeRecorderToolbarInPage).catch(() => undefined)
         },
       }
     },

@@ -1,11 +1,21 @@
 import { basename, dirname, join, resolve } from 'node:path'
 import { isQaError, ModelError } from '@qa/model'
 import { readTextFile } from '@qa/model/node'
-import { createWebRecorder, openBrowser, parseScript } from '@qa/recorder-cdp'
+import {
+  attachToCurrentTab,
+  type BrowserSession,
+  createWebRecorder,
+  openBrowser,
+  parseScript,
+  recordByHand,
+  type ScriptStep,
+  type WebRecorder,
+} from '@qa/recorder-cdp'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'
 import { guardOutputs } from '../output-guard'
+import { stepLine } from '../step-line'
 import { parseViewport, UsageError } from '../usage-error'
 
 export class RecordWebCommand extends QaCommand {
@@ -14,35 +24,57 @@ export class RecordWebCommand extends QaCommand {
     category: 'Record & replay',
     description: 'Record a web flow in Chromium: what was clicked (role, name, attributes) plus screenshots.',
     details: `
-      With --script, the steps of a JSON file are dispatched as real input events and recorded through the same
-      path as a person's input. With --headed, a browser window opens and your clicks and typing are recorded
-      until you close it or press Ctrl-C.
+      By hand (the default): a Chromium window opens on <url> and what you do there is recorded (clicks, typing,
+      keys such as Enter, select boxes, scrolling, pages a click opens) and listed in the terminal as it happens.
+      Stop with the "Stop" button of the recorder toolbar at the bottom right of the page, with Ctrl-C in the
+      terminal, or by closing the window; every way out, a crashed or killed browser too, saves the steps recorded
+      so far. The toolbar is never recorded and never in a screenshot. The --headed flag is accepted and means the
+      same. The window needs a display: without one (DISPLAY unset) the command exits 2; run it under xvfb-run -a,
+      or use --cdp.
+
+      With --cdp http://127.0.0.1:9222 the recording happens in a browser you already run (started with
+      the flag --remote-debugging-port=9222), in the tab you are on, at its own size. The URL is opened in that
+      tab; without one, the recording starts where the tab is. Disconnecting leaves your browser and its tabs as
+      they were.
+
+      With --script (for tests and benchmarks), the steps of a JSON file are dispatched as real input events in a
+      headless browser (in a window with --headed) and recorded through the same path as a person's input.
       Script steps: {"type":"click","x":..,"y":..}, {"type":"type","text":".."}, {"type":"press","key":"Enter"},
       {"type":"scroll","dy":..}, {"type":"wait","ms":..}, {"type":"navigate","url":".."}, {"type":"select","x":..,"y":..,"value":".."}.
+
       Password fields are masked: the case stores an environment variable name (QA_SECRET_…) instead of the
       value, and their boxes are painted over in every screenshot.
-      --out must be a .json file; its screenshots go to the folder of the same name beside it. An existing case
-      (or a screenshot folder that is not empty) is replaced only with --force, and this is checked before the
-      browser starts, so a refused recording changes nothing.
+      The --out file must be a .json file; its screenshots go to the folder of the same name beside it. An
+      existing case, or a screenshot folder that is not empty, is replaced only with --force, and this is checked
+      before the browser starts, so a refused recording changes nothing.
       Chromium: /usr/bin/chromium, or set QA_CHROMIUM. Exit code 0 when the case was saved, 2 on bad input.
     `,
     examples: [
+      ['Record by hand in a window', '$0 record web http://127.0.0.1:3000/ --out cases/flow.json'],
+      ['Record by hand on a machine without a display', 'xvfb-run -a $0 record web http://127.0.0.1:3000/'],
       [
-        'Record a scripted flow',
+        'Record by hand in the tab you are on, in your own Chrome (started with --remote-debugging-port=9222)',
+        '$0 record web --cdp http://127.0.0.1:9222 --out cases/flow.json',
+      ],
+      [
+        'Record a scripted flow (tests, benchmarks)',
         '$0 record web http://127.0.0.1:3000/login --script steps.json --out cases/login.json',
       ],
-      ['Record by hand in a window', '$0 record web http://127.0.0.1:3000/ --headed --out cases/flow.json'],
     ],
   })
 
-  url = Option.String({ name: 'url' })
+  url = Option.String({ name: 'url', required: false })
   script = Option.String('--script', { description: 'JSON file of input steps to dispatch and record.' })
   outFile = Option.String('--out', 'case.json', {
     description: 'Where to save the case (screenshots go to a folder beside it).',
   })
   viewport = Option.String('--viewport', { description: 'Viewport WIDTHxHEIGHT (default 1280x720).' })
-  headed = Option.Boolean('--headed', false, { description: 'Open a visible browser window and record your input.' })
-  cdp = Option.String('--cdp', { description: 'Attach to a running browser (ws://… or http://127.0.0.1:9222).' })
+  headed = Option.Boolean('--headed', false, {
+    description: 'Show the browser window (recording by hand always does; kept for older command lines).',
+  })
+  cdp = Option.String('--cdp', {
+    description: 'Record in a browser you already run (http://127.0.0.1:9222 or ws://…), in the tab you are on.',
+  })
   name = Option.String('--name', { description: 'Name of the case (default: the file name).' })
   force = Option.Boolean('--force', false, {
     description: 'Replace --out and its screenshot folder when they exist.',
@@ -51,19 +83,25 @@ export class RecordWebCommand extends QaCommand {
 
   async run(): Promise<number> {
     const viewport = parseViewport(this.viewport)
-    if (!this.script && !this.headed) {
+    const byHand = !this.script
+    if (this.url !== undefined) {
+      // what a browser opens: http(s), and file:/data:/about: pages for tests
+      const protocol = URL.canParse(this.url) ? new URL(this.url).protocol : ''
+      if (!/^(https?|file|data|about):$/.test(protocol))
+        throw new UsageError(
+          `<url>: expected a URL like http://127.0.0.1:3000/, got "${this.url}".`,
+          'Give the full address, with http:// or https://.',
+        )
+    } else if (!(byHand && this.cdp))
       throw new UsageError(
-        'Nothing to record: give --script steps.json, or --headed to record by hand.',
-        'See `qa record web --help`.',
+        'Nothing to record: give the URL to start at, e.g. `qa record web http://127.0.0.1:3000/`.',
+        'Only --cdp (recording in the tab you are on) can do without one. See `qa record web --help`.',
       )
-    }
-    if (this.headed) {
+    if (byHand && this.cdp && viewport)
       throw new UsageError(
-        'Interactive recording (--headed) is not available in this build yet.',
-        'Record with --script steps.json; interactive recording is tracked in the web recorder issue.',
+        '--viewport cannot be used with --cdp when recording by hand: the case takes the size of your tab.',
+        'Resize the browser window instead, or drop --viewport.',
       )
-    }
-    const scriptFile = resolve(this.script as string)
     if (!/\.json$/i.test(this.outFile) || /[/\\]$/.test(this.outFile)) {
       throw new UsageError(
         `--out: expected a .json file to save the case to, got "${this.outFile}".`,
@@ -71,58 +109,124 @@ export class RecordWebCommand extends QaCommand {
       )
     }
     const caseFile = resolve(this.outFile)
-    let text: string
-    try {
-      text = await readTextFile(scriptFile, 'script')
-    } catch (cause) {
-      if (isQaError(cause) && cause.code === 'MODEL_INVALID_ENCODING') throw cause
-      throw new ModelError('MODEL_FILE_NOT_FOUND', `${this.script}: cannot read the script file.`, {
-        cause,
-        file: this.script,
-      })
+    let steps: ScriptStep[] = []
+    const scriptFile = this.script ? resolve(this.script) : undefined
+    if (this.script) {
+      let text: string
+      try {
+        text = await readTextFile(scriptFile as string, 'script')
+      } catch (cause) {
+        if (isQaError(cause) && cause.code === 'MODEL_INVALID_ENCODING') throw cause
+        throw new ModelError('MODEL_FILE_NOT_FOUND', `${this.script}: cannot read the script file.`, {
+          cause,
+          file: this.script,
+        })
+      }
+      steps = parseScript(text, this.script)
     }
-    const steps = parseScript(text, this.script)
+    const windowed = byHand ? !this.cdp : this.headed && !this.cdp
+    if (windowed && process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
+      throw new UsageError(
+        `Recording ${byHand ? 'by hand' : 'with --headed'} opens a browser window, but there is no display (DISPLAY is not set); nothing was recorded.`,
+        `Run it under a virtual display: \`xvfb-run -a qa record web ${this.url ?? '<url>'} …\`; or record in a browser you already run: start it with --remote-debugging-port=9222 and add \`--cdp http://127.0.0.1:9222\`${byHand ? '; or record a script with --script steps.json' : ''}.`,
+      )
     await guardOutputs({
       outputs: [
         { path: caseFile, flag: '--out' },
         { path: join(dirname(caseFile), basename(caseFile).replace(/\.json$/i, '')), flag: '--out', folder: true },
       ],
-      inputs: [{ path: scriptFile, what: 'the script' }],
+      inputs: scriptFile ? [{ path: scriptFile, what: 'the script' }] : [],
       force: this.force,
       nothing: 'nothing was recorded',
     })
-    const session = await openBrowser({
-      headless: true,
-      ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
-      ...(this.cdp ? { cdpUrl: this.cdp } : {}),
-      ...(viewport ? { viewport } : {}),
-    })
+    const chromium = process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}
+    const session: BrowserSession =
+      byHand && this.cdp
+        ? await attachToCurrentTab(this.cdp)
+        : await openBrowser({
+            headless: !windowed,
+            ...chromium,
+            ...(this.cdp ? { cdpUrl: this.cdp } : {}),
+            ...(viewport ? { viewport } : {}),
+            // recording by hand stops on Ctrl-C itself and still needs the browser to finish the last step
+            ...(byHand ? { handleSignals: false } : {}),
+          })
     try {
       const recorder = await createWebRecorder(session.page, {
         caseFile: this.outFile,
         ...(this.name ? { name: this.name } : {}),
       })
-      await recorder.start(this.url)
-      await recorder.run(steps)
-      const file = await recorder.save({ overwrite: this.force })
-      const tc = recorder.testCase()
-      await recorder.close()
-      const warnings = tc.actions.flatMap((a, i) => (a.warning ? [{ step: i + 1, warning: a.warning }] : []))
-      if (this.json) this.out(JSON.stringify({ file, name: tc.name, actions: tc.actions.length, warnings }))
+      let why: string | null = null
+      if (byHand) why = await this.recordByHand(recorder, this.url)
       else {
+        await recorder.start(this.url)
+        await recorder.run(steps)
+      }
+      // by hand, the case was saved after every step already (guardOutputs checked --out before any of them)
+      const file = await recorder.save({ overwrite: byHand || this.force })
+      const tc = recorder.testCase()
+      await recorder.close().catch(() => undefined)
+      const warnings = tc.actions.flatMap((a, i) => (a.warning ? [{ step: i + 1, warning: a.warning }] : []))
+      if (this.json)
+        this.out(
+          JSON.stringify({
+            file,
+            name: tc.name,
+            actions: tc.actions.length,
+            warnings,
+            ...(why ? { stopped: why } : {}),
+          }),
+        )
+      else {
+        if (why) this.out(`Stopped: ${why}.`)
         this.out(`Recorded ${tc.actions.length} steps of ${tc.startUrl} into ${file}`)
-        for (const [i, a] of tc.actions.entries())
-          this.out(
-            `  ${String(i + 1).padStart(2)}. ${a.description}${a.warning ? `\n      warning: ${a.warning}` : ''}`,
-          )
+        if (!byHand) for (const [i, a] of tc.actions.entries()) this.out(stepLine(i, a))
         if (warnings.length > 0)
           this.out(
             `${warnings.length} step${warnings.length === 1 ? '' : 's'} recorded with a warning (${warnings.map((w) => w.step).join(', ')}): they replay by coordinates.`,
           )
+        if (byHand && tc.actions.length > 0) this.out(`Replay it with: qa replay ${this.outFile}`)
       }
       return EXIT_PASS
     } finally {
       await session.close()
+    }
+  }
+
+  /**
+   * Records by hand until the person stops (toolbar, Ctrl-C, closing the window, the browser going away), listing
+   * steps as they come and saving the case after each one (atomic), so that even a lost terminal keeps them.
+   * Returns why it stopped.
+   */
+  private async recordByHand(recorder: WebRecorder, url: string | undefined): Promise<string> {
+    const interrupt = new AbortController()
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+    // a second Ctrl-C while the last steps are finished quits at once (the steps so far are saved already)
+    const onSignal = () => (interrupt.signal.aborted ? process.exit(130) : interrupt.abort())
+    for (const s of signals) process.on(s, onSignal)
+    let saving: Promise<unknown> = Promise.resolve()
+    const saveSoFar = () => {
+      saving = saving.then(() => recorder.save({ overwrite: true })).catch(() => undefined)
+    }
+    try {
+      const { why } = await recordByHand(recorder, {
+        ...(url !== undefined ? { startUrl: url } : {}),
+        signal: interrupt.signal,
+        onStarted: () => {
+          if (!this.json)
+            this.err(
+              `Recording in the browser window: ${recorder.page.url()}\nStop with the "Stop" button at the bottom right of the page, Ctrl-C here, or by closing the window.`,
+            )
+        },
+        onStep: ({ index, action, replaced }) => {
+          if (!this.json) this.out(stepLine(index, action, replaced))
+          saveSoFar()
+        },
+      })
+      await saving
+      return why
+    } finally {
+      for (const s of signals) process.off(s, onSignal)
     }
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -38,9 +38,21 @@ describe.each([
     /Unsupported option name \("--bogus"\)[\s\S]*hint: run `qa --help`/,
   ],
   [
-    'record web without a script',
-    ['record', 'web', 'http://127.0.0.1:9/'],
-    /Nothing to record: give --script steps\.json, or --headed/,
+    'record web by hand with no display (issue 15)',
+    ['record', 'web', 'http://127.0.0.1:9/', '--out', join(dir, 'by-hand.json')],
+    /opens a browser window, but there is no display \(DISPLAY is not set\); nothing was recorded\.\nhint: .*`xvfb-run -a qa record web http:\/\/127\.0\.0\.1:9\/ …`.*--cdp http:\/\/127\.0\.0\.1:9222/,
+    { DISPLAY: '', WAYLAND_DISPLAY: '' },
+  ],
+  ['record web without a URL', ['record', 'web', '--script', badScript], /Nothing to record: give the URL to start at/],
+  [
+    'record web with a URL that is not one',
+    ['record', 'web', 'localhost:3000', '--script', badScript],
+    /<url>: expected a URL like http:\/\/127\.0\.0\.1:3000\/, got "localhost:3000"/,
+  ],
+  [
+    'record web by hand in an attached browser with --viewport',
+    ['record', 'web', '--cdp', 'http://127.0.0.1:9', '--viewport', '800x600'],
+    /--viewport cannot be used with --cdp when recording by hand/,
   ],
   [
     'record web with a bad viewport',
@@ -119,5 +131,16 @@ describe.each([
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(message)
     expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/)
+  })
+})
+
+describe('qa record web by hand with no display (issue 15)', () => {
+  it('writes nothing: no case, no screenshot folder', () => {
+    const out = mkdtempSync(join(tmpdir(), 'qa-no-display-'))
+    const r = qa(['record', 'web', 'http://127.0.0.1:9/', '--out', join(out, 'flow.json')], {
+      env: { DISPLAY: '', WAYLAND_DISPLAY: '' },
+    })
+    expect(r.code).toBe(2)
+    expect(readdirSync(out)).toEqual([])
   })
 })

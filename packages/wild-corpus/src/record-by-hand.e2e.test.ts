@@ -1,0 +1,577 @@
+/**
+ * Recording by hand (issue 15): `qa record web <url>` in a visible Chromium on a virtual display of its own, driven
+ * by real X input (xdotool: mouse moves, quick clicks with no hold, typing, Enter, Ctrl-C to the command's process
+ * group as a terminal sends it), on the sample app and on two pages of the wild corpus. Every click is judged by
+ * the page's own listeners (the sample app's truth events, the corpus truth log), never by what the recorder says;
+ * the saved case must replay on the unchanged page and heal on a changed one. Then every way out (the toolbar's
+ * Stop, Ctrl-C, closing the window, killing the browser) must leave a valid case with the steps so far.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { decodeFrame, openBrowser } from '@qa/recorder-cdp'
+import { setClipboard, startXvfb, type VirtualDisplay } from '@qa/recorder-desktop'
+import { type SampleApp, startSampleApp } from '@qa/sample-app'
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { askTruth, type MutationOp } from './page-script'
+import { runCli } from './run-cli'
+import { type CorpusServer, startCorpusServer } from './start-corpus-server'
+
+const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../../../apps/cli/bin/qa.js')
+const VIEWPORT = { width: 1280, height: 720 }
+const CHROMIUM = process.env.QA_CHROMIUM ?? '/usr/bin/chromium'
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const run = promisify(execFile)
+
+let xvfb: VirtualDisplay
+let dir: string
+let probe: Browser
+/** Where the page's viewport (0, 0) is on the screen: measured once with a window the recorder's code opens. */
+let origin = { x: 0, y: 0 }
+const started: ChildProcess[] = []
+const savedDisplay = process.env.DISPLAY
+
+const xdo = async (...args: string[]) =>
+  (await run('xdotool', args, { env: { ...process.env, DISPLAY: xvfb.display } })).stdout.trim()
+
+/** A person's click: the mouse travels there in a few moves, then a quick click with no hold. */
+async function clickAt(p: { x: number; y: number }): Promise<void> {
+  const to = { x: Math.round(origin.x + p.x), y: Math.round(origin.y + p.y) }
+  const from = (await xdo('getmouselocation', '--shell')).match(/X=(\d+)\nY=(\d+)/)
+  const [fx, fy] = from ? [Number(from[1]), Number(from[2])] : [0, 0]
+  let at = { x: fx, y: fy }
+  for (const f of [0.3, 0.7, 1]) {
+    const next = { x: Math.round(fx + (to.x - fx) * f), y: Math.round(fy + (to.y - fy) * f) }
+    // `--sync` waits for the pointer to move: never ask it to move where it already is
+    if (next.x !== at.x || next.y !== at.y) await xdo('mousemove', '--sync', String(next.x), String(next.y))
+    at = next
+  }
+  await xdo('click', '1')
+  await sleep(700)
+}
+/**
+ * Real key presses; Hangul is pasted (Ctrl+V) as the desktop recorder's replay types it: xdotool maps characters
+ * outside the keymap to a spare keycode, and Chromium keeps the first mapping, so "관리자" would arrive as "관관관".
+ */
+const typeText = async (text: string) => {
+  for (const part of text.match(/[\x20-\x7e]+|[^\x20-\x7e]+/gu) ?? []) {
+    if (/^[\x20-\x7e]+$/.test(part)) await xdo('type', '--delay', '60', part)
+    else {
+      await setClipboard(part)
+      await xdo('key', 'ctrl+v')
+      await sleep(400)
+    }
+  }
+  await sleep(500)
+}
+const pressKey = async (key: string) => {
+  await xdo('key', key)
+  await sleep(1200)
+}
+const centre = async (l: Locator) => {
+  const b = await l.boundingBox()
+  if (!b) throw new Error('a target is not visible in the probe page')
+  return { x: b.x + b.width / 2, y: b.y + b.height / 2, box: b }
+}
+
+beforeAll(async () => {
+  xvfb = await startXvfb({ width: 1400, height: 1000 })
+  process.env.DISPLAY = xvfb.display
+  dir = await mkdtemp(join(tmpdir(), 'qa-by-hand-'))
+  probe = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] })
+  // Calibrate: a headed window as openBrowser opens it (the command's window is the same), clicked by X.
+  const w = await openBrowser({ headless: false, executablePath: CHROMIUM, handleSignals: false })
+  await w.page.setContent('<body style="margin:0;height:100vh"></body>')
+  await w.page.evaluate(() => {
+    addEventListener('pointerdown', (e) => {
+      ;(window as unknown as { hit: number[] }).hit = [e.screenX - e.clientX, e.screenY - e.clientY]
+    })
+  })
+  await xdo('mousemove', '--sync', '400', '400')
+  await xdo('click', '1')
+  await sleep(300)
+  const hit = await w.page.evaluate(() => (window as unknown as { hit?: number[] }).hit)
+  await w.close()
+  if (!hit) throw new Error('the calibration click did not reach the page')
+  origin = { x: hit[0] as number, y: hit[1] as number }
+})
+
+afterAll(async () => {
+  for (const child of started)
+    if (child.exitCode === null && child.signalCode === null && child.pid) process.kill(-child.pid, 'SIGKILL')
+  await probe?.close()
+  await xvfb?.stop()
+  if (savedDisplay === undefined) delete process.env.DISPLAY
+  else process.env.DISPLAY = savedDisplay
+  if (dir) await rm(dir, { recursive: true, force: true })
+})
+
+interface Recording {
+  child: ChildProcess
+  stdout: () => string
+  stderr: () => string
+  exited: Promise<number>
+  /** Ctrl-C as a terminal sends it: SIGINT to the command's whole process group. */
+  interrupt(): void
+}
+
+/** Starts `qa record web <url> --out <file>` (no --script: by hand) and waits until the window is recording. */
+async function startRecording(url: string, out: string, extra: string[] = []): Promise<Recording> {
+  const child = spawn(process.execPath, [CLI, 'record', 'web', url, '--out', out, ...extra], {
+    cwd: dir,
+    env: { ...process.env, DISPLAY: xvfb.display },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
+  started.push(child)
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (d) => {
+    stdout += d
+  })
+  child.stderr?.on('data', (d) => {
+    stderr += d
+  })
+  const exited = new Promise<number>((r) => child.on('close', (code) => r(code ?? -1)))
+  for (let i = 0; i < 300 && !/Recording in the browser window/.test(stderr); i++) {
+    if (child.exitCode !== null) break
+    await sleep(100)
+  }
+  expect(stderr, stdout).toMatch(/Recording in the browser window/)
+  await sleep(500)
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    interrupt: () => {
+      if (child.pid) process.kill(-child.pid, 'SIGINT')
+    },
+  }
+}
+
+interface SavedCase {
+  json: string
+  actions: {
+    action_type: string
+    text?: string
+    key?: string
+    secret_env?: string
+    description: string
+    screenshot_before_path?: string
+    screenshot_path?: string
+    identity?: { tag_name?: string; ax_role?: string; ax_name?: string }
+  }[]
+}
+const readCase = async (file: string): Promise<SavedCase> => {
+  const json = await readFile(file, 'utf8')
+  return { json, actions: JSON.parse(json).actions }
+}
+const qa = (args: string[], env: Record<string, string> = {}) => {
+  const old = { ...process.env }
+  Object.assign(process.env, env)
+  const p = runCli(CLI, args, dir)
+  process.env = old
+  return p
+}
+
+/** The distinct RGB colours inside a box of a PNG (inset by 3 px from its border). */
+async function coloursIn(png: string, box: { x: number; y: number; width: number; height: number }) {
+  const f = await decodeFrame(png)
+  const colours = new Set<number>()
+  for (let y = Math.ceil(box.y) + 3; y < Math.floor(box.y + box.height) - 3; y++)
+    for (let x = Math.ceil(box.x) + 3; x < Math.floor(box.x + box.width) - 3; x++) {
+      const i = (y * f.width + x) * 4
+      colours.add(((f.data[i] as number) << 16) | ((f.data[i + 1] as number) << 8) | (f.data[i + 2] as number))
+    }
+  return [...colours]
+}
+
+describe('qa record web by hand on the sample app (real X input)', () => {
+  let app: SampleApp
+  let caseFile: string
+  let pw: { x: number; y: number; box: { x: number; y: number; width: number; height: number } }
+  const item = 'list.item.3'
+
+  beforeAll(async () => {
+    app = await startSampleApp({ port: 0, version: 'v1' })
+  })
+  afterAll(async () => {
+    await app?.close()
+  })
+
+  it('records login (Hangul id, a password, Enter) and a click on an item, until Ctrl-C', async () => {
+    const page = await probe.newPage({ viewport: VIEWPORT })
+    await page.goto(`${app.url}/login`)
+    const user = await centre(page.getByRole('textbox', { name: '아이디' }))
+    pw = await centre(page.getByRole('textbox', { name: '비밀번호' }))
+    await page.getByRole('textbox', { name: '아이디' }).fill('probe')
+    await page.getByRole('textbox', { name: '비밀번호' }).fill('probe')
+    await page.keyboard.press('Enter')
+    await page.waitForURL(/\/list/)
+    const card = await centre(page.getByRole('button', { name: /^치유 물약/ }))
+    await page.close()
+    app.clearEvents()
+
+    caseFile = join(dir, 'shop.json')
+    const rec = await startRecording(`${app.url}/login`, caseFile)
+    await clickAt(user)
+    await typeText('관리자 qa')
+    await clickAt(pw)
+    await typeText('S3cret-pw!')
+    await pressKey('Return')
+    await clickAt(card)
+    rec.interrupt()
+    expect(await rec.exited, rec.stderr()).toBe(0)
+
+    // the page saw each input where it was meant to go (the recorder cannot fake these)
+    const events = app.events().filter((e) => e.trusted)
+    const clicks = events.filter((e) => e.type === 'click').map((e) => e.truth)
+    // Enter in the form submits it: the browser clicks the submit button itself (implicit submission)
+    expect(clicks).toEqual(['login.username', 'login.password', 'login.submit', item])
+    const typed = events.filter((e) => e.type === 'input' && e.truth === 'login.username').at(-1)
+    expect(typed?.value).toBe('관리자 qa')
+
+    // the live list named every step as it came, and the case has them all
+    const saved = await readCase(caseFile)
+    expect(saved.actions.map((a) => a.action_type)).toEqual(['click', 'type', 'click', 'type', 'key_press', 'click'])
+    expect(rec.stdout()).toMatch(/ {2}1\. Click textbox "아이디"/)
+    expect(rec.stdout()).toMatch(/ {2}6\. Click button .*\[role button/)
+    expect(rec.stdout()).toMatch(/Stopped: recording was interrupted from the terminal/)
+    expect(saved.actions[1]?.text).toBe('관리자 qa')
+    expect(saved.actions[4]?.key).toBe('Enter')
+    // the secret stays a secret: a variable name, never the text, and painted over in every screenshot
+    expect(saved.json).not.toContain('S3cret')
+    expect(saved.actions[3]).toMatchObject({ text: '********', secret_env: 'QA_SECRET_PASSWORD' })
+    const shots = saved.actions
+      .slice(0, 5)
+      .flatMap((a) => [a.screenshot_before_path, a.screenshot_path])
+      .filter((p): p is string => !!p)
+    expect(shots.length).toBeGreaterThanOrEqual(4)
+    for (const shot of shots) expect(await coloursIn(join(dir, shot), pw.box), shot).toEqual([0x7f7f7f])
+    // the toolbar (dark, bottom right) is in no screenshot
+    const last = saved.actions.at(-1)?.screenshot_path as string
+    const corner = await coloursIn(join(dir, last), { x: 1080, y: 660, width: 200, height: 60 })
+    expect(corner.filter((c) => c === 0x202124)).toEqual([])
+  })
+
+  it('replays green on the unchanged app, and heals on the redesigned v2', async () => {
+    for (const version of ['v1', 'v2'] as const) {
+      app.setVersion(version)
+      app.clearEvents()
+      const r = await qa(['replay', caseFile, '--url', `${app.url}/login`, '--json', '--report-dir', 'reports'], {
+        QA_SECRET_PASSWORD: 'S3cret-pw!',
+      })
+      expect(r.code, `${version}: ${r.stderr}`).toBe(0)
+      const events = app.events().filter((e) => e.trusted)
+      expect(
+        events.filter((e) => e.type === 'click').map((e) => e.truth),
+        version,
+      ).toEqual(['login.username', 'login.password', 'login.submit', item])
+      const pwInput = events.filter((e) => e.type === 'input' && e.truth === 'login.password').at(-1)
+      expect(pwInput?.value, version).toBe('*'.repeat('S3cret-pw!'.length))
+    }
+  })
+})
+
+describe('every way out of a recording by hand saves the steps so far (sample app)', () => {
+  let app: SampleApp
+  beforeAll(async () => {
+    app = await startSampleApp({ port: 0, version: 'v1' })
+  })
+  afterAll(async () => {
+    await app?.close()
+  })
+
+  /** The browser Playwright launched for the command: its child process named chromium. */
+  const browserPidOf = async (cli: ChildProcess) => {
+    const { stdout } = await run('ps', ['-o', 'pid=,comm=', '--ppid', String(cli.pid)])
+    const line = stdout.split('\n').find((l) => /chrom/.test(l))
+    return line ? Number(line.trim().split(/\s+/)[0]) : undefined
+  }
+
+  const ways: [string, RegExp, (rec: Recording) => Promise<void>][] = [
+    [
+      'the Stop button of the recorder toolbar',
+      /Stopped: the Stop button of the recorder toolbar was clicked/,
+      // bottom right of the viewport (right: 8px, bottom: 8px); the button is the toolbar's right end
+      () => clickAt({ x: VIEWPORT.width - 8 - 6 - 22, y: VIEWPORT.height - 8 - 4 - 10 }),
+    ],
+    ['Ctrl-C in the terminal', /Stopped: recording was interrupted from the terminal/, async (rec) => rec.interrupt()],
+    ['closing the window', /Stopped: the browser window was closed/, () => xdo('key', 'ctrl+w').then(() => undefined)],
+    [
+      'killing the browser',
+      /Stopped: the browser closed or crashed/,
+      async (rec) => {
+        const pid = await browserPidOf(rec.child)
+        expect(pid).toBeGreaterThan(0)
+        process.kill(pid as number, 'SIGKILL')
+      },
+    ],
+  ]
+
+  it.each(ways)('%s: exit 0, a valid case with the click and the typing', async (name, said, stop) => {
+    const page = await probe.newPage({ viewport: VIEWPORT })
+    await page.goto(`${app.url}/login`)
+    const user = await centre(page.getByRole('textbox', { name: '아이디' }))
+    await page.close()
+    app.clearEvents()
+    const file = join(dir, `stop-${name.replace(/\W+/g, '-')}.json`)
+    const rec = await startRecording(`${app.url}/login`, file)
+    await clickAt(user)
+    await typeText('kim')
+    await stop(rec)
+    expect(await rec.exited, rec.stderr()).toBe(0)
+    expect(rec.stdout()).toMatch(said)
+    const validate = await qa(['validate', file])
+    expect(validate.code, validate.stdout + validate.stderr).toBe(0)
+    const saved = await readCase(file)
+    expect(saved.actions.map((a) => [a.action_type, a.text ?? null])).toEqual([
+      ['click', null],
+      ['type', 'kim'],
+    ])
+    // the page saw one click (the toolbar's own click never reached it, nor the case)
+    expect(
+      app
+        .events()
+        .filter((e) => e.type === 'click' && e.trusted)
+        .map((e) => e.truth),
+    ).toEqual(['login.username'])
+    // no screenshot file is half-written or left as a temporary file
+    const assets = await readdir(file.replace(/\.json$/, ''))
+    expect(assets.filter((f) => !/^step-\d{3}-(before|after|element)\.png$/.test(f))).toEqual([])
+  })
+})
+
+describe('qa record web by hand on wild corpus pages (real X input)', () => {
+  let corpus: CorpusServer
+  beforeAll(async () => {
+    corpus = await startCorpusServer()
+  })
+  afterAll(async () => {
+    await corpus?.close()
+  })
+
+  type Target = { find: (page: Page) => Locator; type?: string }
+  interface Recorded {
+    caseFile: string
+    truths: string[]
+  }
+
+  /**
+   * Finds each target in a probe copy of the page and acts on it there (later targets may appear only after a
+   * click), then does the same by hand, with X input, in the window of `qa record web`.
+   */
+  async function recordByHand(pageId: string, name: string, targets: Target[]): Promise<Recorded> {
+    const page = await probe.newPage({ viewport: VIEWPORT })
+    await page.goto(corpus.pageUrl(pageId), { waitUntil: 'load' })
+    const plan: { at: { x: number; y: number }; type?: string }[] = []
+    const truths: string[] = []
+    for (const t of targets) {
+      const el = t.find(page)
+      const at = await centre(el)
+      truths.push(await el.evaluate(askTruth))
+      plan.push({ at, ...(t.type ? { type: t.type } : {}) })
+      await page.mouse.click(at.x, at.y)
+      if (t.type) await page.keyboard.type(t.type)
+      await page.waitForTimeout(300)
+    }
+    await page.close()
+    const rec = await corpus.variant({ ops: [], name: `hand-${name}` })
+    const caseFile = join(dir, `${name}.json`)
+    const recording = await startRecording(rec.pageUrl(pageId), caseFile)
+    for (const step of plan) {
+      await clickAt(step.at)
+      if (step.type) await typeText(step.type)
+    }
+    recording.interrupt()
+    expect(await recording.exited, recording.stderr()).toBe(0)
+    // the person's clicks reached the intended elements (the corpus page's own listeners say so)
+    const downs = rec.truth.events().filter((e) => e.kind === 'pointerdown')
+    expect(downs.length).toBe(truths.length)
+    truths.forEach((t, k) => {
+      expect(downs[k]?.chain).toContain(t)
+    })
+    await rec.close()
+    return { caseFile, truths }
+  }
+
+  async function replay(rec: Recorded, pageId: string, ops: MutationOp[]) {
+    const v = await corpus.variant({ ops })
+    const res = await qa(['replay', rec.caseFile, '--url', v.pageUrl(pageId), '--json', '--report-dir', 'reports'])
+    await sleep(300)
+    const events = v.truth.events()
+    await v.close()
+    // what failed, for the assertion message: each step's outcome as the report says it
+    const steps = (() => {
+      try {
+        const report = JSON.parse(res.stdout) as {
+          replay_results: { success: boolean; method: string; error_message?: string }[]
+        }
+        return report.replay_results
+          .map((x, k) => `${k + 1}: ${x.success ? 'ok' : 'FAIL'} ${x.method} ${x.error_message ?? ''}`)
+          .join('\n')
+      } catch {
+        return res.stdout.slice(0, 2000)
+      }
+    })()
+    return {
+      code: res.code,
+      why: `${steps}\n${res.stderr}`,
+      events,
+      downs: events.filter((e) => e.kind === 'pointerdown'),
+    }
+  }
+
+  it('sb-admin login: type an email, tick "Remember Password"; replays unchanged and with renamed ids and classes', async () => {
+    const page = 'sb-admin/dist/login.html'
+    const rec = await recordByHand(page, 'admin', [
+      { find: (p) => p.getByLabel('Email address'), type: 'qa@example.com' },
+      { find: (p) => p.getByRole('checkbox', { name: 'Remember Password' }) },
+    ])
+    const saved = await readCase(rec.caseFile)
+    expect(saved.actions.map((a) => a.action_type)).toEqual(['click', 'type', 'click'])
+    for (const ops of [[], ['renamed-ids', 'renamed-classes', 'layout-shift']] as MutationOp[][]) {
+      const r = await replay(rec, page, ops)
+      expect(r.code, `${ops.join('+')}: ${r.why}`).toBe(0)
+      expect(r.downs).toHaveLength(2)
+      r.downs.forEach((d, k) => {
+        expect(d.chain, `ops ${ops.join('+')} click ${k}`).toContain(rec.truths[k])
+      })
+      expect(
+        r.events.some((e) => e.kind === 'input' && e.truth === rec.truths[0] && e.value === 'qa@example.com'),
+      ).toBe(true)
+    }
+  })
+
+  // Fails (issue 15, build item 2, open): "Try it out" becomes "Cancel" on the click, and the recorder reads the
+  // element after the page reacted (the reporter's pointerdown reaches Node late). Holding the page in the
+  // debugger at pointerdown is no way out: headed Chromium then drops the real mouseup, and no click happens.
+  it.fails('swagger-ui (a React SPA): expand an operation, "Try it out", type a parameter; replays unchanged and reworded', async () => {
+    const page = 'swagger-ui/index.html'
+    const rec = await recordByHand(page, 'spa', [
+      { find: (p) => p.locator('.opblock-summary-control').first() },
+      { find: (p) => p.getByRole('button', { name: 'Try it out' }) },
+      { find: (p) => p.getByPlaceholder('q', { exact: true }), type: 'sword' },
+    ])
+    const saved = await readCase(rec.caseFile)
+    expect(saved.actions.map((a) => a.action_type)).toEqual(['click', 'click', 'click', 'type'])
+    for (const ops of [[], ['extra-wrappers', 'reworded-labels']] as MutationOp[][]) {
+      const r = await replay(rec, page, ops)
+      expect(r.code, `${ops.join('+')}: ${r.why}`).toBe(0)
+      expect(r.downs).toHaveLength(3)
+      r.downs.forEach((d, k) => {
+        expect(d.chain, `ops ${ops.join('+')} click ${k}`).toContain(rec.truths[k])
+      })
+      expect(r.events.some((e) => e.kind === 'input' && e.truth === rec.truths[2] && e.value === 'sword')).toBe(true)
+    }
+  })
+})
+
+describe('qa record web --cdp: in the tab the person is on, in their own running browser', () => {
+  let app: SampleApp
+  let own: ChildProcess
+  let profile: string
+  let port: number
+  beforeAll(async () => {
+    app = await startSampleApp({ port: 0, version: 'v1' })
+    profile = await mkdtemp(join(tmpdir(), 'qa-own-chrome-'))
+    port = 9300 + Math.floor(Math.random() * 500)
+    // the person's browser: their own window and profile, two tabs, the second one in front
+    own = spawn(
+      CHROMIUM,
+      [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--no-default-browser-check',
+        `--user-data-dir=${profile}`,
+        `--remote-debugging-port=${port}`,
+        'about:blank',
+        `${app.url}/login`,
+      ],
+      { stdio: 'ignore', env: { ...process.env, DISPLAY: xvfb.display } },
+    )
+    started.push(own)
+    for (let i = 0; i < 100; i++) {
+      const up = await fetch(`http://127.0.0.1:${port}/json/version`).then(
+        (r) => r.ok,
+        () => false,
+      )
+      if (up) break
+      await sleep(100)
+    }
+  })
+  afterAll(async () => {
+    if (own?.exitCode === null) {
+      own.kill('SIGTERM')
+      await new Promise((r) => own.once('exit', r))
+    }
+    await app?.close()
+    if (profile) await rm(profile, { recursive: true, force: true })
+  })
+
+  it('records the front tab without opening a page, and leaves the browser and its tabs as they were', async () => {
+    const cdpUrl = `http://127.0.0.1:${port}`
+    // the person's front tab, as the test drives it (real input events over CDP, no hold)
+    const person = await chromium.connectOverCDP(cdpUrl)
+    const tab = person
+      .contexts()
+      .flatMap((c) => c.pages())
+      .find((p) => p.url().endsWith('/login'))
+    expect(tab).toBeDefined()
+    await tab?.waitForLoadState('load')
+    // the person switches to the login tab (the other one stays open behind it)
+    await tab?.bringToFront()
+    const user = await centre(tab!.getByRole('textbox', { name: '아이디' }))
+    app.clearEvents()
+    const file = join(dir, 'own.json')
+    const child = spawn(process.execPath, [CLI, 'record', 'web', '--cdp', cdpUrl, '--out', file], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
+    started.push(child)
+    let out = ''
+    let err = ''
+    child.stdout?.on('data', (d) => {
+      out += d
+    })
+    child.stderr?.on('data', (d) => {
+      err += d
+    })
+    const exited = new Promise<number>((r) => child.on('close', (code) => r(code ?? -1)))
+    for (let i = 0; i < 300 && !/Recording in the browser window/.test(err); i++) await sleep(100)
+    expect(err).toMatch(/Recording in the browser window: http:\/\/127\.0\.0\.1:\d+\/login/)
+    await sleep(500)
+    await tab!.mouse.click(user.x, user.y)
+    await sleep(500)
+    await tab!.keyboard.type('own-tab', { delay: 40 })
+    await sleep(800)
+    if (child.pid) process.kill(-child.pid, 'SIGINT')
+    expect(await exited, err).toBe(0)
+    expect(out).toMatch(/ {2}1\. Click textbox "아이디"/)
+    const saved = await readCase(file)
+    expect(saved.actions.map((a) => [a.action_type, a.text ?? null])).toEqual([
+      ['click', null],
+      ['type', 'own-tab'],
+    ])
+    expect(JSON.parse(saved.json).start_url).toBe(`${app.url}/login`)
+    expect(
+      app
+        .events()
+        .filter((e) => e.type === 'click' && e.trusted)
+        .map((e) => e.truth),
+    ).toEqual(['login.username'])
+    // the person's browser runs on with both tabs; the toolbar is gone from theirs and no page was added
+    expect(own.exitCode).toBeNull()
+    const pages = person.contexts().flatMap((c) => c.pages())
+    expect(pages.map((p) => p.url()).sort()).toEqual(['about:blank', `${app.url}/login`].sort())
+    expect(await tab!.evaluate((tag) => document.getElementsByTagName(tag).length, 'qa-recorder-toolbar')).toBe(0)
+    await person.close()
+  })
+})
