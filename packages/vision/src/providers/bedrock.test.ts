@@ -50,7 +50,8 @@ function analyzer(extra: Partial<Parameters<typeof createUIAnalyzer>[0]> = {}) {
     bedrock: bedrock(),
     ocr: deadOcr,
     retryBaseDelayMs: 20,
-    timeoutMs: 2_000,
+    // generous: a loaded CI machine must not turn a slow first answer into a retry (two requests seen)
+    timeoutMs: 15_000,
     sleep: async (ms) => {
       delays.push(ms)
       await new Promise((r) => setTimeout(r, 1))
