@@ -175,7 +175,10 @@ export interface LabelCheck {
    * recorded non-generated id, whether the candidate carries it (1) or not (0) at half weight.
    */
   context(candidate: CandidateElement): number | null
-  /** The neighbour-word overlap alone (Jaccard), or null when either side has no neighbour texts. */
+  /**
+   * The word overlap (Jaccard) of the nearest neighbour alone — the first neighbour text, the element's own row
+   * or group — or null when either side has none. Rows of a list list each other as further neighbours.
+   */
   neighbours(candidate: CandidateElement): number | null
   /** True when the candidate carries the recorded non-generated id (ids are unique on a page). */
   idAgrees(candidate: CandidateElement): boolean
@@ -236,18 +239,20 @@ export function createLabelCheck(identity: ElementIdentity, minLabelScore = DEFA
           : undefined
   const cache = new WeakMap<object, LabelVerdict>()
   const recordedWords = wordsOf(identity.neighborText)
+  const recordedNearest = wordsOf(identity.neighborText?.slice(0, 1))
   const box = identity.boundingBox
   const hasBox = !!box && box.width > 0 && box.height > 0
   return {
     idAgrees: (c) => id !== null && c.id?.trim() === id,
     identifier,
     neighbours(c) {
-      if (recordedWords.size === 0 || c.neighborText == null) return null
-      const words = wordsOf(c.neighborText)
+      const first = c.neighborText?.[0]
+      if (recordedNearest.size === 0 || !first) return null
+      const words = wordsOf([first])
       if (words.size === 0) return null
       let inter = 0
-      for (const w of recordedWords) if (words.has(w)) inter++
-      return inter / (recordedWords.size + words.size - inter)
+      for (const w of recordedNearest) if (words.has(w)) inter++
+      return inter / (recordedNearest.size + words.size - inter)
     },
     context(c) {
       let sum = 0

@@ -418,6 +418,12 @@ describe('precision over recall', () => {
   })
 
   it('of twins in rows, the one among the recorded neighbours is it, not the one at the recorded place (profile "REPLY", rows reordered)', async () => {
+    // every row lists the others as further neighbours; its own row comes first
+    const rows = [
+      'Sophie B. Hi! I need more information',
+      'Anne Marie Awesome work, can you change',
+      'Ivanna About files I can',
+    ]
     const reply = (handle: string, row: number, who: string): CandidateElement<string> => ({
       handle,
       axRole: 'link',
@@ -426,7 +432,7 @@ describe('precision over recall', () => {
       classNames: ['btn', 'btn-link'],
       xpath: `/html/body/ul/li[${row}]/a`,
       boundingBox: { x: 600, y: 100 + 60 * row, width: 60, height: 30 },
-      neighborText: [who],
+      neighborText: [who, ...rows.filter((r) => r !== who).map((r) => `${r} REPLY`)],
     })
     const sophie = reply('sophie', 1, 'Sophie B. Hi! I need more information')
     const recorded = identityOf(sophie, { sameLabelCount: 2 })

@@ -366,9 +366,9 @@ export async function locate<H = unknown>(
           `another element with the recorded label carries the recorded classes (${[...recordedClasses].join(' ')})`,
         )
     }
-    // Twins in rows (profile's "REPLY" of each conversation, rows reordered): the row is told by its words.
-    // The one standing where the recorded one stood, among none of its neighbours, is not it when another
-    // holder stands among most of them.
+    // Twins in rows (profile's "REPLY" of each conversation, rows reordered): the row is told by the words of
+    // the nearest neighbour. The one standing where the recorded one stood, in another row, is not it when
+    // another holder stands in the recorded row.
     if (othersWhenRecorded >= 1) {
       const mine = labels.neighbours(e)
       if (mine !== null && mine < TWIN_NEIGHBOURS_AGREEMENT / 2) {
