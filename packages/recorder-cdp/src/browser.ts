@@ -157,8 +157,14 @@ export async function attachToCurrentTab(cdpUrl: string): Promise<BrowserSession
         .catch(() => ({ visible: false, focused: false })),
     ),
   )
-  const at = (want: (s: { visible: boolean; focused: boolean }) => boolean) => states.findIndex(want)
-  const pick = [at((s) => s.visible && s.focused), at((s) => s.visible), pages.length > 0 ? 0 : -1].find((i) => i >= 0)
+  // the focused visible tab, else a visible one, else any; among equals a page over an empty tab (a headless or
+  // unfocused browser reports every tab visible, and a blank new tab is not where anyone records)
+  const rank = (i: number) => {
+    const s = states[i] as { visible: boolean; focused: boolean }
+    const blank = /^(about:blank|chrome:\/\/newtab)/.test(pages[i]?.url() ?? '')
+    return (s.visible && s.focused ? 4 : 0) + (s.visible ? 2 : 0) + (blank ? 0 : 1)
+  }
+  const pick = pages.map((_, i) => i).sort((a, b) => rank(b) - rank(a) || a - b)[0]
   const page = pick === undefined ? undefined : pages[pick]
   if (!page) {
     await browser.close().catch(() => undefined)
