@@ -421,7 +421,11 @@ export function matchTemplate(frame: Frame, template: Frame, opts: MatchTemplate
     const w = Math.round(template.width * scale)
     const h = Math.round(template.height * scale)
     if (w > frame.width || h > frame.height || Math.min(w, h) < 2) continue
-    const f = Math.min(MAX_EXHAUSTIVE_LEVEL, levelFactor(Math.min(w, h) / coarseMinSize))
+    let f = Math.min(MAX_EXHAUSTIVE_LEVEL, levelFactor(Math.min(w, h) / coarseMinSize))
+    // a small template in a small frame is searched finer while that stays cheap: a 10×6 px coarse template
+    // has too few pixels to stand out from look-alike texture, and the true place can miss the kept peaks
+    const work = (g: number): number => (frame.width * frame.height * w * h) / g ** 4
+    while (f > 1 && work(finer(f)) <= EXHAUSTIVE_WORK_BUDGET) f = finer(f)
     const level = img.level(f)
     const cw = Math.max(1, Math.round(w / f))
     const ch = Math.max(1, Math.round(h / f))
@@ -455,6 +459,7 @@ export function matchTemplate(frame: Frame, template: Frame, opts: MatchTemplate
   // 2. refine the beam level by level down to full resolution (the full-resolution stage is the last)
   let delta = Math.log(scaleStep) / 2
   let first = true
+  let stages = 0
   const lo = minScale / scaleStep
   const hi = maxScale * scaleStep
   while (beam.length > 0) {
@@ -470,9 +475,11 @@ export function matchTemplate(frame: Frame, template: Frame, opts: MatchTemplate
       if (r) next.push(r)
     }
     first = false
+    stages++
     delta /= 2
     if (next.length === 0) return null
-    if (next.every((c) => c.g === 1)) {
+    // at least two stages, so the scale is refined to a quarter coarse step even when the search began fine
+    if (stages >= 2 && next.every((c) => c.g === 1)) {
       const ranked = [...next].sort((a, b) => b.score - a.score)
       const lead = ranked[0] as Candidate
       if (lead.score < threshold) return null
@@ -507,6 +514,11 @@ export function matchTemplate(frame: Frame, template: Frame, opts: MatchTemplate
  * `candidateMargin` of look-alikes up to there).
  */
 const MAX_EXHAUSTIVE_LEVEL = 6
+/**
+ * Multiply-adds per scale the exhaustive search may spend on a finer level than the size rule asks for
+ * (a 320×200 frame with a 20×12 template at full resolution is ~1.5·10⁷; a 1920×1080 screen never qualifies).
+ */
+const EXHAUSTIVE_WORK_BUDGET = 2e7
 /** Local maxima kept per scale at the exhaustive level. */
 const PEAKS_PER_SCALE = 48
 /** A refined candidate further than this below the stage's leader is dropped. */
