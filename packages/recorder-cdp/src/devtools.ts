@@ -43,6 +43,7 @@ import {
   type Selectors,
   type TestCase,
 } from '@qa/model'
+import { elementLabel } from './element-label'
 import { WebError } from './errors'
 
 /** A selector as DevTools writes it: a string, or a path through shadow roots (the last entry is the element). */
@@ -538,9 +539,9 @@ function omit(step: Readonly<Record<string, unknown>>, fields: readonly string[]
 }
 
 function label(identity: ElementIdentity, sel: Selectors): string {
-  const text = identity.axName || identity.ariaLabel || identity.placeholder || identity.textContent || identity.name
+  const text = elementLabel(identity)
   const role = identity.axRole || (identity.tagName !== 'unknown' ? identity.tagName : '')
-  if (text) return `${role ? `${role} ` : ''}"${text.slice(0, 60)}"`
+  if (text) return `${role ? `${role} ` : ''}${text}`
   return role && sel.css ? `${role} ${sel.css}` : (sel.css ?? sel.xpath ?? (role || 'element'))
 }
 

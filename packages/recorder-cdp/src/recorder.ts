@@ -18,6 +18,7 @@ import {
   TOOLBAR_TAG,
   type ToolbarRequest,
 } from './recorder-toolbar'
+import { elementLabel } from './element-label'
 import { assertInViewport } from './in-viewport'
 import { adoptPage, watchNewPages } from './new-page'
 import type { ScriptStep } from './script'
@@ -296,10 +297,9 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
 
   const describeTarget = (verb: string, t: CapturedElement | null, fallback: string) => {
     if (!t) return fallback
-    const label =
-      t.identity.axName || t.identity.ariaLabel || t.identity.placeholder || t.identity.textContent || t.identity.name
+    const label = elementLabel(t.identity)
     const role = t.identity.axRole || t.identity.tagName
-    return label ? `${verb} ${role} "${label.slice(0, 60)}"` : `${verb} ${role}`
+    return label ? `${verb} ${role} ${label}` : `${verb} ${role}`
   }
 
   /** A password field now, or a field a secret was typed into before (its type may have changed since). */
