@@ -101,6 +101,38 @@ export function secretEnvName(prefix: string, el: Pick<CapturedElement['identity
   return `${prefix}${slug || 'PASSWORD'}`
 }
 
+/** Where a page is in its session history: the current entry's index, and the ids of every entry. */
+export interface HistoryPosition {
+  index: number
+  ids: number[]
+}
+
+/**
+ * Whether the page went back or forward between two positions of its history: the current entry is one the
+ * history already had, at another index. A new navigation adds an entry (a new id); a reload keeps the index.
+ */
+export function historyMove(before: HistoryPosition, after: HistoryPosition): 'back' | 'forward' | null {
+  const id = after.ids[after.index]
+  if (id === undefined || !before.ids.includes(id) || after.index === before.index) return null
+  return after.index < before.index ? 'back' : 'forward'
+}
+
+async function historyOf(page: Page): Promise<HistoryPosition | null> {
+  const session = await page
+    .context()
+    .newCDPSession(page)
+    .catch(() => null)
+  if (!session) return null
+  try {
+    const { currentIndex, entries } = await session.send('Page.getNavigationHistory')
+    return { index: currentIndex, ids: entries.map((e) => e.id) }
+  } catch {
+    return null
+  } finally {
+    await session.detach().catch(() => undefined)
+  }
+}
+
 /** Waits for navigation to finish and the DOM to be quiet. */
 export async function settle(page: Page, quietMs = 150, timeoutMs = 5_000): Promise<void> {
   await page.waitForLoadState('load', { timeout: timeoutMs }).catch(() => undefined)
@@ -814,6 +846,39 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           await target.addInitScript(installRecorderToolbarInPage, toolbar)
           await target.evaluate(installRecorderToolbarInPage, toolbar).catch(() => undefined)
         }
+        // Back and forward (the browser's buttons, Alt+Left): no page event tells them, the history does. A main-frame
+        // navigation to an entry the history already had, at another index, is one; it is recorded as a navigate
+        // to the URL it reached (a replay goes there).
+        let history = await historyOf(target)
+        target.on('framenavigated', (frame) => {
+          if (stopped || target !== page || frame !== target.mainFrame()) return
+          enqueue(async () => {
+            const now = await historyOf(target)
+            const moved = now && history ? historyMove(history, now) : null
+            history = now ?? history
+            if (!moved) return
+            typing = null
+            const url = target.url()
+            const action: Action = {
+              timestamp: Date.now(),
+              actionType: 'navigate',
+              x: 0,
+              y: 0,
+              url,
+              description: `Go ${moved} to ${url}`,
+            }
+            // the keys that went back (Alt+Left) were recorded as a key press: the navigate takes its place
+            const last = actions.at(-1)
+            const byKeys =
+              last?.actionType === 'key_press' &&
+              /^Alt\+Arrow(Left|Right)$|^Browser(Back|Forward)$/.test(last.key ?? '')
+            if (byKeys) actions.pop()
+            pushStep(action, byKeys)
+            await settle(page, quietMs, settleTimeoutMs)
+            const after = await shot(actions.indexOf(action), 'after')
+            if (after) action.screenshotPath = after
+          })
+        })
         target.on('popup', (opened) => {
           if (stopped || target !== page) return
           enqueue(async () => {

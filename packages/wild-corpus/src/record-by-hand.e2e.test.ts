@@ -362,6 +362,12 @@ describe('new tabs and JavaScript dialogs, recorded by hand and replayed (real X
        <button id="del" style="${pos};top:320px" onclick="log(confirm('Delete all drafts?') ? 'deleted' : 'kept')">Delete all</button>`,
     ),
     '/report': page('Report', `<button style="${pos}" onclick="window.open('/details')">Open details</button>`),
+    '/a': page(
+      'A',
+      `<a href="/b" style="${pos};display:block;background:#eee">Next</a>
+       <button style="${pos};top:320px" onclick="log('check-a')">Check</button>`,
+    ),
+    '/b': page('B', `<button style="${pos}" onclick="log('done-b')">Done</button>`),
     '/details': page('Details', `<button style="${pos}" onclick="log('approved:' + event.isTrusted)">Approve</button>`),
   }
   let server: Server
@@ -412,6 +418,33 @@ describe('new tabs and JavaScript dialogs, recorded by hand and replayed (real X
     expect(r.code, r.stdout + r.stderr).toBe(0)
     await sleep(300)
     expect(seen).toEqual(['approved:true'])
+  })
+
+  it('back with Alt+Left: recorded as going back to the page, and replayed', async () => {
+    const file = join(dir, 'back.json')
+    seen = []
+    const rec = await startRecording(`${url}/a`, file)
+    await clickAt(at(200))
+    await sleep(1000)
+    await pressKey('alt+Left')
+    await clickAt(at(320))
+    rec.interrupt()
+    expect(await rec.exited, rec.stderr()).toBe(0)
+    expect(seen).toEqual(['check-a'])
+    const saved = JSON.parse(await readFile(file, 'utf8')) as {
+      actions: { action_type: string; url?: string; description: string }[]
+    }
+    expect(saved.actions.map((a) => [a.action_type, a.url ?? null])).toEqual([
+      ['click', null],
+      ['navigate', `${url}/a`],
+      ['click', null],
+    ])
+    expect(saved.actions[1]?.description).toBe(`Go back to ${url}/a`)
+    seen = []
+    const r = await qa(['replay', file, '--url', `${url}/a`, '--json', '--report-dir', 'reports-back'])
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    await sleep(300)
+    expect(seen).toEqual(['check-a'])
   })
 
   it('a confirm answered Cancel, then OK: each answer is recorded and given again on replay', async () => {
