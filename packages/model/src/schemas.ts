@@ -1,6 +1,7 @@
 import { k, opt, req, schema } from './schema'
 import {
   ACTION_TYPES,
+  DIALOG_TYPES,
   ENRICHMENT_STATUSES,
   MOUSE_BUTTONS,
   PLATFORMS,
@@ -115,6 +116,13 @@ export const healingRecordSchema = schema('HealingRecord', [
   opt('verified', k.boolean()),
 ])
 
+export const dialogAnswerSchema = schema('DialogAnswer', [
+  req('type', k.enum(DIALOG_TYPES)),
+  opt('message', k.string()),
+  req('accept', k.boolean()),
+  opt('promptText', k.string()),
+])
+
 export const actionSchema = schema('Action', [
   req('timestamp', k.union(k.string(1), k.number(0))),
   req('actionType', k.enum(ACTION_TYPES)),
@@ -132,6 +140,7 @@ export const actionSchema = schema('Action', [
   opt('durationMs', nonNegative),
   opt('url', k.string()),
   opt('opensPage', k.boolean()),
+  opt('dialog', k.object(dialogAnswerSchema)),
   req('description', k.string()),
   opt('screenshotBeforePath', k.casePath()),
   opt('screenshotPath', k.casePath()),

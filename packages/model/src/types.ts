@@ -49,6 +49,24 @@ export const CLICK_LIKE_ACTION_TYPES: readonly ActionType[] = ['click', 'double_
 export type MouseButton = 'left' | 'right' | 'middle'
 export const MOUSE_BUTTONS: readonly MouseButton[] = ['left', 'right', 'middle']
 
+export type DialogType = 'alert' | 'confirm' | 'prompt' | 'beforeunload'
+export const DIALOG_TYPES: readonly DialogType[] = ['alert', 'confirm', 'prompt', 'beforeunload']
+
+/**
+ * How the person answered a JavaScript dialog (alert, confirm, prompt, beforeunload) the step opened (web): a
+ * replay answers it the same way.
+ */
+export interface DialogAnswer {
+  type: DialogType
+  /** The dialog's text, as it was recorded. */
+  message?: string | null
+  /** OK (true) or Cancel (false). */
+  accept: boolean
+  /** What was typed into a prompt before OK. */
+  promptText?: string | null
+  extra?: Extra
+}
+
 export type EnrichmentStatus = 'enriched' | 'skipped' | 'failed' | 'pending'
 export const ENRICHMENT_STATUSES: readonly EnrichmentStatus[] = ['enriched', 'skipped', 'failed', 'pending']
 
@@ -241,6 +259,8 @@ export interface Action {
    * that page, and a replay continues there (web).
    */
   opensPage?: boolean | null
+  /** The JavaScript dialog the step opened, and the answer given to it (web). */
+  dialog?: DialogAnswer | null
   description: string
   screenshotBeforePath?: string | null
   /** The after-screenshot, used for verification. */

@@ -43,6 +43,12 @@ export interface CdpIdentityReader {
    * ones included: such an element is read in its frame's own CDP session and placed in the top-level viewport.
    */
   focused(): Promise<CapturedElement | null>
+  /**
+   * An element as the page described it earlier (at pointer-down, `PointerDownSnapshot`), when it is gone or
+   * changed since: role and name are the page's approximations of the accessibility tree's (`implicitRole`,
+   * `accessibleName`), and there is no live node (backendNodeId 0).
+   */
+  fromDescription(description: PageElementDescription): Promise<CapturedElement>
   detach(): Promise<void>
 }
 
@@ -51,14 +57,14 @@ const round2 = (v: number) => Math.round(v * 100) / 100
 function buildIdentity(
   d: PageElementDescription,
   ax: { role: string | null; name: string | null },
-  backendNodeId: number,
+  backendNodeId: number | null,
 ): ElementIdentity {
   const identity: ElementIdentity = {
     tagName: d.tagName,
     boundingBox: { x: round2(d.box.x), y: round2(d.box.y), width: round2(d.box.width), height: round2(d.box.height) },
     capturedAt: Date.now(),
-    backendNodeId,
   }
+  if (backendNodeId !== null) identity.backendNodeId = backendNodeId
   const set = <K extends keyof ElementIdentity>(key: K, value: ElementIdentity[K] | null | undefined) => {
     if (value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0) && value !== '')
       identity[key] = value
@@ -241,6 +247,14 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
       }
       if (!focus || 'frameId' in focus) return null
       return fromObject(focus.objectId, inFrame)
+    },
+    async fromDescription(description) {
+      const role = description.implicitRole
+      const ax = { role: role && !NON_ROLES.has(role) ? role : null, name: description.accessibleName }
+      const identity = buildIdentity(description, ax, null)
+      const sameLabelCount = await sameLabelCountOf(page, identity)
+      if (sameLabelCount !== null) identity.sameLabelCount = sameLabelCount
+      return { identity, selectors: buildSelectors(description), description, backendNodeId: 0 }
     },
     async detach() {
       await session.detach().catch(() => undefined)

@@ -10,8 +10,12 @@ export const TOOLBAR_TAG = 'qa-recorder-toolbar'
 /** Page binding the toolbar calls with `{ kind: 'stop' }`. */
 export const TOOLBAR_BINDING = '__qaRecorderToolbar'
 
-/** Stylesheet applied while a screenshot is taken: the toolbar is never in one. */
-export const TOOLBAR_SCREENSHOT_STYLE = `${TOOLBAR_TAG}{display:none!important}`
+/**
+ * Stylesheet applied while a screenshot is taken: the toolbar is never in one. Transparent, not removed: a click
+ * on Stop while a screenshot is being taken still reaches the toolbar (with display: none it fell through to the
+ * page under it, and was recorded as a click there).
+ */
+export const TOOLBAR_SCREENSHOT_STYLE = `${TOOLBAR_TAG}{opacity:0!important}`
 
 /** The request the toolbar sends to Node. */
 export type ToolbarRequest = { kind: 'stop' }

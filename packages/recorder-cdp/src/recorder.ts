@@ -9,7 +9,10 @@ import { type SecretFieldRef, secretFieldsOf, type ViewportBox } from './cdp-sec
 import { gotoOrExplain } from './browser'
 import { waitForDomQuietInPage } from './page-scripts'
 import { saveElementCrop } from './visual'
-import { installInputReporterInPage, type PageInputEvent, RECORD_BINDING } from './interactive'
+import { inputReporterSource, type PageInputEvent, type PointerDownSnapshot, RECORD_BINDING } from './interactive'
+import { type AnsweredDialog, watchDialogs } from './cdp-dialogs'
+import { composeBeforeShot, type FrameBuffer, startFrameBuffer } from './cdp-frame-buffer'
+import { isSameElement, targetAtPointerDown } from './pointer-down-target'
 import {
   installRecorderToolbarInPage,
   removeRecorderToolbarInPage,
@@ -86,6 +89,7 @@ export interface ListenOptions {
 }
 
 const pad = (n: number) => String(n).padStart(3, '0')
+const round2 = (v: number) => Math.round(v * 100) / 100
 
 /** `QA_SECRET_PASSWORD` from a field's name/id/label. */
 export function secretEnvName(prefix: string, el: Pick<CapturedElement['identity'], 'name' | 'id' | 'axName'>): string {
@@ -96,6 +100,38 @@ export function secretEnvName(prefix: string, el: Pick<CapturedElement['identity
     .replace(/^_+|_+$/g, '')
     .toUpperCase()
   return `${prefix}${slug || 'PASSWORD'}`
+}
+
+/** Where a page is in its session history: the current entry's index, and the ids of every entry. */
+export interface HistoryPosition {
+  index: number
+  ids: number[]
+}
+
+/**
+ * Whether the page went back or forward between two positions of its history: the current entry is one the
+ * history already had, at another index. A new navigation adds an entry (a new id); a reload keeps the index.
+ */
+export function historyMove(before: HistoryPosition, after: HistoryPosition): 'back' | 'forward' | null {
+  const id = after.ids[after.index]
+  if (id === undefined || !before.ids.includes(id) || after.index === before.index) return null
+  return after.index < before.index ? 'back' : 'forward'
+}
+
+async function historyOf(page: Page): Promise<HistoryPosition | null> {
+  const session = await page
+    .context()
+    .newCDPSession(page)
+    .catch(() => null)
+  if (!session) return null
+  try {
+    const { currentIndex, entries } = await session.send('Page.getNavigationHistory')
+    return { index: currentIndex, ids: entries.map((e) => e.id) }
+  } catch {
+    return null
+  } finally {
+    await session.detach().catch(() => undefined)
+  }
 }
 
 /** Waits for navigation to finish and the DOM to be quiet. */
@@ -219,6 +255,52 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
     return { path: relative(caseDir, file).split('\\').join('/'), bytes }
   }
 
+  /**
+   * A click's before-screenshot by hand: the newest screencast frame older than the pointer-down (what the person
+   * saw before the page reacted), secrets painted over as they were then and are now, and the toolbar's place
+   * filled from a live capture (which hides it). Without such a frame, the live capture as it is.
+   */
+  async function pointerDownShot(
+    index: number,
+    frames: FrameBuffer | undefined,
+    atMs: number | undefined,
+    atDown: PointerDownSnapshot | null | undefined,
+  ): Promise<{ path: string; bytes: Buffer } | undefined> {
+    const live = await shotWithBytes(index, 'before')
+    const frame = live && frames && atMs !== undefined ? frames.before(atMs) : null
+    if (!live || !frame) return live
+    try {
+      const [now, toolbar, cssWidth] = await Promise.all([
+        secretFieldsOf(page)
+          .boxes()
+          .catch((): ViewportBox[] => []),
+        page
+          .evaluate(() => {
+            const host = (window as unknown as Record<symbol, Element | undefined>)[Symbol.for('qa.recorderToolbar')]
+            const r = host?.isConnected ? host.getBoundingClientRect() : null
+            // with a margin for its shadow, which falls outside its box
+            return r ? { x: r.left - 16, y: r.top - 16, width: r.width + 32, height: r.height + 32 } : null
+          })
+          .catch(() => null),
+        viewportWidth(),
+      ])
+      const bytes = await composeBeforeShot(frame.png, live.bytes, {
+        masks: [...(atDown?.passwords ?? []), ...now],
+        fromLive: toolbar ? [toolbar] : [],
+        cssWidth,
+        maskColor: MASK_COLOR,
+      })
+      await writeFile(join(caseDir, live.path), bytes)
+      return { path: live.path, bytes }
+    } catch {
+      return live
+    }
+  }
+
+  async function viewportWidth(): Promise<number | null> {
+    return page.viewportSize()?.width ?? (await page.evaluate(() => window.innerWidth).catch((): number | null => null))
+  }
+
   /** The element's pixels, for the visual strategy on replay. */
   async function crop(
     index: number,
@@ -286,9 +368,32 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
     return action
   }
 
-  /** A click step: its target and the control it operates, or coordinates only with the warning why. */
-  async function clickTarget(base: Omit<Action, 'timestamp'>, x: number, y: number) {
-    const { target, warning } = await (await readerFor()).clickTargetAt(x, y)
+  /**
+   * A click step: its target and the control it operates, or coordinates only with the warning why. With what
+   * the page described at pointer-down (interactive recording), the element pressed wins over the one under
+   * the point now when the page replaced, relabelled or removed it on mousedown, or navigated away.
+   */
+  async function clickTarget(
+    base: Omit<Action, 'timestamp'>,
+    x: number,
+    y: number,
+    atDown?: PointerDownSnapshot | null,
+  ) {
+    const reader = await readerFor()
+    const read = await reader.clickTargetAt(x, y).catch((error: unknown) => {
+      if (!atDown) throw error
+      return { target: null, warning: `the element could not be read (${String(error).split('\n')[0]})` }
+    })
+    let { target } = read
+    const { warning } = read
+    const pressed = targetAtPointerDown(atDown, viewport)
+    if (pressed && (!target || !isSameElement(target.description, pressed)))
+      target = await reader.fromDescription(pressed).catch(() => target)
+    else if (pressed && target) {
+      // the same element: its box as it was when pressed, where the before-screenshot shows it
+      const b = pressed.box
+      target.identity.boundingBox = { x: round2(b.x), y: round2(b.y), width: round2(b.width), height: round2(b.height) }
+    }
     const action = withTarget(base, target)
     action.description = describeTarget('Click', target, `Click (${Math.round(x)}, ${Math.round(y)})`)
     if (!target && warning) action.warning = warning
@@ -554,6 +659,28 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         listenOpts.onStep?.({ index: actions.length - 1, action, replaced })
       }
       const attached: Page[] = []
+      /** Each attached page's recent frames, for before-screenshots from before the pointer went down. */
+      const buffers = new Map<Page, FrameBuffer>()
+      /** When each click was pressed (its pointer-down's time), to give it the dialog it opened. */
+      const pressedAt = new Map<Action, number>()
+      /** Pointer-down times as they arrive (before the queue handles them): a dialog belongs to the last before it. */
+      const downs: number[] = []
+      const dialogs: AnsweredDialog[] = []
+      const dialogWatches: { dispose(): Promise<void> }[] = []
+      /** Gives each answered dialog to the click it followed, once that click is a step. */
+      const attachDialogs = () => {
+        for (const d of dialogs.slice()) {
+          const down = downs.filter((t) => t <= d.openedAt).at(-1)
+          if (down === undefined) {
+            dialogs.splice(dialogs.indexOf(d), 1)
+            continue
+          }
+          const owner = actions.find((a) => pressedAt.get(a) === down)
+          if (!owner) continue
+          owner.dialog = d.answer
+          dialogs.splice(dialogs.indexOf(d), 1)
+        }
+      }
       let typing: { action: Action; key: string; secret: boolean } | null = null
       const enqueue = (job: () => Promise<unknown>) => {
         queue = queue.then(job).catch(() => undefined)
@@ -573,7 +700,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
               description: '',
             } as const
             // the browser may go away (closed, killed) before the element is read: the click is kept by coordinates
-            const partial = await clickTarget(base, event.x, event.y).catch(
+            const partial = await clickTarget(base, event.x, event.y, event.snapshot).catch(
               (error): Omit<Action, 'timestamp'> => ({
                 ...base,
                 description: `Click (${base.x}, ${base.y})`,
@@ -581,15 +708,19 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
               }),
             )
             const index = actions.length
-            const beforeShot = await shotWithBytes(index, 'before').catch(() => undefined)
+            const beforeShot = await pointerDownShot(index, buffers.get(page), event.at, event.snapshot).catch(
+              () => undefined,
+            )
             const before = beforeShot?.path
             const replaced = actionType === 'double_click' && actions.at(-1)?.actionType === 'click'
             if (replaced) actions.pop()
             const action: Action = { timestamp: Date.now(), ...partial }
+            if (event.at !== undefined) pressedAt.set(action, event.at)
             if (before) action.screenshotBeforePath = before
             const elementCrop = await crop(index, beforeShot, action)
             if (elementCrop) action.elementCropPath = elementCrop
             pushStep(action, replaced)
+            attachDialogs()
             await settle(page, quietMs, settleTimeoutMs)
             const after = await shot(index, 'after')
             if (after) action.screenshotPath = after
@@ -684,12 +815,28 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
       /** Reports a page's input, and moves the recording into a page it opens (after the click that opened it). */
       const attach = async (target: Page) => {
         await target.exposeBinding(RECORD_BINDING, (_source, event: PageInputEvent) => {
-          if (!stopped && target === page) enqueue(() => handle(event))
+          if (stopped || target !== page) return
+          if (event.kind === 'pointerdown') {
+            // stamped on arrival, so that a dialog the click opens finds it before the queue reaches it
+            event.at = Math.min(event.at ?? Date.now(), Date.now())
+            downs.push(event.at)
+          }
+          enqueue(() => handle(event))
         })
-        await target.addInitScript(installInputReporterInPage, RECORD_BINDING)
-        for (const frame of target.frames())
-          await frame.evaluate(installInputReporterInPage, RECORD_BINDING).catch(() => undefined)
+        dialogWatches.push(
+          await watchDialogs(target, (d) => {
+            dialogs.push(d)
+            attachDialogs()
+          }),
+        )
+        const reporter = inputReporterSource(RECORD_BINDING)
+        await target.addInitScript(reporter)
+        for (const frame of target.frames()) await frame.evaluate(reporter).catch(() => undefined)
         attached.push(target)
+        if (screenshots) {
+          const frames = await startFrameBuffer(target)
+          if (frames) buffers.set(target, frames)
+        }
         const onStopRequest = listenOpts.onStopRequest
         if (onStopRequest) {
           await target.exposeBinding(TOOLBAR_BINDING, (_source, request: ToolbarRequest) => {
@@ -699,6 +846,39 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           await target.addInitScript(installRecorderToolbarInPage, toolbar)
           await target.evaluate(installRecorderToolbarInPage, toolbar).catch(() => undefined)
         }
+        // Back and forward (the browser's buttons, Alt+Left): no page event tells them, the history does. A main-frame
+        // navigation to an entry the history already had, at another index, is one; it is recorded as a navigate
+        // to the URL it reached (a replay goes there).
+        let history = await historyOf(target)
+        target.on('framenavigated', (frame) => {
+          if (stopped || target !== page || frame !== target.mainFrame()) return
+          enqueue(async () => {
+            const now = await historyOf(target)
+            const moved = now && history ? historyMove(history, now) : null
+            history = now ?? history
+            if (!moved) return
+            typing = null
+            const url = target.url()
+            const action: Action = {
+              timestamp: Date.now(),
+              actionType: 'navigate',
+              x: 0,
+              y: 0,
+              url,
+              description: `Go ${moved} to ${url}`,
+            }
+            // the keys that went back (Alt+Left) were recorded as a key press: the navigate takes its place
+            const last = actions.at(-1)
+            const byKeys =
+              last?.actionType === 'key_press' &&
+              /^Alt\+Arrow(Left|Right)$|^Browser(Back|Forward)$/.test(last.key ?? '')
+            if (byKeys) actions.pop()
+            pushStep(action, byKeys)
+            await settle(page, quietMs, settleTimeoutMs)
+            const after = await shot(actions.indexOf(action), 'after')
+            if (after) action.screenshotPath = after
+          })
+        })
         target.on('popup', (opened) => {
           if (stopped || target !== page) return
           enqueue(async () => {
@@ -721,6 +901,10 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         async stop() {
           stopped = true
           await queue
+          for (const frames of buffers.values()) await frames.stop()
+          buffers.clear()
+          attachDialogs()
+          for (const w of dialogWatches.splice(0)) await w.dispose()
           if (listenOpts.onStopRequest)
             for (const p of attached)
               if (!p.isClosed()) await p.evaluate(removeRecorderToolbarInPage).catch(() => undefined)

@@ -24,6 +24,7 @@ import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader }
 import { WebError } from './errors'
 import { decodeFrame } from './visual'
 import { trackPageActivity } from './page-activity'
+import { answerDialogs } from './cdp-dialogs'
 import { adoptPage, type NewPageWatch, watchNewPages } from './new-page'
 import { planUrls } from './url-plan'
 import { secretFieldsOf } from './cdp-secret-fields'
@@ -164,6 +165,8 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
       errorMessage: '',
     }
     let located: LocateResult<PlaywrightCandidate> | null = null
+    /** The recorded dialog answer, given when the step opens the dialog. */
+    let dialog: ReturnType<typeof answerDialogs> | null = null
     activity.mark()
     const newPages = watchNewPages(page)
     const lostBefore = health.lost()
@@ -174,6 +177,7 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
           `The browser crashed before this step (${lostBefore}); it did not run.`,
         )
       }
+      dialog = action.dialog ? answerDialogs(page, action.dialog) : null
       located = await runAction(action, result)
       result.success = true
       const opened = await followNewPage(action, newPages, result)
@@ -197,6 +201,13 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     } else if (!adaptive || opts.verify || !result.success || activity.navigatedSinceMark())
       await settle(page, opts.settleQuietMs)
     else if (activity.requestsSinceMark()) await activity.idle(timeout)
+    if (dialog) {
+      dialog.dispose()
+      if (result.success && !dialog.seen() && action.dialog) {
+        result.success = false
+        result.errorMessage = `${targetLabel(action)} was recorded opening a ${action.dialog.type} dialog ("${(action.dialog.message ?? '').slice(0, 60)}"), and none opened.`
+      }
+    }
     result.durationMs = Math.round(performance.now() - started)
 
     let verification: VerificationResult | undefined
