@@ -20,7 +20,8 @@ import {
 } from './recorder-toolbar'
 import { assertInViewport } from './in-viewport'
 import { adoptPage, watchNewPages } from './new-page'
-import type { ScriptStep } from './script'
+import type { ScriptAssertStep, ScriptStep } from './script'
+import { captureAssertion } from './record-assertion'
 
 export interface WebRecorderOptions {
   /** Where the case will be saved; screenshots go to a folder named after it, beside it. */
@@ -52,6 +53,8 @@ export interface WebRecorder {
   wait(ms: number): Promise<Action>
   navigate(url: string): Promise<Action>
   select(x: number, y: number, value: string): Promise<Action>
+  /** Records an assertion about the page as it is now (`captureAssertion`); nothing is clicked. */
+  assert(step: Omit<ScriptAssertStep, 'type'>): Promise<Action>
   /** Runs scripted steps in order. */
   run(steps: readonly ScriptStep[]): Promise<void>
   /**
@@ -491,9 +494,23 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
       )
     },
 
+    async assert(step) {
+      lastTyped = null
+      if (step.x !== undefined && step.y !== undefined)
+        await assertInViewport(page, step.x, step.y, `${step.kind} assertion`)
+      const reader = await readerFor()
+      return record(
+        () => captureAssertion(page, reader, { type: 'assert', ...step }),
+        async () => {},
+      )
+    },
+
     async run(steps) {
       for (const step of steps) {
         switch (step.type) {
+          case 'assert':
+            await recorder.assert(step)
+            break
           case 'click':
             await recorder.click(step.x, step.y, {
               ...(step.button ? { button: step.button } : {}),
