@@ -1,11 +1,47 @@
 import { type Action, type Assertion, describeAssertion, hasAssertionTarget, normalizeAssertedText } from '@qa/model'
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import { countMatches } from '@qa/matcher'
 import type { CapturedElement, CdpIdentityReader } from './cdp-identity'
-import { identityFromDevtoolsSelectors } from './devtools'
+import { identityFromDevtoolsSelectors, parseAriaSelector } from './devtools'
 import { WebError } from './errors'
 import { playwrightCandidateSource } from './candidate-source'
 import type { ScriptAssertStep } from './script'
+
+/** A DevTools-style selector as a Playwright locator (CSS pierces open shadow roots). */
+export function locatorForSelector(page: Page, selector: string): Locator {
+  if (selector.startsWith('xpath/')) return page.locator(`xpath=${selector.slice(6)}`)
+  if (selector.startsWith('pierce/')) return page.locator(selector.slice(7))
+  if (selector.startsWith('text/')) return page.getByText(selector.slice(5), { exact: true })
+  if (selector.startsWith('aria/')) {
+    const { name, role } = parseAriaSelector(selector.slice(5))
+    return role
+      ? page.getByRole(role as Parameters<Page['getByRole']>[0], { name, exact: true })
+      : page.getByLabel(name, { exact: true }).or(page.getByRole('button', { name, exact: true }))
+  }
+  return page.locator(selector)
+}
+
+/** The centre of the one visible element a selector names, when that point reaches the element itself. */
+async function pointOfSelector(page: Page, selector: string): Promise<{ x: number; y: number } | null> {
+  const all = locatorForSelector(page, selector)
+  const visible: Locator[] = []
+  for (const l of await all.all().catch(() => [] as Locator[]))
+    if (await l.isVisible().catch(() => false)) visible.push(l)
+  if (visible.length !== 1) return null
+  const el = visible[0] as Locator
+  const box = await el.boundingBox().catch(() => null)
+  if (!box) return null
+  const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+  const reaches = await el
+    .evaluate((node, p) => {
+      const hit = document.elementFromPoint(p.x, p.y)
+      return !!hit && (node.contains(hit) || hit.contains(node))
+    }, point)
+    .catch(() => false)
+  const viewport = page.viewportSize()
+  const inside = !viewport || (point.x >= 0 && point.y >= 0 && point.x < viewport.width && point.y < viewport.height)
+  return reaches && inside ? point : null
+}
 
 /** Longest text the page description keeps (`clean` in page-scripts): a longer one is asserted by `contains`. */
 const DESCRIBED_TEXT_MAX = 200
@@ -39,10 +75,18 @@ export async function captureAssertion(
   }
 
   let target: CapturedElement | null = null
-  if (step.x !== undefined && step.y !== undefined) {
-    action.x = Math.round(step.x)
-    action.y = Math.round(step.y)
-    target = await reader.assertTargetAt(step.x, step.y)
+  // a selector naming one element on the page now: its full identity, captured at its centre (count and hidden
+  // keep the selector alone: they are about every element it matches, or none)
+  const point =
+    step.x !== undefined && step.y !== undefined
+      ? { x: step.x, y: step.y }
+      : step.selector && step.kind !== 'count' && step.kind !== 'hidden'
+        ? await pointOfSelector(page, step.selector)
+        : null
+  if (point) {
+    action.x = Math.round(point.x)
+    action.y = Math.round(point.y)
+    target = await reader.assertTargetAt(point.x, point.y)
     if (!target) {
       throw new WebError(
         'WEB_ELEMENT_NOT_FOUND',
@@ -54,6 +98,13 @@ export async function captureAssertion(
     const own = (step.kind === 'checked' || step.kind === 'value') && target.operates ? target.operates : target
     action.identity = own.identity
     action.selectors = own.selectors
+    if (step.selector && !step.selector.includes('/') && action.selectors.css !== step.selector) {
+      // the script's own CSS selector is kept as the first fallback
+      action.selectors = {
+        ...action.selectors,
+        fallbacks: [step.selector, ...(action.selectors.fallbacks ?? []).filter((f) => f !== step.selector)],
+      }
+    }
   } else if (step.selector) {
     const imported = identityFromDevtoolsSelectors([step.selector])
     if (imported.empty) {
@@ -90,6 +141,19 @@ export async function captureAssertion(
       case 'value':
         assertion.expected = target?.description.value ?? target?.operates?.description.value ?? ''
         break
+      case 'checked': {
+        // the state now, read from the control itself (a label's is its control's)
+        const css = action.selectors?.css
+        const state = css
+          ? await page
+              .locator(css)
+              .first()
+              .isChecked({ timeout: 2_000 })
+              .catch(() => null)
+          : null
+        if (state !== null) assertion.expected = state
+        break
+      }
       case 'count':
         assertion.expected = (
           await countMatches(identity, playwrightCandidateSource(page, { framePath: identity.framePath ?? null }), {

@@ -22,6 +22,7 @@ import { assertInViewport } from './in-viewport'
 import { adoptPage, watchNewPages } from './new-page'
 import type { ScriptAssertStep, ScriptStep } from './script'
 import { captureAssertion } from './record-assertion'
+import { pageAssertionProbe, pollAssertion } from './assert-step'
 
 export interface WebRecorderOptions {
   /** Where the case will be saved; screenshots go to a folder named after it, beside it. */
@@ -500,7 +501,20 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         await assertInViewport(page, step.x, step.y, `${step.kind} assertion`)
       const reader = await readerFor()
       return record(
-        () => captureAssertion(page, reader, { type: 'assert', ...step }),
+        async () => {
+          const action = await captureAssertion(page, reader, { type: 'assert', ...step })
+          // one look now: an assertion that does not hold while recording would fail every replay
+          const now = await pollAssertion(
+            action.assertion!,
+            pageAssertionProbe(() => page, action as Action),
+            {
+              timeoutMs: 0,
+            },
+          )
+          if (!now.holds)
+            action.warning = `it did not hold when recorded (expected ${now.expected}, actual ${now.actual})`
+          return action
+        },
         async () => {},
       )
     },
