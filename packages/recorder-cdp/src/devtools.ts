@@ -35,7 +35,9 @@
  */
 import {
   type Action,
+  type Assertion,
   CURRENT_FORMAT_VERSION,
+  describeAssertion,
   type ElementIdentity,
   type JsonObject,
   type JsonValue,
@@ -44,6 +46,7 @@ import {
   type TestCase,
 } from '@qa/model'
 import { WebError } from './errors'
+import { assertionFromExpression, assertionFromWaitForElement, assertionToDevtools } from './devtools-assertions'
 
 /** A selector as DevTools writes it: a string, or a path through shadow roots (the last entry is the element). */
 export type DevtoolsSelector = string | string[]
@@ -592,6 +595,21 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
       if (t.empty) warn(i, step, 'has no usable selector; replay cannot find its element')
       return t
     }
+    const pushAssertion = (assertion: Assertion, t: ImportedTarget | null, kept: JsonObject) => {
+      const action: Omit<Action, 'timestamp'> = {
+        actionType: 'assert',
+        x: Math.round((step.offsetX as number | undefined) ?? 0),
+        y: Math.round((step.offsetY as number | undefined) ?? 0),
+        description: describeAssertion(assertion, t ? label(t.identity, t.selectors) : null),
+        assertion,
+      }
+      if (t) {
+        action.identity = t.identity
+        action.selectors = t.selectors
+      }
+      push(action, kept)
+    }
+    const before = actions.length
 
     switch (step.type) {
       case 'setViewport': {
@@ -752,15 +770,36 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
             { actionType: 'wait', x: 0, y: 0, durationMs: ms, description: `Wait ${ms} ms` },
             omit(step, ['type', 'expression']),
           )
-        } else keep(i, step, 'a JavaScript wait condition has no equivalent')
+          break
+        }
+        // a condition: an assertion polled until it holds (our own exports come back as what they were)
+        const { assertion, selectors } = assertionFromExpression(step.expression as string)
+        const t =
+          selectors.length > 0
+            ? identityFromDevtoolsSelectors(selectors, {
+                frame: (step.frame as number[] | undefined) ?? [],
+                ...(recording.selectorAttribute ? { selectorAttribute: recording.selectorAttribute } : {}),
+              })
+            : null
+        pushAssertion(assertion, t, omit(step, ['type', 'expression']))
         break
       }
       case 'hover':
         keep(i, step, 'hovering has no equivalent')
         break
-      case 'waitForElement':
-        keep(i, step, 'waiting for elements has no equivalent')
+      case 'waitForElement': {
+        const assertion = assertionFromWaitForElement(step)
+        if ('unsupported' in assertion) {
+          keep(i, step, assertion.unsupported)
+          break
+        }
+        pushAssertion(
+          assertion,
+          targetOf(),
+          omit(step, ['type', 'operator', 'count', 'visible', 'properties', 'attributes']),
+        )
         break
+      }
       case 'close':
         keep(i, step, 'closing the page has no equivalent')
         break
@@ -772,6 +811,41 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
         break
       default:
         keep(i, step, 'unknown step type')
+    }
+    // a navigation the step must cause, with its URL: an assertion of that URL right after the step
+    const acted = actions.length > before ? actions[actions.length - 1] : undefined
+    const events = Array.isArray(step.assertedEvents) ? step.assertedEvents : []
+    if (acted && events.length > 0) {
+      const kept = (acted.extra?.devtools ?? {}) as JsonObject
+      const left: JsonValue[] = []
+      const checks: JsonObject[] = []
+      for (const e of events) {
+        if (isObject(e) && e.type === 'navigation' && typeof e.url === 'string' && e.url !== '')
+          checks.push(e as JsonObject)
+        else left.push(e)
+      }
+      if (left.length > 0) {
+        warn(i, step, 'an asserted event without a URL is not checked on replay (kept for export)')
+        kept.assertedEvents = left
+      } else delete kept.assertedEvents
+      if (Object.keys(kept).length > 0) acted.extra = { ...(acted.extra ?? {}), devtools: kept }
+      else if (acted.extra) {
+        const { devtools: _gone, ...rest } = acted.extra
+        if (Object.keys(rest).length > 0) acted.extra = rest
+        else delete acted.extra
+      }
+      for (const event of checks) {
+        const assertion: Assertion = { kind: 'url', expected: event.url as string }
+        actions.push({
+          timestamp,
+          actionType: 'assert',
+          x: 0,
+          y: 0,
+          description: describeAssertion(assertion),
+          assertion,
+          extra: { devtools: { assertedEvent: event } },
+        })
+      }
     }
   }
   if (startUrl === null)
@@ -1018,6 +1092,28 @@ export function exportDevtoolsRecording(testCase: TestCase): DevtoolsExportResul
         step = { ...base('waitForExpression'), expression: timerExpression(Math.round(a.durationMs ?? 0)) }
         break
       }
+      case 'assert': {
+        if (!a.assertion) {
+          warn(k, a, 'has no assertion — skipped')
+          break
+        }
+        const event = kept.assertedEvent
+        const last = steps.at(-1)
+        if (isObject(event) && last && last.type !== 'navigate' && last.type !== 'setViewport') {
+          // imported from the step before's asserted navigation: it goes back there
+          last.assertedEvents = [...(Array.isArray(last.assertedEvents) ? last.assertedEvents : []), event]
+          break
+        }
+        const { assertedEvent: _event, ...rest } = keptFields
+        const out = assertionToDevtools(a.assertion, selectorsOf(a.identity, a.selectors))
+        if ('skipped' in out) {
+          warn(k, a, `${out.skipped} — skipped`)
+          break
+        }
+        step = { ...rest, target: (kept.target as string | undefined) ?? 'main', ...out.step }
+        if (out.step.type === 'waitForElement') withFrame(step, a.identity)
+        break
+      }
       case 'drag':
         warn(k, a, 'dragging has no DevTools Recorder step — skipped')
         break
@@ -1051,6 +1147,10 @@ const STEP_KEY_ORDER = [
   'x',
   'y',
   'expression',
+  'operator',
+  'count',
+  'visible',
+  'properties',
 ]
 
 /** Step fields in the order DevTools writes them (type, target, selectors, offsets, …), the rest after. */
