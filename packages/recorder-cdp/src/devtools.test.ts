@@ -705,6 +705,7 @@ describe('assertions through DevTools recordings', () => {
     const expressions = recording.steps.filter((s) => s.type === 'waitForExpression').map((s) => s.expression as string)
     // a tiny page: the cart says "장바구니 3개", the field holds "qa-user", the page is /cart
     const el = { innerText: '  장바구니\n3개 ', value: 'qa-user' }
+    // biome-ignore lint/performance/useDomNodeTextContent: the text a person sees is what is asserted
     const evaluate = (expression: string, href: string, text = el.innerText) =>
       new Function('document', 'location', 'window', `return (${expression})`)(
         { querySelector: (css: string) => (css === '#cart' ? { ...el, innerText: text } : null) },

@@ -1,6 +1,6 @@
 /**
  * Chrome DevTools Recorder import and export: converts a recording exported from DevTools → Recorder → Export
- * as JSON (the `@puppeteer/replay` `UserFlow` schema) into a format-3.0 web test case, and back. Pure functions:
+ * as JSON (the `@puppeteer/replay` `UserFlow` schema) into a web test case of the current format, and back. Pure functions:
  * the CLI does the file IO.
  *
  * Rules (also in the README):
@@ -11,8 +11,9 @@
  *   `keyDown` → `key_press` (its `keyUp` is dropped; `keyDown Control, keyDown a, keyUp a, keyUp Control` becomes
  *   one `key_press "Control+a"`). `scroll` (absolute position) → `scroll` by the difference to the previous
  *   position of the same scroller (positions restart at 0 after a navigation). A `waitForExpression` that is
- *   a plain timer → `wait`.
- * - Steps with no equivalent (hover, waitForElement, other waitForExpression, customStep, close,
+ *   a plain timer → `wait`. `waitForElement`, other `waitForExpression`s and asserted navigations with a URL →
+ *   `assert` actions (`devtools-assertions.ts`).
+ * - Steps with no equivalent (hover, waitForElement with attributes or `visible: false`, customStep, close,
  *   emulateNetworkConditions, mid-flow setViewport, unknown types) produce a warning naming the step, and are
  *   kept in the case's `extra.devtools.unsupportedSteps` so that export writes them back in place.
  * - The element identity comes from the selectors: `aria/Name[role="r"]` → ax_name + ax_role, `text/…` →

@@ -130,6 +130,7 @@ export async function captureAssertion(
             (await page
               .locator(action.selectors?.css ?? '')
               .first()
+              // biome-ignore lint/performance/useDomNodeTextContent: the text a person sees is what is asserted
               .innerText({ timeout: 2_000 })
               .catch(() => '')),
         )

@@ -92,7 +92,9 @@ describe('assertions through the CLI (issue 15 Build 3)', () => {
         await page.goto(`file://${join(dir, 'r2', html)}`)
         const step = page.locator('#step-1')
         expect(await step.getAttribute('data-verdict')).toBe('fail')
+        // biome-ignore lint/performance/useDomNodeTextContent: the text a person sees is what is asserted
         expect(await step.locator('.assertion-expected').innerText()).toBe('text equals "알림 받기"')
+        // biome-ignore lint/performance/useDomNodeTextContent: the text a person sees is what is asserted
         expect(await step.locator('.assertion-actual').innerText()).toBe('"알림 수신"')
         expect(await page.locator('#summary').getAttribute('data-passed')).toBe('false')
       } finally {
