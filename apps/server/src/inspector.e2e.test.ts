@@ -256,7 +256,7 @@ describe('Runner Inspector, driven the way an agent drives it (seed 004)', () =>
     await page.waitForSelector('#testbot-results-json', { state: 'attached' })
     expect(await suite.getAttribute('data-testbot-status')).toBe('done')
     expect(await suite.getAttribute('data-testbot-result')).toBe('pass')
-    expect(await suite.locator('[data-testbot-step-result="pass"]').count()).toBe(2)
+    expect(await suite.locator('[data-testbot-step-result="pass"]').count()).toBe(3) // two clicks and the expect row
     const href = await suite.locator('a[data-report="html"]').getAttribute('href')
     const report = await fetch(`${server.url}${href}`)
     expect(report.status).toBe(200)
