@@ -8,7 +8,7 @@ const quote = (s: string) => `"${s.length > 40 ? `${s.slice(0, 39)}…` : s}"`
  */
 export function strategyLabel(action: Action): string {
   const id = action.identity
-  if (!id) return action.actionType === 'key_press' || action.actionType === 'scroll' ? '' : 'coordinates'
+  if (!id) return ['key_press', 'scroll', 'navigate', 'wait', 'assert'].includes(action.actionType) ? '' : 'coordinates'
   if (id.axRole && id.axName) return `role ${id.axRole} ${quote(id.axName)}`
   if (id.ariaLabel) return `aria-label ${quote(id.ariaLabel)}`
   if (id.name) return `name ${quote(id.name)}`

@@ -8,6 +8,7 @@ export {
   stepResultAttr,
   type SuiteResultState,
   type SuiteStatus,
+  testBotAction,
   type TestBotJsonEntry,
   type TestBotResults,
   type TestBotStep,

@@ -67,7 +67,10 @@ async function recordCases() {
     const settings = await createWebRecorder(p, { caseFile: join(caseDir, 'settings.json'), name: SETTINGS })
     await settings.start(`${app.url}/settings`)
     await settings.click(...(await centre(p.getByLabel('알림 받기'))))
-    await settings.click(...(await centre(p.getByRole('button', { name: '저장', exact: true }))))
+    const [sx, sy] = await centre(p.getByRole('button', { name: '저장', exact: true }))
+    await settings.click(sx, sy)
+    // an assertion (a seed 004 `expect` row): the 저장 button is still there
+    await settings.assert({ kind: 'visible', x: sx, y: sy })
     await settings.save({ overwrite: true })
     await settings.close()
 
@@ -210,7 +213,15 @@ describe('Runner Inspector, driven the way an agent drives it (seed 004)', () =>
     ).toEqual([
       ['click', expect.stringMatching(/pass|fail/)],
       ['click', 'fail'],
+      ['expect', 'fail'],
     ])
+    expect(
+      await page
+        .locator(`[data-testbot-suite="${REMOVED}"] [data-testbot-action="expect"] [data-testbot-error]`)
+        .textContent(),
+    ).toBe('Assertion failed: expected visible, actual not found.')
+    const passedExpect = page.locator(`[data-testbot-suite="${SETTINGS}"] [data-testbot-action="expect"]`)
+    expect(await passedExpect.getAttribute('data-testbot-step-result')).toBe('pass')
     expect(await page.locator(`[data-testbot-suite="${DOWN}"] [data-testbot-error]`).textContent()).toMatch(
       /ERR_CONNECTION_REFUSED/,
     )
@@ -245,7 +256,7 @@ describe('Runner Inspector, driven the way an agent drives it (seed 004)', () =>
     await page.waitForSelector('#testbot-results-json', { state: 'attached' })
     expect(await suite.getAttribute('data-testbot-status')).toBe('done')
     expect(await suite.getAttribute('data-testbot-result')).toBe('pass')
-    expect(await suite.locator('[data-testbot-step-result="pass"]').count()).toBe(2)
+    expect(await suite.locator('[data-testbot-step-result="pass"]').count()).toBe(3) // two clicks and the expect row
     const href = await suite.locator('a[data-report="html"]').getAttribute('href')
     const report = await fetch(`${server.url}${href}`)
     expect(report.status).toBe(200)

@@ -3,6 +3,7 @@ import { join, relative, resolve, sep } from 'node:path'
 import { type Platform, parseJsonText, type TestCase } from '@qa/model'
 import { loadTestCase, readTextFile } from '@qa/model/node'
 import { ServerError } from './errors'
+import { testBotAction } from './testbot-results'
 
 /** One runnable suite: a test case file found under the case folder. */
 export interface SuiteInfo {
@@ -60,7 +61,7 @@ export function compareCasePaths(a: string, b: string): number {
 export function plannedStep(testCase: TestCase, index: number): { action: string; detail: string } {
   const a = testCase.actions[index]
   if (!a) return { action: 'error', detail: '' }
-  return { action: a.actionType, detail: a.description || `${a.actionType} at (${a.x}, ${a.y})` }
+  return { action: testBotAction(a.actionType), detail: a.description || `${a.actionType} at (${a.x}, ${a.y})` }
 }
 
 async function walk(dir: string, exclude: ReadonlySet<string>, found: string[], limit: number): Promise<void> {

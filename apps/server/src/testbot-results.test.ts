@@ -5,6 +5,7 @@ import {
   buildTestBotResults,
   errorStep,
   stepFromFacts,
+  testBotAction,
   stepResultAttr,
   type SuiteResultState,
 } from './testbot-results'
@@ -77,5 +78,27 @@ describe('stepFromFacts', () => {
   it('maps rows to data-testbot-step-result', () => {
     expect(stepResultAttr(undefined)).toBe('pending')
     expect(stepResultAttr(errorStep('f', 'm'))).toBe('fail')
+  })
+})
+
+describe('assert steps (seed 004 expect rows)', () => {
+  it('an assert step is an expect row; its failure says expected and actual', () => {
+    const reason = 'Assertion failed: expected text equals "장바구니 3개", actual "장바구니 2개".'
+    expect(
+      stepFromFacts({
+        actionType: 'assert',
+        description: 'Assert text',
+        success: true,
+        verdict: 'fail',
+        verdictReason: reason,
+      }),
+    ).toEqual({ action: 'expect', detail: 'Assert text', passed: false, error: reason })
+    expect(stepFromFacts({ actionType: 'assert', description: 'Assert URL', success: true, verdict: 'pass' })).toEqual({
+      action: 'expect',
+      detail: 'Assert URL',
+      passed: true,
+      error: null,
+    })
+    expect(testBotAction('click')).toBe('click')
   })
 })

@@ -89,6 +89,14 @@ export interface StepFacts {
   verdictReason?: string | null
 }
 
+/**
+ * The seed 004 `action` of a model action type: an `assert` step is an `expect` row (`data-testbot-action`);
+ * every other type keeps its own name.
+ */
+export function testBotAction(actionType: string): string {
+  return actionType === 'assert' ? 'expect' : actionType
+}
+
 /** One step row: passed unless the action did not run or its screen verdict is `fail`; the error says why. */
 export function stepFromFacts(f: StepFacts): TestBotStep {
   const ran = f.success
@@ -97,7 +105,7 @@ export function stepFromFacts(f: StepFacts): TestBotStep {
   let error: string | null = null
   if (!ran) error = f.errorMessage?.trim() || 'The step did not run.'
   else if (verdictFailed) error = f.verdictReason?.trim() || 'The screen after the step does not match the recording.'
-  return { action: f.actionType, detail: f.description, passed, error }
+  return { action: testBotAction(f.actionType), detail: f.description, passed, error }
 }
 
 /** A suite-level failure (case unreadable, app down, crash) as one `error` step. */

@@ -54,6 +54,7 @@ export {
   type WebStrategy,
 } from './locate'
 export { type DescribeAttemptsOptions, describeAttempts } from './describe-attempts'
+export { type CountMatchesResult, countMatches } from './count-matches'
 export {
   type LocateOnScreenOptions,
   locateOnScreen,

@@ -5,6 +5,7 @@ import type { ObjectSchema } from './schema'
 import {
   accuracyStatsSchema,
   actionSchema,
+  assertionSchema,
   elementIdentitySchema,
   enrichmentResultSchema,
   healingRecordSchema,
@@ -15,6 +16,7 @@ import {
 import type {
   AccuracyStats,
   Action,
+  Assertion,
   ElementIdentity,
   EnrichmentResult,
   HealingRecord,
@@ -50,14 +52,19 @@ export function validateAgainst(raw: unknown, schema: ObjectSchema): ValidationI
   return issues
 }
 
-export function invalidError(what: string, issues: readonly ValidationIssue[], file?: string): ModelError {
+export function invalidError(
+  what: string,
+  issues: readonly ValidationIssue[],
+  file?: string,
+  hint = 'Fix the fields listed above; the file was not changed.',
+): ModelError {
   const where = file ? `${file}: ` : ''
   const lines = issues.slice(0, 50).map((i) => `  ${where}${formatIssue(i)}`)
   if (issues.length > 50) lines.push(`  … and ${issues.length - 50} more`)
   return new ModelError(
     'MODEL_INVALID',
     `${file ?? 'The input'} is not a valid ${what} (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${lines.join('\n')}`,
-    { file, issues, hint: 'Fix the fields listed above; the file was not changed.' },
+    { file, issues, hint },
   )
 }
 
@@ -75,6 +82,7 @@ export function createCodec<T>(schema: ObjectSchema): Codec<T> {
 }
 
 export const actionCodec = createCodec<Action>(actionSchema)
+export const assertionCodec = createCodec<Assertion>(assertionSchema)
 export const elementIdentityCodec = createCodec<ElementIdentity>(elementIdentitySchema)
 export const healingRecordCodec = createCodec<HealingRecord>(healingRecordSchema)
 export const replayResultCodec = createCodec<ReplayResult>(replayResultSchema)

@@ -8,6 +8,7 @@ export {
   type ParseOptions,
   createCodec,
   actionCodec,
+  assertionCodec,
   elementIdentityCodec,
   healingRecordCodec,
   replayResultCodec,
@@ -62,4 +63,18 @@ export {
   resolveConfig,
   type VisionProviderName,
 } from './config'
+export {
+  ASSERTION_OPS_BY_KIND,
+  type AssertionCheck,
+  type AssertionObservation,
+  assertionIssues,
+  assertionOp,
+  assertionPattern,
+  checkAssertion,
+  describeAssertion,
+  describeExpectation,
+  hasAssertionTarget,
+  normalizeAssertedText,
+  TARGETED_ASSERTION_KINDS,
+} from './assertion'
 export { CASE_PATH_EXPECTED, isCaseRelativePath } from './case-path'

@@ -1,6 +1,8 @@
 import { k, opt, req, schema } from './schema'
 import {
   ACTION_TYPES,
+  ASSERTION_KINDS,
+  ASSERTION_OPS,
   DIALOG_TYPES,
   ENRICHMENT_STATUSES,
   MOUSE_BUTTONS,
@@ -123,6 +125,12 @@ export const dialogAnswerSchema = schema('DialogAnswer', [
   opt('promptText', k.string()),
 ])
 
+export const assertionSchema = schema('Assertion', [
+  req('kind', k.enum(ASSERTION_KINDS)),
+  opt('op', k.enum(ASSERTION_OPS)),
+  opt('expected', k.union(k.string(), k.number(), k.boolean())),
+])
+
 export const actionSchema = schema('Action', [
   req('timestamp', k.union(k.string(1), k.number(0))),
   req('actionType', k.enum(ACTION_TYPES)),
@@ -156,6 +164,7 @@ export const actionSchema = schema('Action', [
   opt('enrichmentStatus', k.enum(ENRICHMENT_STATUSES)),
   opt('operates', k.object(elementIdentitySchema)),
   opt('warning', k.string()),
+  opt('assertion', k.object(assertionSchema)),
 ])
 
 const testCaseFields = (platformRequired: boolean) => [

@@ -26,7 +26,10 @@ describe('test-case documents', () => {
     const raw = readFixture(rel)
     const first = parseTestCase(raw, { file: rel })
     expect(first.testCase.version).toBe(CURRENT_FORMAT_VERSION)
-    expect(first.migrated).toBe(!rel.startsWith('v3/'))
+    // only files older than the current version migrate (3.0 → 3.1 changes nothing but the version)
+    expect(first.migrated).toBe(first.sourceVersion !== CURRENT_FORMAT_VERSION)
+    if (first.sourceVersion === '3.0')
+      expect(serializeTestCase(first.testCase)).toEqual({ ...(raw as object), version: '3.1' })
     const saved = stringifyTestCase(first.testCase)
     const again = parseTestCaseJson(saved, { file: rel })
     expect(again.migrated).toBe(false)
@@ -38,14 +41,17 @@ describe('test-case documents', () => {
     const { testCase, sourceVersion, migrationNotes } = parseTestCase(raw)
     expect(sourceVersion).toBe('2.0')
     expect(testCase.platform).toBe('desktop')
-    expect(migrationNotes).toEqual(['2.0 → 3.0: platform set to "desktop"'])
+    expect(migrationNotes).toEqual([
+      '2.0 → 3.0: platform set to "desktop"',
+      '3.0 → 3.1: adds the assert action type; nothing else changes',
+    ])
     const target = testCase.actions[0]?.semanticInfo?.targetElement
     expect(target?.text).toBe('시작')
     expect(target?.boundingBox).toEqual({ x: 926, y: 259, width: 80, height: 40 })
     expect(testCase.actions[0]?.screenTransition).toEqual({ transitionType: 'full_transition', hashDifference: 45 })
     // Everything of the original document is still there after saving; only version and platform are new.
     const saved = serializeTestCase(testCase)
-    expect(saved).toEqual({ ...raw, version: '3.0', platform: 'desktop' })
+    expect(saved).toEqual({ ...raw, version: '3.1', platform: 'desktop' })
   })
 
   it('keeps unknown fields of a 1.0 file (written back unchanged)', () => {
@@ -110,7 +116,7 @@ describe('test-case documents', () => {
 describe('what a click operates, and recording warnings (issue 13)', () => {
   const doc = {
     name: 'styled',
-    version: '3.0',
+    version: '3.1',
     platform: 'web',
     actions: [
       {

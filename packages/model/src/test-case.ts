@@ -1,3 +1,4 @@
+import { assertionIssues } from './assertion'
 import { decodeObject, encodeObject } from './codec'
 import { invalidError, type ParseOptions, parseJsonText, stringifyDocument, validateAgainst } from './codecs'
 import { ModelError, type ValidationIssue } from './errors'
@@ -19,8 +20,8 @@ const VERSION_PATTERN = /^(\d+)\.(\d+)$/
 /** The format version a test-case document claims (`1.0` when it has none), or an issue. */
 export function detectFormatVersion(
   raw: Record<string, unknown>,
-): { version: string; major: number } | ValidationIssue {
-  if (!Object.hasOwn(raw, 'version') || raw.version === null) return { version: '1.0', major: 1 }
+): { version: string; major: number; minor: number } | ValidationIssue {
+  if (!Object.hasOwn(raw, 'version') || raw.version === null) return { version: '1.0', major: 1, minor: 0 }
   const v = raw.version
   const match = typeof v === 'string' ? VERSION_PATTERN.exec(v) : null
   if (!match) {
@@ -30,8 +31,14 @@ export function detectFormatVersion(
       got: typeof v === 'string' ? JSON.stringify(v) : String(v),
     }
   }
-  return { version: v as string, major: Number(match[1]) }
+  return { version: v as string, major: Number(match[1]), minor: Number(match[2]) }
 }
+
+const [CURRENT_MAJOR, CURRENT_MINOR] = CURRENT_FORMAT_VERSION.split('.').map(Number) as [number, number]
+
+/** An older version than the current one: loading migrates it in memory. */
+const isOlder = (major: number, minor: number) =>
+  major < CURRENT_MAJOR || (major === CURRENT_MAJOR && minor < CURRENT_MINOR)
 
 /**
  * Migrates a test-case document (file format, snake_case) to the current version, step by step.
@@ -40,8 +47,16 @@ export function detectFormatVersion(
  * 1.0 → 2.0: coordinate-only cases; nothing to add (semantic fields are optional), only the version.
  * 2.0 → 3.0: 3.0 adds web cases and requires `platform`; a 2.0 case is desktop unless an action carries a
  *            web `identity`.
+ * 3.0 → 3.1: 3.1 adds the `assert` action type and its `assertion`; nothing of a 3.0 case changes but the
+ *            version.
+ *
+ * `from` is the document's version (`"3.0"`), or its major version alone (minor 0).
  */
-export function migrateTestCaseDocument(doc: JsonObject, fromMajor: number): { document: JsonObject; notes: string[] } {
+export function migrateTestCaseDocument(
+  doc: JsonObject,
+  from: number | string,
+): { document: JsonObject; notes: string[] } {
+  const [fromMajor = 1, fromMinor = 0] = typeof from === 'number' ? [from, 0] : from.split('.').map(Number)
   let out: JsonObject = structuredClone(doc)
   const notes: string[] = []
   if (fromMajor <= 1) {
@@ -55,6 +70,10 @@ export function migrateTestCaseDocument(doc: JsonObject, fromMajor: number): { d
     out = { ...out, version: '3.0', platform }
     notes.push(`2.0 → 3.0: platform set to "${platform}"`)
   }
+  if (isOlder(fromMajor, fromMinor)) {
+    out = { ...out, version: CURRENT_FORMAT_VERSION }
+    notes.push('3.0 → 3.1: adds the assert action type; nothing else changes')
+  }
   return { document: out, notes }
 }
 
@@ -65,7 +84,15 @@ export function validateTestCase(raw: unknown): ValidationIssue[] {
   if ('path' in detected)
     return [detected, ...validateAgainst(raw, legacyTestCaseSchema).filter((i) => i.path !== 'version')]
   if (detected.major > 3) return []
-  return validateAgainst(raw, detected.major >= 3 ? testCaseSchema : legacyTestCaseSchema)
+  const issues = validateAgainst(raw, detected.major >= 3 ? testCaseSchema : legacyTestCaseSchema)
+  const actions = (raw as { actions?: unknown }).actions
+  if (Array.isArray(actions)) {
+    actions.forEach((a, i) => {
+      if (typeof a === 'object' && a !== null && !Array.isArray(a))
+        issues.push(...assertionIssues((a as JsonObject).action_type, (a as JsonObject).assertion, `actions[${i}]`))
+    })
+  }
+  return issues
 }
 
 /** File document (any supported version) → current model. Throws ModelError naming the file and every issue. */
@@ -87,12 +114,29 @@ export function parseTestCase(raw: unknown, opts: ParseOptions = {}): ParsedTest
     }
   }
   const issues = validateTestCase(raw)
-  if (issues.length > 0) throw invalidError('test case', issues, opts.file)
+  if (issues.length > 0) {
+    const detected = detectFormatVersion(raw as Record<string, unknown>)
+    // a newer minor version may use what this qa does not know yet (an action type, an assertion kind)
+    const newer = !('path' in detected) && detected.major === CURRENT_MAJOR && detected.minor > CURRENT_MINOR
+    throw invalidError(
+      'test case',
+      issues,
+      opts.file,
+      newer
+        ? `It is in format ${detected.version}, newer than this qa's ${CURRENT_FORMAT_VERSION}: upgrade qa to read it, or fix the fields listed above. The file was not changed.`
+        : undefined,
+    )
+  }
   const doc = raw as JsonObject
-  const { version: sourceVersion, major } = detectFormatVersion(doc) as { version: string; major: number }
-  const { document, notes } = major < 3 ? migrateTestCaseDocument(doc, major) : { document: doc, notes: [] }
+  const {
+    version: sourceVersion,
+    major,
+    minor,
+  } = detectFormatVersion(doc) as { version: string; major: number; minor: number }
+  const migrated = isOlder(major, minor)
+  const { document, notes } = migrated ? migrateTestCaseDocument(doc, sourceVersion) : { document: doc, notes: [] }
   const testCase = decodeObject(document, testCaseSchema) as unknown as TestCase
-  return { testCase, sourceVersion, migrated: major < 3, migrationNotes: notes }
+  return { testCase, sourceVersion, migrated, migrationNotes: notes }
 }
 
 export function parseTestCaseJson(text: string, opts: ParseOptions = {}): ParsedTestCase {

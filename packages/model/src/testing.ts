@@ -17,18 +17,19 @@ import {
   testCaseSchema,
   verificationResultSchema,
 } from './schemas'
-import type {
-  Action,
-  ActionType,
-  ElementIdentity,
-  HealingRecord,
-  JsonObject,
-  JsonValue,
-  ReplayReport,
-  ReplayResult,
-  TestCase,
-  Verdict,
-  VerificationResult,
+import {
+  ACTION_TYPES,
+  type Action,
+  type ActionType,
+  type ElementIdentity,
+  type HealingRecord,
+  type JsonObject,
+  type JsonValue,
+  type ReplayReport,
+  type ReplayResult,
+  type TestCase,
+  type Verdict,
+  type VerificationResult,
 } from './types'
 
 const HANGUL_WORDS = [
@@ -173,19 +174,71 @@ const decodeWith =
   (doc: JsonObject): T =>
     decodeObject(doc, schema) as T
 
-/** A test-case file document of the current major version (3.x). */
+/** A valid `assertion` document: `expected` of the kind's type, an operator the kind knows. */
+export function arbAssertionDocument(): fc.Arbitrary<JsonObject> {
+  const nullable = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: null })
+  const textOps = fc.constantFrom('equals', 'contains')
+  const byKind: fc.Arbitrary<JsonObject>[] = [
+    fc.constantFrom<JsonObject>({ kind: 'visible' }, { kind: 'hidden' }, { kind: 'visible', op: null }),
+    fc.record({ kind: fc.constantFrom('text', 'value'), op: nullable(textOps), expected: arbText() }),
+    fc.record({
+      kind: fc.constant('text'),
+      op: fc.constant('matches'),
+      expected: fc.constantFrom('^\\d+ items$', '/장바구니/i', 'a|b'),
+    }),
+    fc.record({ kind: fc.constant('checked'), expected: nullable(fc.boolean()) }),
+    fc.record({ kind: fc.constant('url'), op: nullable(textOps), expected: arbText({ minLength: 1 }) }),
+    fc.record({
+      kind: fc.constant('count'),
+      op: nullable(fc.constantFrom('equals', 'at_least', 'at_most')),
+      expected: fc.integer({ min: 0, max: 50 }),
+    }),
+    fc.record({ kind: fc.constant('expression'), expected: fc.constantFrom('document.title === "장바구니"', '1') }),
+  ]
+  return fc
+    .tuple(fc.oneof(...byKind), fc.oneof(fc.constant({}), fc.constant({ x_custom: '메모' })))
+    .map(([a, extra]) => ({ ...extra, ...a }) as JsonObject)
+}
+
+/** An action document whose `assertion` agrees with its type: one (valid) on an assert step, none elsewhere. */
+function arbActionDocumentOf(actionTypes?: readonly ActionType[]): fc.Arbitrary<JsonObject> {
+  const overrides: Record<string, fc.Arbitrary<unknown>> = actionTypes
+    ? { action_type: fc.constantFrom(...actionTypes) }
+    : {}
+  return fc
+    .tuple(arbDocument(actionSchema, { depth: 1, overrides }), arbAssertionDocument())
+    .map(([doc, assertion]) => {
+      const { assertion: _drop, ...rest } = doc
+      return (doc.action_type === 'assert' ? { ...rest, assertion } : rest) as JsonObject
+    })
+}
+
+/**
+ * A test-case file document of the current major version that loads unmigrated: version 3.1 (current) or 3.2
+ * (a newer minor that uses nothing this version does not know).
+ */
 export function arbTestCaseDocument(opts: { actionTypes?: readonly ActionType[] } = {}): fc.Arbitrary<JsonObject> {
-  const action = opts.actionTypes
-    ? arbDocument(actionSchema, { depth: 1, overrides: { action_type: fc.constantFrom(...opts.actionTypes) } })
-    : arbDocument(actionSchema, { depth: 1 })
   return arbDocument(testCaseSchema, {
-    overrides: { version: fc.constantFrom('3.0', '3.0', '3.1'), actions: fc.array(action, { maxLength: 6 }) },
+    overrides: {
+      version: fc.constantFrom('3.1', '3.1', '3.2'),
+      actions: fc.array(arbActionDocumentOf(opts.actionTypes), { maxLength: 6 }),
+    },
+  })
+}
+
+/** A format 3.0 document (before assertions): every action type but `assert`. */
+export function arbTestCaseDocumentV30(): fc.Arbitrary<JsonObject> {
+  return arbDocument(testCaseSchema, {
+    overrides: {
+      version: fc.constant('3.0'),
+      actions: fc.array(arbActionDocumentOf(ACTION_TYPES.filter((t) => t !== 'assert')), { maxLength: 6 }),
+    },
   })
 }
 
 export const arbTestCase = (opts?: { actionTypes?: readonly ActionType[] }): fc.Arbitrary<TestCase> =>
   arbTestCaseDocument(opts).map(decodeWith<TestCase>(testCaseSchema))
-export const arbActionDocument = (): fc.Arbitrary<JsonObject> => arbDocument(actionSchema)
+export const arbActionDocument = (): fc.Arbitrary<JsonObject> => arbActionDocumentOf()
 export const arbAction = (): fc.Arbitrary<Action> => arbActionDocument().map(decodeWith<Action>(actionSchema))
 export const arbElementIdentity = (): fc.Arbitrary<ElementIdentity> =>
   arbDocument(elementIdentitySchema).map(decodeWith<ElementIdentity>(elementIdentitySchema))

@@ -14,7 +14,7 @@ export type JsonObject = { [key: string]: JsonValue }
 /** Unknown fields of a file object, keyed by their file (snake_case) names. */
 export type Extra = JsonObject
 
-export const CURRENT_FORMAT_VERSION = '3.0'
+export const CURRENT_FORMAT_VERSION = '3.1'
 export const SUPPORTED_MAJOR_VERSIONS = [1, 2, 3] as const
 
 export type Platform = 'desktop' | 'web'
@@ -31,6 +31,7 @@ export type ActionType =
   | 'wait'
   | 'navigate'
   | 'select'
+  | 'assert'
 export const ACTION_TYPES: readonly ActionType[] = [
   'click',
   'double_click',
@@ -42,6 +43,7 @@ export const ACTION_TYPES: readonly ActionType[] = [
   'wait',
   'navigate',
   'select',
+  'assert',
 ]
 /** Action types that act on an element at a point; a case is legacy when one of them lacks semantics. */
 export const CLICK_LIKE_ACTION_TYPES: readonly ActionType[] = ['click', 'double_click', 'right_click']
@@ -189,6 +191,41 @@ export interface ElementIdentity {
   extra?: Extra
 }
 
+/**
+ * What an `assert` step checks (format 3.1):
+ * - `visible` / `hidden`: the target is (not) visible; `hidden` also holds when no element has the target's
+ *   identity any more.
+ * - `text` / `value`: the target's visible text / form value `equals` or `contains` `expected`, both with
+ *   whitespace collapsed and Unicode NFC-normalised; `matches` takes `expected` as a regular expression.
+ * - `checked`: the target's checked state is `expected` (default true).
+ * - `url`: the page's URL `equals`, `contains` or `matches` `expected`.
+ * - `count`: how many elements carry the target's identity `equals` (default), is `at_least` or `at_most`
+ *   `expected`.
+ * - `expression`: the JavaScript expression `expected` is truthy in the page (DevTools `waitForExpression`).
+ */
+export type AssertionKind = 'visible' | 'hidden' | 'text' | 'value' | 'checked' | 'url' | 'count' | 'expression'
+export const ASSERTION_KINDS: readonly AssertionKind[] = [
+  'visible',
+  'hidden',
+  'text',
+  'value',
+  'checked',
+  'url',
+  'count',
+  'expression',
+]
+export type AssertionOp = 'equals' | 'contains' | 'matches' | 'at_least' | 'at_most'
+export const ASSERTION_OPS: readonly AssertionOp[] = ['equals', 'contains', 'matches', 'at_least', 'at_most']
+
+export interface Assertion {
+  kind: AssertionKind
+  /** How `expected` is compared; each kind has a default (`equals`, `contains` for text). */
+  op?: AssertionOp | null
+  /** Text for text/value/url/expression, a boolean for checked, a number for count; none for visible/hidden. */
+  expected?: string | number | boolean | null
+  extra?: Extra
+}
+
 export interface Selectors {
   css?: string | null
   xpath?: string | null
@@ -288,6 +325,8 @@ export interface Action {
    * point, so the step has no identity and replays by coordinates.
    */
   warning?: string | null
+  /** What an `assert` step checks; its target is `identity` (none for `url` and `expression`). */
+  assertion?: Assertion | null
   extra?: Extra
 }
 

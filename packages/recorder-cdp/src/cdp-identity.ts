@@ -1,4 +1,4 @@
-import { countSameLabel, labelKeys } from '@qa/matcher'
+import { countSameLabel, DOCUMENT_TAGS, labelKeys } from '@qa/matcher'
 import type { ElementIdentity, Selectors } from '@qa/model'
 import type { CDPSession, Page } from 'playwright-core'
 import { listCandidateLabels } from './candidate-source'
@@ -38,6 +38,11 @@ export interface CdpIdentityReader {
   atPoint(x: number, y: number): Promise<CapturedElement | null>
   /** `atPoint`, with the warning a coordinate step is recorded with when nothing interactive is there. */
   clickTargetAt(x: number, y: number): Promise<ClickTargetAt>
+  /**
+   * What an assertion picked at the point: the click target as `atPoint` resolves it, else the element itself
+   * (a status line or a heading is no control, but its text can be asserted); never the document.
+   */
+  assertTargetAt(x: number, y: number): Promise<CapturedElement | null>
   /**
    * The focused element, through open and closed shadow roots and every iframe, cross-origin (out-of-process)
    * ones included: such an element is read in its frame's own CDP session and placed in the top-level viewport.
@@ -223,6 +228,21 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
       const control = target ? await operatedControl(session, hit.objectId) : null
       if (target && control) target.operates = await fromObject(control).catch(() => null)
       return target
+    },
+    async assertTargetAt(x, y) {
+      const target = await reader.atPoint(x, y)
+      if (target) return target
+      try {
+        const { backendNodeId } = await nodeForViewportPoint(session, x, y, {
+          includeUserAgentShadowDOM: false,
+          ignorePointerEventsNone: false,
+        })
+        const { object } = await session.send('DOM.resolveNode', { backendNodeId })
+        const element = object.objectId ? await fromObject(object.objectId) : null
+        return element && !DOCUMENT_TAGS.has(element.identity.tagName.toLowerCase()) ? element : null
+      } catch {
+        return null
+      }
     },
     async focused() {
       let focus = await deepFocusIn(session)

@@ -29,7 +29,7 @@ describe('importDevtoolsRecording', () => {
     const tc = throughFile(testCase)
     expect(tc).toEqual(testCase)
     expect(tc.platform).toBe('web')
-    expect(tc.version).toBe('3.0')
+    expect(tc.version).toBe('3.1')
     expect(tc.name).toBe('로그인 후 검색')
     expect(tc.startUrl).toBe('http://127.0.0.1:4173/login')
     expect(tc.viewport).toEqual({ width: 1280, height: 720 })
@@ -39,6 +39,8 @@ describe('importDevtoolsRecording', () => {
       'click',
       'type',
       'click',
+      'assert',
+      'assert',
       'scroll',
       'scroll',
       'click',
@@ -47,6 +49,14 @@ describe('importDevtoolsRecording', () => {
       'right_click',
       'key_press',
     ])
+    // the login click's asserted navigation, then the waited-for list: assertions checked on replay
+    expect(tc.actions[5]).toMatchObject({ assertion: { kind: 'url', expected: 'http://127.0.0.1:4173/list' } })
+    expect(tc.actions[6]).toMatchObject({
+      assertion: { kind: 'visible' },
+      identity: { axRole: 'list', axName: '검색 결과' },
+    })
+    expect(tc.actions[6]?.description).toBe('Assert list "검색 결과" is visible')
+    tc.actions.splice(5, 2)
     const first = tc.actions[0] as Action
     expect(first.identity).toMatchObject({
       axName: '아이디',
@@ -70,7 +80,7 @@ describe('importDevtoolsRecording', () => {
       textContent: '로그인',
     })
     expect(login.identity?.tagName).toBe('button') // from the XPath's last step
-    expect(login.extra?.devtools).toMatchObject({ assertedEvents: [{ type: 'navigation' }] })
+    expect(login.extra?.devtools).not.toHaveProperty('assertedEvents')
 
     // scroll positions are absolute in DevTools, deltas here; they restart after the navigation of the login click
     expect(tc.actions.slice(5, 7).map((a) => a.scrollDy)).toEqual([400, -150])
@@ -82,7 +92,6 @@ describe('importDevtoolsRecording', () => {
     expect(warnings).toEqual([
       expect.stringMatching(/^steps\[5\] \(change\): looks like a password field.*QA_SECRET_/),
       expect.stringMatching(/^steps\[6\] \(hover\): hovering has no equivalent; skipped on replay/),
-      expect.stringMatching(/^steps\[8\] \(waitForElement\): /),
     ])
   })
 
@@ -102,9 +111,11 @@ describe('importDevtoolsRecording', () => {
       'type',
       'key_press',
       'key_press',
+      'assert',
       'scroll',
       'click',
       'wait',
+      'assert',
       'navigate',
     ])
     const search = tc.actions[0] as Action
@@ -118,6 +129,18 @@ describe('importDevtoolsRecording', () => {
     expect(search.selectors).toEqual({ css: 'input.query' }) // pierce/input.query is the same CSS (Playwright pierces)
     expect(tc.actions[2]).toMatchObject({ key: 'Control+a' })
     expect(tc.actions[3]).toMatchObject({ key: 'Enter' })
+    // Enter's asserted navigation is checked right after it; the JavaScript condition is an assertion too
+    expect(tc.actions[4]).toMatchObject({
+      actionType: 'assert',
+      assertion: { kind: 'url', expected: 'https://shop.example.test/search?q=%EB%AC%B4%EC%84%A0' },
+    })
+    expect(tc.actions[3]?.extra?.devtools).not.toHaveProperty('assertedEvents')
+    expect(tc.actions[8]).toMatchObject({
+      actionType: 'assert',
+      assertion: { kind: 'expression', expected: "document.querySelectorAll('.toast').length === 0" },
+    })
+    tc.actions.splice(8, 1)
+    tc.actions.splice(4, 1)
     expect(tc.actions[4]).toMatchObject({ scrollDy: 320, selectors: { css: 'div.results-pane' } })
     const pay = tc.actions[5] as Action
     expect(pay.identity).toMatchObject({ axName: '결제하기', dataTestId: 'pay-now', framePath: ['iframe >> nth=0'] })
@@ -128,11 +151,7 @@ describe('importDevtoolsRecording', () => {
       recording: { timeout: 7000, selectorAttribute: 'data-qa' },
       viewportStep: { deviceScaleFactor: 2 },
     })
-    expect(warnings.map((w) => w.replace(/:.*/, ''))).toEqual([
-      'steps[13] (waitForExpression)',
-      'steps[14] (customStep)',
-      'steps[16] (close)',
-    ])
+    expect(warnings.map((w) => w.replace(/:.*/, ''))).toEqual(['steps[14] (customStep)', 'steps[16] (close)'])
   })
 
   it('warns when there is no start URL, an unpaired keyUp or an unknown button; reads <select> as select', () => {
@@ -612,4 +631,117 @@ describe('properties', () => {
       }
     },
   )
+})
+
+describe('assertions through DevTools recordings', () => {
+  const box = { x: 10, y: 20, width: 100, height: 30 }
+  const cart: ElementIdentity = {
+    axRole: 'status',
+    axName: '장바구니',
+    tagName: 'output',
+    id: 'cart',
+    boundingBox: box,
+  }
+  const assertStep = (assertion: Action['assertion'], identity: ElementIdentity | null = cart): Action => ({
+    timestamp: 1,
+    actionType: 'assert',
+    x: 60,
+    y: 35,
+    description: 'Assert',
+    assertion,
+    ...(identity ? { identity, selectors: { css: '#cart' } } : {}),
+  })
+  const assertions: NonNullable<Action['assertion']>[] = [
+    { kind: 'visible' },
+    { kind: 'hidden' },
+    { kind: 'text', expected: '장바구니 3개' },
+    { kind: 'text', op: 'contains', expected: '3개' },
+    { kind: 'text', op: 'matches', expected: '/^장바구니 \\d+개$/' },
+    { kind: 'value', expected: 'qa-user' },
+    { kind: 'value', op: 'contains', expected: 'qa' },
+    { kind: 'checked', expected: false },
+    { kind: 'count', expected: 3 },
+    { kind: 'count', op: 'at_least', expected: 2 },
+    { kind: 'count', op: 'at_most', expected: 5 },
+  ]
+  const tc: TestCase = {
+    name: '장바구니',
+    version: '3.1',
+    platform: 'web',
+    startUrl: 'http://127.0.0.1:4173/shop',
+    actions: [
+      ...assertions.map((a) => assertStep(a)),
+      assertStep({ kind: 'url', expected: 'http://127.0.0.1:4173/cart' }, null),
+      assertStep({ kind: 'url', op: 'matches', expected: '/cart$' }, null),
+      assertStep({ kind: 'url', expected: '/cart' }, null),
+      assertStep({ kind: 'expression', expected: 'window.cartCount === 3' }, null),
+    ],
+  }
+
+  it('every kind exports to waitForElement or waitForExpression and imports back as the same assertion', () => {
+    const { recording, warnings } = exportDevtoolsRecording(tc)
+    expect(warnings).toEqual([])
+    const kinds = recording.steps.slice(1).map((s) => s.type)
+    expect(kinds).toEqual([
+      ...Array(3).fill('waitForElement'),
+      'waitForExpression',
+      'waitForExpression',
+      'waitForElement',
+      'waitForExpression',
+      ...Array(4).fill('waitForElement'),
+      ...Array(4).fill('waitForExpression'),
+    ])
+    expect(recording.steps[2]).toMatchObject({ operator: '==', count: 0 })
+    expect(recording.steps[3]).toMatchObject({ properties: { innerText: '장바구니 3개' } })
+    expect(recording.steps[15]).toMatchObject({ expression: 'window.cartCount === 3' })
+    const back = importDevtoolsRecording(JSON.parse(JSON.stringify(recording)), { now: NOW })
+    expect(back.warnings).toEqual([])
+    expect(back.testCase.actions.map((a) => a.assertion)).toEqual(tc.actions.map((a) => a.assertion))
+    expect(back.testCase.actions.slice(0, 11).every((a) => a.selectors?.css === '#cart')).toBe(true)
+  })
+
+  it('the exported expressions check what the assertions check (evaluated as DevTools would)', () => {
+    const { recording } = exportDevtoolsRecording(tc)
+    const expressions = recording.steps.filter((s) => s.type === 'waitForExpression').map((s) => s.expression as string)
+    // a tiny page: the cart says "장바구니 3개", the field holds "qa-user", the page is /cart
+    const el = { innerText: '  장바구니\n3개 ', value: 'qa-user' }
+    // biome-ignore lint/performance/useDomNodeTextContent: the text a person sees is what is asserted
+    const evaluate = (expression: string, href: string, text = el.innerText) =>
+      new Function('document', 'location', 'window', `return (${expression})`)(
+        { querySelector: (css: string) => (css === '#cart' ? { ...el, innerText: text } : null) },
+        Object.assign(new URL(href), {}),
+        { cartCount: 3 },
+      )
+    const here = 'http://127.0.0.1:4173/cart'
+    expect(expressions.map((e) => evaluate(e, here))).toEqual([true, true, true, true, true, true, true])
+    const elsewhere = 'http://127.0.0.1:4173/cart/old'
+    expect(expressions.map((e) => evaluate(e, elsewhere, '장바구니 2개'))).toEqual([
+      false, // text contains "3개"
+      true, // text matches /^장바구니 \d+개$/: any count
+      true, // value contains "qa": the field did not change
+      false,
+      false,
+      false,
+      true,
+    ])
+  })
+
+  it('a waitForElement with what we cannot check is kept and named, never imported as a weaker assertion', () => {
+    const { testCase, warnings } = importDevtoolsRecording(
+      {
+        title: 't',
+        steps: [
+          { type: 'navigate', url: 'http://x/' },
+          { type: 'waitForElement', selectors: ['#a'], attributes: { 'data-state': 'open' } },
+          { type: 'waitForElement', selectors: ['#a'], visible: false },
+        ],
+      },
+      { now: NOW },
+    )
+    expect(testCase.actions).toEqual([])
+    expect(warnings).toEqual([
+      expect.stringMatching(/^steps\[1\] \(waitForElement\): waiting for element attributes has no equivalent/),
+      expect.stringMatching(/^steps\[2\] \(waitForElement\): waiting for elements that are not visible/),
+    ])
+  })
 })

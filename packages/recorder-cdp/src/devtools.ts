@@ -1,6 +1,6 @@
 /**
  * Chrome DevTools Recorder import and export: converts a recording exported from DevTools → Recorder → Export
- * as JSON (the `@puppeteer/replay` `UserFlow` schema) into a format-3.0 web test case, and back. Pure functions:
+ * as JSON (the `@puppeteer/replay` `UserFlow` schema) into a web test case of the current format, and back. Pure functions:
  * the CLI does the file IO.
  *
  * Rules (also in the README):
@@ -11,8 +11,9 @@
  *   `keyDown` → `key_press` (its `keyUp` is dropped; `keyDown Control, keyDown a, keyUp a, keyUp Control` becomes
  *   one `key_press "Control+a"`). `scroll` (absolute position) → `scroll` by the difference to the previous
  *   position of the same scroller (positions restart at 0 after a navigation). A `waitForExpression` that is
- *   a plain timer → `wait`.
- * - Steps with no equivalent (hover, waitForElement, other waitForExpression, customStep, close,
+ *   a plain timer → `wait`. `waitForElement`, other `waitForExpression`s and asserted navigations with a URL →
+ *   `assert` actions (`devtools-assertions.ts`).
+ * - Steps with no equivalent (hover, waitForElement with attributes or `visible: false`, customStep, close,
  *   emulateNetworkConditions, mid-flow setViewport, unknown types) produce a warning naming the step, and are
  *   kept in the case's `extra.devtools.unsupportedSteps` so that export writes them back in place.
  * - The element identity comes from the selectors: `aria/Name[role="r"]` → ax_name + ax_role, `text/…` →
@@ -35,7 +36,9 @@
  */
 import {
   type Action,
+  type Assertion,
   CURRENT_FORMAT_VERSION,
+  describeAssertion,
   type ElementIdentity,
   type JsonObject,
   type JsonValue,
@@ -45,6 +48,7 @@ import {
 } from '@qa/model'
 import { elementLabel } from './element-label'
 import { WebError } from './errors'
+import { assertionFromExpression, assertionFromWaitForElement, assertionToDevtools } from './devtools-assertions'
 
 /** A selector as DevTools writes it: a string, or a path through shadow roots (the last entry is the element). */
 export type DevtoolsSelector = string | string[]
@@ -593,6 +597,21 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
       if (t.empty) warn(i, step, 'has no usable selector; replay cannot find its element')
       return t
     }
+    const pushAssertion = (assertion: Assertion, t: ImportedTarget | null, kept: JsonObject) => {
+      const action: Omit<Action, 'timestamp'> = {
+        actionType: 'assert',
+        x: Math.round((step.offsetX as number | undefined) ?? 0),
+        y: Math.round((step.offsetY as number | undefined) ?? 0),
+        description: describeAssertion(assertion, t ? label(t.identity, t.selectors) : null),
+        assertion,
+      }
+      if (t) {
+        action.identity = t.identity
+        action.selectors = t.selectors
+      }
+      push(action, kept)
+    }
+    const before = actions.length
 
     switch (step.type) {
       case 'setViewport': {
@@ -753,15 +772,36 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
             { actionType: 'wait', x: 0, y: 0, durationMs: ms, description: `Wait ${ms} ms` },
             omit(step, ['type', 'expression']),
           )
-        } else keep(i, step, 'a JavaScript wait condition has no equivalent')
+          break
+        }
+        // a condition: an assertion polled until it holds (our own exports come back as what they were)
+        const { assertion, selectors } = assertionFromExpression(step.expression as string)
+        const t =
+          selectors.length > 0
+            ? identityFromDevtoolsSelectors(selectors, {
+                frame: (step.frame as number[] | undefined) ?? [],
+                ...(recording.selectorAttribute ? { selectorAttribute: recording.selectorAttribute } : {}),
+              })
+            : null
+        pushAssertion(assertion, t, omit(step, ['type', 'expression']))
         break
       }
       case 'hover':
         keep(i, step, 'hovering has no equivalent')
         break
-      case 'waitForElement':
-        keep(i, step, 'waiting for elements has no equivalent')
+      case 'waitForElement': {
+        const assertion = assertionFromWaitForElement(step)
+        if ('unsupported' in assertion) {
+          keep(i, step, assertion.unsupported)
+          break
+        }
+        pushAssertion(
+          assertion,
+          targetOf(),
+          omit(step, ['type', 'operator', 'count', 'visible', 'properties', 'attributes']),
+        )
         break
+      }
       case 'close':
         keep(i, step, 'closing the page has no equivalent')
         break
@@ -773,6 +813,41 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
         break
       default:
         keep(i, step, 'unknown step type')
+    }
+    // a navigation the step must cause, with its URL: an assertion of that URL right after the step
+    const acted = actions.length > before ? actions[actions.length - 1] : undefined
+    const events = Array.isArray(step.assertedEvents) ? step.assertedEvents : []
+    if (acted && events.length > 0) {
+      const kept = (acted.extra?.devtools ?? {}) as JsonObject
+      const left: JsonValue[] = []
+      const checks: JsonObject[] = []
+      for (const e of events) {
+        if (isObject(e) && e.type === 'navigation' && typeof e.url === 'string' && e.url !== '')
+          checks.push(e as JsonObject)
+        else left.push(e)
+      }
+      if (left.length > 0) {
+        warn(i, step, 'an asserted event without a URL is not checked on replay (kept for export)')
+        kept.assertedEvents = left
+      } else delete kept.assertedEvents
+      if (Object.keys(kept).length > 0) acted.extra = { ...(acted.extra ?? {}), devtools: kept }
+      else if (acted.extra) {
+        const { devtools: _gone, ...rest } = acted.extra
+        if (Object.keys(rest).length > 0) acted.extra = rest
+        else delete acted.extra
+      }
+      for (const event of checks) {
+        const assertion: Assertion = { kind: 'url', expected: event.url as string }
+        actions.push({
+          timestamp,
+          actionType: 'assert',
+          x: 0,
+          y: 0,
+          description: describeAssertion(assertion),
+          assertion,
+          extra: { devtools: { assertedEvent: event } },
+        })
+      }
     }
   }
   if (startUrl === null)
@@ -1019,6 +1094,28 @@ export function exportDevtoolsRecording(testCase: TestCase): DevtoolsExportResul
         step = { ...base('waitForExpression'), expression: timerExpression(Math.round(a.durationMs ?? 0)) }
         break
       }
+      case 'assert': {
+        if (!a.assertion) {
+          warn(k, a, 'has no assertion — skipped')
+          break
+        }
+        const event = kept.assertedEvent
+        const last = steps.at(-1)
+        if (isObject(event) && last && last.type !== 'navigate' && last.type !== 'setViewport') {
+          // imported from the step before's asserted navigation: it goes back there
+          last.assertedEvents = [...(Array.isArray(last.assertedEvents) ? last.assertedEvents : []), event]
+          break
+        }
+        const { assertedEvent: _event, ...rest } = keptFields
+        const out = assertionToDevtools(a.assertion, selectorsOf(a.identity, a.selectors))
+        if ('skipped' in out) {
+          warn(k, a, `${out.skipped} — skipped`)
+          break
+        }
+        step = { ...rest, target: (kept.target as string | undefined) ?? 'main', ...out.step }
+        if (out.step.type === 'waitForElement') withFrame(step, a.identity)
+        break
+      }
       case 'drag':
         warn(k, a, 'dragging has no DevTools Recorder step — skipped')
         break
@@ -1052,6 +1149,10 @@ const STEP_KEY_ORDER = [
   'x',
   'y',
   'expression',
+  'operator',
+  'count',
+  'visible',
+  'properties',
 ]
 
 /** Step fields in the order DevTools writes them (type, target, selectors, offsets, …), the rest after. */

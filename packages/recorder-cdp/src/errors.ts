@@ -16,6 +16,7 @@ export type WebErrorCode =
   | 'WEB_BAD_DEVTOOLS_RECORDING'
   | 'WEB_BROWSER_CRASHED'
   | 'WEB_CDP_NO_TAB'
+  | 'WEB_ASSERTION_FAILED'
 
 export class WebError extends QaError<WebErrorCode> {
   override get name(): string {

@@ -28,7 +28,16 @@ export {
   recordByHand,
 } from './record-by-hand'
 export { TOOLBAR_TAG } from './recorder-toolbar'
-export { parseScript, type ScriptStep, validateScript } from './script'
+export { parseScript, type ScriptAssertStep, type ScriptStep, validateScript } from './script'
+export {
+  type AssertionProbe,
+  type PageAssertionProbe,
+  pageAssertionProbe,
+  type PolledAssertion,
+  type PollAssertionOptions,
+  pollAssertion,
+} from './assert-step'
+export { captureAssertion } from './record-assertion'
 export {
   INTERACTIVE_SELECTOR,
   listCandidateLabels,

@@ -24,7 +24,9 @@ import {
 import { elementLabel } from './element-label'
 import { assertInViewport } from './in-viewport'
 import { adoptPage, watchNewPages } from './new-page'
-import type { ScriptStep } from './script'
+import type { ScriptAssertStep, ScriptStep } from './script'
+import { captureAssertion } from './record-assertion'
+import { pageAssertionProbe, pollAssertion } from './assert-step'
 
 export interface WebRecorderOptions {
   /** Where the case will be saved; screenshots go to a folder named after it, beside it. */
@@ -56,6 +58,8 @@ export interface WebRecorder {
   wait(ms: number): Promise<Action>
   navigate(url: string): Promise<Action>
   select(x: number, y: number, value: string): Promise<Action>
+  /** Records an assertion about the page as it is now (`captureAssertion`); nothing is clicked. */
+  assert(step: Omit<ScriptAssertStep, 'type'>): Promise<Action>
   /** Runs scripted steps in order. */
   run(steps: readonly ScriptStep[]): Promise<void>
   /**
@@ -596,9 +600,36 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
       )
     },
 
+    async assert(step) {
+      lastTyped = null
+      if (step.x !== undefined && step.y !== undefined)
+        await assertInViewport(page, step.x, step.y, `${step.kind} assertion`)
+      const reader = await readerFor()
+      return record(
+        async () => {
+          const action = await captureAssertion(page, reader, { type: 'assert', ...step })
+          // one look now: an assertion that does not hold while recording would fail every replay
+          const now = await pollAssertion(
+            action.assertion!,
+            pageAssertionProbe(() => page, action as Action),
+            {
+              timeoutMs: 0,
+            },
+          )
+          if (!now.holds)
+            action.warning = `it did not hold when recorded (expected ${now.expected}, actual ${now.actual})`
+          return action
+        },
+        async () => {},
+      )
+    },
+
     async run(steps) {
       for (const step of steps) {
         switch (step.type) {
+          case 'assert':
+            await recorder.assert(step)
+            break
           case 'click':
             await recorder.click(step.x, step.y, {
               ...(step.button ? { button: step.button } : {}),

@@ -8,6 +8,7 @@ import {
 } from '@qa/matcher'
 import {
   type Action,
+  type AssertionCheck,
   isClickLike,
   type ReplayReport,
   type ReplayResult,
@@ -30,6 +31,7 @@ import { planUrls } from './url-plan'
 import { secretFieldsOf } from './cdp-secret-fields'
 import { maskedScreenshot, settle } from './recorder'
 import { clickAsAPerson } from './styled-control'
+import { pageAssertionProbe, pollAssertion } from './assert-step'
 
 export interface WebStepEvent {
   index: number
@@ -136,7 +138,9 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     reader: CdpIdentityReader | null
     /** The live identity of the element a step healed to, captured before its input; learnt if verified. */
     pendingIdentity: CapturedElement | null
-  } = { reader: null, pendingIdentity: null }
+    /** What an assert step found: its verdict comes from the condition, not from a screenshot. */
+    assertion: AssertionCheck | null
+  } = { reader: null, pendingIdentity: null, assertion: null }
 
   const urls = planUrls({ recordedStart: testCase.startUrl, url: opts.url, baseUrl: opts.baseUrl })
   if (!urls.start) {
@@ -211,7 +215,38 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     result.durationMs = Math.round(performance.now() - started)
 
     let verification: VerificationResult | undefined
-    if (!result.success) {
+    const checked = state.assertion
+    state.assertion = null
+    if (action.actionType === 'assert' && action.assertion) {
+      // an assertion's verdict is its condition (polled until the step timeout), never a screenshot
+      const holds = result.success && checked?.holds === true
+      verification = {
+        actionIndex: index,
+        actionDescription: action.description,
+        screenshotMatch: false,
+        screenshotSimilarity: 0,
+        visionVerified: false,
+        visionMatch: false,
+        finalResult: holds ? 'pass' : 'fail',
+        reason: checked
+          ? holds
+            ? `Assertion held: ${checked.expected} (actual ${checked.actual}).`
+            : `Assertion failed: expected ${checked.expected}, actual ${checked.actual}.`
+          : `The assertion could not be checked: ${result.errorMessage}`,
+      }
+      if (checked) {
+        verification.details = {
+          assertion: {
+            kind: action.assertion.kind,
+            op: action.assertion.op ?? null,
+            expected: checked.expected,
+            actual: checked.actual,
+            holds: checked.holds,
+          },
+        }
+      }
+      verifier.recordResult(verification)
+    } else if (!result.success) {
       verification = {
         actionIndex: index,
         actionDescription: action.description,
@@ -301,8 +336,57 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     }
   }
 
+  /**
+   * An assert step: its target located by the same cascade (or counted by its exact keys), the condition polled
+   * until the step timeout (a DevTools step's own `timeout` when it had one). The step fails when the condition
+   * does not hold, with expected and actual.
+   */
+  async function runAssert(action: Action, result: ReplayResult): Promise<LocateResult<PlaywrightCandidate> | null> {
+    const assertion = action.assertion
+    if (!assertion) throw new Error('The assert step has no assertion.')
+    const kept = (action.extra?.devtools as { timeout?: unknown } | undefined)?.timeout
+    const asserted =
+      assertion.kind === 'url' &&
+      (assertion.op ?? 'equals') === 'equals' &&
+      /^[a-z]+:/i.test(String(assertion.expected))
+        ? { ...assertion, expected: urls.rebase(String(assertion.expected)) }
+        : assertion
+    const probe = pageAssertionProbe(
+      () => page,
+      { ...action, assertion: asserted },
+      { ...(opts.locate ? { locate: opts.locate } : {}) },
+    )
+    const polled = await pollAssertion(asserted, probe, {
+      timeoutMs: typeof kept === 'number' && kept > 0 ? kept : timeout,
+    })
+    state.assertion = polled
+    const found = probe.located
+    result.method = 'none'
+    if (found) {
+      result.strategiesTried = found.attempts
+      result.matchConfidence = found.confidence
+      if (found.status === 'found' && found.point && !found.coordinateFallback) {
+        result.method = found.strategy
+        result.actualCoords = { x: round(found.point.x), y: round(found.point.y) }
+        result.coordinateChange = { x: round(found.point.x) - action.x, y: round(found.point.y) - action.y }
+      } else if (!polled.holds) result.method = 'failed'
+    } else if (probe.countedBy) {
+      result.method = probe.countedBy as ReplayResult['method']
+      result.matchConfidence = 1
+    }
+    if (!polled.holds) {
+      const message = `Assertion failed: expected ${polled.expected}, actual ${polled.actual}.`
+      // a target that was needed and not found: the step did not run; else it ran and its check failed
+      if (result.method === 'failed') throw new WebError('WEB_ASSERTION_FAILED', message)
+      result.errorMessage = message
+    }
+    return found
+  }
+
   async function runAction(action: Action, result: ReplayResult): Promise<LocateResult<PlaywrightCandidate> | null> {
     switch (action.actionType) {
+      case 'assert':
+        return runAssert(action, result)
       case 'navigate': {
         const url = urls.rebase(action.url ?? '')
         result.method = 'none'

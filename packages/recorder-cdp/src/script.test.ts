@@ -48,3 +48,30 @@ describe('recording scripts', () => {
     },
   )
 })
+
+describe('assert steps in scripts', () => {
+  it('accepts assertions with a point, a selector, or no target for url and expression', () => {
+    expect(
+      validateScript([
+        { type: 'assert', kind: 'text', x: 10, y: 20, expected: '장바구니 3개' },
+        { type: 'assert', kind: 'text', x: 10, y: 20 },
+        { type: 'assert', kind: 'count', selector: '.cart-item', op: 'at_least', expected: 2 },
+        { type: 'assert', kind: 'hidden', selector: '#toast' },
+        { type: 'assert', kind: 'url', op: 'matches', expected: '/cart$' },
+        { type: 'assert', kind: 'url' },
+        { type: 'assert', kind: 'expression', expected: 'document.title === "Shop"' },
+      ]),
+    ).toEqual([])
+  })
+
+  it('says what an assert step lacks, by path', () => {
+    const issues = validateScript([
+      { type: 'assert', kind: 'visible' },
+      { type: 'assert', kind: 'count', selector: '.a', op: 'contains', expected: 2 },
+      { type: 'assert', kind: 'text', x: 1, y: 2, op: 'matches', expected: '(' },
+      { type: 'assert', kind: 'expression' },
+      { type: 'assert', kind: 'colour', x: 1, y: 1 },
+    ])
+    expect(issues.map((i) => i.path)).toEqual(['[0]', '[1].op', '[2].expected', '[3].expected', '[4].kind'])
+  })
+})

@@ -1,4 +1,8 @@
 import {
+  ASSERTION_KINDS,
+  ASSERTION_OPS,
+  type AssertionKind,
+  type AssertionOp,
   describeKind,
   k,
   type Kind,
@@ -8,6 +12,8 @@ import {
   schema,
   validateAgainst,
   type ValidationIssue,
+  assertionIssues,
+  hasAssertionTarget,
 } from '@qa/model'
 import { WebError } from './errors'
 
@@ -23,6 +29,23 @@ export type ScriptStep =
   | { type: 'wait'; ms: number }
   | { type: 'navigate'; url: string }
   | { type: 'select'; x: number; y: number; value: string }
+  | ScriptAssertStep
+
+/**
+ * An assertion: the target is the element under `x, y` (captured like a click's, never clicked) or the one a
+ * DevTools-style `selector` names (`#cart`, `.item`, `aria/Cart`, `text/…`, `xpath/…`; for `count` and
+ * `hidden`, the elements it matches). `url` and `expression` have no target. Without `expected`, text and
+ * value are read from the page as it is now.
+ */
+export interface ScriptAssertStep {
+  type: 'assert'
+  kind: AssertionKind
+  x?: number
+  y?: number
+  selector?: string
+  op?: AssertionOp
+  expected?: string | number | boolean
+}
 
 const coordinate: Kind = k.number(0)
 const STEP_SCHEMAS = {
@@ -50,8 +73,40 @@ const STEP_SCHEMAS = {
     req('y', coordinate),
     req('value', k.string()),
   ]),
+  assert: schema('assert step', [
+    req('type', k.enum(['assert'])),
+    req('kind', k.enum(ASSERTION_KINDS)),
+    opt('x', coordinate),
+    opt('y', coordinate),
+    opt('selector', k.string(1)),
+    opt('op', k.enum(ASSERTION_OPS)),
+    opt('expected', k.union(k.string(), k.number(), k.boolean())),
+  ]),
 } as const
 const STEP_TYPES = Object.keys(STEP_SCHEMAS)
+
+/** What an assert step needs beyond its fields' types: a target for the kinds that have one, `expected` of its type. */
+function assertStepIssues(step: Record<string, unknown>, path: string): ValidationIssue[] {
+  const kind = step.kind as AssertionKind
+  const issues: ValidationIssue[] = []
+  const hasPoint = typeof step.x === 'number' && typeof step.y === 'number'
+  if (hasAssertionTarget(kind) && !hasPoint && typeof step.selector !== 'string')
+    issues.push({ path, expected: `"x" and "y", or "selector": the target of a ${kind} assertion`, got: 'neither' })
+  if (kind === 'expression' && (typeof step.expected !== 'string' || step.expected === ''))
+    issues.push({
+      path: `${path}.expected`,
+      expected: 'the JavaScript expression to check',
+      got: String(step.expected),
+    })
+  // the rest is the case file's rule: build the assertion as it will be saved and check it
+  const prefilled = kind === 'text' || kind === 'value' || kind === 'url' ? '' : kind === 'count' ? 0 : undefined
+  const assertion = { kind, op: step.op, expected: step.expected ?? prefilled }
+  if (kind !== 'expression' && !(kind === 'url' && step.expected === undefined))
+    issues.push(
+      ...assertionIssues('assert', assertion, path).map((i) => ({ ...i, path: i.path.replace('.assertion', '') })),
+    )
+  return issues
+}
 
 /** Every problem of a script, with paths like `steps[2].x`. */
 export function validateScript(raw: unknown): ValidationIssue[] {
@@ -83,9 +138,11 @@ export function validateScript(raw: unknown): ValidationIssue[] {
       })
       return
     }
-    for (const issue of validateAgainst(step, stepSchema)) {
+    const own = validateAgainst(step, stepSchema)
+    for (const issue of own) {
       issues.push({ ...issue, path: issue.path === '$' ? path : `${path}.${issue.path}` })
     }
+    if (type === 'assert' && own.length === 0) issues.push(...assertStepIssues(step as Record<string, unknown>, path))
   })
   return issues
 }
@@ -97,7 +154,7 @@ export function parseScript(text: string, file = 'steps.json'): ScriptStep[] {
   if (issues.length > 0) {
     const lines = issues.map((i) => `  ${file}: ${i.path}: expected ${i.expected}, got ${i.got}`)
     throw new WebError('WEB_BAD_SCRIPT', `${file} is not a valid recording script:\n${lines.join('\n')}`, {
-      hint: 'Steps look like {"type":"click","x":10,"y":20}, {"type":"type","text":"hi"}, {"type":"press","key":"Enter"}, {"type":"scroll","dy":300}, {"type":"wait","ms":500}.',
+      hint: 'Steps look like {"type":"click","x":10,"y":20}, {"type":"type","text":"hi"}, {"type":"press","key":"Enter"}, {"type":"scroll","dy":300}, {"type":"wait","ms":500}, {"type":"assert","kind":"text","x":10,"y":20,"expected":"3 items"}.',
     })
   }
   return (Array.isArray(raw) ? raw : (raw as { steps: unknown[] }).steps) as ScriptStep[]

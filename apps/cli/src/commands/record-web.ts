@@ -40,7 +40,11 @@ export class RecordWebCommand extends QaCommand {
       With --script (for tests and benchmarks), the steps of a JSON file are dispatched as real input events in a
       headless browser (in a window with --headed) and recorded through the same path as a person's input.
       Script steps: {"type":"click","x":..,"y":..}, {"type":"type","text":".."}, {"type":"press","key":"Enter"},
-      {"type":"scroll","dy":..}, {"type":"wait","ms":..}, {"type":"navigate","url":".."}, {"type":"select","x":..,"y":..,"value":".."}.
+      {"type":"scroll","dy":..}, {"type":"wait","ms":..}, {"type":"navigate","url":".."}, {"type":"select","x":..,"y":..,"value":".."},
+      and assertions (recorded without clicking): {"type":"assert","kind":"text","x":..,"y":..,"op":"contains","expected":".."}.
+      Assertion kinds: visible, hidden, text, value, checked, url, count, expression; the target is the element
+      at x,y or a "selector" (#id, .class, aria/Name, text/Text, xpath/…); without "expected", the text, value,
+      checked state, URL or count is read from the page. On replay the condition is polled until the step timeout.
 
       Password fields are masked: the case stores an environment variable name (QA_SECRET_…) instead of the
       value, and their boxes are painted over in every screenshot.

@@ -3,7 +3,7 @@ import type { ReplayReport, VerificationResult } from '@qa/model'
 import { readImageFile } from '../decode-screenshot'
 import { loadSharp } from '../internal/lazy-sharp'
 import { escapeXml as escapeHtml } from './junit-report'
-import { healingLabel, percent, replayResultFor, VERDICT_LABEL } from './report-helpers'
+import { assertionOf, healingLabel, percent, replayResultFor, VERDICT_LABEL } from './report-helpers'
 
 export interface HtmlReportOptions {
   /** Folder the screenshot paths in the report are relative to. Default: the current folder. */
@@ -32,6 +32,8 @@ dt{color:var(--muted)}dd{margin:0}
 .shots{display:flex;gap:12px;flex-wrap:wrap}
 figure{margin:0}figcaption{color:var(--muted);font-size:13px}
 figure img{display:block;max-width:100%;border:1px solid #d0d7de;border-radius:4px;background:#fff}
+.assertion dd.assertion-expected,.assertion dd.assertion-actual{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;white-space:pre-wrap}
+.verdict-fail dd.assertion-actual{color:var(--fail);font-weight:600}
 .missing{width:240px;height:135px;display:flex;align-items:center;justify-content:center;border:1px dashed #d0d7de;color:var(--muted);font-size:13px;text-align:center;padding:8px}
 `
 
@@ -80,6 +82,20 @@ async function stepHtml(
   ])
   const healing = healingLabel(replayResultFor(report, v, i))
   const vision = v.visionVerified ? (v.visionMatch ? 'asked: equivalent' : 'asked: different') : 'not asked'
+  const assertion = assertionOf(v)
+  if (assertion) {
+    // an assert step: its verdict is the condition; there is no screenshot to compare
+    return `<section class="step verdict-${v.finalResult} assertion" id="step-${v.actionIndex}" data-step="${v.actionIndex}" data-verdict="${v.finalResult}">
+<h2><span class="badge ${v.finalResult}">${VERDICT_LABEL[v.finalResult]}</span>#${v.actionIndex} ${escapeHtml(v.actionDescription)}</h2>
+<dl>
+<dt>Expected</dt><dd class="assertion-expected">${escapeHtml(assertion.expected)}</dd>
+<dt>Actual</dt><dd class="assertion-actual">${escapeHtml(assertion.actual)}</dd>
+<dt>Verdict</dt><dd class="verdict">${v.finalResult}</dd>
+<dt>Reason</dt><dd class="reason">${escapeHtml(v.reason ?? '')}</dd>
+${healing ? `<dt>Located by</dt><dd class="healing">${escapeHtml(healing)}</dd>` : ''}
+</dl>
+</section>`
+  }
   return `<section class="step verdict-${v.finalResult}" id="step-${v.actionIndex}" data-step="${v.actionIndex}" data-verdict="${v.finalResult}">
 <h2><span class="badge ${v.finalResult}">${VERDICT_LABEL[v.finalResult]}</span>#${v.actionIndex} ${escapeHtml(v.actionDescription)}</h2>
 <dl>

@@ -1,5 +1,5 @@
 import type { ReplayReport } from '@qa/model'
-import { healingLabel, percent, replayResultFor } from './report-helpers'
+import { assertionOf, healingLabel, percent, replayResultFor } from './report-helpers'
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids these characters; they are removed
 const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g
@@ -23,16 +23,19 @@ export function renderJunitReport(report: ReplayReport): string {
   const cases = report.verificationResults.map((v, i) => {
     const name = escapeXml(`#${v.actionIndex} ${v.actionDescription}`)
     const healing = healingLabel(replayResultFor(report, v, i))
+    const assertion = assertionOf(v)
     const info = [
       `verdict: ${v.finalResult}`,
-      `similarity: ${percent(v.screenshotSimilarity)}`,
+      ...(assertion
+        ? [`expected: ${assertion.expected}`, `actual: ${assertion.actual}`]
+        : [`similarity: ${percent(v.screenshotSimilarity)}`]),
       ...(v.reason ? [`reason: ${v.reason}`] : []),
       ...(healing ? [`located by: ${healing}`] : []),
       ...(v.diffScreenshot ? [`diff: ${v.diffScreenshot}`] : []),
     ].join('\n')
     const body =
       v.finalResult === 'fail'
-        ? `\n      <failure message="${escapeXml(v.reason ?? 'verification failed')}" type="verification">${escapeXml(info)}</failure>\n    `
+        ? `\n      <failure message="${escapeXml(v.reason ?? 'verification failed')}" type="${assertion ? 'assertion' : 'verification'}">${escapeXml(info)}</failure>\n    `
         : `\n      <system-out>${escapeXml(info)}</system-out>\n    `
     return `    <testcase classname="${suite}" name="${name}" time="${seconds(v.durationMs)}">${body}</testcase>`
   })

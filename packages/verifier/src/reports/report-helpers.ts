@@ -22,3 +22,12 @@ export function healingLabel(r: ReplayResult | undefined): string | undefined {
 }
 
 export const VERDICT_LABEL = { pass: 'PASS', fail: 'FAIL', warning: 'WARN' } as const
+
+/** The expected and actual of an assert step (`details.assertion`, written by the replayers), if any. */
+export function assertionOf(v: VerificationResult): { expected: string; actual: string } | undefined {
+  const a = v.details?.assertion
+  if (typeof a !== 'object' || a === null || Array.isArray(a)) return undefined
+  const { expected, actual } = a as { expected?: unknown; actual?: unknown }
+  if (typeof expected !== 'string' || typeof actual !== 'string') return undefined
+  return { expected, actual }
+}

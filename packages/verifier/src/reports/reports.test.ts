@@ -87,3 +87,58 @@ describe('a step replayed by coordinates for want of a real target', () => {
     expect(parseReplayReport(JSON.parse(renderJsonReport(report))).replayResults?.[0]?.warning).toBe(step.warning)
   })
 })
+
+describe('reports of assert steps', () => {
+  const report: ReplayReport = {
+    testCaseName: '장바구니',
+    sessionId: 's1',
+    startTime: '2026-01-01T00:00:00.000Z',
+    endTime: '2026-01-01T00:00:02.000Z',
+    totalActions: 2,
+    passedCount: 1,
+    failedCount: 1,
+    warningCount: 0,
+    successRate: 0.5,
+    passed: false,
+    summary: '1 of 2 steps failed',
+    verificationResults: [
+      {
+        actionIndex: 0,
+        actionDescription: 'Assert URL matches "/cart$"',
+        screenshotMatch: false,
+        screenshotSimilarity: 0,
+        visionVerified: false,
+        visionMatch: false,
+        finalResult: 'pass',
+        reason: 'Assertion held.',
+        details: { assertion: { kind: 'url', expected: 'url matches "/cart$"', actual: '"http://x/cart"' } },
+      },
+      {
+        actionIndex: 1,
+        actionDescription: 'Assert text of status "장바구니 <3>"',
+        screenshotMatch: false,
+        screenshotSimilarity: 0,
+        visionVerified: false,
+        visionMatch: false,
+        finalResult: 'fail',
+        reason: 'Assertion failed.',
+        details: { assertion: { kind: 'text', expected: 'text equals "장바구니 3개"', actual: '"장바구니 <2>개"' } },
+      },
+    ],
+  }
+
+  test('text, JUnit and HTML show expected and actual of each assertion', async () => {
+    const t = renderTextReport(report)
+    expect(t).toContain('expected: text equals "장바구니 3개"')
+    expect(t).toContain('actual:   "장바구니 <2>개"')
+    const x = renderJunitReport(report)
+    expect(x).toMatch(
+      /<failure message="Assertion failed\." type="assertion">[^<]*expected: text equals &quot;장바구니 3개&quot;\nactual: &quot;장바구니 &lt;2&gt;개&quot;/,
+    )
+    const html = await renderHtmlReport(report)
+    expect(html).toContain('<dd class="assertion-expected">text equals &quot;장바구니 3개&quot;</dd>')
+    expect(html).toContain('<dd class="assertion-actual">&quot;장바구니 &lt;2&gt;개&quot;</dd>')
+    // no screenshot frames for a step that compares none
+    expect(html.match(/<figure/g) ?? []).toHaveLength(0)
+  })
+})

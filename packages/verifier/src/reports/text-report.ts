@@ -1,5 +1,5 @@
 import type { ReplayReport } from '@qa/model'
-import { healingLabel, percent, replayResultFor, VERDICT_LABEL } from './report-helpers'
+import { assertionOf, healingLabel, percent, replayResultFor, VERDICT_LABEL } from './report-helpers'
 
 /** The human summary of seed 000: counts, success rate, the test's result and one line per action. */
 export function renderTextReport(report: ReplayReport): string {
@@ -18,10 +18,12 @@ export function renderTextReport(report: ReplayReport): string {
     'Steps:',
   ]
   report.verificationResults.forEach((v, i) => {
+    const assertion = assertionOf(v)
     lines.push(
-      `  [${VERDICT_LABEL[v.finalResult]}] #${v.actionIndex} ${v.actionDescription}  similarity ${percent(v.screenshotSimilarity)}`,
+      `  [${VERDICT_LABEL[v.finalResult]}] #${v.actionIndex} ${v.actionDescription}${assertion ? '' : `  similarity ${percent(v.screenshotSimilarity)}`}`,
     )
     if (v.reason) lines.push(`         ${v.reason}`)
+    if (assertion) lines.push(`         expected: ${assertion.expected}`, `         actual:   ${assertion.actual}`)
     const healing = healingLabel(replayResultFor(report, v, i))
     if (healing) lines.push(`         located by: ${healing}`)
     if (v.diffScreenshot) lines.push(`         diff: ${v.diffScreenshot}`)

@@ -1,0 +1,154 @@
+/**
+ * Assertions ↔ Chrome DevTools Recorder steps (pure). DevTools checks a page with `waitForElement` (count,
+ * visibility and properties of the elements a selector matches), `waitForExpression` (a JavaScript
+ * expression that must become truthy) and `assertedEvents` (a navigation the step must cause).
+ *
+ * Import: `waitForElement` → `visible` (no count, or ≥ 1), `hidden` (== 0), `count` (== / ≥ / ≤ n), or with one
+ * property `innerText`/`textContent` → `text` equals, `value` → `value` equals, `checked` → `checked`. A
+ * `waitForExpression` → `expression` (our own exported ones, marked `/* qa:assert … *\/`, come back as the
+ * assertion they were). An asserted navigation with a URL → `url` equals after the step.
+ * Export: the reverse; what `waitForElement` cannot say (text contains/matches, URLs) is a `waitForExpression`
+ * that evaluates the same condition in the page, marked so that import restores it exactly.
+ */
+import type { Assertion, AssertionOp, JsonObject, JsonValue } from '@qa/model'
+import type { DevtoolsSelector, DevtoolsStep } from './devtools'
+
+const MARK = /^\/\* qa:assert (\{.*?\}) \*\/ /s
+
+/** A `waitForElement` as an assertion, or why it has no equivalent. */
+export function assertionFromWaitForElement(step: DevtoolsStep): Assertion | { unsupported: string } {
+  const operator = (step.operator as string | undefined) ?? '>='
+  const count = step.count as number | undefined
+  const visible = step.visible as boolean | undefined
+  const properties = step.properties as JsonObject | undefined
+  const attributes = step.attributes as JsonObject | undefined
+  if (visible === false) return { unsupported: 'waiting for elements that are not visible has no equivalent' }
+  if (attributes && Object.keys(attributes).length > 0)
+    return { unsupported: 'waiting for element attributes has no equivalent' }
+  const props = Object.entries(properties ?? {})
+  if (props.length > 0) {
+    if (props.length > 1 || (count !== undefined && count !== 1) || operator !== '>=')
+      return { unsupported: 'waiting for several properties, or properties with a count, has no equivalent' }
+    const [name, value] = props[0] as [string, JsonValue]
+    if ((name === 'innerText' || name === 'textContent') && typeof value === 'string')
+      return { kind: 'text', expected: value }
+    if (name === 'value' && typeof value === 'string') return { kind: 'value', expected: value }
+    if (name === 'checked' && typeof value === 'boolean') return { kind: 'checked', expected: value }
+    return { unsupported: `waiting for the property ${JSON.stringify(name)} has no equivalent` }
+  }
+  if (count === undefined && operator === '>=') return { kind: 'visible' }
+  const n = count ?? 1
+  if (operator === '==' && n === 0) return { kind: 'hidden' }
+  if (operator === '>=' && n === 1) return { kind: 'visible' }
+  const op: AssertionOp | undefined = operator === '>=' ? 'at_least' : operator === '<=' ? 'at_most' : undefined
+  return op ? { kind: 'count', op, expected: n } : { kind: 'count', expected: n }
+}
+
+/** A `waitForExpression` as an assertion: ours restored (with the selectors of its target), any other truthy. */
+export function assertionFromExpression(expression: string): { assertion: Assertion; selectors: DevtoolsSelector[] } {
+  const marked = MARK.exec(expression)
+  if (marked) {
+    try {
+      const { selectors, ...assertion } = JSON.parse(marked[1] as string) as Assertion & {
+        selectors?: DevtoolsSelector[]
+      }
+      return { assertion, selectors: selectors ?? [] }
+    } catch {
+      // not ours after all: an expression like any other
+    }
+  }
+  return { assertion: { kind: 'expression', expected: expression }, selectors: [] }
+}
+
+const js = (s: string) => JSON.stringify(s)
+
+/** The first plain CSS selector (no `aria/`, `text/`, … prefix, no shadow path) of a DevTools selector list. */
+function plainCss(selectors: readonly DevtoolsSelector[]): string | null {
+  for (const s of selectors) {
+    const one = Array.isArray(s) ? (s.length === 1 ? s[0] : undefined) : s
+    if (typeof one === 'string' && !/^(aria|xpath|pierce|text)\//.test(one)) return one
+  }
+  return null
+}
+
+function textTest(op: AssertionOp, value: string, expected: string): string {
+  if (op === 'matches') {
+    const literal = /^\/(.+)\/([dgimsuyv]*)$/s.exec(expected)
+    return literal
+      ? `new RegExp(${js(literal[1] as string)}, ${js(literal[2] as string)}).test(${value})`
+      : `new RegExp(${js(expected)}).test(${value})`
+  }
+  const want = `${js(expected)}.normalize("NFC").replace(/\\s+/g, " ").trim()`
+  return op === 'contains' ? `${value}.includes(${want})` : `${value} === ${want}`
+}
+
+/**
+ * The DevTools step of an assertion on an element with these selectors (fields to merge into a step), or why
+ * it cannot be exported.
+ */
+export function assertionToDevtools(
+  assertion: Assertion,
+  selectors: DevtoolsSelector[],
+): { step: Omit<DevtoolsStep, 'type'> & { type: 'waitForElement' | 'waitForExpression' } } | { skipped: string } {
+  const op = assertion.op ?? null
+  const needsTarget = !['url', 'expression'].includes(assertion.kind)
+  if (needsTarget && selectors.length === 0) return { skipped: 'has no element identity or selector to assert on' }
+  const wfe = (fields: JsonObject) => ({ step: { type: 'waitForElement' as const, selectors, ...fields } })
+  const expression = (body: string, withSelectors: boolean) => {
+    const mark = JSON.stringify({ ...withoutExtra(assertion), ...(withSelectors ? { selectors } : {}) })
+    return { step: { type: 'waitForExpression' as const, expression: `/* qa:assert ${mark} */ ${body}` } }
+  }
+  switch (assertion.kind) {
+    case 'visible':
+      return wfe({})
+    case 'hidden':
+      return wfe({ operator: '==', count: 0 })
+    case 'count':
+      return wfe({
+        operator: op === 'at_least' ? '>=' : op === 'at_most' ? '<=' : '==',
+        count: Number(assertion.expected ?? 0),
+      })
+    case 'checked':
+      return wfe({ properties: { checked: assertion.expected !== false } })
+    case 'text':
+    case 'value': {
+      const expected = String(assertion.expected ?? '')
+      if (!op || op === 'equals')
+        return wfe({ properties: { [assertion.kind === 'text' ? 'innerText' : 'value']: expected } })
+      const css = plainCss(selectors)
+      if (!css) return { skipped: `a ${assertion.kind} ${op} assertion needs a CSS selector to be checked in DevTools` }
+      const read =
+        assertion.kind === 'text'
+          ? 'String(el.innerText).normalize("NFC").replace(/\\s+/g, " ").trim()'
+          : 'String(el.value ?? "").normalize("NFC").replace(/\\s+/g, " ").trim()'
+      return expression(
+        `(() => { const el = document.querySelector(${js(css)}); return !!el && ${textTest(op, read, expected)} })()`,
+        true,
+      )
+    }
+    case 'url': {
+      const expected = String(assertion.expected ?? '')
+      const here =
+        expected.startsWith('/') && (!op || op === 'equals')
+          ? '(location.pathname + location.search + location.hash)'
+          : 'location.href'
+      const body =
+        op === 'matches'
+          ? textTest('matches', here, expected)
+          : op === 'contains'
+            ? `${here}.includes(${js(expected)})`
+            : `${here} === ${js(expected)}`
+      return expression(body, false)
+    }
+    case 'expression':
+      return { step: { type: 'waitForExpression', expression: String(assertion.expected ?? '') } }
+  }
+}
+
+function withoutExtra(a: Assertion): Omit<Assertion, 'extra'> {
+  const { extra: _extra, ...rest } = a
+  const out: Record<string, unknown> = { kind: rest.kind }
+  if (rest.op != null) out.op = rest.op
+  if (rest.expected != null) out.expected = rest.expected
+  return out as Omit<Assertion, 'extra'>
+}
