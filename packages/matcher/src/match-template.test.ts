@@ -24,22 +24,26 @@ describe('matchTemplate', () => {
         [1, 1.2976042957455598, 0, 0, 1],
       ],
     },
-  )('finds a pasted crop in noise', (seed, scale, fx, fy, channels) => {
-    const template = noiseFrame(40, 24, seed, 8, channels)
-    const frame = noiseFrame(320, 200, seed + 1, 8, channels)
-    const w = Math.round(40 * scale)
-    const h = Math.round(24 * scale)
-    const x = Math.floor(fx * (320 - w))
-    const y = Math.floor(fy * (200 - h))
-    pasteScaled(frame, template, x, y, scale)
-    const m = matchTemplate(frame, template)
-    expect(m).not.toBeNull()
-    expect(m?.score).toBeGreaterThanOrEqual(0.8)
-    expect(Math.abs((m?.box.x ?? -99) - x)).toBeLessThanOrEqual(Math.max(2, scale * 2))
-    expect(Math.abs((m?.box.y ?? -99) - y)).toBeLessThanOrEqual(Math.max(2, scale * 2))
-    // the size is found within ~15% (position is what the click needs)
-    expect(Math.abs(Math.log((m?.scale ?? 0.01) / scale))).toBeLessThan(0.15)
-  }, 180_000) // 100 searches: minutes on a machine loaded by other jobs
+  )(
+    'finds a pasted crop in noise',
+    (seed, scale, fx, fy, channels) => {
+      const template = noiseFrame(40, 24, seed, 8, channels)
+      const frame = noiseFrame(320, 200, seed + 1, 8, channels)
+      const w = Math.round(40 * scale)
+      const h = Math.round(24 * scale)
+      const x = Math.floor(fx * (320 - w))
+      const y = Math.floor(fy * (200 - h))
+      pasteScaled(frame, template, x, y, scale)
+      const m = matchTemplate(frame, template)
+      expect(m).not.toBeNull()
+      expect(m?.score).toBeGreaterThanOrEqual(0.8)
+      expect(Math.abs((m?.box.x ?? -99) - x)).toBeLessThanOrEqual(Math.max(2, scale * 2))
+      expect(Math.abs((m?.box.y ?? -99) - y)).toBeLessThanOrEqual(Math.max(2, scale * 2))
+      // the size is found within ~15% (position is what the click needs)
+      expect(Math.abs(Math.log((m?.scale ?? 0.01) / scale))).toBeLessThan(0.15)
+    },
+    180_000,
+  ) // 100 searches: minutes on a machine loaded by other jobs
 
   it('finds an exact 120×48 crop in a 1920×1080 UI-like screen at scale 1', () => {
     const screen = uiFrame(1920, 1080, 7)
