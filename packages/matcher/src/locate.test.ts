@@ -892,6 +892,49 @@ describe('the lost-holder rule: fewer elements carry the recorded label than whe
     expect(twinGone.element?.handle).toBe('Home-1')
   })
 
+  it('a reworded page loses holders without losing an element (sb-admin: "Search for..." → "Find for...", the table\'s "Search..." → "Find...")', async () => {
+    const field = (handle: string, label: string, xpath: string, y: number): CandidateElement<string> => ({
+      handle,
+      axRole: 'textbox',
+      axName: label,
+      placeholder: label,
+      ariaLabel: label,
+      tagName: 'input',
+      type: 'text',
+      xpath,
+      boundingBox: { x: 925, y, width: 226, height: 38 },
+      neighborText: ['Start Bootstrap'],
+    })
+    const navbar = field('navbar', 'Search for...', '/html/body/nav/form/div/input', 9)
+    const table = { ...field('table', 'Search...', '/html/body/div/main/div[3]/input', 660), neighborText: ['entries'] }
+    // the recorder counted the table's field as a holder of "Search for..." (agreement ≥ 0.6)
+    const recorded = { ...identityOf(navbar), sameLabelCount: 1 }
+    const reworded = [
+      // in a wrapper that came with the redesign
+      {
+        ...navbar,
+        axName: 'Find for...',
+        placeholder: 'Find for...',
+        ariaLabel: 'Find for...',
+        xpath: '/html/body/nav/form/div/div[2]/input',
+      },
+      { ...table, axName: 'Find...', placeholder: 'Find...', ariaLabel: 'Find...' },
+    ]
+    const r = await locate(recorded, memoryCandidateSource(reworded))
+    expect(r.element?.handle).toBe('navbar')
+    // the navbar field removed, the table's exact "Search for..." twin left: the count still speaks
+    const twin = { ...table, axName: 'Search for...', placeholder: 'Search for...', ariaLabel: 'Search for...' }
+    const gone = await locate(
+      recorded,
+      memoryCandidateSource([
+        { ...navbar, handle: 'look-alike', axName: 'Archive', placeholder: 'Archive', ariaLabel: 'Archive' },
+        twin,
+      ]),
+      { selectors: { xpath: navbar.xpath } },
+    )
+    expect(gone.status).toBe('not_found')
+  })
+
   it('counts a disabled twin as the recorder did: it is still there, nothing is gone', async () => {
     const disabledTwin = { ...tab(2), enabled: false }
     const moved = { ...tab(1), xpath: '/html/body/div/div[1]/div/ul/li[1]/button' }

@@ -305,7 +305,9 @@ export async function locate<H = unknown>(
   /**
    * The lost-holder rule: N + 1 elements carried the recorded label when recorded (`sameLabelCount` N ≥ 1) and
    * at most N do now. One of them is gone, and nothing says it is not the recorded one: a twin that stayed
-   * (the "Home" tab of the next tab set) is not taken for it.
+   * (the "Home" tab of the next tab set) is not taken for it. A reworded page loses holders too (sb-admin's
+   * "Search for..." became "Find for...", the table's "Search..." became "Find..." and no longer agrees): when no
+   * element carries the recorded label exactly any more, the count says nothing about a removal.
    */
   const othersWhenRecorded = identity.sameLabelCount ?? 0
   /** The recorded element says nothing in words and shows a known icon. */
@@ -321,8 +323,11 @@ export async function locate<H = unknown>(
    * that slid into a removed row's place stands at its XPath in another row.
    */
   const rowAgrees = (e: E): boolean => (labels.neighbours(e) ?? 1) >= 1 - TWIN_NEIGHBOURS_MARGIN
-  const aHolderIsGone = async (): Promise<boolean> =>
-    othersWhenRecorded >= 1 && labelKeys(identity).length > 0 && (await labelHolders()).length <= othersWhenRecorded
+  const aHolderIsGone = async (): Promise<boolean> => {
+    if (othersWhenRecorded < 1 || labelKeys(identity).length === 0) return false
+    const now = await labelHolders()
+    return now.length <= othersWhenRecorded && now.some((h) => labels.check(h).agreement === 1)
+  }
   /**
    * The precision rule: why a candidate cannot be the element the user saw, or null when it can. Unique
    * hits of deliberate identifiers (form name, data-testid) and candidates carrying the recorded
