@@ -247,6 +247,43 @@ describe('finding 8: a bad or existing output is refused before the work', () =>
   })
 })
 
+describe('qa demo replaces only a folder it made', () => {
+  it("--out-dir <a folder of the person's files>: exit 2 before any work, every file kept", () => {
+    const dir = tmp('demo-out')
+    writeFileSync(join(dir, 'thesis.txt'), 'keep me')
+    // No browser: the refusal must come before one is needed.
+    const r = qa(['demo', '--out-dir', dir], { env: NO_BROWSER })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--out-dir .* exists, is not empty and was not made by qa demo[\s\S]*--force/)
+    expect(readFileSync(join(dir, 'thesis.txt'), 'utf8')).toBe('keep me')
+  })
+
+  it('--out-dir . or an ancestor of the current folder: exit 2 even with --force', () => {
+    const cwd = tmp('demo-cwd')
+    writeFileSync(join(cwd, 'notes.txt'), 'keep me')
+    for (const out of ['.', '..']) {
+      const r = runQa(['demo', '--out-dir', out, '--force'], { cwd, env: NO_BROWSER })
+      expect(r.code, out).toBe(2)
+      expect(r.stderr, out).toMatch(/never takes this one/)
+    }
+    expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('keep me')
+  }, 120_000)
+
+  it('an earlier demo folder (it holds .qa-demo, or only what a demo writes) is taken without --force', () => {
+    const dir = tmp('demo-again')
+    writeFileSync(join(dir, '.qa-demo'), '')
+    writeFileSync(join(dir, 'sample-app-flow.json'), '{}')
+    const r = qa(['demo', '--out-dir', dir], { env: NO_BROWSER })
+    // past the folder check: it fails later, on the missing browser
+    expect(r.stderr).not.toMatch(/--out-dir/)
+    // a folder of an older demo, made before the marker: only what a demo writes
+    const older = tmp('demo-older')
+    mkdirSync(join(older, 'reports'))
+    writeFileSync(join(older, 'sample-app-flow.json'), '{}')
+    expect(qa(['demo', '--out-dir', older], { env: NO_BROWSER }).stderr).not.toMatch(/--out-dir/)
+  }, 120_000)
+})
+
 describe('finding 9: qa replay <folder> never drops a case silently', () => {
   it('a corrupt or invalid case in the folder: exit 2 naming each, before replaying', () => {
     const dir = tmp('folder')
