@@ -136,6 +136,39 @@ describe('finding 6: qa record web --out <existing case> refuses before recordin
     expect(sha(file)).toBe(caseHash)
     expect(readdirSync(join(dir, 'login'))).toEqual(['step-000-after.png'])
   })
+
+  it('with --force, a recording that fails midway leaves the old case and its screenshots as they were', () => {
+    const dir = tmp('record-force')
+    const file = webCase(dir)
+    const shot = join(dir, 'login', 'step-000-after.png')
+    const [caseHash, shotHash] = [sha(file), sha(shot)]
+    const script = join(dir, 'steps.json')
+    // the first click is recorded (its screenshots written), then the navigation fails
+    writeFileSync(
+      script,
+      JSON.stringify([
+        { type: 'click', x: 50, y: 50 },
+        { type: 'navigate', url: 'http://127.0.0.1:1/' },
+      ]),
+    )
+    const r = qa(['record', 'web', PAGE, '--script', script, '--out', file, '--force'])
+    expect(r.code).toBe(2)
+    expect(sha(file)).toBe(caseHash)
+    expect(sha(shot)).toBe(shotHash)
+    expect(readdirSync(join(dir, 'login'))).toEqual(['step-000-after.png'])
+    expect(readdirSync(dir).sort()).toEqual(['login', 'login.json', 'steps.json'])
+    // and a recording that succeeds replaces both, leaving nothing staged behind
+    writeFileSync(script, JSON.stringify([{ type: 'click', x: 50, y: 50 }]))
+    const ok = qa(['record', 'web', PAGE, '--script', script, '--out', file, '--force'])
+    expect(ok.code).toBe(0)
+    expect(sha(file)).not.toBe(caseHash)
+    expect(readdirSync(join(dir, 'login')).sort()).toEqual([
+      'step-000-after.png',
+      'step-000-before.png',
+      'step-000-element.png',
+    ])
+    expect(readdirSync(dir).sort()).toEqual(['login', 'login.json', 'steps.json'])
+  }, 120_000)
 })
 
 describe('finding 7: no command writes over one of its inputs, even with --force', () => {
