@@ -3,9 +3,13 @@
 import { startSampleApp } from '@qa/sample-app'
 import { startCorpusServer } from '@qa/wild-corpus'
 
-const app = await startSampleApp({ version: 'v2', port: Number(process.env.SAMPLE_PORT ?? 4174) })
+const variant = process.env.SAMPLE_VARIANT ?? 'v2'
+const app = await startSampleApp({
+  ...(variant === 'removal' ? { mutations: ['removal'] } : { version: 'v2' }),
+  port: Number(process.env.SAMPLE_PORT ?? 4174),
+})
 const corpus = await startCorpusServer({ port: Number(process.env.CORPUS_PORT ?? 4175) })
-console.log(`sample app v2 at ${app.url}, wild corpus at ${corpus.url}`)
+console.log(`sample app ${variant} at ${app.url}, wild corpus at ${corpus.url}`)
 const stop = async () => {
   await Promise.allSettled([app.close(), corpus.close()])
   process.exit(0)

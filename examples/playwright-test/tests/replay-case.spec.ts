@@ -17,3 +17,16 @@ test('verifies a step against its recorded screenshot (seed 000) on the unchange
   await page.goto('/login?v=1')
   await expect(page).toMatchRecordedStep('../cases/login.json', 0)
 })
+
+test('replays with verification on reworded labels; the verified heals are learnt (written by the reporter)', async ({
+  page,
+  baseURL,
+}) => {
+  // ?m=reworded-labels: "아이디" → "사용자 아이디", "로그인" → "로그인하기", "새로 만들기" → "추가"; the screens barely change
+  const outcome = await replayCase(page, '../cases/login.json', {
+    url: `${baseURL}/login?m=reworded-labels`,
+    env: { QA_SECRET_PASSWORD: 'secret' },
+  })
+  expect(outcome.passed).toBe(true)
+  expect(outcome.healedSteps).toEqual(expect.arrayContaining([4, 7]))
+})

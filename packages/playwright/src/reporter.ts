@@ -2,7 +2,7 @@ import { parseTestCase } from '@qa/model'
 import { loadReplayReport, saveTestCase, writeFileAtomic } from '@qa/model/node'
 import { writeReports } from '@qa/verifier'
 import type { FullConfig, Reporter, TestCase, TestResult } from '@playwright/test/reporter'
-import { existsSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { HealRecord } from './heal'
 import type { ReplayAttachment } from './replay-case'
@@ -78,6 +78,13 @@ export default class QaReporter implements Reporter {
 
   onBegin(config: FullConfig): void {
     this.#root = config.configFile ? dirname(config.configFile) : config.rootDir
+    // a report folder of ours from an earlier run (it holds our heals.json) starts empty, as Playwright's does
+    const dir = this.#dir()
+    if (existsSync(join(dir, 'heals.json'))) rmSync(dir, { recursive: true, force: true })
+  }
+
+  #dir(): string {
+    return resolve(this.#root, this.#opts.outputFolder ?? 'qa-report')
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -128,7 +135,7 @@ export default class QaReporter implements Reporter {
 
   async onEnd(): Promise<void> {
     await Promise.allSettled(this.#pending)
-    const dir = resolve(this.#root, this.#opts.outputFolder ?? 'qa-report')
+    const dir = this.#dir()
     for (const [i, entry] of this.#entries.entries()) {
       for (const [j, replay] of entry.replays.entries()) {
         try {
