@@ -17,7 +17,7 @@ const heal: HealRecord = {
   locator: "getByRole('button', { name: '로그인하기', exact: true })",
   stable: true,
   attempts: [
-    { strategy: 'role', outcome: 'not_found', candidates: 0 },
+    { strategy: 'role', outcome: 'none', candidates: 0 },
     { strategy: 'similarity', outcome: 'matched', confidence: 0.83 },
   ],
 }
@@ -63,7 +63,7 @@ describe('QaReporter', () => {
 
     const summary = passed.attachments.find((a) => a.name === 'qa-heals')
     expect(summary?.body?.toString('utf8')).toBe(
-      `actions[4] button "로그인" → similarity 0.83 (healed) as getByRole('button', { name: '로그인하기', exact: true }) [role: not_found, similarity: matched]\n`,
+      `actions[4] button "로그인" → similarity 0.83 (healed) as getByRole('button', { name: '로그인하기', exact: true }) [role: none, similarity: matched]\n`,
     )
     expect(existsSync(join(root, 'healed/login.healed.json'))).toBe(true)
     expect(existsSync(join(root, 'healed/failed.healed.json'))).toBe(false)
