@@ -30,3 +30,22 @@ test('replays with verification on reworded labels; the verified heals are learn
   expect(outcome.passed).toBe(true)
   expect(outcome.healedSteps).toEqual(expect.arrayContaining([4, 7]))
 })
+
+test('the recorded-step matcher fails on the redesign under a strict fallback floor, with the diff attached', async ({
+  page,
+}) => {
+  await page.goto('/login') // v2: an 80 px banner, reworded labels, a decoy button (about 92% of the pixels agree)
+  // without a vision provider, a fallback floor of 95% (default 70%) turns that difference into a failure
+  await expect(page).not.toMatchRecordedStep('../cases/login.json', 0, {
+    policy: { passSimilarity: 0.99, fallbackSimilarity: 0.95 },
+  })
+  const names = test.info().attachments.map((a) => a.name)
+  expect(names).toEqual(
+    expect.arrayContaining([
+      'step-000-expected.png',
+      'step-000-actual.png',
+      'step-000-diff.png',
+      'step-000-verification',
+    ]),
+  )
+})
