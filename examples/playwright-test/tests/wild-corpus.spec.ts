@@ -4,11 +4,11 @@
  * the page's own ground truth (a closure the tool cannot see).
  */
 import { askTruth } from '@qa/wild-corpus'
-import { expect, heal, test } from '@qa/playwright'
+import { expect, test } from '@qa/playwright'
 
 const PAGE = 'sneat/html/auth-login-basic.html'
 
-test('heals the sneat login button on a mutated copy to the very same element', async ({ page }) => {
+test('heals the sneat login button on a mutated copy to the very same element', async ({ page, heal }) => {
   const corpus = String(test.info().config.metadata.corpusUrl)
   await page.goto(`${corpus}/${PAGE}`)
   const original = page.getByRole('button', { name: 'Sign in' })

@@ -13,7 +13,7 @@ import { resolve } from 'node:path'
 import type { FrameLocator, Locator, Page } from 'playwright-core'
 import { PlaywrightQaError } from './errors'
 import { type CaseRef, loadRecordedCase, recordedAction } from './recorded-case'
-import { attachJson } from './test-info'
+import { attachJson, inStep } from './test-info'
 
 /** What a heal attachment (`qa-heal`) holds: which strategy found the element, how sure, and every try. */
 export interface HealRecord {
@@ -224,7 +224,11 @@ interface Located {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
-async function locateTarget(page: Page, target: Target, opts: HealOptions): Promise<Located> {
+function locateTarget(page: Page, target: Target, opts: HealOptions): Promise<Located> {
+  return inStep(`heal ${labelOf(target.identity)}`, () => locateTargetNow(page, target, opts))
+}
+
+async function locateTargetNow(page: Page, target: Target, opts: HealOptions): Promise<Located> {
   const identity = target.identity
   const cropPath = target.elementCropPath
   const run = () =>

@@ -13,3 +13,11 @@ export function currentTestInfo(): TestInfo | null {
 export async function attachJson(name: string, value: unknown): Promise<void> {
   await currentTestInfo()?.attach(name, { body: JSON.stringify(value, null, 2), contentType: 'application/json' })
 }
+
+/**
+ * Runs `fn` as one boxed step of the running test (its inner page calls folded under `title` in the report,
+ * errors pointing at the caller), or plainly outside a test.
+ */
+export async function inStep<T>(title: string, fn: () => Promise<T>): Promise<T> {
+  return currentTestInfo() ? test.step(title, fn, { box: true }) : fn()
+}
