@@ -15,10 +15,18 @@ describe('exportPlaywrightTest', () => {
     expect(source).toContain("await page.goto(at('/login', baseURL))")
     expect(source).toContain('await heal(page).fromCase(recorded, 4).click() // button "로그인"')
     expect(source).toContain('await heal(page).fromCase(recorded, 1).fill(\'player01\') // textbox "아이디"')
-    expect(source).toContain("await expect(page).toHaveURL(new RegExp('/list'))")
+    expect(source).toContain('await expect(page).toHaveURL(/\\/list/)')
     // the password is never written: it is read from the variable the case names
     expect(source).toContain(".fill(process.env.QA_SECRET_PASSWORD ?? '')")
     expect(source).not.toContain('********')
+  })
+
+  it('is what the example project runs (tests/exported/login.spec.ts is the export of cases/login.json)', () => {
+    const spec = fileURLToPath(
+      new URL('../../../examples/playwright-test/tests/exported/login.spec.ts', import.meta.url),
+    )
+    const { source } = exportPlaywrightTest(recorded, { casePath: '../../cases/login.json' })
+    expect(readFileSync(spec, 'utf8')).toBe(source)
   })
 
   it('writes assertions as expect lines, and a step without identity as a warned click at its point', () => {

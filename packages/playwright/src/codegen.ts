@@ -138,7 +138,8 @@ function assertLines(action: Action, i: number, what: string, url: (u: string) =
   const op = a.op ?? 'equals'
   const expected = a.expected
   const locator = `await heal(page).fromCase(recorded, ${i}).locator()`
-  const pattern = (v: unknown) => `new RegExp(${str(String(v))})`
+  /** A regular-expression literal (`/\/list/`); `source` escapes the slashes. */
+  const pattern = (v: unknown) => `/${new RegExp(String(v)).source}/`
   switch (a.kind) {
     case 'url':
       if (op === 'equals') return [`await expect(page).toHaveURL(${url(String(expected ?? ''))})`]

@@ -11,9 +11,7 @@ test('login', async ({ page, baseURL }) => {
   await heal(page).fromCase(recorded, 0).click() // textbox "아이디"
   await heal(page).fromCase(recorded, 1).fill('player01') // textbox "아이디"
   await heal(page).fromCase(recorded, 2).click() // textbox "비밀번호"
-  await heal(page)
-    .fromCase(recorded, 3)
-    .fill(process.env.QA_SECRET_PASSWORD ?? '') // textbox "비밀번호" (secret from $QA_SECRET_PASSWORD)
+  await heal(page).fromCase(recorded, 3).fill(process.env.QA_SECRET_PASSWORD ?? '') // textbox "비밀번호" (secret from $QA_SECRET_PASSWORD)
   await heal(page).fromCase(recorded, 4).click() // button "로그인"
   await page.waitForTimeout(500)
   await expect(page).toHaveURL(/\/list/)
