@@ -36,12 +36,23 @@ describe('exportPlaywrightTest', () => {
       { ...button, actionType: 'assert', assertion: { kind: 'text', op: 'contains', expected: '로그' } },
       { ...button, actionType: 'assert', assertion: { kind: 'hidden' } },
       { ...button, actionType: 'click', identity: null, x: 10, y: 20 },
+      {
+        ...button,
+        actionType: 'click',
+        identity: { tagName: 'body', boundingBox: { x: 0, y: 0, width: 1280, height: 720 } },
+        x: 5,
+        y: 6,
+      },
     )
     const { source, warnings } = exportPlaywrightTest(tc, { casePath: './login.json', title: "it's" })
     expect(source).toContain("test('it\\'s', async")
     expect(source).toContain("await expect(await heal(page).fromCase(recorded, 8).locator()).toContainText('로그')")
     expect(source).toContain('await heal(page).fromCase(recorded, 9).assert() // hidden of button "로그인"')
     expect(source).toContain('await page.mouse.click(10, 20) // recorded point only')
-    expect(warnings).toEqual([expect.stringMatching(/^actions\[10\] \(click\): has no element identity/)])
+    expect(source).toContain('await page.mouse.click(5, 6) // recorded point only')
+    expect(warnings).toEqual([
+      expect.stringMatching(/^actions\[10\] \(click\): has no element identity/),
+      expect.stringMatching(/^actions\[11\] \(click\): its recorded target is not a real target/),
+    ])
   })
 })

@@ -1,3 +1,4 @@
+import { recordedTargetObjection } from '@qa/matcher'
 import type { Action, TestCase } from '@qa/model'
 
 export interface PlaywrightExportOptions {
@@ -54,7 +55,9 @@ export function exportPlaywrightTest(testCase: TestCase, opts: PlaywrightExportO
   for (const [i, action] of testCase.actions.entries()) {
     const what = describeTarget(action)
     const warn = (why: string) => warnings.push(`actions[${i}] (${action.actionType}): ${why}`)
-    const target = action.identity ? step(i) : null
+    // a recorded body/html (or an empty identity) is not a target: like `qa replay`, only its point is used
+    const objection = action.identity ? recordedTargetObjection(action.identity) : null
+    const target = action.identity && !objection ? step(i) : null
     switch (action.actionType) {
       case 'navigate':
         if (action.url) lines.push(`await page.goto(${url(action.url)})`)
@@ -102,7 +105,9 @@ export function exportPlaywrightTest(testCase: TestCase, opts: PlaywrightExportO
           const button = action.actionType === 'right_click' ? ", { button: 'right' }" : ''
           const count = action.actionType === 'double_click' ? ', { clickCount: 2 }' : ''
           lines.push(`await page.mouse.click(${action.x}, ${action.y}${button}${count}) // recorded point only`)
-          warn('has no element identity; exported as a click at the recorded point, which cannot heal')
+          warn(
+            `${objection ? `its recorded target is not a real target (${objection})` : 'has no element identity'}; exported as a click at the recorded point, which cannot heal`,
+          )
         }
       }
     }
