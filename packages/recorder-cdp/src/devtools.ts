@@ -6,16 +6,20 @@
  * Rules (also in the README):
  * - The first `setViewport` before any action → `viewport`; the first `navigate` before any action → `start_url`;
  *   later `navigate` steps → `navigate` actions.
- * - `click`/`doubleClick` → `click` (primary, or `button: middle` for auxiliary), `right_click` (secondary),
- *   `double_click`. `change` → `type` (`text` = value), or `select` when the element is a `<select>`.
+ * - `click`/`doubleClick` → `click` (primary, or `button: middle | back | forward`), `right_click` (secondary),
+ *   `double_click`; `hover` → `hover`. `change` → `type` (`text` = value), or `select` when a selector names a
+ *   `<select>` (the replay selects the option of a `type` whose element is a `<select>`).
  *   `keyDown` → `key_press` (its `keyUp` is dropped; `keyDown Control, keyDown a, keyUp a, keyUp Control` becomes
- *   one `key_press "Control+a"`). `scroll` (absolute position) → `scroll` by the difference to the previous
- *   position of the same scroller (positions restart at 0 after a navigation). A `waitForExpression` that is
- *   a plain timer → `wait`. `waitForElement`, other `waitForExpression`s and asserted navigations with a URL →
- *   `assert` actions (`devtools-assertions.ts`).
- * - Steps with no equivalent (hover, waitForElement with attributes or `visible: false`, customStep, close,
- *   emulateNetworkConditions, mid-flow setViewport, unknown types) produce a warning naming the step, and are
- *   kept in the case's `extra.devtools.unsupportedSteps` so that export writes them back in place.
+ *   one `key_press "Control+a"`); a modifier held around clicks/hovers → their `modifiers`, else a key press at
+ *   its keyUp. `scroll` (absolute position) → `scroll` by the difference to the previous position of the same
+ *   scroller (positions restart at 0 after a navigation); without selectors it scrolls the window. A
+ *   `waitForExpression` that is a plain timer → `wait`. `waitForElement`, other `waitForExpression`s and asserted
+ *   navigations with a URL → `assert` actions (`devtools-assertions.ts`); every asserted navigation is awaited.
+ * - `target` (a popup's URL) is kept: the replay runs the step in the page at that URL (`devtoolsReplayPlan`).
+ * - `emulateNetworkConditions`, a mid-flow `setViewport` and `close` become `wait` actions of 0 ms carrying the
+ *   step, honoured by the replay and written back in place (network conditions before the first navigate go
+ *   back before it). Steps with no equivalent (customStep, waitForElement with attributes, unknown types)
+ *   produce a warning and such an action marked `unsupported`: it fails on replay with the reason.
  * - The element identity comes from the selectors: `aria/Name[role="r"]` → ax_name + ax_role, `text/…` →
  *   text_content, `xpath/…` → xpath, plain CSS → the attributes it names (#id, .class, [name], [data-testid],
  *   [aria-label], [placeholder], [type], [href]). The tag is the CSS type selector, else the last XPath step,
