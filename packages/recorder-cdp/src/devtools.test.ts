@@ -860,7 +860,7 @@ describe('DevTools parity (issue 15 Build 5)', () => {
     expect(selectors).not.toContainEqual(['aria/Download'])
   })
 
-  it('writes text/ only when nothing more precise names the element', () => {
+  it('writes text/ only when no accessible name, test id or id names the element', () => {
     const button: ElementIdentity = {
       tagName: 'button',
       axRole: 'button',
@@ -872,9 +872,13 @@ describe('DevTools parity (issue 15 Build 5)', () => {
       ['aria/로그인[role="button"]'],
       ['form > button'],
     ])
+    // no name of its own: the text tells it from the other elements its CSS matches
     expect(
-      devtoolsSelectorsFor({ tagName: 'span', textContent: '로그인', boundingBox: button.boundingBox }, null),
-    ).toEqual([['text/로그인']])
+      devtoolsSelectorsFor(
+        { tagName: 'label', textContent: '알림 받기', boundingBox: button.boundingBox },
+        { css: 'label.check' },
+      ),
+    ).toEqual([['label.check'], ['text/알림 받기']])
   })
 
   it('network conditions before the navigate stay before it', () => {

@@ -505,6 +505,8 @@ export function devtoolsSelectorsFor(
   if (name && !/[[\]]/.test(name)) add([aria(name, identity?.axRole)])
   if (identity?.dataTestId) add(inShadow(`[data-testid=${quoteAttr(identity.dataTestId)}]`))
   if (identity?.id) add(inShadow(`#${cssEscapeIdent(identity.id)}`))
+  /** The element has a name of its own (accessible name, test id, id): a text selector adds only ambiguity. */
+  const named = out.length > 0
   if (selectors?.css) add(inShadow(selectors.css))
   const fallbacks = (selectors?.fallbacks ?? []).filter((f) => f.trim() !== '')
   for (const f of fallbacks) if (!isXpathLike(f)) add(inShadow(f.startsWith('css=') ? f.slice(4) : f))
@@ -512,9 +514,9 @@ export function devtoolsSelectorsFor(
   if (xpath) add([`xpath/${xpath}`])
   for (const f of fallbacks) if (isXpathLike(f)) add([`xpath/${f.startsWith('xpath=') ? f.slice(6) : f}`])
   // `text/…` matches the smallest element holding the text anywhere (a heading and a label saying 로그인 as
-  // well as the button): written only when nothing more precise names the element
+  // well as the button): written only when no accessible name, test id or id names the element
   const text = identity?.textContent?.replace(/\s+/g, ' ').trim()
-  if (text && text.length <= 80 && out.length === 0) add([`text/${text}`])
+  if (text && text.length <= 80 && !named) add([`text/${text}`])
   for (const s of extraSelectors) add(normalizePath(s))
   return out
 }
