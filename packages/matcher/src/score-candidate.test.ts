@@ -69,6 +69,21 @@ describe('scoreCandidate', () => {
     )
     expect(identityToCandidate(identityOf(signIn))).not.toHaveProperty('capturedAt')
   })
+
+  it('leaves out the tag "unknown" and an empty box: an id-only identity matches its element fully', () => {
+    // what a DevTools `#save` selector alone says about the element
+    const idOnly = { id: 'save', tagName: 'unknown', boundingBox: { x: 0, y: 0, width: 0, height: 0 } }
+    const live = {
+      id: 'save',
+      tagName: 'button',
+      textContent: '저장',
+      boundingBox: { x: 40, y: 300, width: 90, height: 30 },
+    }
+    const scored = scoreCandidate(idOnly, live)
+    expect(scored.score).toBe(1)
+    expect(Object.keys(scored.attributes)).toEqual(['id'])
+    expect(scoreCandidate(idOnly, { ...live, id: 'cancel' }).score).toBeLessThan(0.5)
+  })
 })
 
 describe('the fast scorer equals the reference implementation', () => {

@@ -189,6 +189,10 @@ type Scorer = (c: CandidateElement, attributes: Partial<Record<ScoredAttribute, 
  */
 function createScorer(identity: ElementIdentity | CandidateElement, weights: Readonly<ScoreWeights>): Scorer {
   const r = prepare(identity)
+  // What was not recorded says nothing: an identity built from selectors alone (a DevTools import) has the tag
+  // "unknown" and an empty box, and an exact id match must not be outvoted by them.
+  if (r.tagName === 'unknown') r.tagName = undefined
+  if (r.box && r.box.width <= 0 && r.box.height <= 0) r.box = undefined
   const w = (attr: ScoredAttribute): number => Math.max(weights[attr], 0)
   const on = (attr: ScoredAttribute, present: unknown): boolean => present !== undefined && weights[attr] > 0
   const m = () => new Map<string, number>()

@@ -32,6 +32,7 @@ export type ActionType =
   | 'navigate'
   | 'select'
   | 'assert'
+  | 'hover'
 export const ACTION_TYPES: readonly ActionType[] = [
   'click',
   'double_click',
@@ -44,12 +45,18 @@ export const ACTION_TYPES: readonly ActionType[] = [
   'navigate',
   'select',
   'assert',
+  'hover',
 ]
 /** Action types that act on an element at a point; a case is legacy when one of them lacks semantics. */
 export const CLICK_LIKE_ACTION_TYPES: readonly ActionType[] = ['click', 'double_click', 'right_click']
 
-export type MouseButton = 'left' | 'right' | 'middle'
-export const MOUSE_BUTTONS: readonly MouseButton[] = ['left', 'right', 'middle']
+/** `back` and `forward` are the side buttons of a mouse (history back/forward), as DevTools records them. */
+export type MouseButton = 'left' | 'right' | 'middle' | 'back' | 'forward'
+export const MOUSE_BUTTONS: readonly MouseButton[] = ['left', 'right', 'middle', 'back', 'forward']
+
+/** Keys held down during a click (Shift-click selects a range, Control-click opens in a new tab, …). */
+export type KeyModifier = 'Alt' | 'Control' | 'Meta' | 'Shift'
+export const KEY_MODIFIERS: readonly KeyModifier[] = ['Alt', 'Control', 'Meta', 'Shift']
 
 export type DialogType = 'alert' | 'confirm' | 'prompt' | 'beforeunload'
 export const DIALOG_TYPES: readonly DialogType[] = ['alert', 'confirm', 'prompt', 'beforeunload']
@@ -277,6 +284,8 @@ export interface Action {
   x: number
   y: number
   button?: MouseButton | null
+  /** Keys held down during a click-like or hover step. */
+  modifiers?: KeyModifier[] | null
   key?: string | null
   text?: string | null
   /** The chosen option of a `select` action. */

@@ -11,6 +11,8 @@ export interface BrowserHealth {
   check(page: Page): Promise<string | null>
   /** Watches the page the replay moved to (a step opened it). */
   follow(page: Page): void
+  /** Stops watching a page the replay is about to close on purpose (a DevTools `close` step of a popup). */
+  release(page: Page): void
   dispose(): void
 }
 
@@ -21,13 +23,13 @@ export interface BrowserHealth {
  */
 export function watchBrowserHealth(first: Page): BrowserHealth {
   let lost: string | null = null
-  const offs: Array<() => void> = []
+  const offs: Array<{ target: Page | Browser; off: () => void }> = []
   const on = (target: Page | Browser, event: string, why: string) => {
     const handler = () => {
       lost ??= why
     }
     ;(target as Page).on(event as 'close', handler)
-    offs.push(() => (target as Page).off(event as 'close', handler))
+    offs.push({ target, off: () => (target as Page).off(event as 'close', handler) })
   }
   const follow = (page: Page) => {
     on(page, 'crash', 'the page crashed (its renderer process died)')
@@ -55,8 +57,15 @@ export function watchBrowserHealth(first: Page): BrowserHealth {
       return lost
     },
     follow,
+    release(page) {
+      for (let i = offs.length - 1; i >= 0; i--)
+        if (offs[i]?.target === page) {
+          offs[i]?.off()
+          offs.splice(i, 1)
+        }
+    },
     dispose: () => {
-      for (const off of offs.splice(0)) off()
+      for (const { off } of offs.splice(0)) off()
     },
   }
 }

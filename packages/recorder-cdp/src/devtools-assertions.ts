@@ -22,10 +22,17 @@ export function assertionFromWaitForElement(step: DevtoolsStep): Assertion | { u
   const visible = step.visible as boolean | undefined
   const properties = step.properties as JsonObject | undefined
   const attributes = step.attributes as JsonObject | undefined
-  if (visible === false) return { unsupported: 'waiting for elements that are not visible has no equivalent' }
   if (attributes && Object.keys(attributes).length > 0)
     return { unsupported: 'waiting for element attributes has no equivalent' }
   const props = Object.entries(properties ?? {})
+  if (visible === false) {
+    // DevTools waits until "count operator n" is false: the negated count
+    if (props.length > 0) return { unsupported: 'waiting until elements lack properties has no equivalent' }
+    const n = count ?? 1
+    if (operator === '>=') return { kind: 'count', op: 'at_most', expected: Math.max(0, n - 1) }
+    if (operator === '<=') return { kind: 'count', op: 'at_least', expected: n + 1 }
+    return { unsupported: `waiting until the count differs from ${n} has no equivalent` }
+  }
   if (props.length > 0) {
     if (props.length > 1 || (count !== undefined && count !== 1) || operator !== '>=')
       return { unsupported: 'waiting for several properties, or properties with a count, has no equivalent' }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import {
   type DevtoolsRecording,
   type DevtoolsStep,
+  devtoolsReplayPlan,
   devtoolsSelectorsFor,
   exportDevtoolsRecording,
   identityFromDevtoolsSelectors,
@@ -38,6 +39,7 @@ describe('importDevtoolsRecording', () => {
       'type',
       'click',
       'type',
+      'hover',
       'click',
       'assert',
       'assert',
@@ -49,6 +51,9 @@ describe('importDevtoolsRecording', () => {
       'right_click',
       'key_press',
     ])
+    // the hover is replayed: it targets the login button
+    expect(tc.actions[4]).toMatchObject({ actionType: 'hover', identity: { axName: '로그인', axRole: 'button' } })
+    tc.actions.splice(4, 1)
     // the login click's asserted navigation, then the waited-for list: assertions checked on replay
     expect(tc.actions[5]).toMatchObject({ assertion: { kind: 'url', expected: 'http://127.0.0.1:4173/list' } })
     expect(tc.actions[6]).toMatchObject({
@@ -89,10 +94,7 @@ describe('importDevtoolsRecording', () => {
     expect(tc.actions[10]?.identity?.classNames).toBeUndefined() // .card is the parent's class, not the h3's
     expect(tc.actions[11]).toMatchObject({ actionType: 'key_press', key: 'Escape' })
 
-    expect(warnings).toEqual([
-      expect.stringMatching(/^steps\[5\] \(change\): looks like a password field.*QA_SECRET_/),
-      expect.stringMatching(/^steps\[6\] \(hover\): hovering has no equivalent; skipped on replay/),
-    ])
+    expect(warnings).toEqual([expect.stringMatching(/^steps\[5\] \(change\): looks like a password field.*QA_SECRET_/)])
   })
 
   it('never stores a password typed in DevTools: masked text and a secret variable', () => {
@@ -116,8 +118,19 @@ describe('importDevtoolsRecording', () => {
       'click',
       'wait',
       'assert',
+      'wait',
       'navigate',
+      'wait',
     ])
+    // a custom step has no equivalent: an action in its place that fails on replay with the reason; closing the
+    // page is honoured by the replay
+    expect(tc.actions[9]?.extra?.devtools).toMatchObject({
+      step: { type: 'customStep', name: 'lighthouse-snapshot' },
+      unsupported: 'the custom step "lighthouse-snapshot" has no equivalent',
+    })
+    expect(tc.actions[11]?.extra?.devtools).toEqual({ step: { type: 'close', target: 'main' } })
+    tc.actions.splice(11, 1)
+    tc.actions.splice(9, 1)
     const search = tc.actions[0] as Action
     expect(search.identity).toMatchObject({
       axName: '검색어',
@@ -151,18 +164,18 @@ describe('importDevtoolsRecording', () => {
       recording: { timeout: 7000, selectorAttribute: 'data-qa' },
       viewportStep: { deviceScaleFactor: 2 },
     })
-    expect(warnings.map((w) => w.replace(/:.*/, ''))).toEqual(['steps[14] (customStep)', 'steps[16] (close)'])
+    expect(warnings.map((w) => w.replace(/:.*/, ''))).toEqual(['steps[14] (customStep)'])
   })
 
-  it('warns when there is no start URL, an unpaired keyUp or an unknown button; reads <select> as select', () => {
+  it('warns when there is no start URL or an unpaired keyUp; reads <select> as select and keeps the back button', () => {
     const { testCase, warnings } = importFixture('no-start.json')
     expect(testCase.startUrl).toBeUndefined()
     expect(testCase.actions.map((a) => a.actionType)).toEqual(['click', 'select', 'click'])
     expect(testCase.actions[1]).toMatchObject({ value: 'ko', identity: { tagName: 'select', id: 'lang' } })
     expect(testCase.actions[0]?.identity).toMatchObject({ tagName: 'input', axRole: 'checkbox' })
+    expect(testCase.actions[2]).toMatchObject({ actionType: 'click', button: 'back' })
     expect(warnings).toEqual([
       expect.stringMatching(/^steps\[1\] \(keyUp\): has no matching keyDown/),
-      expect.stringMatching(/^steps\[3\] \(click\): the "back" mouse button/),
       expect.stringMatching(/no start_url/),
     ])
   })
@@ -208,13 +221,14 @@ describe('exportDevtoolsRecording', () => {
     expect(click.selectors?.[0]).toEqual(['aria/아이디[role="textbox"]'])
     expect(click.selectors).toEqual(expect.arrayContaining(original.steps[2]?.selectors ?? []))
     expect([click.offsetX, click.offsetY]).toEqual([52.5, 14])
-    // stable first: aria, test id, css, xpath, text
-    expect((recording.steps[7] as DevtoolsStep).selectors?.slice(0, 4)).toEqual([
+    // stable first: aria, test id, css, xpath; no text/ of ours (로그인 is also a heading); DevTools's own after
+    const loginSelectors = (recording.steps[7] as DevtoolsStep).selectors
+    expect(loginSelectors?.slice(0, 3)).toEqual([
       ['aria/로그인[role="button"]'],
       ['[data-testid="login-submit"]'],
       ['xpath//html/body/main/form/button'],
-      ['text/로그인'],
     ])
+    expect(loginSelectors?.at(-1)).toEqual(['text/로그인'])
     expect(recording.steps.slice(9, 11).map((s) => s.y)).toEqual([400, 250])
     expect(recording.steps[14]).toMatchObject({ type: 'click', button: 'secondary' })
     expect(recording.steps[5]).toMatchObject({ type: 'change', value: '' })
@@ -726,22 +740,182 @@ describe('assertions through DevTools recordings', () => {
     ])
   })
 
-  it('a waitForElement with what we cannot check is kept and named, never imported as a weaker assertion', () => {
+  it('a waitForElement with what we cannot check fails its step, never imported as a weaker assertion', () => {
     const { testCase, warnings } = importDevtoolsRecording(
       {
         title: 't',
         steps: [
           { type: 'navigate', url: 'http://x/' },
           { type: 'waitForElement', selectors: ['#a'], attributes: { 'data-state': 'open' } },
+          { type: 'waitForElement', selectors: ['#a'], visible: false, properties: { value: 'x' } },
           { type: 'waitForElement', selectors: ['#a'], visible: false },
+          { type: 'waitForElement', selectors: ['#a'], visible: false, operator: '<=', count: 2 },
         ],
       },
       { now: NOW },
     )
-    expect(testCase.actions).toEqual([])
-    expect(warnings).toEqual([
-      expect.stringMatching(/^steps\[1\] \(waitForElement\): waiting for element attributes has no equivalent/),
-      expect.stringMatching(/^steps\[2\] \(waitForElement\): waiting for elements that are not visible/),
+    expect(testCase.actions.map((a) => devtoolsReplayPlan(a)?.unsupported ?? null)).toEqual([
+      'waiting for element attributes has no equivalent',
+      'waiting until elements lack properties has no equivalent',
+      null,
+      null,
     ])
+    // visible: false waits until the count condition no longer holds (DevTools counts matches, shown or not)
+    expect(testCase.actions.slice(2).map((a) => a.assertion)).toEqual([
+      { kind: 'count', op: 'at_most', expected: 0 },
+      { kind: 'count', op: 'at_least', expected: 3 },
+    ])
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^steps\[1\] \(waitForElement\): waiting for element attributes has no equivalent; the step fails on replay/,
+      ),
+      expect.stringMatching(/^steps\[2\] \(waitForElement\): waiting until elements lack properties/),
+    ])
+  })
+})
+
+describe('DevTools parity (issue 15 Build 5)', () => {
+  const flow = (steps: DevtoolsStep[]) =>
+    importDevtoolsRecording(
+      { title: 'parity', steps: [{ type: 'navigate', url: 'http://x/' }, ...steps] },
+      { now: NOW },
+    )
+
+  it('a held Shift goes with the click (and back out as keyDown/keyUp around it)', () => {
+    const { testCase } = flow([
+      { type: 'keyDown', target: 'main', key: 'Shift' },
+      { type: 'click', target: 'main', selectors: [['#item2']], offsetX: 3, offsetY: 4 },
+      { type: 'keyUp', target: 'main', key: 'Shift' },
+    ])
+    expect(testCase.actions).toHaveLength(1)
+    expect(testCase.actions[0]).toMatchObject({ actionType: 'click', modifiers: ['Shift'] })
+    expect(throughFile(testCase)).toEqual(testCase)
+    expect(JSON.stringify(serializeTestCase(testCase))).toContain('"modifiers":["Shift"]')
+    const { recording } = exportDevtoolsRecording(testCase)
+    expect(recording.steps.map((s) => [s.type, s.key ?? null])).toEqual([
+      ['navigate', null],
+      ['keyDown', 'Shift'],
+      ['click', null],
+      ['keyUp', 'Shift'],
+    ])
+  })
+
+  it('a Shift pressed and released with no click in between is a key press', () => {
+    const { testCase } = flow([
+      { type: 'keyDown', target: 'main', key: 'Shift' },
+      { type: 'keyUp', target: 'main', key: 'Shift' },
+    ])
+    expect(testCase.actions).toMatchObject([{ actionType: 'key_press', key: 'Shift' }])
+  })
+
+  it('back/forward buttons, hover, popup targets and window scrolls are kept for the replay', () => {
+    const { testCase, warnings } = flow([
+      { type: 'click', target: 'main', selectors: [['#a']], button: 'forward', offsetX: 1, offsetY: 1 },
+      { type: 'hover', target: 'main', selectors: [['#menu']] },
+      { type: 'click', target: 'http://x/popup', selectors: [['#ok']], offsetX: 1, offsetY: 1 },
+      { type: 'scroll', target: 'main', x: 0, y: 200 },
+      { type: 'scroll', target: 'main', selectors: [['#box']], x: 0, y: 300 },
+    ])
+    expect(warnings).toEqual([])
+    expect(testCase.actions.map((a) => [a.actionType, a.button ?? null])).toEqual([
+      ['click', 'forward'],
+      ['hover', null],
+      ['click', 'left'],
+      ['scroll', null],
+      ['scroll', null],
+    ])
+    const plans = testCase.actions.map((a) => devtoolsReplayPlan(a))
+    expect(plans.map((p) => p?.target)).toEqual(['main', 'main', 'http://x/popup', 'main', 'main'])
+    expect(plans.map((p) => p?.scrollsWindow)).toEqual([false, false, false, true, false])
+    expect(testCase.actions[4]).toMatchObject({ scrollDy: 300, identity: { id: 'box' } })
+    const { recording } = exportDevtoolsRecording(testCase)
+    expect(recording.steps.slice(1).map((s) => [s.type, s.target, s.button ?? null])).toEqual([
+      ['click', 'main', 'forward'],
+      ['hover', 'main', null],
+      ['click', 'http://x/popup', null],
+      ['scroll', 'main', null],
+      ['scroll', 'main', null],
+    ])
+    expect(recording.steps[4]).not.toHaveProperty('scrolls')
+  })
+
+  it('an asserted navigation without a URL is awaited on replay', () => {
+    const { testCase } = flow([
+      { type: 'click', selectors: [['#go']], assertedEvents: [{ type: 'navigation', url: '', title: '' }] },
+    ])
+    expect(devtoolsReplayPlan(testCase.actions[0] as Action)?.awaitsNavigation).toBe(true)
+    const { recording } = exportDevtoolsRecording(testCase)
+    expect(recording.steps[1]).toMatchObject({ assertedEvents: [{ type: 'navigation', url: '', title: '' }] })
+    expect(recording.steps[1]).not.toHaveProperty('awaitsNavigation')
+  })
+
+  it('a scoped ARIA path is not flattened: no unscoped aria/Download on export', () => {
+    const { testCase } = flow([
+      { type: 'click', selectors: [['aria/Download Crosstab', 'aria/Download'], ['#dl-crosstab']] },
+    ])
+    expect(testCase.actions[0]?.identity?.axName).toBeUndefined()
+    const { recording } = exportDevtoolsRecording(testCase)
+    const selectors = recording.steps[1]?.selectors ?? []
+    expect(selectors).toContainEqual(['aria/Download Crosstab', 'aria/Download'])
+    expect(selectors).not.toContainEqual(['aria/Download'])
+  })
+
+  it('writes text/ only when no accessible name, test id or id names the element', () => {
+    const button: ElementIdentity = {
+      tagName: 'button',
+      axRole: 'button',
+      axName: '로그인',
+      textContent: '로그인',
+      boundingBox: { x: 0, y: 0, width: 80, height: 30 },
+    }
+    expect(devtoolsSelectorsFor(button, { css: 'form > button' })).toEqual([
+      ['aria/로그인[role="button"]'],
+      ['form > button'],
+    ])
+    // no name of its own: the text tells it from the other elements its CSS matches
+    expect(
+      devtoolsSelectorsFor(
+        { tagName: 'label', textContent: '알림 받기', boundingBox: button.boundingBox },
+        { css: 'label.check' },
+      ),
+    ).toEqual([['label.check'], ['text/알림 받기']])
+  })
+
+  it('network conditions before the navigate stay before it', () => {
+    const recording = {
+      title: 'slow',
+      steps: [
+        {
+          type: 'setViewport',
+          width: 800,
+          height: 600,
+          deviceScaleFactor: 1,
+          isMobile: false,
+          hasTouch: false,
+          isLandscape: false,
+        },
+        { type: 'emulateNetworkConditions', download: 50000, upload: 20000, latency: 400 },
+        { type: 'navigate', url: 'http://x/' },
+        { type: 'click', selectors: [['#a']], offsetX: 1, offsetY: 1 },
+      ],
+    }
+    const { testCase } = importDevtoolsRecording(recording, { now: NOW })
+    expect(testCase.startUrl).toBe('http://x/')
+    expect(devtoolsReplayPlan(testCase.actions[0] as Action)?.honour).toEqual({
+      kind: 'network',
+      offline: false,
+      download: 50000,
+      upload: 20000,
+      latency: 400,
+    })
+    const back = exportDevtoolsRecording(testCase).recording
+    expect(back.steps.map((s) => s.type)).toEqual(['setViewport', 'emulateNetworkConditions', 'navigate', 'click'])
+    expect(back.steps[1]).toEqual(recording.steps[1])
+  })
+
+  it('a recording of only unsupported steps imports steps that fail, never an empty case', () => {
+    const { testCase } = flow([{ type: 'customStep', name: 'x', parameters: {} }])
+    expect(testCase.actions).toHaveLength(1)
+    expect(devtoolsReplayPlan(testCase.actions[0] as Action)?.unsupported).toBe('the custom step "x" has no equivalent')
   })
 })

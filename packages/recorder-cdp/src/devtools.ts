@@ -6,16 +6,20 @@
  * Rules (also in the README):
  * - The first `setViewport` before any action → `viewport`; the first `navigate` before any action → `start_url`;
  *   later `navigate` steps → `navigate` actions.
- * - `click`/`doubleClick` → `click` (primary, or `button: middle` for auxiliary), `right_click` (secondary),
- *   `double_click`. `change` → `type` (`text` = value), or `select` when the element is a `<select>`.
+ * - `click`/`doubleClick` → `click` (primary, or `button: middle | back | forward`), `right_click` (secondary),
+ *   `double_click`; `hover` → `hover`. `change` → `type` (`text` = value), or `select` when a selector names a
+ *   `<select>` (the replay selects the option of a `type` whose element is a `<select>`).
  *   `keyDown` → `key_press` (its `keyUp` is dropped; `keyDown Control, keyDown a, keyUp a, keyUp Control` becomes
- *   one `key_press "Control+a"`). `scroll` (absolute position) → `scroll` by the difference to the previous
- *   position of the same scroller (positions restart at 0 after a navigation). A `waitForExpression` that is
- *   a plain timer → `wait`. `waitForElement`, other `waitForExpression`s and asserted navigations with a URL →
- *   `assert` actions (`devtools-assertions.ts`).
- * - Steps with no equivalent (hover, waitForElement with attributes or `visible: false`, customStep, close,
- *   emulateNetworkConditions, mid-flow setViewport, unknown types) produce a warning naming the step, and are
- *   kept in the case's `extra.devtools.unsupportedSteps` so that export writes them back in place.
+ *   one `key_press "Control+a"`); a modifier held around clicks/hovers → their `modifiers`, else a key press at
+ *   its keyUp. `scroll` (absolute position) → `scroll` by the difference to the previous position of the same
+ *   scroller (positions restart at 0 after a navigation); without selectors it scrolls the window. A
+ *   `waitForExpression` that is a plain timer → `wait`. `waitForElement`, other `waitForExpression`s and asserted
+ *   navigations with a URL → `assert` actions (`devtools-assertions.ts`); every asserted navigation is awaited.
+ * - `target` (a popup's URL) is kept: the replay runs the step in the page at that URL (`devtoolsReplayPlan`).
+ * - `emulateNetworkConditions`, a mid-flow `setViewport` and `close` become `wait` actions of 0 ms carrying the
+ *   step, honoured by the replay and written back in place (network conditions before the first navigate go
+ *   back before it). Steps with no equivalent (customStep, waitForElement with attributes, unknown types)
+ *   produce a warning and such an action marked `unsupported`: it fails on replay with the reason.
  * - The element identity comes from the selectors: `aria/Name[role="r"]` → ax_name + ax_role, `text/…` →
  *   text_content, `xpath/…` → xpath, plain CSS → the attributes it names (#id, .class, [name], [data-testid],
  *   [aria-label], [placeholder], [type], [href]). The tag is the CSS type selector, else the last XPath step,
@@ -42,6 +46,7 @@ import {
   type ElementIdentity,
   type JsonObject,
   type JsonValue,
+  type KeyModifier,
   type MouseButton,
   type Selectors,
   type TestCase,
@@ -398,6 +403,9 @@ export function identityFromDevtoolsSelectors(
     const last = path[path.length - 1] as string
     const { kind, body } = kindOf(last)
     if (body.trim() === '') continue
+    // `["aria/Download Crosstab", "aria/Download"]` is "Download" inside "Download Crosstab": the last name alone
+    // names another element (a toolbar's own "Download"), so a scoped ARIA path says nothing about the element
+    if (kind === 'aria' && path.length > 1) continue
     usable++
     switch (kind) {
       case 'aria': {
@@ -497,14 +505,18 @@ export function devtoolsSelectorsFor(
   if (name && !/[[\]]/.test(name)) add([aria(name, identity?.axRole)])
   if (identity?.dataTestId) add(inShadow(`[data-testid=${quoteAttr(identity.dataTestId)}]`))
   if (identity?.id) add(inShadow(`#${cssEscapeIdent(identity.id)}`))
+  /** The element has a name of its own (accessible name, test id, id): a text selector adds only ambiguity. */
+  const named = out.length > 0
   if (selectors?.css) add(inShadow(selectors.css))
   const fallbacks = (selectors?.fallbacks ?? []).filter((f) => f.trim() !== '')
   for (const f of fallbacks) if (!isXpathLike(f)) add(inShadow(f.startsWith('css=') ? f.slice(4) : f))
   const xpath = selectors?.xpath ?? identity?.xpath
   if (xpath) add([`xpath/${xpath}`])
   for (const f of fallbacks) if (isXpathLike(f)) add([`xpath/${f.startsWith('xpath=') ? f.slice(6) : f}`])
+  // `text/…` matches the smallest element holding the text anywhere (a heading and a label saying 로그인 as
+  // well as the button): written only when no accessible name, test id or id names the element
   const text = identity?.textContent?.replace(/\s+/g, ' ').trim()
-  if (text && text.length <= 80) add([`text/${text}`])
+  if (text && text.length <= 80 && !named) add([`text/${text}`])
   for (const s of extraSelectors) add(normalizePath(s))
   return out
 }
@@ -563,7 +575,6 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
   const secretPrefix = opts.secretEnvPrefix ?? DEFAULT_SECRET_PREFIX
   const warnings: string[] = []
   const actions: Action[] = []
-  const unsupported: JsonObject[] = []
   const caseExtra: JsonObject = {}
   let startUrl: string | null = null
   let viewport: { width: number; height: number } | null = null
@@ -572,19 +583,48 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
   const held: string[] = []
   const steps = recording.steps
   const warn = (i: number, step: DevtoolsStep, what: string) => warnings.push(`steps[${i}] (${step.type}): ${what}`)
+  /** Whether an action happened yet (steps kept to run before the start page do not count). */
+  const hasActed = () => actions.some((a) => (a.extra?.devtools as JsonObject | undefined)?.beforeStart !== true)
+  /** A step with no equivalent: an action in its place that fails on replay with the reason, exported back as is. */
   const keep = (i: number, step: DevtoolsStep, why: string) => {
-    warn(i, step, `${why}; skipped on replay (kept in the case for export)`)
-    unsupported.push({ index: i, before: actions.length, step: omit(step, []) })
+    warn(i, step, `${why}; the step fails on replay (kept in the case for export)`)
+    actions.push({
+      timestamp: now + i,
+      actionType: 'wait',
+      x: 0,
+      y: 0,
+      durationMs: 0,
+      description: `DevTools ${step.type} step (not replayed: ${why})`,
+      extra: { devtools: { step: omit(step, []), unsupported: why } },
+    })
+  }
+  /** A step the replay honours itself (network conditions, a viewport change, closing a page): kept whole. */
+  const passThrough = (i: number, step: DevtoolsStep, description: string, fields: JsonObject = {}) => {
+    actions.push({
+      timestamp: now + i,
+      actionType: 'wait',
+      x: 0,
+      y: 0,
+      durationMs: 0,
+      description,
+      extra: { devtools: { step: omit(step, []), ...fields } },
+    })
+  }
+  /** Modifier keys held down (`keyDown Shift` with no chord): the clicks and hovers until their keyUp get them. */
+  const heldModifiers: { key: KeyModifier; used: boolean; step: DevtoolsStep; index: number }[] = []
+  const modifiersNow = (): KeyModifier[] | null => {
+    if (heldModifiers.length === 0) return null
+    for (const m of heldModifiers) m.used = true
+    return heldModifiers.map((m) => m.key)
   }
 
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i] as DevtoolsStep
     const timestamp = now + i
-    const target = (step.target as string | undefined) ?? 'main'
-    if (target !== 'main' && step.type !== 'setViewport')
-      warn(i, step, `runs in another page or popup ("${target}"); replay acts on the main page`)
     const push = (action: Omit<Action, 'timestamp'>, kept: JsonObject) => {
       const a: Action = { timestamp, ...action }
+      // the page must navigate because of this step (DevTools waits for it): replay checks that it did
+      if (hasNavigation(step.assertedEvents)) kept.awaitsNavigation = true
       if (Object.keys(kept).length > 0) a.extra = { ...(a.extra ?? {}), devtools: kept }
       actions.push(a)
       if (hasNavigation(step.assertedEvents)) scrollPositions = new Map()
@@ -615,17 +655,22 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
 
     switch (step.type) {
       case 'setViewport': {
-        if (viewport === null && actions.length === 0) {
+        if (viewport === null && !hasActed()) {
           viewport = { width: Math.round(step.width as number), height: Math.round(step.height as number) }
           const rest = omit(step, ['type', 'width', 'height'])
           if (Object.keys(rest).length > 0) caseExtra.viewportStep = rest
-        } else keep(i, step, 'a viewport change in the middle of the flow has no equivalent')
+        } else
+          passThrough(
+            i,
+            step,
+            `Resize the viewport to ${Math.round(step.width as number)}×${Math.round(step.height as number)}`,
+          )
         break
       }
       case 'navigate': {
         scrollPositions = new Map()
         const url = step.url as string
-        if (startUrl === null && actions.length === 0) {
+        if (startUrl === null && !hasActed()) {
           startUrl = url
           const rest = omit(step, ['type', 'url'])
           if (Object.keys(rest).length > 0) caseExtra.startStep = rest
@@ -647,17 +692,33 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
         } else if (button === 'auxiliary' && step.type === 'click') {
           mouse = 'middle'
           consumed.push('button')
+        } else if ((button === 'back' || button === 'forward') && step.type === 'click') {
+          mouse = button
+          consumed.push('button')
         } else if (button === 'primary') consumed.push('button')
-        else warn(i, step, `the "${button}" mouse button has no equivalent; replayed with the left button`)
+        else
+          warn(
+            i,
+            step,
+            `a double click with the "${button}" mouse button has no equivalent; replayed with the left button`,
+          )
+        const modifiers = modifiersNow()
         const verb =
-          actionType === 'right_click' ? 'Right-click' : actionType === 'double_click' ? 'Double-click' : 'Click'
+          actionType === 'right_click'
+            ? 'Right-click'
+            : actionType === 'double_click'
+              ? 'Double-click'
+              : mouse === 'back' || mouse === 'forward' || mouse === 'middle'
+                ? `Click (${mouse} button)`
+                : 'Click'
         push(
           {
             actionType,
             x: Math.round((step.offsetX as number | undefined) ?? 0),
             y: Math.round((step.offsetY as number | undefined) ?? 0),
             button: mouse,
-            description: `${verb} ${label(t.identity, t.selectors)}`,
+            ...(modifiers ? { modifiers } : {}),
+            description: `${modifiers ? `${modifiers.join('+')}+` : ''}${verb} ${label(t.identity, t.selectors)}`,
             identity: t.identity,
             selectors: t.selectors,
           },
@@ -725,11 +786,26 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
           break
         }
         const key = step.key as string
+        if (MODIFIERS.has(key) && !heldModifiers.some((m) => m.key === key)) {
+          // held for the clicks until its keyUp; pressed alone (at the keyUp) when no click used it
+          heldModifiers.push({ key: key as KeyModifier, used: false, step, index: i })
+          break
+        }
         held.push(key)
         push({ actionType: 'key_press', x: 0, y: 0, key, description: `Press ${key}` }, omit(step, ['type', 'key']))
         break
       }
       case 'keyUp': {
+        const mod = heldModifiers.findIndex((m) => m.key === step.key)
+        if (mod >= 0) {
+          const [m] = heldModifiers.splice(mod, 1)
+          if (m && !m.used)
+            push(
+              { actionType: 'key_press', x: 0, y: 0, key: m.key, description: `Press ${m.key}` },
+              omit(m.step, ['type', 'key']),
+            )
+          break
+        }
         const at = held.lastIndexOf(step.key as string)
         if (at >= 0) held.splice(at, 1)
         else warn(i, step, 'has no matching keyDown; dropped')
@@ -758,11 +834,12 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
             ? `Scroll ${label(scroller.identity, scroller.selectors)} by ${dy} px`
             : `Scroll by ${dy} px`,
         }
+        const kept = omit(step, ['type', 'x', 'y'])
         if (scroller) {
           action.identity = scroller.identity
           action.selectors = scroller.selectors
-        }
-        push(action, omit(step, ['type', 'x', 'y']))
+        } else kept.scrolls = 'window'
+        push(action, kept)
         break
       }
       case 'waitForExpression': {
@@ -786,9 +863,23 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
         pushAssertion(assertion, t, omit(step, ['type', 'expression']))
         break
       }
-      case 'hover':
-        keep(i, step, 'hovering has no equivalent')
+      case 'hover': {
+        const t = targetOf()
+        const modifiers = modifiersNow()
+        push(
+          {
+            actionType: 'hover',
+            x: Math.round((step.offsetX as number | undefined) ?? 0),
+            y: Math.round((step.offsetY as number | undefined) ?? 0),
+            ...(modifiers ? { modifiers } : {}),
+            description: `Hover over ${label(t.identity, t.selectors)}`,
+            identity: t.identity,
+            selectors: t.selectors,
+          },
+          omit(step, ['type']),
+        )
         break
+      }
       case 'waitForElement': {
         const assertion = assertionFromWaitForElement(step)
         if ('unsupported' in assertion) {
@@ -803,13 +894,19 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
         break
       }
       case 'close':
-        keep(i, step, 'closing the page has no equivalent')
+        passThrough(i, step, `Close the page${step.target && step.target !== 'main' ? ` ${String(step.target)}` : ''}`)
         break
       case 'customStep':
         keep(i, step, `the custom step "${String(step.name ?? '')}" has no equivalent`)
         break
       case 'emulateNetworkConditions':
-        keep(i, step, 'network emulation has no equivalent')
+        // before the first navigate: exported back before it (the replay applies it right after the start page)
+        passThrough(
+          i,
+          step,
+          `Emulate network conditions (download ${String(step.download ?? '-')} B/s, latency ${String(step.latency ?? 0)} ms)`,
+          startUrl === null && !hasActed() ? { beforeStart: true } : {},
+        )
         break
       default:
         keep(i, step, 'unknown step type')
@@ -850,6 +947,8 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
       }
     }
   }
+  for (const m of heldModifiers)
+    if (!m.used) warnings.push(`steps[${m.index}] (keyDown): ${m.key} is never released and used by no click; dropped`)
   if (startUrl === null)
     warnings.push(
       'the recording has no navigate step before its first action: the case has no start_url (replay with --url)',
@@ -857,7 +956,6 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
 
   const recordingRest = omit(recording, ['title', 'steps'])
   if (Object.keys(recordingRest).length > 0) caseExtra.recording = recordingRest
-  if (unsupported.length > 0) caseExtra.unsupportedSteps = unsupported
   const testCase: TestCase = {
     name: recording.title || opts.name || 'DevTools recording',
     version: CURRENT_FORMAT_VERSION,
@@ -935,6 +1033,14 @@ export function exportDevtoolsRecording(testCase: TestCase): DevtoolsExportResul
       ...vs,
     })
   }
+  // steps imported from before the first navigate (network conditions) go back before it
+  const beforeStart = new Set<number>()
+  for (const [k, a] of testCase.actions.entries()) {
+    const kept = devtoolsExtra(a.extra)
+    if (kept.beforeStart !== true || !isObject(kept.step)) break
+    steps.push(kept.step as DevtoolsStep)
+    beforeStart.add(k)
+  }
   if (testCase.startUrl) {
     const ss = isObject(caseKept.startStep) ? (caseKept.startStep as JsonObject) : {}
     steps.push({ type: 'navigate', url: testCase.startUrl, ...ss })
@@ -954,9 +1060,24 @@ export function exportDevtoolsRecording(testCase: TestCase): DevtoolsExportResul
   const actions = testCase.actions
   for (let k = 0; k < actions.length; k++) {
     restoreBefore(k, false)
+    if (beforeStart.has(k)) continue
     const a = actions[k] as Action
     const kept = devtoolsExtra(a.extra)
-    const { selectors: _originals, ...keptFields } = kept
+    // markers of the import, not step fields
+    const {
+      selectors: _originals,
+      step: _step,
+      unsupported: _unsupported,
+      beforeStart: _beforeStart,
+      awaitsNavigation: _awaits,
+      scrolls: _scrolls,
+      ...keptFields
+    } = kept
+    if (isObject(kept.step) && typeof kept.step.type === 'string') {
+      // a step kept whole at import (no equivalent, or honoured by the replay itself): written back as it was
+      steps.push(kept.step as DevtoolsStep)
+      continue
+    }
     const base = (type: string): DevtoolsStep => ({
       type,
       ...keptFields,
@@ -1010,6 +1131,7 @@ export function exportDevtoolsRecording(testCase: TestCase): DevtoolsExportResul
         if (a.actionType === 'right_click') step.button = 'secondary'
         else if (a.button === 'middle') step.button = 'auxiliary'
         else if (a.button === 'right' && a.actionType === 'click') step.button = 'secondary'
+        else if ((a.button === 'back' || a.button === 'forward') && a.actionType === 'click') step.button = a.button
         withFrame(step, a.identity)
         if (a.opensPage)
           warn(
@@ -1116,6 +1238,17 @@ export function exportDevtoolsRecording(testCase: TestCase): DevtoolsExportResul
         if (out.step.type === 'waitForElement') withFrame(step, a.identity)
         break
       }
+      case 'hover': {
+        const selectors = selectorsOf(a.identity, a.selectors)
+        if (selectors.length === 0) {
+          warn(k, a, 'has no element identity or selector; a DevTools hover step needs one — skipped')
+          break
+        }
+        step = base('hover')
+        step.selectors = selectors
+        withFrame(step, a.identity)
+        break
+      }
       case 'drag':
         warn(k, a, 'dragging has no DevTools Recorder step — skipped')
         break
@@ -1124,7 +1257,12 @@ export function exportDevtoolsRecording(testCase: TestCase): DevtoolsExportResul
     }
     if (step) {
       step = ordered(step)
+      // keys held during the step: pressed before it, released after it, as DevTools records them
+      const held = (a.modifiers ?? []).filter((m) => MODIFIERS.has(m))
+      const target = step.target as string
+      for (const m of held) steps.push({ type: 'keyDown', target, key: m })
       steps.push(step)
+      for (const m of [...held].reverse()) steps.push({ type: 'keyUp', target, key: m })
       if (hasNavigation(step.assertedEvents)) scrollPositions = new Map()
     }
   }
@@ -1167,4 +1305,53 @@ function ordered(step: DevtoolsStep): DevtoolsStep {
 function keptSelectorsOrSelf(kept: JsonObject, fallback: string[][]): string[][] {
   const originals = keptSelectors(kept)
   return originals.length > 0 ? originals.map(normalizePath) : fallback
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Replay
+
+/** What a replay must do for an action imported from DevTools beyond the action itself (read by the replayer). */
+export interface DevtoolsReplayPlan {
+  /** The page the step runs in: `main` (the page the case started in) or the URL of a popup. Absent: as recorded. */
+  target: string | null
+  /** Why the step cannot be replayed: it fails with this reason (never a silent pass). */
+  unsupported: string | null
+  /** The step must cause a navigation (an asserted navigation event). */
+  awaitsNavigation: boolean
+  /** A scroll of the window (no scroller selector): the window scrolls, whatever stands under the point. */
+  scrollsWindow: boolean
+  /** A step honoured by the replay itself. */
+  honour:
+    | { kind: 'network'; offline: boolean; download: number; upload: number; latency: number }
+    | { kind: 'viewport'; width: number; height: number }
+    | { kind: 'close' }
+    | null
+}
+
+/** The DevTools part of an action's replay, or null for an action not imported from DevTools. */
+export function devtoolsReplayPlan(action: Action): DevtoolsReplayPlan | null {
+  const kept = devtoolsExtra(action.extra)
+  if (Object.keys(kept).length === 0) return null
+  const step = isObject(kept.step) ? (kept.step as JsonObject) : null
+  const target = typeof kept.target === 'string' ? kept.target : typeof step?.target === 'string' ? step.target : null
+  const num = (v: JsonValue | undefined, fallback: number) => (isFiniteNumber(v) ? v : fallback)
+  let honour: DevtoolsReplayPlan['honour'] = null
+  let unsupported = typeof kept.unsupported === 'string' ? kept.unsupported : null
+  if (step && !unsupported) {
+    if (step.type === 'emulateNetworkConditions') {
+      const download = num(step.download, -1)
+      const upload = num(step.upload, -1)
+      honour = { kind: 'network', offline: !download && !upload, download, upload, latency: num(step.latency, 0) }
+    } else if (step.type === 'setViewport')
+      honour = { kind: 'viewport', width: num(step.width, 0), height: num(step.height, 0) }
+    else if (step.type === 'close') honour = { kind: 'close' }
+    else unsupported = `the DevTools ${String(step.type)} step has no equivalent`
+  }
+  return {
+    target,
+    unsupported,
+    awaitsNavigation: kept.awaitsNavigation === true,
+    scrollsWindow: kept.scrolls === 'window',
+    honour,
+  }
 }

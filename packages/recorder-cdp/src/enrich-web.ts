@@ -1,3 +1,4 @@
+import { clickSideButton } from './cdp-side-buttons'
 import {
   type Action,
   CURRENT_FORMAT_VERSION,
@@ -90,6 +91,10 @@ export async function enrichWebCase(testCase: TestCase, opts: EnrichWebOptions):
       case 'click':
       case 'double_click':
       case 'right_click':
+        if (action.button === 'back' || action.button === 'forward') {
+          await clickSideButton(page, action.x, action.y, action.button, action.modifiers ?? [])
+          return
+        }
         await page.mouse.click(action.x, action.y, {
           button: action.actionType === 'right_click' ? 'right' : (action.button ?? 'left'),
           clickCount: action.actionType === 'double_click' ? 2 : 1,

@@ -10,6 +10,7 @@ import {
   type Action,
   type AssertionCheck,
   isClickLike,
+  type KeyModifier,
   type ReplayReport,
   type ReplayResult,
   type TestCase,
@@ -32,6 +33,8 @@ import { secretFieldsOf } from './cdp-secret-fields'
 import { maskedScreenshot, settle } from './recorder'
 import { clickAsAPerson } from './styled-control'
 import { pageAssertionProbe, pollAssertion } from './assert-step'
+import { devtoolsReplayPlan } from './devtools'
+import { clickSideButton, emulateNetworkConditions } from './cdp-side-buttons'
 
 export interface WebStepEvent {
   index: number
@@ -181,8 +184,12 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
           `The browser crashed before this step (${lostBefore}); it did not run.`,
         )
       }
+      const plan = devtoolsReplayPlan(action)
+      // a DevTools step names the page it runs in: the main page, or a popup by its URL
+      if (plan?.target) await enterPage(plan.target)
       dialog = action.dialog ? answerDialogs(page, action.dialog) : null
       located = await runAction(action, result)
+      if (plan?.awaitsNavigation) await navigationCaused(action)
       result.success = true
       const opened = await followNewPage(action, newPages, result)
       if (opened) {
@@ -337,6 +344,56 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
   }
 
   /**
+   * Goes on in the page a DevTools step names: `main` (the page the replay started in) or the page whose URL is
+   * the recorded one (rebased), waited for up to the step timeout, as @puppeteer/replay does.
+   */
+  async function enterPage(target: string): Promise<void> {
+    let next: Page | undefined = target === 'main' ? opts.page : undefined
+    if (!next) {
+      const want = urls.rebase(target)
+      const deadline = Date.now() + timeout
+      for (;;) {
+        next = opts.page
+          .context()
+          .pages()
+          .find((p) => !p.isClosed() && p.url() === want)
+        if (next || Date.now() > deadline) break
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      if (!next)
+        throw new WebError('WEB_NEW_PAGE_MISSING', `The step runs in the page at ${want}, and no page is open there.`, {
+          hint: 'An earlier step was recorded opening it (a popup or a new tab); check that it still does.',
+        })
+    }
+    if (next === page) return
+    if (next.isClosed())
+      throw new WebError('WEB_NEW_PAGE_MISSING', `The step runs in the ${target} page, which was closed.`)
+    page = next
+    await page.bringToFront().catch(() => undefined)
+    health.follow(page)
+    activity.dispose()
+    activity = trackPageActivity(page)
+    activity.mark()
+    await state.reader?.detach()
+    state.reader = null
+  }
+
+  /** A DevTools step with an asserted navigation: it must have made the page navigate (waited up to the timeout). */
+  async function navigationCaused(action: Action): Promise<void> {
+    if (activity.navigatedSinceMark()) return
+    const frame = page.mainFrame()
+    const navigated = await page
+      .waitForEvent('framenavigated', { predicate: (f) => f === frame, timeout })
+      .then(() => true)
+      .catch(() => false)
+    if (!navigated)
+      throw new WebError(
+        'WEB_NAVIGATION_MISSING',
+        `${targetLabel(action)} was recorded causing a navigation (an asserted navigation event), and the page did not navigate within ${timeout} ms.`,
+      )
+  }
+
+  /**
    * An assert step: its target located by the same cascade (or counted by its exact keys), the condition polled
    * until the step timeout (a DevTools step's own `timeout` when it had one). The step fails when the condition
    * does not hold, with expected and actual.
@@ -384,6 +441,34 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
   }
 
   async function runAction(action: Action, result: ReplayResult): Promise<LocateResult<PlaywrightCandidate> | null> {
+    const plan = devtoolsReplayPlan(action)
+    if (plan?.unsupported) {
+      result.method = 'failed'
+      throw new WebError(
+        'WEB_UNSUPPORTED_STEP',
+        `This imported DevTools step cannot be replayed: ${plan.unsupported}.`,
+        {
+          hint: 'Replace it with an equivalent step (an assert, a wait) or remove it from the case.',
+        },
+      )
+    }
+    if (plan?.honour) {
+      result.method = 'none'
+      const h = plan.honour
+      if (h.kind === 'network') await emulateNetworkConditions(page, h)
+      else if (h.kind === 'viewport') await page.setViewportSize({ width: h.width, height: h.height })
+      else if (page !== opts.page) {
+        // closing a popup: the steps after it go on in the main page (or name theirs)
+        health.release(page)
+        activity.dispose()
+        await page.close()
+        page = opts.page
+        activity = trackPageActivity(page)
+        activity.mark()
+      } else await page.close()
+      return null
+    }
+    if (action.actionType === 'scroll' && (action.identity || plan?.scrollsWindow)) return scrollTarget(action, result)
     switch (action.actionType) {
       case 'assert':
         return runAssert(action, result)
@@ -421,7 +506,8 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
       result.method = 'coordinate'
       result.actualCoords = { x: action.x, y: action.y }
       result.coordinateChange = { x: 0, y: 0 }
-      if (isClickLike(action) || action.actionType === 'drag') await clickAt(action, action.x, action.y)
+      if (isClickLike(action) || action.actionType === 'drag' || action.actionType === 'hover')
+        await clickAt(action, action.x, action.y)
       else if (action.actionType === 'type') await page.keyboard.type(text ?? '')
       await rememberSecretField(action)
       return null
@@ -493,6 +579,13 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     }
     switch (action.actionType) {
       case 'type':
+        if (await handle.evaluate((el) => el.localName === 'select').catch(() => false)) {
+          // a DevTools `change` on a <select> (its tag unknown at import): the option with that value, or label
+          await handle
+            .selectOption(text ?? '', { timeout })
+            .catch(() => handle.selectOption({ label: text ?? '' }, { timeout }))
+          break
+        }
         await handle.fill(text ?? '', { timeout })
         await rememberSecretField(action)
         break
@@ -502,22 +595,94 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
           .catch(() => handle.selectOption(action.value ?? '', { timeout }))
         break
       case 'right_click':
-        await handle.click({ button: 'right', timeout })
+        await handle.click({ button: 'right', timeout, ...modifiersOf(action) })
         break
       case 'double_click':
-        await handle.dblclick({ timeout })
+        await handle.dblclick({ timeout, ...modifiersOf(action) })
+        break
+      case 'hover':
+        await handle.hover({ timeout, ...modifiersOf(action) })
         break
       default: {
+        if (action.button === 'back' || action.button === 'forward') {
+          await handle.scrollIntoViewIfNeeded({ timeout })
+          const box = await handle.boundingBox({ timeout })
+          if (!box) throw new Error(`${targetLabel(action)} has no box to click.`)
+          await clickSideButton(
+            page,
+            box.x + box.width / 2,
+            box.y + box.height / 2,
+            action.button,
+            action.modifiers ?? [],
+          )
+          break
+        }
         // a styled checkbox/radio/switch covered by its own label: click the label, as the person did (Build 3)
-        await clickAsAPerson(handle, { timeout, ...(action.button ? { button: action.button } : {}) })
+        await clickAsAPerson(handle, {
+          timeout,
+          ...(action.button ? { button: action.button } : {}),
+          ...(action.modifiers?.length ? { modifiers: action.modifiers } : {}),
+        })
       }
     }
     return found
   }
 
+  function modifiersOf(action: Action): { modifiers?: KeyModifier[] } {
+    return action.modifiers?.length ? { modifiers: [...action.modifiers] } : {}
+  }
+
+  /**
+   * A scroll of an element (located like a click's target) or of the window, by the recorded distance: the
+   * element itself scrolls, not whatever stands under a point.
+   */
+  async function scrollTarget(action: Action, result: ReplayResult): Promise<LocateResult<PlaywrightCandidate> | null> {
+    const dx = action.scrollDx ?? 0
+    const dy = action.scrollDy ?? 0
+    if (!action.identity) {
+      result.method = 'none'
+      await page.evaluate(([x, y]) => window.scrollBy(x as number, y as number), [dx, dy])
+      return null
+    }
+    const identity = action.identity
+    const found = await locate(identity, playwrightCandidateSource(page, { framePath: identity.framePath ?? null }), {
+      selectors: action.selectors ?? null,
+      coordinates: null,
+      ...opts.locate,
+    })
+    result.strategiesTried = found.attempts
+    result.matchConfidence = found.confidence
+    const handle: Locator | undefined =
+      found.status === 'found' && !found.coordinateFallback ? found.element?.handle : undefined
+    if (!handle) {
+      result.method = 'failed'
+      throw new WebError(
+        'WEB_ELEMENT_NOT_FOUND',
+        `Element to scroll not found: ${targetLabel(action)} (tried ${describeAttempts(found.attempts)}).`,
+      )
+    }
+    result.method = found.strategy
+    await handle.evaluate((el, [x, y]) => el.scrollBy(x as number, y as number), [dx, dy])
+    return found
+  }
+
   async function clickAt(action: Action, x: number, y: number) {
+    if (action.actionType === 'hover') {
+      await page.mouse.move(x, y)
+      return
+    }
+    if (action.button === 'back' || action.button === 'forward') {
+      await clickSideButton(page, x, y, action.button, action.modifiers ?? [])
+      return
+    }
     const button = action.actionType === 'right_click' ? 'right' : (action.button ?? 'left')
-    await page.mouse.click(x, y, { button, clickCount: action.actionType === 'double_click' ? 2 : 1 })
+    const held = action.modifiers ?? []
+    for (const m of held) await page.keyboard.down(m)
+    try {
+      await page.mouse.click(x, y, { button, clickCount: action.actionType === 'double_click' ? 2 : 1 })
+    } finally {
+      for (const m of [...held].reverse()) await page.keyboard.up(m)
+    }
   }
 
   /** The field a secret was typed into stays painted over in every later screenshot ("show password"). */

@@ -1,3 +1,4 @@
+import type { KeyModifier } from '@qa/model'
 import type { ElementHandle, Locator } from 'playwright-core'
 
 /**
@@ -13,9 +14,13 @@ import type { ElementHandle, Locator } from 'playwright-core'
  */
 export async function clickAsAPerson(
   handle: Locator,
-  opts: { timeout: number; button?: 'left' | 'right' | 'middle' },
+  opts: { timeout: number; button?: 'left' | 'right' | 'middle'; modifiers?: readonly KeyModifier[] },
 ): Promise<{ clicked: 'element' | 'label' | 'wrapper'; note: string | null }> {
-  const click = { timeout: opts.timeout, ...(opts.button ? { button: opts.button } : {}) }
+  const click = {
+    timeout: opts.timeout,
+    ...(opts.button ? { button: opts.button } : {}),
+    ...(opts.modifiers?.length ? { modifiers: [...opts.modifiers] } : {}),
+  }
   const cover = await coveringPartOf(handle, Math.min(opts.timeout, 2_000)).catch(() => null)
   if (cover) {
     try {

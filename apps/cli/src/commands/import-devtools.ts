@@ -21,9 +21,10 @@ export class ImportDevtoolsCommand extends QaCommand {
     details: `
       Reads the JSON that DevTools → Recorder → Export → JSON writes and saves a format-3.0 web case: clicks,
       double/right clicks, changes (typing), key presses, scrolls and navigations become actions whose element
-      identity (role, name, id, test id, XPath, text) comes from the recorded selectors. Steps with no
-      equivalent (hover, waitForElement, custom steps, …) are reported as warnings on stderr and kept in the
-      case so \`qa export devtools\` writes them back. Values typed into password fields are never stored: the
+      identity (role, name, id, test id, XPath, text) comes from the recorded selectors; hovers, modifier keys
+      held around clicks, back/forward mouse buttons, popup targets and waits come along. Steps with no
+      equivalent (custom steps, …) are reported as warnings on stderr and become steps that fail on replay
+      with the reason (never a silent pass); \`qa export devtools\` writes them back as they were. Values typed into password fields are never stored: the
       case names an environment variable (QA_SECRET_…) to supply at replay.
       --url sets the case's start URL exactly as given and --base-url moves every URL on the recording's
       origin onto another base, with the rules of qa replay. The recording is only read. Exit code: 0 when the case was saved, 2 on bad input.

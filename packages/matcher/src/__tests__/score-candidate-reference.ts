@@ -207,7 +207,10 @@ export function scoreCandidate(
   candidate: CandidateElement,
   weights: Readonly<ScoreWeights> = DEFAULT_WEIGHTS,
 ): CandidateScore {
-  const r = prepared(identity)
+  // an identity's unknown tag and empty box were not recorded (as in the fast scorer)
+  const r = { ...prepared(identity) }
+  if (r.tagName === 'unknown') r.tagName = undefined
+  if (r.box && r.box.width <= 0 && r.box.height <= 0) r.box = undefined
   const c = prepared(candidate)
   const attributes: Partial<Record<ScoredAttribute, number>> = {}
   let sum = 0
