@@ -32,6 +32,7 @@ export type ActionType =
   | 'navigate'
   | 'select'
   | 'assert'
+  | 'hover'
 export const ACTION_TYPES: readonly ActionType[] = [
   'click',
   'double_click',
@@ -44,6 +45,7 @@ export const ACTION_TYPES: readonly ActionType[] = [
   'navigate',
   'select',
   'assert',
+  'hover',
 ]
 /** Action types that act on an element at a point; a case is legacy when one of them lacks semantics. */
 export const CLICK_LIKE_ACTION_TYPES: readonly ActionType[] = ['click', 'double_click', 'right_click']
@@ -286,6 +288,9 @@ export interface Action {
   /** Where a `drag` ends. */
   endX?: number | null
   endY?: number | null
+  /** The element a `drag` was dropped on (web), located on replay like the dragged one (`identity`). */
+  dropIdentity?: ElementIdentity | null
+  dropSelectors?: Selectors | null
   scrollDx?: number | null
   scrollDy?: number | null
   durationMs?: number | null
@@ -298,6 +303,11 @@ export interface Action {
   opensPage?: boolean | null
   /** The JavaScript dialog the step opened, and the answer given to it (web). */
   dialog?: DialogAnswer | null
+  /**
+   * The names of the files the person chose in the file chooser this step opened (web); a replay gives the files
+   * of these names from a folder named at replay (`qa replay --files-dir`).
+   */
+  files?: string[] | null
   description: string
   screenshotBeforePath?: string | null
   /** The after-screenshot, used for verification. */

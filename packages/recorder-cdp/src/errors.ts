@@ -17,6 +17,8 @@ export type WebErrorCode =
   | 'WEB_BROWSER_CRASHED'
   | 'WEB_CDP_NO_TAB'
   | 'WEB_ASSERTION_FAILED'
+  | 'WEB_FILE_MISSING'
+  | 'WEB_FILE_CHOOSER_MISSING'
 
 export class WebError extends QaError<WebErrorCode> {
   override get name(): string {

@@ -9,7 +9,13 @@ import { type SecretFieldRef, secretFieldsOf, type ViewportBox } from './cdp-sec
 import { gotoOrExplain } from './browser'
 import { waitForDomQuietInPage } from './page-scripts'
 import { saveElementCrop } from './visual'
-import { inputReporterSource, type PageInputEvent, type PointerDownSnapshot, RECORD_BINDING } from './interactive'
+import {
+  type HoverReveal,
+  inputReporterSource,
+  type PageInputEvent,
+  type PointerDownSnapshot,
+  RECORD_BINDING,
+} from './interactive'
 import { type AnsweredDialog, watchDialogs } from './cdp-dialogs'
 import { composeBeforeShot, type FrameBuffer, startFrameBuffer } from './cdp-frame-buffer'
 import { isSameElement, targetAtPointerDown } from './pointer-down-target'
@@ -696,6 +702,8 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
       const pressedAt = new Map<Action, number>()
       /** Pointer-down times as they arrive (before the queue handles them): a dialog belongs to the last before it. */
       const downs: number[] = []
+      /** Each pointer-down's time as the page sent it → as stamped on arrival (a drag names its pointer-down so). */
+      const pageDownAt = new Map<number, number>()
       const dialogs: AnsweredDialog[] = []
       const dialogWatches: { dispose(): Promise<void> }[] = []
       /** Gives each answered dialog to the click it followed, once that click is a step. */
@@ -713,6 +721,35 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         }
       }
       let typing: { action: Action; key: string; secret: boolean } | null = null
+      /**
+       * A hover step: the element the pointer rested on to reveal the one pressed next. Its before-screenshot is
+       * the newest frame from before the pointer entered it.
+       */
+      const hoverStep = async (hover: HoverReveal, pressedAtMs: number | undefined): Promise<Action | null> => {
+        const target = await (await readerFor()).fromDescription(hover.description).catch(() => null)
+        if (!target) return null
+        const index = actions.length
+        const frames = buffers.get(page)
+        const at = Math.min(hover.at, pressedAtMs ?? hover.at)
+        const beforeShot = await pointerDownShot(index, frames, at, null).catch(() => undefined)
+        const action: Action = {
+          timestamp: Date.now(),
+          ...withTarget(
+            {
+              actionType: 'hover',
+              x: Math.round(hover.x),
+              y: Math.round(hover.y),
+              description: describeTarget('Hover over', target, 'Hover'),
+            },
+            target,
+          ),
+        }
+        if (beforeShot) action.screenshotBeforePath = beforeShot.path
+        const elementCrop = await crop(index, beforeShot, action)
+        if (elementCrop) action.elementCropPath = elementCrop
+        pushStep(action)
+        return action
+      }
       const enqueue = (job: () => Promise<unknown>) => {
         queue = queue.then(job).catch(() => undefined)
       }
@@ -738,10 +775,14 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
                 warning: `the element could not be read (${String(error).split('\n')[0]}): recorded as a coordinate step`,
               }),
             )
+            // the hover that made the pressed element visible (a hover-only menu) is a step of its own, before it
+            const hover = event.hover ? await hoverStep(event.hover, event.at) : null
             const index = actions.length
             const beforeShot = await pointerDownShot(index, buffers.get(page), event.at, event.snapshot).catch(
               () => undefined,
             )
+            // what the hover showed is what the person saw before pressing
+            if (hover && beforeShot) hover.screenshotPath = beforeShot.path
             const before = beforeShot?.path
             const replaced = actionType === 'double_click' && actions.at(-1)?.actionType === 'click'
             if (replaced) actions.pop()
@@ -755,6 +796,39 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             await settle(page, quietMs, settleTimeoutMs)
             const after = await shot(index, 'after')
             if (after) action.screenshotPath = after
+            break
+          }
+          case 'drag': {
+            typing = null
+            const owner = actions.find((a) => pressedAt.get(a) === pageDownAt.get(event.downAt))
+            // only a plain click becomes a drag (a double click or a right click stays what it was)
+            if (owner === undefined || owner.actionType !== 'click') break
+            const drop = event.drop
+              ? await (await readerFor()).fromDescription(event.drop).catch(() => null)
+              : await (await readerFor()).atPoint(event.endX, event.endY).catch(() => null)
+            owner.actionType = 'drag'
+            owner.endX = Math.round(event.endX)
+            owner.endY = Math.round(event.endY)
+            if (drop) {
+              owner.dropIdentity = drop.identity
+              owner.dropSelectors = drop.selectors
+            }
+            const source = owner.description.replace(/^Click /, '')
+            owner.description = `Drag ${source} to ${drop ? describeTarget('', drop, '').trim() : `(${owner.endX}, ${owner.endY})`}`
+            const index = actions.indexOf(owner)
+            listenOpts.onStep?.({ index, action: owner, replaced: true })
+            await settle(page, quietMs, settleTimeoutMs)
+            const after = await shot(index, 'after')
+            if (after) owner.screenshotPath = after
+            break
+          }
+          case 'files': {
+            typing = null
+            // the files go with the step that opened the chooser: the last click (or key) before they were chosen
+            const owner = actions.findLast((a) => isClickLike(a) || a.actionType === 'key_press')
+            if (!owner || event.names.length === 0) break
+            owner.files = event.names
+            owner.description = `${owner.description} and choose ${event.names.map((n) => `"${n}"`).join(', ')}`
             break
           }
           case 'input': {
@@ -849,7 +923,9 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           if (stopped || target !== page) return
           if (event.kind === 'pointerdown') {
             // stamped on arrival, so that a dialog the click opens finds it before the queue reaches it
+            const pageAt = event.at
             event.at = Math.min(event.at ?? Date.now(), Date.now())
+            if (pageAt !== undefined) pageDownAt.set(pageAt, event.at)
             downs.push(event.at)
           }
           enqueue(() => handle(event))

@@ -32,6 +32,7 @@ import { secretFieldsOf } from './cdp-secret-fields'
 import { maskedScreenshot, settle } from './recorder'
 import { clickAsAPerson } from './styled-control'
 import { pageAssertionProbe, pollAssertion } from './assert-step'
+import { answerFileChooser, filesForStep } from './file-chooser'
 
 export interface WebStepEvent {
   index: number
@@ -68,6 +69,11 @@ export interface WebReplayOptions {
   /** Where secrets of password steps are read from (`secret_env`). The CLI passes process.env. */
   env?: Readonly<Record<string, string | undefined>>
   locate?: LocateOptions
+  /**
+   * Where the files of steps that chose files in a file chooser (`files`) are read from, by name; default: the
+   * case's folder.
+   */
+  filesDir?: string
   /** Settle after each step: DOM quiet for this long (default 150 ms). */
   settleQuietMs?: number
   /**
@@ -171,6 +177,8 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     let located: LocateResult<PlaywrightCandidate> | null = null
     /** The recorded dialog answer, given when the step opens the dialog. */
     let dialog: ReturnType<typeof answerDialogs> | null = null
+    /** The recorded files, given to the file chooser the step opens. */
+    let chooser: ReturnType<typeof answerFileChooser> | null = null
     activity.mark()
     const newPages = watchNewPages(page)
     const lostBefore = health.lost()
@@ -182,7 +190,13 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
         )
       }
       dialog = action.dialog ? answerDialogs(page, action.dialog) : null
+      if (action.files?.length) {
+        // the files first: a missing one fails the step before anything is clicked
+        const paths = await filesForStep(action.files, resolve(opts.filesDir ?? opts.caseDir))
+        chooser = answerFileChooser(page, paths, timeout)
+      }
       located = await runAction(action, result)
+      await chooser?.settle(targetLabel(action))
       result.success = true
       const opened = await followNewPage(action, newPages, result)
       if (opened) {
@@ -200,6 +214,7 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
         result.errorMessage = `The browser crashed during this step (${lost}); the steps after it cannot run.`
     }
     newPages.dispose()
+    chooser?.dispose()
     if (health.lost() || page.isClosed()) {
       // nothing to settle or wait for: the page is gone
     } else if (!adaptive || opts.verify || !result.success || activity.navigatedSinceMark())
@@ -421,7 +436,9 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
       result.method = 'coordinate'
       result.actualCoords = { x: action.x, y: action.y }
       result.coordinateChange = { x: 0, y: 0 }
-      if (isClickLike(action) || action.actionType === 'drag') await clickAt(action, action.x, action.y)
+      if (action.actionType === 'drag') await dragBetween(action, { x: action.x, y: action.y })
+      else if (action.actionType === 'hover') await page.mouse.move(action.x, action.y)
+      else if (isClickLike(action)) await clickAt(action, action.x, action.y)
       else if (action.actionType === 'type') await page.keyboard.type(text ?? '')
       await rememberSecretField(action)
       return null
@@ -482,6 +499,15 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
       state.pendingIdentity = await state.reader.atPoint(found.point.x, found.point.y).catch(() => null)
     }
     const handle: Locator | undefined = found.element?.handle
+    if (action.actionType === 'drag') {
+      await dragBetween(action, found.point, found.coordinateFallback ? undefined : handle)
+      return found
+    }
+    if (action.actionType === 'hover') {
+      if (found.coordinateFallback || !handle) await page.mouse.move(found.point.x, found.point.y)
+      else await handle.hover({ timeout })
+      return found
+    }
     if (found.coordinateFallback || !handle) {
       await clickAt(action, found.point.x, found.point.y)
       if (text !== null) await page.keyboard.type(text)
@@ -510,6 +536,40 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
       }
     }
     return found
+  }
+
+  /**
+   * A drag from the located source to the drop target, located by the same cascade from `drop_identity` (else the
+   * recorded end point, moved as the source moved). Playwright's mouse drives both mouse drags and HTML5 drag and
+   * drop.
+   */
+  async function dragBetween(action: Action, from: { x: number; y: number }, source?: Locator): Promise<void> {
+    const moved = { x: from.x - action.x, y: from.y - action.y }
+    let to = { x: (action.endX ?? action.x) + moved.x, y: (action.endY ?? action.y) + moved.y }
+    const drop = action.dropIdentity
+    if (drop && !recordedTargetObjection(drop)) {
+      const found = await locate(drop, playwrightCandidateSource(page, { framePath: drop.framePath ?? null }), {
+        selectors: action.dropSelectors ?? null,
+        coordinates: { x: action.endX ?? action.x, y: action.endY ?? action.y },
+        ...opts.locate,
+      })
+      if (found.status !== 'found' || !found.point)
+        throw new WebError(
+          'WEB_ELEMENT_NOT_FOUND',
+          `Drop target not found: ${drop.axRole ?? drop.tagName} "${(drop.axName || drop.textContent || '').slice(0, 50)}" (tried ${describeAttempts(found.attempts)}).`,
+        )
+      to = found.point
+    }
+    if (source) {
+      await source.hover({ timeout })
+      const box = await source.boundingBox()
+      if (box) from = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+    }
+    await page.mouse.move(from.x, from.y)
+    await page.mouse.down()
+    await page.mouse.move(from.x + (to.x - from.x) / 3, from.y + (to.y - from.y) / 3, { steps: 4 })
+    await page.mouse.move(to.x, to.y, { steps: 8 })
+    await page.mouse.up()
   }
 
   async function clickAt(action: Action, x: number, y: number) {

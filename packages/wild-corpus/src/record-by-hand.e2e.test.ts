@@ -7,7 +7,7 @@
  * Stop, Ctrl-C, closing the window, killing the browser) must leave a valid case with the steps so far.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -369,6 +369,10 @@ describe('new tabs and JavaScript dialogs, recorded by hand and replayed (real X
     ),
     '/b': page('B', `<button style="${pos}" onclick="log('done-b')">Done</button>`),
     '/details': page('Details', `<button style="${pos}" onclick="log('approved:' + event.isTrusted)">Approve</button>`),
+    '/prompt': page(
+      'Name',
+      `<button style="${pos}" onclick="const n = prompt('Your name?', ''); log(n === null ? 'no-name' : 'name:' + n)">Sign</button>`,
+    ),
   }
   let server: Server
   let url: string
@@ -471,6 +475,243 @@ describe('new tabs and JavaScript dialogs, recorded by hand and replayed (real X
     expect(r.code, r.stdout + r.stderr).toBe(0)
     await sleep(300)
     expect(seen).toEqual(['kept', 'deleted'])
+  })
+
+  it('a prompt answered with text: the text is recorded and typed into the prompt again on replay', async () => {
+    const file = join(dir, 'prompt.json')
+    seen = []
+    const rec = await startRecording(`${url}/prompt`, file)
+    await clickAt(at(200))
+    await sleep(500)
+    await typeText('Kim')
+    await pressKey('Return')
+    rec.interrupt()
+    expect(await rec.exited, rec.stderr()).toBe(0)
+    expect(seen).toEqual(['name:Kim'])
+    const saved = JSON.parse(await readFile(file, 'utf8')) as {
+      actions: { action_type: string; dialog?: { type: string; accept: boolean; prompt_text?: string } }[]
+    }
+    expect(saved.actions.map((a) => [a.action_type, a.dialog])).toEqual([
+      ['click', { type: 'prompt', message: 'Your name?', accept: true, prompt_text: 'Kim' }],
+    ])
+    seen = []
+    const r = await qa(['replay', file, '--url', `${url}/prompt`, '--json', '--report-dir', 'reports-prompt'])
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    await sleep(300)
+    expect(seen).toEqual(['name:Kim'])
+  })
+})
+
+/** The pointer travels to a point in a few moves and rests there (no click): what a person does to open a menu. */
+async function restAt(p: { x: number; y: number }, restMs = 700): Promise<void> {
+  const to = { x: Math.round(origin.x + p.x), y: Math.round(origin.y + p.y) }
+  const from = (await xdo('getmouselocation', '--shell')).match(/X=(\d+)\nY=(\d+)/)
+  const [fx, fy] = from ? [Number(from[1]), Number(from[2])] : [0, 0]
+  let at = { x: fx, y: fy }
+  for (const f of [0.25, 0.5, 0.75, 1]) {
+    const next = { x: Math.round(fx + (to.x - fx) * f), y: Math.round(fy + (to.y - fy) * f) }
+    if (next.x !== at.x || next.y !== at.y) await xdo('mousemove', '--sync', String(next.x), String(next.y))
+    at = next
+    await sleep(40)
+  }
+  await sleep(restMs)
+}
+
+describe('hover menus, double and right clicks, drag and drop: recorded by hand and replayed (real X input)', () => {
+  const PAGES: Record<string, string> = {
+    // a CSS :hover dropdown and a menu a mouseenter listener opens; the items are hidden until the pointer rests
+    // on their menu
+    '/menu': `<!doctype html><html><head><title>Shop</title><style>
+      body { margin: 0; font: 20px sans-serif }
+      nav { display: flex; gap: 40px; padding: 0 40px; background: #eee; height: 60px }
+      .menu { position: relative; width: 200px; height: 60px; line-height: 60px }
+      .menu ul { position: absolute; top: 60px; left: 0; margin: 0; padding: 0; list-style: none; width: 200px;
+        background: #fff; border: 1px solid #999 }
+      .menu li a, .menu li button { display: block; width: 100%; height: 50px; line-height: 50px; font: inherit;
+        border: 0; background: none; text-align: left; padding: 0 10px; box-sizing: border-box }
+      #products ul { display: none }
+      #products:hover ul { display: block }
+      #buy { position: absolute; left: 40px; top: 220px; width: 200px; height: 60px; font: inherit }
+    </style></head><body>
+      <nav>
+        <div class="menu" id="products"><a href="#" onclick="return false">Products</a>
+          <ul><li><a href="#" onclick="log('laptops:' + event.isTrusted); return false">Laptops</a></li>
+              <li><a href="#" onclick="log('phones:' + event.isTrusted); return false">Phones</a></li></ul></div>
+        <div class="menu" id="account"><span>Account</span>
+          <ul hidden><li><button type="button" onclick="log('profile:' + event.isTrusted)">Profile</button></li>
+              <li><button type="button" onclick="log('signout:' + event.isTrusted)">Sign out</button></li></ul></div>
+      </nav>
+      <button id="buy" type="button" onclick="log('buy:' + event.isTrusted)">Buy now</button>
+      <script>
+        const log = (e) => fetch('/log?e=' + encodeURIComponent(e))
+        const account = document.getElementById('account')
+        account.addEventListener('mouseenter', () => { account.querySelector('ul').hidden = false })
+        account.addEventListener('mouseleave', () => { account.querySelector('ul').hidden = true })
+      </script></body></html>`,
+    // a box that answers double clicks, one with its own context menu, and a card dragged into a column
+    '/gestures': `<!doctype html><html><head><title>Board</title><style>
+      body { margin: 0; font: 20px sans-serif }
+      .box { position: absolute; width: 220px; height: 80px; line-height: 80px; text-align: center;
+        background: #dde; user-select: none }
+      .column { position: absolute; top: 300px; width: 260px; height: 300px; border: 2px dashed #999 }
+      #card { position: absolute; left: 60px; top: 360px; width: 180px; height: 60px; line-height: 60px;
+        background: #fc6; text-align: center; user-select: none; touch-action: none; z-index: 2 }
+    </style></head><body>
+      <div class="box" id="rename" role="button" aria-label="Rename" style="left:60px;top:60px">Rename</div>
+      <div class="box" id="options" role="button" aria-label="Options" style="left:360px;top:60px">Options</div>
+      <div class="column" id="todo" role="region" aria-label="To do" style="left:40px"></div>
+      <div class="column" id="done" role="region" aria-label="Done" style="left:500px"></div>
+      <div id="card" role="listitem" aria-label="Write report">Write report</div>
+      <script>
+        const log = (e) => fetch('/log?e=' + encodeURIComponent(e))
+        document.getElementById('rename').addEventListener('dblclick', (e) => log('dblclick:' + e.isTrusted))
+        document.getElementById('rename').addEventListener('click', () => log('click'))
+        document.getElementById('options').addEventListener('contextmenu', (e) => {
+          e.preventDefault()
+          log('contextmenu:' + e.isTrusted)
+        })
+        // a drag made of pointer events, as sortable lists and boards do it
+        const card = document.getElementById('card')
+        let grab = null
+        card.addEventListener('pointerdown', (e) => {
+          grab = { dx: e.clientX - card.offsetLeft, dy: e.clientY - card.offsetTop }
+          card.setPointerCapture(e.pointerId)
+        })
+        card.addEventListener('pointermove', (e) => {
+          if (!grab) return
+          card.style.left = e.clientX - grab.dx + 'px'
+          card.style.top = e.clientY - grab.dy + 'px'
+        })
+        card.addEventListener('pointerup', (e) => {
+          if (!grab) return
+          grab = null
+          card.style.visibility = 'hidden'
+          const under = document.elementFromPoint(e.clientX, e.clientY)
+          card.style.visibility = ''
+          const column = under && under.closest('.column')
+          log('dropped:' + (column ? column.id : 'nowhere') + ':' + e.isTrusted)
+        })
+      </script></body></html>`,
+  }
+  let server: Server
+  let url: string
+  let seen: string[] = []
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const u = new URL(req.url ?? '/', 'http://x')
+      if (u.pathname === '/log') {
+        seen.push(u.searchParams.get('e') ?? '')
+        res.end('ok')
+        return
+      }
+      res.writeHead(PAGES[u.pathname] ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' })
+      res.end(PAGES[u.pathname] ?? 'not found')
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    await new Promise((r) => server?.close(r))
+  })
+
+  interface GestureCase {
+    actions: {
+      action_type: string
+      description: string
+      identity?: { ax_name?: string; text_content?: string }
+      drop_identity?: { ax_name?: string }
+      end_x?: number
+      end_y?: number
+    }[]
+  }
+
+  it('a CSS :hover dropdown and a mouseenter menu: the hover that showed each item is a step, and replays before its click', async () => {
+    const file = join(dir, 'hover-menus.json')
+    seen = []
+    const rec = await startRecording(`${url}/menu`, file)
+    // a click on a button that was visible all along: no hover step
+    await clickAt({ x: 140, y: 250 })
+    // Products (40..240 × 0..60) → its dropdown opens below it → Phones (second item, 60+50..60+100)
+    await restAt({ x: 120, y: 30 })
+    await restAt({ x: 120, y: 135 }, 300)
+    await clickAt({ x: 120, y: 135 })
+    await restAt({ x: 400, y: 300 }, 300)
+    // Account (280..480) → its listener shows the list → Sign out
+    await restAt({ x: 360, y: 30 })
+    await restAt({ x: 360, y: 135 }, 300)
+    await clickAt({ x: 360, y: 135 })
+    rec.interrupt()
+    expect(await rec.exited, rec.stderr()).toBe(0)
+    expect(seen).toEqual(['buy:true', 'phones:true', 'signout:true'])
+    const saved = JSON.parse(await readFile(file, 'utf8')) as GestureCase
+    expect(saved.actions.map((a) => [a.action_type, a.identity?.ax_name ?? a.identity?.text_content])).toEqual([
+      ['click', 'Buy now'],
+      ['hover', 'Products'],
+      ['click', 'Phones'],
+      ['hover', 'Account'],
+      ['click', 'Sign out'],
+    ])
+    expect(rec.stdout()).toMatch(/ {2}2\. Hover over link "Products"/)
+    seen = []
+    const r = await qa(['replay', file, '--url', `${url}/menu`, '--json', '--report-dir', 'reports-hover'])
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    await sleep(300)
+    expect(seen).toEqual(['buy:true', 'phones:true', 'signout:true'])
+    // without its hover step the item cannot be clicked: the replay says so instead of clicking something else
+    const noHover = { ...JSON.parse(await readFile(file, 'utf8')) }
+    noHover.actions = noHover.actions.filter((a: { action_type: string }) => a.action_type !== 'hover')
+    const bare = join(dir, 'hover-menus-no-hover.json')
+    await writeFile(bare, JSON.stringify(noHover))
+    seen = []
+    const failed = await qa(['replay', bare, '--url', `${url}/menu`, '--json', '--report-dir', 'reports-no-hover'])
+    expect(failed.code, failed.stdout + failed.stderr).toBe(1)
+    await sleep(300)
+    expect(seen).toEqual(['buy:true'])
+  })
+
+  it('a double click, a right click and a drag of a card into another column: one step each, replayed', async () => {
+    const file = join(dir, 'gestures.json')
+    seen = []
+    const rec = await startRecording(`${url}/gestures`, file)
+    await restAt({ x: 170, y: 100 }, 200)
+    await xdo('click', '--repeat', '2', '--delay', '90', '1')
+    await sleep(800)
+    await restAt({ x: 470, y: 100 }, 200)
+    await xdo('click', '3')
+    await sleep(800)
+    // the card's centre (150, 390) into the "Done" column (500..760 × 300..600)
+    await restAt({ x: 150, y: 390 }, 200)
+    await xdo('mousedown', '1')
+    await sleep(150)
+    for (const f of [0.1, 0.3, 0.5, 0.7, 0.9, 1]) {
+      await xdo(
+        'mousemove',
+        '--sync',
+        String(Math.round(origin.x + 150 + 480 * f)),
+        String(Math.round(origin.y + 390 + 60 * f)),
+      )
+      await sleep(60)
+    }
+    await xdo('mouseup', '1')
+    await sleep(1000)
+    rec.interrupt()
+    expect(await rec.exited, rec.stderr()).toBe(0)
+    expect(seen).toEqual(['click', 'click', 'dblclick:true', 'contextmenu:true', 'dropped:done:true'])
+    const saved = JSON.parse(await readFile(file, 'utf8')) as GestureCase
+    expect(saved.actions.map((a) => [a.action_type, a.identity?.ax_name])).toEqual([
+      ['double_click', 'Rename'],
+      ['right_click', 'Options'],
+      ['drag', 'Write report'],
+    ])
+    const drag = saved.actions[2]!
+    expect(drag.drop_identity?.ax_name).toBe('Done')
+    expect(drag.description).toMatch(/^Drag .*Write report.* to region Done$/)
+    expect(Math.abs((drag.end_x ?? 0) - 630)).toBeLessThan(4)
+    seen = []
+    const r = await qa(['replay', file, '--url', `${url}/gestures`, '--json', '--report-dir', 'reports-gestures'])
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    await sleep(300)
+    expect(seen).toEqual(['click', 'click', 'dblclick:true', 'contextmenu:true', 'dropped:done:true'])
   })
 })
 
