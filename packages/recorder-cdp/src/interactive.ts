@@ -56,6 +56,8 @@ export type PageInputEvent =
       drop?: PageElementDescription | null
     }
   | { kind: 'files'; names: string[]; x: number; y: number }
+  /** The page saw a double click (its two presses were reported as pointer-downs before it). */
+  | { kind: 'dblclick'; x: number; y: number }
   | { kind: 'input'; value: string; isPassword: boolean; x: number; y: number }
   | { kind: 'select'; label: string; x: number; y: number }
   | { kind: 'key'; key: string }
@@ -307,7 +309,19 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   }
   // Drags: the pointer went down, moved some way and came up elsewhere (pointer events), or an HTML5 drag ended
   // (the browser cancels the pointer then, and reports the drag's own events).
-  let pressedDown: { at: number; x: number; y: number; far: boolean } | null = null
+  let pressedDown: {
+    at: number
+    x: number
+    y: number
+    far: boolean
+    /** What was pressed, and where it and its ancestors were then: what moved with the pointer is not the drop. */
+    target: Element | null
+    boxes: Map<Element, string>
+  } | null = null
+  const boxKey = (el: Element) => {
+    const r = el.getBoundingClientRect()
+    return `${Math.round(r.left)},${Math.round(r.top)},${Math.round(r.width)},${Math.round(r.height)}`
+  }
   let dragOver: { x: number; y: number } | null = null
   const far = (a: { x: number; y: number }, b: { x: number; y: number }) => Math.hypot(a.x - b.x, a.y - b.y) > 12
   const sendDrag = (end: { x: number; y: number }) => {
@@ -318,7 +332,15 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     let drop: unknown = null
     try {
       const { dx, dy } = offset()
-      let el = document.elementFromPoint(end.x - dx, end.y - dy)
+      const pressed = down.target
+      // under the drop point, leaving out what was dragged (the pressed element, and ancestors that moved with it)
+      const moved = (el: Element) =>
+        !!pressed &&
+        (el === pressed ||
+          pressed.contains(el) ||
+          (el.contains(pressed) && down.boxes.has(el) && down.boxes.get(el) !== boxKey(el)))
+      let el: Element | null =
+        document.elementsFromPoint(end.x - dx, end.y - dy).find((candidate) => !moved(candidate)) ?? null
       // the drop zone, rather than a line of text in it: the nearest element that names itself, 4 levels up at most
       for (let k = 0, at = el; k < 4 && at && at.localName !== 'body'; k++, at = at.parentElement)
         if (at.id || at.getAttribute('role') || at.getAttribute('aria-label') || at.getAttribute('data-testid')) {
@@ -375,6 +397,15 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     true,
   )
   addEventListener(
+    'dblclick',
+    (e) => {
+      if (fromToolbar(e)) return
+      const { dx, dy } = offset()
+      send({ kind: 'dblclick', x: e.clientX + dx, y: e.clientY + dy })
+    },
+    true,
+  )
+  addEventListener(
     'pointerdown',
     (e) => {
       if (fromToolbar(e)) return
@@ -382,7 +413,11 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
       const at = performance.timeOrigin + e.timeStamp
       const x = e.clientX + dx
       const y = e.clientY + dy
-      pressedDown = e.button === 0 ? { at, x, y, far: false } : null
+      const target = e.composedPath()[0] instanceof Element ? (e.composedPath()[0] as Element) : null
+      const boxes = new Map<Element, string>()
+      for (let k = 0, el = target; k < 8 && el && el.localName !== 'body'; k++, el = el.parentElement)
+        boxes.set(el, boxKey(el))
+      pressedDown = e.button === 0 ? { at, x, y, far: false, target, boxes } : null
       send({
         kind: 'pointerdown',
         x,

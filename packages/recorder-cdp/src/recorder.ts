@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, relative, resolve } from 'node:path'
 import { type Action, CURRENT_FORMAT_VERSION, isClickLike, type TestCase } from '@qa/model'
 import { saveTestCase } from '@qa/model/node'
@@ -820,6 +820,23 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             await settle(page, quietMs, settleTimeoutMs)
             const after = await shot(index, 'after')
             if (after) owner.screenshotPath = after
+            break
+          }
+          case 'dblclick': {
+            // the two presses of a double click were recorded as clicks: one double-click step takes their place
+            const [first, second] = actions.slice(-2)
+            const near = (a: Action) => Math.abs(a.x - event.x) <= 8 && Math.abs(a.y - event.y) <= 8
+            if (first?.actionType !== 'click' || second?.actionType !== 'click' || !near(first) || !near(second)) break
+            actions.pop()
+            for (const path of [second.screenshotBeforePath, second.screenshotPath, second.elementCropPath])
+              if (path) await rm(join(caseDir, path), { force: true })
+            first.actionType = 'double_click'
+            first.description = first.description.replace(/^Click\b/, 'Double-click')
+            if (second.dialog && !first.dialog) first.dialog = second.dialog
+            const index = actions.indexOf(first)
+            listenOpts.onStep?.({ index, action: first, replaced: true })
+            const after = await shot(index, 'after')
+            if (after) first.screenshotPath = after
             break
           }
           case 'files': {
