@@ -439,7 +439,8 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
       if (!el || !('value' in el)) return
       if (el.localName === 'select') return
       const type = (el.getAttribute?.('type') ?? '').toLowerCase()
-      if (type === 'checkbox' || type === 'radio') return
+      // a file input's choice is reported by its change event (the names), never as typing
+      if (type === 'checkbox' || type === 'radio' || type === 'file') return
       // a field that was a password field stays one after a "show password" toggle made it type=text
       const autocomplete = (el.getAttribute?.('autocomplete') ?? '').toLowerCase()
       if (type === 'password' || /\b(current|new)-password\b/.test(autocomplete)) secretFields.add(el)

@@ -7,7 +7,7 @@
  * Stop, Ctrl-C, closing the window, killing the browser) must leave a valid case with the steps so far.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -1011,5 +1011,150 @@ describe('qa record web --cdp: in the tab the person is on, in their own running
     expect(pages.map((p) => p.url()).sort()).toEqual(['about:blank', `${app.url}/login`].sort())
     expect(await tab!.evaluate((tag) => document.getElementsByTagName(tag).length, 'qa-recorder-toolbar')).toBe(0)
     await person.close()
+  })
+
+  // A file input opens the browser's native file dialog, which cannot be driven reliably by X input: the person's
+  // pick is made over the test's own CDP connection to their browser (the chooser intercepted there), the click
+  // that opens it is real X input, and the recorder learns the names from the page as it would from a real pick.
+  it('a file upload: the chosen names are recorded, and a replay gives the files of those names from --files-dir', async () => {
+    const UPLOAD = `<!doctype html><html><head><title>Upload</title></head><body style="margin:0">
+      <input id="attach" type="file" multiple aria-label="Attachments"
+        style="position:absolute;left:200px;top:200px;width:300px;height:80px;font:20px sans-serif">
+      <script>
+        document.getElementById('attach').addEventListener('change', async (e) => {
+          for (const f of e.target.files) await fetch('/log?e=' + encodeURIComponent(f.name + ':' + f.size))
+        })
+      </script></body></html>`
+    const seen: string[] = []
+    const server = createServer((req, res) => {
+      const u = new URL(req.url ?? '/', 'http://x')
+      if (u.pathname === '/log') {
+        seen.push(u.searchParams.get('e') ?? '')
+        res.end('ok')
+        return
+      }
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      res.end(UPLOAD)
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    const uploadUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/upload`
+    const picked = join(dir, 'picked')
+    const replayFiles = join(dir, 'replay-files')
+    const empty = join(dir, 'no-files')
+    await mkdir(picked, { recursive: true })
+    await mkdir(replayFiles, { recursive: true })
+    await mkdir(empty, { recursive: true })
+    await writeFile(join(picked, 'report.txt'), 'hello world')
+    await writeFile(join(picked, '보고서.txt'), '한글')
+    await writeFile(join(replayFiles, 'report.txt'), 'replayed!')
+    await writeFile(join(replayFiles, '보고서.txt'), '다시 재생')
+    const cdpUrl = `http://127.0.0.1:${port}`
+    const person = await chromium.connectOverCDP(cdpUrl)
+    try {
+      const tab = person
+        .contexts()
+        .flatMap((c) => c.pages())
+        .find((p) => p.url().endsWith('/login'))!
+      await tab.goto(uploadUrl)
+      await tab.bringToFront()
+      // where this window's viewport is on the screen: one calibration click, before recording
+      await tab.evaluate(() => {
+        addEventListener('pointerdown', (e) => {
+          ;(window as unknown as { hit: number[] }).hit = [e.screenX - e.clientX, e.screenY - e.clientY]
+        })
+      })
+      const guess = await tab.evaluate(() => ({
+        x: screenX + (outerWidth - innerWidth) / 2 + 40,
+        y: screenY + outerHeight - innerHeight + 40,
+      }))
+      await xdo('mousemove', '--sync', String(Math.round(guess.x)), String(Math.round(guess.y)))
+      await xdo('click', '1')
+      await sleep(300)
+      const hit = await tab.evaluate(() => (window as unknown as { hit?: number[] }).hit)
+      expect(hit).toBeDefined()
+      const saved = origin
+      const file = join(dir, 'upload.json')
+      const child = spawn(process.execPath, [CLI, 'record', 'web', '--cdp', cdpUrl, '--out', file], {
+        cwd: dir,
+        env: { ...process.env, DISPLAY: xvfb.display },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      })
+      started.push(child)
+      let out = ''
+      let err = ''
+      child.stdout?.on('data', (d) => {
+        out += d
+      })
+      child.stderr?.on('data', (d) => {
+        err += d
+      })
+      const exited = new Promise<number>((r) => child.on('close', (code) => r(code ?? -1)))
+      for (let i = 0; i < 300 && !/Recording in the browser window/.test(err); i++) await sleep(100)
+      expect(err).toMatch(/Recording in the browser window/)
+      await sleep(500)
+      const chooser = tab.waitForEvent('filechooser', { timeout: 10_000 })
+      try {
+        origin = { x: hit![0] as number, y: hit![1] as number }
+        await clickAt({ x: 350, y: 240 })
+      } finally {
+        origin = saved
+      }
+      await (await chooser).setFiles([join(picked, 'report.txt'), join(picked, '보고서.txt')])
+      await sleep(1000)
+      if (child.pid) process.kill(-child.pid, 'SIGINT')
+      expect(await exited, err).toBe(0)
+      expect([...seen].sort()).toEqual(['report.txt:11', '보고서.txt:6'].sort())
+      const recorded = JSON.parse(await readFile(file, 'utf8')) as {
+        actions: { action_type: string; files?: string[]; description: string }[]
+      }
+      expect(recorded.actions.map((a) => [a.action_type, a.files])).toEqual([['click', ['report.txt', '보고서.txt']]])
+      expect(out).toMatch(/ {2}1\. Click /)
+      expect(recorded.actions[0]?.description).toMatch(/ and choose "report\.txt", "보고서\.txt"$/)
+
+      // the replay gives the files of the folder it is told (their own contents: another size than recorded)
+      seen.length = 0
+      const r = await qa([
+        'replay',
+        file,
+        '--url',
+        uploadUrl,
+        '--files-dir',
+        replayFiles,
+        '--json',
+        '--report-dir',
+        'reports-upload',
+      ])
+      expect(r.code, r.stdout + r.stderr).toBe(0)
+      await sleep(300)
+      expect([...seen].sort()).toEqual(['report.txt:9', '보고서.txt:13'].sort())
+      // a folder without them: the step fails naming the file, and nothing is clicked
+      seen.length = 0
+      const missing = await qa([
+        'replay',
+        file,
+        '--url',
+        uploadUrl,
+        '--files-dir',
+        empty,
+        '--json',
+        '--report-dir',
+        'reports-upload-missing',
+      ])
+      expect(missing.code, missing.stdout + missing.stderr).toBe(1)
+      const report = JSON.parse(missing.stdout) as { replay_results: { success: boolean; error_message?: string }[] }
+      expect(report.replay_results[0]?.success).toBe(false)
+      expect(report.replay_results[0]?.error_message).toMatch(
+        /The file "report\.txt" the step chooses is not in .*no-files/,
+      )
+      expect(seen).toEqual([])
+      // a folder that does not exist is bad input, refused before the browser starts
+      const nowhere = await qa(['replay', file, '--url', uploadUrl, '--files-dir', join(dir, 'nowhere'), '--json'])
+      expect(nowhere.code).toBe(2)
+      expect(nowhere.stderr).toMatch(/--files-dir .*nowhere is not a folder/)
+    } finally {
+      await person.close()
+      await new Promise((r) => server.close(r))
+    }
   })
 })
