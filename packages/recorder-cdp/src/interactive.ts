@@ -98,6 +98,9 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     const host = (window as unknown as Record<symbol, Element | undefined>)[toolbarKey]
     return host !== undefined && e.composedPath().includes(host)
   }
+  // an assert mode of the toolbar is waiting for its pick: that click is the toolbar's, not the page's
+  const picking = () =>
+    (window as unknown as Record<symbol, unknown>)[Symbol.for('qa.recorderToolbar.picking')] === true
   const send = (event: unknown) => {
     const fn = (window as unknown as Record<string, ((e: unknown) => void) | undefined>)[binding]
     if (typeof fn === 'function') fn(event)
@@ -399,7 +402,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'dblclick',
     (e) => {
-      if (fromToolbar(e)) return
+      if (fromToolbar(e) || picking()) return
       const { dx, dy } = offset()
       send({ kind: 'dblclick', x: e.clientX + dx, y: e.clientY + dy })
     },
@@ -408,7 +411,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'pointerdown',
     (e) => {
-      if (fromToolbar(e)) return
+      if (fromToolbar(e) || picking()) return
       const { dx, dy, top } = offset()
       const at = performance.timeOrigin + e.timeStamp
       const x = e.clientX + dx

@@ -934,6 +934,30 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             break
         }
       }
+      /**
+       * An assertion picked with the toolbar (the page never saw the click): the element at the point, captured like
+       * a click's target, with its text or value as it is now for `expected`.
+       */
+      const pickedAssertion = async (request: Extract<ToolbarRequest, { kind: 'assert' }>) => {
+        typing = null
+        const index = actions.length
+        const before = await shotWithBytes(index, 'before').catch(() => undefined)
+        const partial = await captureAssertion(page, await readerFor(), {
+          type: 'assert',
+          kind: request.assert,
+          x: request.x,
+          y: request.y,
+        }).catch(() => null)
+        if (!partial) return
+        const action: Action = { timestamp: Date.now(), ...partial }
+        if (before) {
+          action.screenshotBeforePath = before.path
+          action.screenshotPath = before.path
+          const elementCrop = await crop(index, before, action)
+          if (elementCrop) action.elementCropPath = elementCrop
+        }
+        pushStep(action)
+      }
       /** Reports a page's input, and moves the recording into a page it opens (after the click that opened it). */
       const attach = async (target: Page) => {
         await target.exposeBinding(RECORD_BINDING, (_source, event: PageInputEvent) => {
@@ -964,7 +988,9 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         const onStopRequest = listenOpts.onStopRequest
         if (onStopRequest) {
           await target.exposeBinding(TOOLBAR_BINDING, (_source, request: ToolbarRequest) => {
-            if (!stopped && request?.kind === 'stop') onStopRequest()
+            if (stopped) return
+            if (request?.kind === 'stop') onStopRequest()
+            else if (request?.kind === 'assert' && target === page) enqueue(() => pickedAssertion(request))
           })
           const toolbar = { binding: TOOLBAR_BINDING, tag: TOOLBAR_TAG }
           await target.addInitScript(installRecorderToolbarInPage, toolbar)

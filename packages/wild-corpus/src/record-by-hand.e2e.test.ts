@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { decodeFrame, openBrowser } from '@qa/recorder-cdp'
+import { decodeFrame, installRecorderToolbarInPage, openBrowser, TOOLBAR_BINDING, TOOLBAR_TAG } from '@qa/recorder-cdp'
 import { setClipboard, startXvfb, type VirtualDisplay } from '@qa/recorder-desktop'
 import { type SampleApp, startSampleApp } from '@qa/sample-app'
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
@@ -548,6 +548,21 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
         account.addEventListener('mouseenter', () => { account.querySelector('ul').hidden = false })
         account.addEventListener('mouseleave', () => { account.querySelector('ul').hidden = true })
       </script></body></html>`,
+    // what a cart shows (its count from the URL, so that a variant can make an assertion false)
+    '/cart': `<!doctype html><html><head><title>Cart</title><style>
+      body { margin: 0; font: 20px sans-serif }
+      #count { position: absolute; left: 100px; top: 100px; width: 300px; height: 60px; margin: 0; font-size: 32px }
+      #coupon { position: absolute; left: 100px; top: 220px; width: 300px; height: 50px; font: inherit }
+      #checkout { position: absolute; left: 100px; top: 320px; width: 300px; height: 60px; font: inherit }
+    </style></head><body>
+      <h2 id="count" onclick="log('count-clicked')">3 items</h2>
+      <input id="coupon" aria-label="Coupon" value="SPRING-25" onpointerdown="log('coupon-pressed')">
+      <button id="checkout" type="button" onclick="log('checkout:' + event.isTrusted)">Checkout</button>
+      <script>
+        const log = (e) => fetch('/log?e=' + encodeURIComponent(e))
+        const n = new URLSearchParams(location.search).get('n')
+        if (n) document.getElementById('count').textContent = n + ' items'
+      </script></body></html>`,
     // a box that answers double clicks, one with its own context menu, and a card dragged into a column
     '/gestures': `<!doctype html><html><head><title>Board</title><style>
       body { margin: 0; font: 20px sans-serif }
@@ -667,6 +682,74 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
     expect(failed.code, failed.stdout + failed.stderr).toBe(1)
     await sleep(300)
     expect(seen).toEqual(['buy:true'])
+  })
+
+  it('assertions picked with the toolbar (assert text, value, visible): recorded without clicking the page, replayed', async () => {
+    // where the toolbar's buttons are: the same toolbar, in a probe page of the same size (its shadow root opened)
+    const probePage = await probe.newPage({ viewport: VIEWPORT })
+    await probePage.setContent('<body></body>')
+    await probePage.evaluate(() => {
+      const attach = Element.prototype.attachShadow
+      Element.prototype.attachShadow = function (init) {
+        return attach.call(this, { ...init, mode: 'open' })
+      }
+    })
+    await probePage.evaluate(installRecorderToolbarInPage, { binding: TOOLBAR_BINDING, tag: TOOLBAR_TAG })
+    const buttons = await probePage.evaluate((tag) => {
+      const root = document.querySelector(tag)?.shadowRoot
+      return Object.fromEntries(
+        Array.from(root?.querySelectorAll('button') ?? []).map((b) => {
+          const r = b.getBoundingClientRect()
+          return [b.textContent?.trim() ?? '', { x: r.left + r.width / 2, y: r.top + r.height / 2 }]
+        }),
+      )
+    }, TOOLBAR_TAG)
+    await probePage.close()
+    expect(Object.keys(buttons)).toEqual(['Assert visible', 'Assert text', 'Assert value', 'Stop'])
+    const file = join(dir, 'cart-asserts.json')
+    seen = []
+    const rec = await startRecording(`${url}/cart`, file)
+    await clickAt(buttons['Assert text']!)
+    await clickAt({ x: 250, y: 130 })
+    await clickAt(buttons['Assert value']!)
+    await clickAt({ x: 250, y: 245 })
+    await clickAt(buttons['Assert visible']!)
+    await clickAt({ x: 250, y: 350 })
+    // and a real click on the button, which the page sees
+    await clickAt({ x: 250, y: 350 })
+    await clickAt(buttons.Stop!)
+    expect(await rec.exited, rec.stderr()).toBe(0)
+    expect(rec.stdout()).toMatch(/Stopped: the Stop button of the recorder toolbar was clicked/)
+    // the page saw only the last click: the picks never reached it
+    expect(seen).toEqual(['checkout:true'])
+    const saved = JSON.parse(await readFile(file, 'utf8')) as {
+      actions: {
+        action_type: string
+        assertion?: { kind: string; expected?: string }
+        identity?: { ax_name?: string }
+        screenshot_path?: string
+      }[]
+    }
+    expect(saved.actions.map((a) => [a.action_type, a.assertion ?? null, a.identity?.ax_name])).toEqual([
+      ['assert', { kind: 'text', expected: '3 items' }, '3 items'],
+      ['assert', { kind: 'value', expected: 'SPRING-25' }, 'Coupon'],
+      ['assert', { kind: 'visible' }, 'Checkout'],
+      ['click', null, 'Checkout'],
+    ])
+    expect(rec.stdout()).toMatch(/ {2}1\. Assert /)
+    seen = []
+    const r = await qa(['replay', file, '--url', `${url}/cart`, '--json', '--report-dir', 'reports-cart'])
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    await sleep(300)
+    expect(seen).toEqual(['checkout:true'])
+    // on a cart that shows 4 items the text assertion fails, with what was expected and what was there
+    const changed = await qa(['replay', file, '--url', `${url}/cart?n=4`, '--json', '--report-dir', 'reports-cart-4'])
+    expect(changed.code, changed.stdout + changed.stderr).toBe(1)
+    const report = JSON.parse(changed.stdout) as {
+      verification_results: { final_result: string; reason: string }[]
+    }
+    expect(report.verification_results[0]?.final_result).toBe('fail')
+    expect(report.verification_results[0]?.reason).toMatch(/expected .*3 items.*actual .*4 items/)
   })
 
   it('a double click, a right click and a drag of a card into another column: one step each, replayed', async () => {
