@@ -559,6 +559,14 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
           `Drop target not found: ${drop.axRole ?? drop.tagName} "${(drop.axName || drop.textContent || '').slice(0, 50)}" (tried ${describeAttempts(found.attempts)}).`,
         )
       to = found.point
+      // where in the drop target it was dropped (a slider's track, a list between two items), kept in proportion
+      const recorded = drop.boundingBox
+      const box = found.coordinateFallback ? null : await found.element?.handle?.boundingBox().catch(() => null)
+      if (box && recorded && recorded.width > 0 && recorded.height > 0 && action.endX != null && action.endY != null) {
+        const fx = Math.min(1, Math.max(0, (action.endX - recorded.x) / recorded.width))
+        const fy = Math.min(1, Math.max(0, (action.endY - recorded.y) / recorded.height))
+        to = { x: box.x + fx * box.width, y: box.y + fy * box.height }
+      }
     }
     if (source) {
       await source.hover({ timeout })
