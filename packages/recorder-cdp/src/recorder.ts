@@ -704,6 +704,8 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
       const downs: number[] = []
       /** Each pointer-down's time as the page sent it → as stamped on arrival (a drag names its pointer-down so). */
       const pageDownAt = new Map<number, number>()
+      /** What the page described at each click's pointer-down (a drag's source, when its click found no control). */
+      const downSnapshots = new Map<Action, PointerDownSnapshot>()
       const dialogs: AnsweredDialog[] = []
       const dialogWatches: { dispose(): Promise<void> }[] = []
       /** Gives each answered dialog to the click it followed, once that click is a step. */
@@ -788,6 +790,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             if (replaced) actions.pop()
             const action: Action = { timestamp: Date.now(), ...partial }
             if (event.at !== undefined) pressedAt.set(action, event.at)
+            if (event.snapshot) downSnapshots.set(action, event.snapshot)
             if (before) action.screenshotBeforePath = before
             const elementCrop = await crop(index, beforeShot, action)
             if (elementCrop) action.elementCropPath = elementCrop
@@ -806,6 +809,27 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             const drop = event.drop
               ? await (await readerFor()).fromDescription(event.drop).catch(() => null)
               : await (await readerFor()).atPoint(event.endX, event.endY).catch(() => null)
+            // what was dragged, as it was at pointer-down: a card or a row is often no control by its markup, and
+            // by the time its click was read it had moved away with the pointer
+            const atDown = downSnapshots.get(owner)
+            if (atDown && !targetAtPointerDown(atDown, viewport)) {
+              const named =
+                atDown.descriptions.find((d) => d.id || d.role || d.ariaLabel || d.dataTestId) ?? atDown.descriptions[0]
+              const dragged = named ? await (await readerFor()).fromDescription(named).catch(() => null) : null
+              if (dragged) {
+                delete owner.operates
+                Object.assign(owner, withTarget(owner, dragged))
+                const b = named!.box
+                owner.identity!.boundingBox = {
+                  x: round2(b.x),
+                  y: round2(b.y),
+                  width: round2(b.width),
+                  height: round2(b.height),
+                }
+                owner.description = describeTarget('Click', dragged, owner.description)
+                delete owner.warning
+              }
+            }
             owner.actionType = 'drag'
             owner.endX = Math.round(event.endX)
             owner.endY = Math.round(event.endY)

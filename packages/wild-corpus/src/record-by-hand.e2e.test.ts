@@ -585,6 +585,12 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
           e.preventDefault()
           log('contextmenu:' + e.isTrusted)
         })
+        // a variant with the two columns swapped: a drop by coordinates would land in "To do"
+        if (location.search.includes('swap')) {
+          document.getElementById('todo').style.left = '500px'
+          document.getElementById('done').style.left = '40px'
+          document.getElementById('card').style.left = '520px'
+        }
         // a drag made of pointer events, as sortable lists and boards do it
         const card = document.getElementById('card')
         let grab = null
@@ -797,6 +803,20 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
     await sleep(300)
     // (sorted: the page's reports are requests, which may arrive out of order)
     expect([...seen].sort()).toEqual(['click', 'click', 'contextmenu:true', 'dblclick:true', 'dropped:done:true'])
+    // the columns swapped places (and the card moved with its column): the card still goes to "Done"
+    seen = []
+    const swapped = await qa([
+      'replay',
+      file,
+      '--url',
+      `${url}/gestures?swap`,
+      '--json',
+      '--report-dir',
+      'reports-swap',
+    ])
+    expect(swapped.code, swapped.stdout + swapped.stderr).toBe(0)
+    await sleep(300)
+    expect(seen.filter((e) => e.startsWith('dropped'))).toEqual(['dropped:done:true'])
   })
 })
 
