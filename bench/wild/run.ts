@@ -176,6 +176,8 @@ interface Row {
   recorded?: string
   /** false: the oracle could not do this step on this variant (the mutation broke the page); not judged. */
   possible?: boolean
+  /** true: the harness itself failed on this task twice (a page that never loaded, a broken install); not judged. */
+  harnessLost?: boolean
 }
 
 // ---------- target picking (in the harness's own page) ----------
@@ -785,11 +787,18 @@ console.log(`recorded ${totalSteps} steps on ${cases.length} pages in ${Math.rou
 const rows: Row[] = []
 const tasks = cases.flatMap((pc) => VARIANTS.map((v) => ({ pc, v })))
 let done = 0
-await pool(tasks, WORKERS, async ({ pc, v }) => {
+/**
+ * One page×variant task: ours and the baselines side by side, then the oracle. A task the harness itself could not
+ * carry out (the oracle or a baseline answered "harness error": a page that did not load in time, a broken
+ * install) says nothing about any approach: it runs once more, and if the harness fails again its rows are kept
+ * apart as lost to the harness, never counted as steps ours missed.
+ */
+async function runTask(pc: PageCase, v: Variant): Promise<{ taskRows: Row[]; harnessFailed: boolean }> {
   const removal = v.kind === 'removal'
   // Ours runs in its own process; the baselines run meanwhile in this one, each on its own port.
   const taskRows: Row[] = []
   let possible: boolean[] = pc.judged.map(() => true)
+  let harnessFailed = false
   const one = async (approach: Approach | 'oracle') => {
     const variant = await corpus.variant({
       ops: v.ops,
@@ -803,8 +812,8 @@ await pool(tasks, WORKERS, async ({ pc, v }) => {
         ? await replayOurs(pc, url, events, removal)
         : await replayBaseline(browser, pc, url, events, approach, removal)
     await variant.close()
+    if (verdicts.some((r) => r.got === HARNESS_ERROR)) harnessFailed = true
     if (approach === 'oracle') {
-      // a harness failure (a page that did not load in time) says nothing about the step
       possible = verdicts.map((r) => r.outcome === 'right' || r.got === HARNESS_ERROR)
       if (VERBOSE)
         verdicts.forEach((r, k) => {
@@ -838,8 +847,18 @@ await pool(tasks, WORKERS, async ({ pc, v }) => {
       if (!removal) await one('oracle')
     })(),
   ])
-  for (const row of taskRows) {
-    if (possible[row.step] === false) row.possible = false
+  for (const row of taskRows) if (possible[row.step] === false) row.possible = false
+  return { taskRows, harnessFailed }
+}
+
+await pool(tasks, WORKERS, async ({ pc, v }) => {
+  let task = await runTask(pc, v)
+  if (task.harnessFailed) {
+    console.log(`  ${v.name} ${pc.page.id}: the harness failed, running the task once more`)
+    task = await runTask(pc, v)
+  }
+  for (const row of task.taskRows) {
+    if (task.harnessFailed) row.harnessLost = true
     rows.push(row)
     if (VERBOSE && row.approach === 'ours' && row.outcome !== 'right' && row.possible !== false)
       console.log(
@@ -854,7 +873,7 @@ await pool(tasks, WORKERS, async ({ pc, v }) => {
 
 // 3. report (steps the oracle could not do on a variant are counted apart)
 const allRows = rows.splice(0, rows.length)
-rows.push(...allRows.filter((r) => r.possible !== false))
+rows.push(...allRows.filter((r) => r.possible !== false && r.harnessLost !== true))
 const pct = (n: number, d: number) => (d === 0 ? '  -' : String(Math.round((100 * n) / d)).padStart(3))
 const cell = (rs: Row[]) => {
   const n = rs.length
@@ -900,7 +919,12 @@ console.log(
     })
     .join(', ')}`,
 )
-const impossible = allRows.filter((r) => r.possible === false && r.approach === 'ours')
+const lostTasks = [...new Set(allRows.filter((r) => r.harnessLost === true).map((r) => `${r.variant} ${r.page}`))]
+if (lostTasks.length > 0)
+  console.log(
+    `WARNING: ${lostTasks.length} page×variant task(s) lost to the harness twice, not judged for anyone — the figures above leave them out: ${lostTasks.join(', ')}`,
+  )
+const impossible = allRows.filter((r) => r.possible === false && r.harnessLost !== true && r.approach === 'ours')
 console.log(
   `steps a variant made impossible (the oracle, clicking the true element, could not do them; not judged): ${impossible.length} of ${allRows.filter((r) => r.approach === 'ours').length}${
     impossible.length

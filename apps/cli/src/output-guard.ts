@@ -1,4 +1,4 @@
-import { readdir, realpath, stat } from 'node:fs/promises'
+import { mkdtemp, readdir, realpath, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import type { ReplayReport } from '@qa/model'
 import type { LoadedTestCase } from '@qa/model/node'
@@ -161,4 +161,40 @@ export function reportInputs(file: string, report: ReplayReport, what = 'the rep
     [v.expectedScreenshot, v.actualScreenshot, v.diffScreenshot].filter((p): p is string => !!p),
   )
   return [{ path: file, what }, ...shots.map((p) => ({ path: resolve(dir, p), what: `a screenshot of ${what}` }))]
+}
+
+/** A replacement of an existing case made beside it (see `stageReplacement`). */
+export interface StagedReplacement {
+  /** Where the command writes the new case; its screenshot folder goes beside it, as usual. */
+  caseFile: string
+  /** Swaps the new case and its screenshot folder in place of the old ones. */
+  commit(): Promise<void>
+  /** Removes the staging folder: the whole new recording when the work failed, the old screenshots after a commit. */
+  discard(): Promise<void>
+}
+
+/**
+ * Replacing an existing case (`--force`) without losing it to a failure midway: the new case and its
+ * screenshot folder are written into a hidden folder beside the old ones (same file system, so the swap is
+ * two renames) and swapped in only when the work is done. Null when there is nothing to replace.
+ */
+export async function stageReplacement(caseFile: string): Promise<StagedReplacement | null> {
+  const folder = caseFile.replace(/\.json$/i, '')
+  const exists = async (path: string) => (await stat(path).catch(() => null)) !== null
+  if (!(await exists(caseFile)) && !(await exists(folder))) return null
+  const dir = await mkdtemp(join(dirname(caseFile), '.qa-staging-'))
+  const staged = join(dir, basename(caseFile))
+  const stagedFolder = staged.replace(/\.json$/i, '')
+  return {
+    caseFile: staged,
+    async commit() {
+      // the old screenshots go too: a new recording without screenshots must not keep stale ones beside it
+      if (await exists(folder)) await rename(folder, join(dir, 'replaced'))
+      if (await exists(stagedFolder)) await rename(stagedFolder, folder)
+      await rename(staged, caseFile)
+    },
+    async discard() {
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { countSameLabel, createLabelCheck, isGeneratedId, labelKeyAgreement } from './label-agreement'
+import {
+  countSameLabel,
+  createLabelCheck,
+  insertedWordsAgreement,
+  isGeneratedId,
+  labelKeyAgreement,
+} from './label-agreement'
 import { comparisonKey } from './text-similarity'
 
 const agree = (a: string, b: string) => labelKeyAgreement(comparisonKey(a), comparisonKey(b))
@@ -26,6 +32,33 @@ describe('labelKeyAgreement', () => {
     expect(agree('Colour', 'Color')).toBeGreaterThanOrEqual(0.75)
     expect(agree('Add to cart', 'Add to bag')).toBeGreaterThanOrEqual(0.5)
     expect(agree('임시 저장', '임시 보관')).toBeGreaterThanOrEqual(0.5)
+  })
+})
+
+describe('words put between the recorded ones', () => {
+  const words = (t: string) => t.split(' ').map((w) => comparisonKey(w))
+  const check = (recorded: string, now: string) =>
+    createLabelCheck({ tagName: 'a', axRole: 'link', axName: recorded, textContent: recorded }).check({
+      tagName: 'a',
+      axRole: 'link',
+      axName: now,
+      textContent: now,
+    })
+
+  it('keep a reworded label (agency "TELL ME MORE" → "TELL ME SHOW MORE") that letters alone reject', () => {
+    expect(agree('TELL ME MORE', 'TELL ME SHOW MORE')).toBeLessThan(0.5)
+    expect(insertedWordsAgreement(words('tell me more'), words('tell me show more'))).toBe(0.75)
+    expect(check('TELL ME MORE', 'TELL ME SHOW MORE')).toMatchObject({ ok: true, agreement: 0.75 })
+    expect(check('장바구니 담기', '장바구니 바로 담기').ok).toBe(true)
+  })
+
+  it('do not make one word, a moved first or last word, or more new words than kept ones agree', () => {
+    expect(insertedWordsAgreement(words('save'), words('save all'))).toBe(0)
+    expect(insertedWordsAgreement(words('delete user'), words('quick delete user'))).toBe(0)
+    expect(insertedWordsAgreement(words('delete user'), words('delete user now'))).toBe(0)
+    expect(insertedWordsAgreement(words('sign in'), words('sign up and log in'))).toBe(0)
+    expect(check('Sign in', 'Sign up and log in').ok).toBe(false)
+    expect(check('Add card', 'Add new card').agreement).toBeGreaterThanOrEqual(2 / 3)
   })
 })
 

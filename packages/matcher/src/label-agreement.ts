@@ -112,15 +112,11 @@ const LABEL_PARTS = /\s*[()[\]{}/|·•:]\s*|\s+-\s+/u
  */
 export function labelKeys(e: CandidateElement | ElementIdentity): string[] {
   const out: string[] = []
-  // a toolbar, list or region is not labelled by the text of what it holds
-  const role = e.axRole?.trim().toLowerCase()
-  const text = role && !NAME_FROM_CONTENT_ROLES.has(role) ? null : e.textContent
   const add = (text: string) => {
     const k = comparisonKey(text)
     if (k && !out.includes(k)) out.push(k)
   }
-  for (const v of [e.axName, text, e.ariaLabel, e.placeholder]) {
-    if (!v) continue
+  for (const v of labelTexts(e)) {
     const label = v.length > 160 ? v.slice(0, 160) : v
     add(label)
     // parts of two letters or more: a count in 'Delete (3)' is not a label of its own
@@ -129,6 +125,40 @@ export function labelKeys(e: CandidateElement | ElementIdentity): string[] {
     else if (parts.length === 1 && comparisonKey(parts[0]) !== comparisonKey(label)) add(parts[0] as string)
   }
   return out
+}
+
+/** The human labels of an element as written: accessible name, text, aria-label, placeholder. */
+function labelTexts(e: CandidateElement | ElementIdentity): string[] {
+  // a toolbar, list or region is not labelled by the text of what it holds
+  const role = e.axRole?.trim().toLowerCase()
+  const text = role && !NAME_FROM_CONTENT_ROLES.has(role) ? null : e.textContent
+  return [e.axName, text, e.ariaLabel, e.placeholder].filter((v): v is string => !!v)
+}
+
+/** The words of each human label of an element, as comparison keys ("Tell me more" → tell, me, more). */
+function labelWordLists(e: CandidateElement | ElementIdentity): string[][] {
+  return labelTexts(e).map((t) =>
+    t
+      .slice(0, 160)
+      .split(WORD_BREAK)
+      .map((w) => comparisonKey(w))
+      .filter(Boolean),
+  )
+}
+
+/**
+ * Agreement of a label that keeps every recorded word in order with new words put between them ("Tell me more"
+ * → "Tell me show more", 0.75): the recorded words' share of the new label. Letters alone cannot see it (the
+ * keys "tellmemore" and "tellmeshowmore" share one run of 6 of 14 letters). Two recorded words at least, the
+ * first and the last kept in place (a word put in front is a qualifier, words after it a rewording, both judged
+ * by `labelKeyAgreement`), and no more new words than kept ones; 0 otherwise.
+ */
+export function insertedWordsAgreement(recorded: readonly string[], candidate: readonly string[]): number {
+  if (recorded.length < 2 || candidate.length <= recorded.length || candidate.length > 2 * recorded.length) return 0
+  if (candidate[0] !== recorded[0] || candidate[candidate.length - 1] !== recorded[recorded.length - 1]) return 0
+  let kept = 0
+  for (const w of candidate) if (kept < recorded.length && w === recorded[kept]) kept++
+  return kept === recorded.length ? recorded.length / candidate.length : 0
 }
 
 /**
@@ -221,6 +251,7 @@ const WORD_BREAK = /[\s,.;:!?|/\\()[\]{}"'`<>·•›»«‹—–\-_]+/u
  */
 export function createLabelCheck(identity: ElementIdentity, minLabelScore = DEFAULT_MIN_LABEL_SCORE): LabelCheck {
   const recorded = labelKeys(identity)
+  const recordedLabelWords = labelWordLists(identity)
   const neighbours: string[] = []
   for (const t of identity.neighborText ?? []) {
     const k = comparisonKey(t)
@@ -300,6 +331,10 @@ export function createLabelCheck(identity: ElementIdentity, minLabelScore = DEFA
       }
       let agreement = 0
       for (const a of recorded) for (const b of keys) agreement = Math.max(agreement, labelKeyAgreement(a, b))
+      if (agreement < 1)
+        for (const a of recordedLabelWords) {
+          for (const b of labelWordLists(c)) agreement = Math.max(agreement, insertedWordsAgreement(a, b))
+        }
       let reason: string | undefined
       if (agreement < minLabelScore) {
         reason =

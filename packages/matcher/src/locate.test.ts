@@ -388,6 +388,33 @@ describe('precision over recall', () => {
     expect((await locate(identityOf(recorded), seen(farNamed, 1))).status).toBe('not_found')
   })
 
+  it('the exact label does not vouch for pixels when another element carried it at recording (gentelella breadcrumb "Home" removed, header "Home" alike)', async () => {
+    const crumb: CandidateElement<string> = {
+      handle: 'crumb',
+      axRole: 'link',
+      axName: 'Home',
+      tagName: 'a',
+      xpath: '/html/body/main/nav[1]/a[1]',
+      boundingBox: { x: 697, y: 685, width: 38, height: 19 },
+      neighborText: ['/', 'Projects', 'Q2 Marketing', 'Tasks'],
+    }
+    const header = {
+      ...crumb,
+      handle: 'header',
+      xpath: '/html/body/header/nav/a[1]',
+      boundingBox: { x: 300, y: 20, width: 38, height: 19 },
+      neighborText: ['Dashboard', 'Reports'],
+    }
+    const seen = memoryCandidateSource([header], {
+      visual: () => ({ box: header.boundingBox, score: 0.999, element: header, lookAlikes: 0 }),
+    })
+    // two links said "Home" when recorded; one is gone, and it may be the recorded one
+    const r = await locate(identityOf(crumb, { sameLabelCount: 1 }), seen)
+    expect(r.status).toBe('not_found')
+    // recorded as the only "Home", its pixels and label on one element outweigh the moved place
+    expect((await locate(identityOf(crumb, { sameLabelCount: 0 }), seen)).element?.handle).toBe('header')
+  })
+
   it('an icon-only control is its icon: facebook swapped with github is not clicked (material-dashboard sign-in, no icon font)', async () => {
     const facebook: CandidateElement<string> = {
       handle: 'facebook',
@@ -447,6 +474,36 @@ describe('precision over recall', () => {
       only: ['xpath'],
     })
     expect(r.element?.handle ?? null).not.toBe('anne')
+  })
+
+  it('of twins in rows whose texts share most words, the exact row wins over the recorded place (profile "REPLY": "Nick Daniel Hi! I need more information" took Sophie\'s place)', async () => {
+    const rows = [
+      'Sophie B. Hi! I need more information..',
+      'Nick Daniel Hi! I need more information..',
+      'Peterson Have a great afternoon..',
+    ]
+    const reply = (handle: string, row: number, who: string): CandidateElement<string> => ({
+      handle,
+      axRole: 'link',
+      axName: 'REPLY',
+      tagName: 'a',
+      classNames: ['btn', 'btn-link'],
+      xpath: `/html/body/ul/li[${row}]/a`,
+      boundingBox: { x: 600, y: 100 + 60 * row, width: 60, height: 30 },
+      neighborText: [who, ...rows.filter((r) => r !== who).map((r) => `${r} REPLY`)],
+    })
+    const sophie = reply('sophie', 1, rows[0] as string)
+    const recorded = identityOf(sophie, { sameLabelCount: 2 })
+    const reordered = [
+      reply('nick', 1, rows[1] as string),
+      reply('peterson', 2, rows[2] as string),
+      reply('sophie', 3, rows[0] as string),
+    ]
+    const r = await locate(recorded, memoryCandidateSource(reordered))
+    expect(r.element?.handle ?? null).toBe('sophie')
+    // Sophie's row removed: Nick's row, which shares 5 of 9 words, is not taken for it
+    const removed = await locate(recorded, memoryCandidateSource(reordered.slice(0, 2)))
+    expect(removed.element?.handle ?? null).not.toBe('nick')
   })
 
   it('never takes a password field for the unlabelled e-mail field removed beside it (material-dashboard sign-in)', async () => {
@@ -833,6 +890,49 @@ describe('the lost-holder rule: fewer elements carry the recorded label than whe
     expect(all.element?.handle).toBe('Home-1')
     const twinGone = await locate(recorded, memoryCandidateSource([tab(1), tab(2, 'Archive'), tab(3)]))
     expect(twinGone.element?.handle).toBe('Home-1')
+  })
+
+  it('a reworded page loses holders without losing an element (sb-admin: "Search for..." → "Find for...", the table\'s "Search..." → "Find...")', async () => {
+    const field = (handle: string, label: string, xpath: string, y: number): CandidateElement<string> => ({
+      handle,
+      axRole: 'textbox',
+      axName: label,
+      placeholder: label,
+      ariaLabel: label,
+      tagName: 'input',
+      type: 'text',
+      xpath,
+      boundingBox: { x: 925, y, width: 226, height: 38 },
+      neighborText: ['Start Bootstrap'],
+    })
+    const navbar = field('navbar', 'Search for...', '/html/body/nav/form/div/input', 9)
+    const table = { ...field('table', 'Search...', '/html/body/div/main/div[3]/input', 660), neighborText: ['entries'] }
+    // the recorder counted the table's field as a holder of "Search for..." (agreement ≥ 0.6)
+    const recorded = { ...identityOf(navbar), sameLabelCount: 1 }
+    const reworded = [
+      // in a wrapper that came with the redesign
+      {
+        ...navbar,
+        axName: 'Find for...',
+        placeholder: 'Find for...',
+        ariaLabel: 'Find for...',
+        xpath: '/html/body/nav/form/div/div[2]/input',
+      },
+      { ...table, axName: 'Find...', placeholder: 'Find...', ariaLabel: 'Find...' },
+    ]
+    const r = await locate(recorded, memoryCandidateSource(reworded))
+    expect(r.element?.handle).toBe('navbar')
+    // the navbar field removed, the table's exact "Search for..." twin left: the count still speaks
+    const twin = { ...table, axName: 'Search for...', placeholder: 'Search for...', ariaLabel: 'Search for...' }
+    const gone = await locate(
+      recorded,
+      memoryCandidateSource([
+        { ...navbar, handle: 'look-alike', axName: 'Archive', placeholder: 'Archive', ariaLabel: 'Archive' },
+        twin,
+      ]),
+      { selectors: { xpath: navbar.xpath } },
+    )
+    expect(gone.status).toBe('not_found')
   })
 
   it('counts a disabled twin as the recorder did: it is still there, nothing is gone', async () => {

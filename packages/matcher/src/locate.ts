@@ -182,8 +182,10 @@ function sharesIcon(a: readonly string[] | null | undefined, b: readonly string[
   return a.some((x) => b.some((y) => x === y || x.startsWith(`${y}-`) || y.startsWith(`${x}-`)))
 }
 
-/** Neighbour-word overlap that tells a twin's row: another holder at least this, the candidate below half of it. */
+/** Neighbour-word overlap that tells a twin's row: another holder at least this, and the margin above the candidate. */
 const TWIN_NEIGHBOURS_AGREEMENT = 0.5
+/** How much better another twin's nearest neighbour must agree for this one to be rejected. */
+const TWIN_NEIGHBOURS_MARGIN = 0.3
 
 const isInput = (e: { tagName?: string | null }): boolean => e.tagName?.toLowerCase() === 'input'
 const isPasswordField = (e: { tagName?: string | null; type?: string | null }): boolean =>
@@ -303,7 +305,9 @@ export async function locate<H = unknown>(
   /**
    * The lost-holder rule: N + 1 elements carried the recorded label when recorded (`sameLabelCount` N ≥ 1) and
    * at most N do now. One of them is gone, and nothing says it is not the recorded one: a twin that stayed
-   * (the "Home" tab of the next tab set) is not taken for it.
+   * (the "Home" tab of the next tab set) is not taken for it. A reworded page loses holders too (sb-admin's
+   * "Search for..." became "Find for...", the table's "Search..." became "Find..." and no longer agrees): when no
+   * element carries the recorded label exactly any more, the count says nothing about a removal.
    */
   const othersWhenRecorded = identity.sameLabelCount ?? 0
   /** The recorded element says nothing in words and shows a known icon. */
@@ -314,8 +318,16 @@ export async function locate<H = unknown>(
     const mine = styleClasses(c.classNames)
     return mine.size === recordedClasses.size && [...mine].every((k) => recordedClasses.has(k))
   }
-  const aHolderIsGone = async (): Promise<boolean> =>
-    othersWhenRecorded >= 1 && labelKeys(identity).length > 0 && (await labelHolders()).length <= othersWhenRecorded
+  /**
+   * The candidate's own row (its nearest neighbour) is the recorded one, or nothing says otherwise: the element
+   * that slid into a removed row's place stands at its XPath in another row.
+   */
+  const rowAgrees = (e: E): boolean => (labels.neighbours(e) ?? 1) >= 1 - TWIN_NEIGHBOURS_MARGIN
+  const aHolderIsGone = async (): Promise<boolean> => {
+    if (othersWhenRecorded < 1 || labelKeys(identity).length === 0) return false
+    const now = await labelHolders()
+    return now.length <= othersWhenRecorded && now.some((h) => labels.check(h).agreement === 1)
+  }
   /**
    * The precision rule: why a candidate cannot be the element the user saw, or null when it can. Unique
    * hits of deliberate identifiers (form name, data-testid) and candidates carrying the recorded
@@ -348,7 +360,7 @@ export async function locate<H = unknown>(
     if (labels.identifier(e) === 'data-testid') return null
     if (
       labels.identifier(e) === undefined &&
-      !(identity.xpath && e.xpath === identity.xpath) &&
+      !(identity.xpath && e.xpath === identity.xpath && rowAgrees(e)) &&
       carriesLabel(e) &&
       (await aHolderIsGone())
     )
@@ -369,12 +381,13 @@ export async function locate<H = unknown>(
     // Twins in rows (profile's "REPLY" of each conversation, rows reordered): the row is told by the words of
     // the nearest neighbour. The one standing where the recorded one stood, in another row, is not it when
     // another holder stands in the recorded row.
+    // Rows that share most words ("Sophie B. Hi! I need more information.." and "Nick Daniel Hi! I need more
+    // information..") are told apart by how much better the other holder agrees, not by an absolute floor.
     if (othersWhenRecorded >= 1) {
       const mine = labels.neighbours(e)
-      if (mine !== null && mine < TWIN_NEIGHBOURS_AGREEMENT / 2) {
-        const better = (await labelHolders()).some(
-          (h) => !sameCandidate(h, e) && (labels.neighbours(h) ?? 0) >= TWIN_NEIGHBOURS_AGREEMENT,
-        )
+      if (mine !== null && mine < 1 - TWIN_NEIGHBOURS_MARGIN) {
+        const needed = Math.max(TWIN_NEIGHBOURS_AGREEMENT, mine + TWIN_NEIGHBOURS_MARGIN)
+        const better = (await labelHolders()).some((h) => !sameCandidate(h, e) && (labels.neighbours(h) ?? 0) >= needed)
         if (better)
           return describe(
             e,
@@ -609,7 +622,10 @@ export async function locate<H = unknown>(
         // (a banner pushed it down, a menu grew), so its place counts for half — and not at all when the
         // element says exactly the recorded label (a look-alike put before sneat's search field pushed it
         // aside and took its neighbours).
-        const sameLabel = labelKeys(el).length > 0 && labels.check(el).agreement === 1
+        // Not when another element carried the recorded label at recording: that one may be what the pixels
+        // show (gentelella's breadcrumb "Home" removed, the header's "Home" looks the same). Fewer holders than at
+        // recording does not veto the pixels: reworded labels (swagger-ui's operations) lose holders too.
+        const sameLabel = labelKeys(el).length > 0 && labels.check(el).agreement === 1 && othersWhenRecorded === 0
         const unmistakable =
           why !== null &&
           inScale &&

@@ -128,7 +128,7 @@ describe('matchTemplate on a keypad of look-alike keys (real PNG frames)', () =>
       }
     }
     expect(wrong).toEqual([])
-  }, 60_000)
+  }, 240_000)
 
   it('finds smaller keys at another place on the screen too', async () => {
     const { frame, keys } = await keypadPng({
@@ -145,7 +145,7 @@ describe('matchTemplate on a keypad of look-alike keys (real PNG frames)', () =>
       return !m || m.box.x !== k.x || m.box.y !== k.y || m.score < 0.999
     })
     expect(wrong.map((k) => k.label)).toEqual([])
-  }, 60_000)
+  }, 240_000)
 
   it('two identical keys: the best match has a runner-up at the other key with the same score (ambiguous)', async () => {
     const { frame, keys } = await keypadPng({ x: 700, y: 400, rows: [['7', '8', '9', '7'], ...ROWS.slice(1)] })
@@ -157,5 +157,5 @@ describe('matchTemplate on a keypad of look-alike keys (real PNG frames)', () =>
       [`${a.x},${a.y}`, `${b.x},${b.y}`].sort(),
     )
     expect(isAmbiguousMatch(m as NonNullable<typeof m>)).toBe(true)
-  }, 60_000)
+  }, 240_000)
 })

@@ -499,16 +499,19 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
       state.pendingIdentity = await state.reader.atPoint(found.point.x, found.point.y).catch(() => null)
     }
     const handle: Locator | undefined = found.element?.handle
+    // A visual hit clicks the matched pixels: the element under them only vouches for the place, and it may be a
+    // container (gentelella's segmented "Private | Team | Public" group, whose centre is "Team").
+    const atThePixels = found.strategy === 'visual' && action.actionType !== 'type' && action.actionType !== 'select'
     if (action.actionType === 'drag') {
-      await dragBetween(action, found.point, found.coordinateFallback ? undefined : handle)
+      await dragBetween(action, found.point, found.coordinateFallback || atThePixels ? undefined : handle)
       return found
     }
     if (action.actionType === 'hover') {
-      if (found.coordinateFallback || !handle) await page.mouse.move(found.point.x, found.point.y)
+      if (found.coordinateFallback || !handle || atThePixels) await page.mouse.move(found.point.x, found.point.y)
       else await handle.hover({ timeout })
       return found
     }
-    if (found.coordinateFallback || !handle) {
+    if (found.coordinateFallback || !handle || atThePixels) {
       await clickAt(action, found.point.x, found.point.y)
       if (text !== null) await page.keyboard.type(text)
       await rememberSecretField(action)

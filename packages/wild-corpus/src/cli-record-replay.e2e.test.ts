@@ -232,6 +232,19 @@ describe('wild corpus pitfalls through the CLI (issue 13 items 2–3)', () => {
     expect(r.downs[1]?.chain).toContain(rec.truths[1])
   })
 
+  it('a segmented control label found by its pixels is clicked at the pixels, not at the centre of the group under them (gentelella "Private | Team | Public", extra wrappers)', async () => {
+    const page = 'gentelella/dist/production/form.html'
+    const rec = await record(page, 'segmented', [
+      { find: (p) => p.getByRole('button', { name: 'Open menu' }) },
+      { find: (p) => p.locator('div.segmented label').first() },
+    ])
+    const r = await replay(rec, page, ['extra-wrappers'])
+    // "Team" (the group's centre) must never receive the click; "Private" does, or nothing does
+    const second = r.downs.slice(1)
+    expect(second.every((e) => e.chain.includes(rec.truths[1] as string))).toBe(true)
+    expect(r.report.replay_results[1]?.success).toBe(second.length > 0)
+  })
+
   it('a styled checkbox (stisla custom-control: the input is hidden, its label drawn) replays and ticks it', async () => {
     const page = 'stisla/auth-login.html'
     const rec = await record(page, 'styled', [{ find: (p) => p.locator('label[for="remember-me"]') }])

@@ -136,6 +136,39 @@ describe('finding 6: qa record web --out <existing case> refuses before recordin
     expect(sha(file)).toBe(caseHash)
     expect(readdirSync(join(dir, 'login'))).toEqual(['step-000-after.png'])
   })
+
+  it('with --force, a recording that fails midway leaves the old case and its screenshots as they were', () => {
+    const dir = tmp('record-force')
+    const file = webCase(dir)
+    const shot = join(dir, 'login', 'step-000-after.png')
+    const [caseHash, shotHash] = [sha(file), sha(shot)]
+    const script = join(dir, 'steps.json')
+    // the first click is recorded (its screenshots written), then the navigation fails
+    writeFileSync(
+      script,
+      JSON.stringify([
+        { type: 'click', x: 50, y: 50 },
+        { type: 'navigate', url: 'http://127.0.0.1:1/' },
+      ]),
+    )
+    const r = qa(['record', 'web', PAGE, '--script', script, '--out', file, '--force'])
+    expect(r.code).toBe(2)
+    expect(sha(file)).toBe(caseHash)
+    expect(sha(shot)).toBe(shotHash)
+    expect(readdirSync(join(dir, 'login'))).toEqual(['step-000-after.png'])
+    expect(readdirSync(dir).sort()).toEqual(['login', 'login.json', 'steps.json'])
+    // and a recording that succeeds replaces both, leaving nothing staged behind
+    writeFileSync(script, JSON.stringify([{ type: 'click', x: 50, y: 50 }]))
+    const ok = qa(['record', 'web', PAGE, '--script', script, '--out', file, '--force'])
+    expect(ok.code).toBe(0)
+    expect(sha(file)).not.toBe(caseHash)
+    expect(readdirSync(join(dir, 'login')).sort()).toEqual([
+      'step-000-after.png',
+      'step-000-before.png',
+      'step-000-element.png',
+    ])
+    expect(readdirSync(dir).sort()).toEqual(['login', 'login.json', 'steps.json'])
+  }, 120_000)
 })
 
 describe('finding 7: no command writes over one of its inputs, even with --force', () => {
@@ -245,6 +278,43 @@ describe('finding 8: a bad or existing output is refused before the work', () =>
     expect(r.stderr).toMatch(/--save-heals .*healed\.json already exists; nothing was replayed[\s\S]*--force/)
     expect(readFileSync(heals, 'utf8')).toBe('keep me')
   })
+})
+
+describe('qa demo replaces only a folder it made', () => {
+  it("--out-dir <a folder of the person's files>: exit 2 before any work, every file kept", () => {
+    const dir = tmp('demo-out')
+    writeFileSync(join(dir, 'thesis.txt'), 'keep me')
+    // No browser: the refusal must come before one is needed.
+    const r = qa(['demo', '--out-dir', dir], { env: NO_BROWSER })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--out-dir .* exists, is not empty and was not made by qa demo[\s\S]*--force/)
+    expect(readFileSync(join(dir, 'thesis.txt'), 'utf8')).toBe('keep me')
+  })
+
+  it('--out-dir . or an ancestor of the current folder: exit 2 even with --force', () => {
+    const cwd = tmp('demo-cwd')
+    writeFileSync(join(cwd, 'notes.txt'), 'keep me')
+    for (const out of ['.', '..']) {
+      const r = runQa(['demo', '--out-dir', out, '--force'], { cwd, env: NO_BROWSER })
+      expect(r.code, out).toBe(2)
+      expect(r.stderr, out).toMatch(/never takes this one/)
+    }
+    expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('keep me')
+  }, 120_000)
+
+  it('an earlier demo folder (it holds .qa-demo, or only what a demo writes) is taken without --force', () => {
+    const dir = tmp('demo-again')
+    writeFileSync(join(dir, '.qa-demo'), '')
+    writeFileSync(join(dir, 'sample-app-flow.json'), '{}')
+    const r = qa(['demo', '--out-dir', dir], { env: NO_BROWSER })
+    // past the folder check: it fails later, on the missing browser
+    expect(r.stderr).not.toMatch(/--out-dir/)
+    // a folder of an older demo, made before the marker: only what a demo writes
+    const older = tmp('demo-older')
+    mkdirSync(join(older, 'reports'))
+    writeFileSync(join(older, 'sample-app-flow.json'), '{}')
+    expect(qa(['demo', '--out-dir', older], { env: NO_BROWSER }).stderr).not.toMatch(/--out-dir/)
+  }, 120_000)
 })
 
 describe('finding 9: qa replay <folder> never drops a case silently', () => {

@@ -5,6 +5,7 @@ import type { DesktopDemoResult } from '../demo/desktop-demo'
 import { runWebDemo, type WebDemoResult } from '../demo/web-demo'
 import { createProgress } from '../progress'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
+import { checkDemoFolder } from '../demo/demo-folder'
 
 const pct = (x: number) => `${Math.round(x * 100)}%`
 
@@ -36,7 +37,11 @@ export class DemoCommand extends QaCommand {
   })
 
   outDir = Option.String('--out-dir', 'qa-demo', {
-    description: 'Folder for the case and reports (default ./qa-demo, replaced).',
+    description:
+      'Folder for the case and reports (default ./qa-demo), replaced by every run: a new, empty or earlier demo folder.',
+  })
+  force = Option.Boolean('--force', false, {
+    description: 'Replace a non-empty --out-dir the demo did not make (never the home, current or root folder).',
   })
   desktop = Option.Boolean('--desktop', false, { description: 'Run the desktop/game demo under Xvfb instead.' })
   json = Option.Boolean('--json', false, { description: 'Print one JSON summary, nothing else.' })
@@ -48,12 +53,21 @@ export class DemoCommand extends QaCommand {
       log(
         `  [${index + 1}/${total}] ${(verification?.finalResult ?? '').toUpperCase().padEnd(7)} ${r.success ? r.method : 'failed'}`,
       )
+    // the demo replaces its folder: refuse one it did not make before any work (and before a private Xvfb rerun)
+    await checkDemoFolder(this.outDir, this.force)
     if (this.desktop) {
       const { desktopDemoDisplay, rerunUnderPrivateXvfb, runDesktopDemo } = await import('../demo/desktop-demo')
       const display = await desktopDemoDisplay(process.env, log)
       if (display === null)
         return rerunUnderPrivateXvfb({
-          args: ['demo', '--desktop', '--out-dir', resolve(this.outDir), ...(this.json ? ['--json'] : [])],
+          args: [
+            'demo',
+            '--desktop',
+            '--out-dir',
+            resolve(this.outDir),
+            ...(this.force ? ['--force'] : []),
+            ...(this.json ? ['--json'] : []),
+          ],
           log,
         })
       const result = await runDesktopDemo({

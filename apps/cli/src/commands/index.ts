@@ -3,6 +3,7 @@ import { DemoCommand } from './demo'
 import { DoctorCommand } from './doctor'
 import { EnrichCommand } from './enrich'
 import { ExportDevtoolsCommand } from './export-devtools'
+import { ExportPlaywrightCommand } from './export-playwright'
 import { ImportDevtoolsCommand } from './import-devtools'
 import { McpCommand } from './mcp'
 import { RecordDesktopCommand } from './record-desktop'
@@ -29,6 +30,7 @@ export const commands: CommandClass[] = [
   ReplayCommand,
   ImportDevtoolsCommand,
   ExportDevtoolsCommand,
+  ExportPlaywrightCommand,
   ServeCommand,
   McpCommand,
   WorkerCommand,

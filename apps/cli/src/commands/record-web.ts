@@ -14,7 +14,7 @@ import {
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'
-import { guardOutputs } from '../output-guard'
+import { guardOutputs, stageReplacement } from '../output-guard'
 import { stepLine } from '../step-line'
 import { parseViewport, UsageError } from '../usage-error'
 
@@ -147,6 +147,23 @@ export class RecordWebCommand extends QaCommand {
       force: this.force,
       nothing: 'nothing was recorded',
     })
+    // Replacing an existing case (--force): record beside it and swap at the end, so a recording that fails
+    // midway leaves the old case and its screenshots as they were.
+    const staging = await stageReplacement(caseFile)
+    try {
+      const code = await this.recordInto(staging?.caseFile ?? caseFile, { byHand, windowed, viewport, steps })
+      if (staging) await staging.commit()
+      return code
+    } finally {
+      await staging?.discard()
+    }
+  }
+
+  private async recordInto(
+    caseFile: string,
+    opts: { byHand: boolean; windowed: boolean; viewport: ReturnType<typeof parseViewport>; steps: ScriptStep[] },
+  ): Promise<number> {
+    const { byHand, windowed, viewport, steps } = opts
     const chromium = process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}
     const session: BrowserSession =
       byHand && this.cdp
@@ -161,7 +178,7 @@ export class RecordWebCommand extends QaCommand {
           })
     try {
       const recorder = await createWebRecorder(session.page, {
-        caseFile: this.outFile,
+        caseFile,
         ...(this.name ? { name: this.name } : {}),
       })
       let why: string | null = null
@@ -171,7 +188,8 @@ export class RecordWebCommand extends QaCommand {
         await recorder.run(steps)
       }
       // by hand, the case was saved after every step already (guardOutputs checked --out before any of them)
-      const file = await recorder.save({ overwrite: byHand || this.force })
+      await recorder.save({ overwrite: byHand || this.force })
+      const file = resolve(this.outFile)
       const tc = recorder.testCase()
       await recorder.close().catch(() => undefined)
       const warnings = tc.actions.flatMap((a, i) => (a.warning ? [{ step: i + 1, warning: a.warning }] : []))

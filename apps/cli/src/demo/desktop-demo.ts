@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process'
 import { accessSync, constants, existsSync } from 'node:fs'
-import { rm } from 'node:fs/promises'
 import { delimiter, join, resolve } from 'node:path'
 import type { ReplayReport } from '@qa/model'
 import { loadTestCase } from '@qa/model/node'
@@ -16,6 +15,7 @@ import type { ReportFormat } from '@qa/verifier'
 import type { VisionConfig } from '@qa/vision'
 import { UsageError } from '../usage-error'
 import { type DemoStepSummary, summarizeDemoSteps } from './web-demo'
+import { resetDemoFolder } from './demo-folder'
 
 export interface DesktopDemoOptions {
   /** Folder for the recorded case, its screenshots and the reports (replaced on every run). */
@@ -200,7 +200,7 @@ export async function runDesktopDemo(opts: DesktopDemoOptions): Promise<DesktopD
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
   try {
-    await rm(outDir, { recursive: true, force: true })
+    await resetDemoFolder(outDir)
     game = await rd.startSampleGame({ version: 1 })
     win = await rd.openAppWindow({
       url: game.url,

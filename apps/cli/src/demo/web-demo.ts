@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { ReplayReport, ReplayResult } from '@qa/model'
 import { loadTestCase } from '@qa/model/node'
@@ -6,6 +5,7 @@ import { createWebRecorder, openBrowser, replayWebCase, type WebStepEvent } from
 import { startSampleApp, versionPresets } from '@qa/sample-app'
 import { type ReportFormat, writeReports } from '@qa/verifier'
 import type { Locator, Page } from 'playwright-core'
+import { resetDemoFolder } from './demo-folder'
 
 export interface WebDemoOptions {
   /** Folder for the recorded case, its screenshots and the reports (replaced on every run). */
@@ -86,7 +86,7 @@ async function centre(locator: Locator): Promise<[number, number]> {
 export async function runWebDemo(opts: WebDemoOptions): Promise<WebDemoResult> {
   const log = opts.onProgress ?? (() => undefined)
   const outDir = resolve(opts.outDir)
-  await rm(outDir, { recursive: true, force: true })
+  await resetDemoFolder(outDir)
   const caseFile = join(outDir, 'sample-app-flow.json')
   const app = await startSampleApp({ version: 'v1' })
   try {

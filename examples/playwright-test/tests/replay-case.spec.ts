@@ -1,0 +1,51 @@
+/** The whole recorded case replayed inside a Playwright test, on the redesigned v2. */
+import { expect, replayCase, test } from '@qa/playwright'
+
+test('replays the recorded login case on v2 with healing', async ({ page, baseURL }) => {
+  const outcome = await replayCase(page, '../cases/login.json', {
+    url: `${baseURL}/login`,
+    // the pixels of a redesign differ from the recording; without a vision provider only the steps are checked
+    verify: false,
+    env: { QA_SECRET_PASSWORD: 'secret' },
+  })
+  expect(outcome.passed).toBe(true)
+  expect(outcome.replayResults.every((r) => r.success)).toBe(true)
+  await expect(page.getByRole('dialog')).toBeVisible()
+})
+
+test('verifies a step against its recorded screenshot (seed 000) on the unchanged v1', async ({ page }) => {
+  await page.goto('/login?v=1')
+  await expect(page).toMatchRecordedStep('../cases/login.json', 0)
+})
+
+test('replays with verification on reworded labels; the verified heals are learnt (written by the reporter)', async ({
+  page,
+  baseURL,
+}) => {
+  // ?m=reworded-labels: "아이디" → "사용자 아이디", "로그인" → "로그인하기", "새로 만들기" → "추가"; the screens barely change
+  const outcome = await replayCase(page, '../cases/login.json', {
+    url: `${baseURL}/login?m=reworded-labels`,
+    env: { QA_SECRET_PASSWORD: 'secret' },
+  })
+  expect(outcome.passed).toBe(true)
+  expect(outcome.healedSteps).toEqual(expect.arrayContaining([4, 7]))
+})
+
+test('the recorded-step matcher fails on the redesign under a strict fallback floor, with the diff attached', async ({
+  page,
+}) => {
+  await page.goto('/login') // v2: an 80 px banner, reworded labels, a decoy button (about 92% of the pixels agree)
+  // without a vision provider, a fallback floor of 95% (default 70%) turns that difference into a failure
+  await expect(page).not.toMatchRecordedStep('../cases/login.json', 0, {
+    policy: { passSimilarity: 0.99, fallbackSimilarity: 0.95 },
+  })
+  const names = test.info().attachments.map((a) => a.name)
+  expect(names).toEqual(
+    expect.arrayContaining([
+      'step-000-expected.png',
+      'step-000-actual.png',
+      'step-000-diff.png',
+      'step-000-verification',
+    ]),
+  )
+})

@@ -1,0 +1,110 @@
+import type { LocateOptions } from '@qa/matcher'
+import { serializeTestCase } from '@qa/model'
+import { replayWebCase, type WebReplayOutcome } from '@qa/recorder-cdp'
+import { type VerdictPolicy, type VisionReverifier, writeReports } from '@qa/verifier'
+import type { Page } from 'playwright-core'
+import { PlaywrightQaError } from './errors'
+import type { HealRecord } from './heal'
+import { type CaseRef, loadRecordedCase } from './recorded-case'
+import { attachJson, currentTestInfo } from './test-info'
+
+export interface ReplayCaseOptions {
+  /** The start URL, exactly as given; later recorded URLs on the recorded origin move onto its origin. */
+  url?: string
+  /** Every recorded URL on the recorded origin moves onto this base (e.g. your `baseURL`). */
+  baseUrl?: string
+  /** Compare each step's screen with its recorded after-screenshot (default true). */
+  verify?: boolean
+  reverifier?: VisionReverifier | null
+  policy?: VerdictPolicy
+  /** Where the secrets of password steps are read from (`secret_env`); pass `process.env` to use yours. */
+  env?: Readonly<Record<string, string | undefined>>
+  /** Time an element gets to become actionable (default 5000 ms). */
+  actionTimeoutMs?: number
+  locate?: LocateOptions
+}
+
+/** What the reporter reads: where the replay report of one case was written. */
+export interface ReplayAttachment {
+  caseFile: string
+  caseDir: string
+  reportJson: string
+  passed: boolean
+  healedSteps: number[]
+}
+
+/**
+ * Replays a recorded web case inside a Playwright test, on the test's own page: every step located by qa's
+ * healing cascade, its assertions polled, each screen verified against the recording (seed 000). Every heal is
+ * attached (`qa-heal`), the replay report too (`qa-replay`), and the case with its verified heals learnt
+ * (`qa-healed-case`, which the reporter writes back only when the test passed). Throws PW_CASE_FAILED naming
+ * the failed steps; never stops at the first one.
+ */
+export async function replayCase(page: Page, ref: CaseRef, opts: ReplayCaseOptions = {}): Promise<WebReplayOutcome> {
+  const recorded = await loadRecordedCase(ref)
+  if (recorded.testCase.platform !== 'web') {
+    throw new PlaywrightQaError(
+      'PW_NOT_A_WEB_CASE',
+      `${recorded.file} is a ${recorded.testCase.platform} case; replayCase runs web cases.`,
+    )
+  }
+  const info = currentTestInfo()
+  const artifactDir = info ? info.outputPath('qa-replay') : null
+  const verify = opts.verify ?? true
+  const outcome = await replayWebCase(recorded.testCase, {
+    page,
+    caseDir: recorded.dir,
+    caseFile: recorded.file,
+    ...(opts.url ? { url: opts.url } : {}),
+    ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+    verify,
+    reverifier: opts.reverifier ?? null,
+    ...(opts.policy ? { policy: opts.policy } : {}),
+    artifactDir,
+    env: opts.env ?? {},
+    ...(opts.actionTimeoutMs ? { actionTimeoutMs: opts.actionTimeoutMs } : {}),
+    ...(opts.locate ? { locate: opts.locate } : {}),
+  })
+  for (const [index, r] of outcome.replayResults.entries()) {
+    const tried = r.strategiesTried ?? []
+    if (tried.length === 0) continue
+    const first = tried.find((a) => a.outcome !== 'skipped')
+    const identity = recorded.testCase.actions[index]?.identity
+    const name = identity?.axName || identity?.textContent || identity?.placeholder || ''
+    const heal: HealRecord = {
+      target: `${identity?.axRole ?? identity?.tagName ?? 'element'}${name ? ` "${name.slice(0, 60)}"` : ''}`,
+      caseFile: recorded.file,
+      actionIndex: index,
+      strategy: r.method,
+      confidence: r.matchConfidence ?? 0,
+      healed: !(first && first.outcome === 'matched' && first.strategy === r.method),
+      locator: '',
+      stable: false,
+      attempts: tried,
+    }
+    await attachJson('qa-heal', heal)
+  }
+  if (info && artifactDir) {
+    const written = await writeReports(outcome.report, artifactDir, ['json'], { baseName: 'report' })
+    const attachment: ReplayAttachment = {
+      caseFile: recorded.file,
+      caseDir: recorded.dir,
+      reportJson: written.json ?? '',
+      passed: outcome.passed,
+      healedSteps: outcome.healedSteps,
+    }
+    await attachJson('qa-replay', attachment)
+    if (outcome.healedSteps.length > 0)
+      await attachJson('qa-healed-case', { caseFile: recorded.file, testCase: serializeTestCase(outcome.healedCase) })
+  }
+  if (!outcome.passed) {
+    const failed = outcome.report.verificationResults
+      .filter((v) => v.finalResult === 'fail')
+      .map((v) => `actions[${v.actionIndex}] ${v.actionDescription}: ${v.reason ?? 'failed'}`)
+    throw new PlaywrightQaError(
+      'PW_CASE_FAILED',
+      `${recorded.file}: ${failed.length} step(s) failed:\n${failed.map((f) => `  - ${f}`).join('\n')}`,
+    )
+  }
+  return outcome
+}
