@@ -38,7 +38,13 @@ describe('labelKeyAgreement', () => {
 describe('words put between the recorded ones', () => {
   const words = (t: string) => t.split(' ').map((w) => comparisonKey(w))
   const check = (recorded: string, now: string) =>
-    createLabelCheck({ tagName: 'a', axRole: 'link', axName: recorded, textContent: recorded }).check({
+    createLabelCheck({
+      tagName: 'a',
+      axRole: 'link',
+      axName: recorded,
+      textContent: recorded,
+      boundingBox: { x: 0, y: 0, width: 120, height: 40 },
+    }).check({
       tagName: 'a',
       axRole: 'link',
       axName: now,
