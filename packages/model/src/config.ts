@@ -46,6 +46,8 @@ export interface QaConfig {
     allowCoordinates: boolean
     reportDir: string
     reportFormats: ReportFormatName[]
+    /** Web: the folder with the files steps choose in a file chooser (by recorded name); null: the case's folder. */
+    filesDir: string | null
   }
   browser: {
     chromiumPath: string
@@ -79,6 +81,7 @@ export const DEFAULT_CONFIG: QaConfig = Object.freeze({
     allowCoordinates: false,
     reportDir: 'qa-reports',
     reportFormats: ['json', 'txt', 'html'],
+    filesDir: null,
   },
   browser: { chromiumPath: '/usr/bin/chromium', headless: true, viewport: null },
   record: { settleMs: 500, frameIntervalMs: 100, stopHotkey: 'F10' },
@@ -158,6 +161,7 @@ const SCHEMA: Record<keyof QaConfig, Record<string, Check>> = {
     allowCoordinates: bool,
     reportDir: nonEmpty,
     reportFormats: listOf(FORMATS),
+    filesDir: nullableString,
   },
   browser: { chromiumPath: nonEmpty, headless: bool, viewport },
   record: { settleMs: positiveInt, frameIntervalMs: positiveInt, stopHotkey: nonEmpty },

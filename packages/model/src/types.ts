@@ -295,6 +295,9 @@ export interface Action {
   /** Where a `drag` ends. */
   endX?: number | null
   endY?: number | null
+  /** The element a `drag` was dropped on (web), located on replay like the dragged one (`identity`). */
+  dropIdentity?: ElementIdentity | null
+  dropSelectors?: Selectors | null
   scrollDx?: number | null
   scrollDy?: number | null
   durationMs?: number | null
@@ -307,6 +310,11 @@ export interface Action {
   opensPage?: boolean | null
   /** The JavaScript dialog the step opened, and the answer given to it (web). */
   dialog?: DialogAnswer | null
+  /**
+   * The names of the files the person chose in the file chooser this step opened (web); a replay gives the files
+   * of these names from a folder named at replay (`qa replay --files-dir`).
+   */
+  files?: string[] | null
   description: string
   screenshotBeforePath?: string | null
   /** The after-screenshot, used for verification. */

@@ -19,6 +19,8 @@ export type WebErrorCode =
   | 'WEB_ASSERTION_FAILED'
   | 'WEB_UNSUPPORTED_STEP'
   | 'WEB_NAVIGATION_MISSING'
+  | 'WEB_FILE_MISSING'
+  | 'WEB_FILE_CHOOSER_MISSING'
 
 export class WebError extends QaError<WebErrorCode> {
   override get name(): string {

@@ -27,7 +27,13 @@ export {
   type RecordByHandResult,
   recordByHand,
 } from './record-by-hand'
-export { TOOLBAR_TAG } from './recorder-toolbar'
+export {
+  installRecorderToolbarInPage,
+  TOOLBAR_BINDING,
+  TOOLBAR_TAG,
+  type ToolbarAssertKind,
+  type ToolbarRequest,
+} from './recorder-toolbar'
 export { parseScript, type ScriptAssertStep, type ScriptStep, validateScript } from './script'
 export {
   type AssertionProbe,

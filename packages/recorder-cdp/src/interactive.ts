@@ -37,11 +37,40 @@ export type PageInputEvent =
       at?: number
       /** Absent where the page cannot be described from the top (a cross-origin frame) or describing failed. */
       snapshot?: PointerDownSnapshot | null
+      /**
+       * The element the pointer rested on that made the pressed one visible (a hover-only menu): the pressed
+       * element was hidden or absent before the pointer entered it (`hoverRevealing`).
+       */
+      hover?: HoverReveal | null
     }
+  | {
+      /** The pointer went down, moved and came up elsewhere (a mouse drag or an HTML5 drag and drop). */
+      kind: 'drag'
+      /** The pointer-down this drag began with (its `at`). */
+      downAt: number
+      x: number
+      y: number
+      endX: number
+      endY: number
+      /** The element under the drop point, as the page was then. */
+      drop?: PageElementDescription | null
+    }
+  | { kind: 'files'; names: string[]; x: number; y: number }
+  /** The page saw a double click (its two presses were reported as pointer-downs before it). */
+  | { kind: 'dblclick'; x: number; y: number }
   | { kind: 'input'; value: string; isPassword: boolean; x: number; y: number }
   | { kind: 'select'; label: string; x: number; y: number }
   | { kind: 'key'; key: string }
   | { kind: 'scroll'; dx: number; dy: number; x: number; y: number }
+
+/** A hover that revealed the pressed element: where the pointer entered it, when, and what it was. */
+export interface HoverReveal {
+  /** When the pointer entered it: milliseconds since the epoch. */
+  at: number
+  x: number
+  y: number
+  description: PageElementDescription
+}
 
 export const RECORD_BINDING = '__qaRecordInput'
 
@@ -69,6 +98,9 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     const host = (window as unknown as Record<symbol, Element | undefined>)[toolbarKey]
     return host !== undefined && e.composedPath().includes(host)
   }
+  // an assert mode of the toolbar is waiting for its pick: that click is the toolbar's, not the page's
+  const picking = () =>
+    (window as unknown as Record<symbol, unknown>)[Symbol.for('qa.recorderToolbar.picking')] === true
   const send = (event: unknown) => {
     const fn = (window as unknown as Record<string, ((e: unknown) => void) | undefined>)[binding]
     if (typeof fn === 'function') fn(event)
@@ -163,19 +195,241 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
       return null
     }
   }
+  // Hover-only menus. Snapshots, taken after the page's own handlers ran, say which elements interactive by their
+  // markup are visible: one each time the pointer enters an element (and once more a moment later, for menus that
+  // open with a delay or fade in), and one after each press, click and key (`cause`: what the pointer did not do).
+  // An element's visible streak starts at the first snapshot that saw it after one that did not; a pressed element
+  // whose streak began when the pointer entered another element was revealed by hovering that element.
+  type Snap = {
+    gen: number
+    entered: Element | null
+    cause: 'enter' | 'time' | 'other'
+    at: number
+    x: number
+    y: number
+  }
+  const snaps: Snap[] = []
+  let gen = 0
+  const visibleSince = new WeakMap<Element, number>()
+  const lastSeen = new WeakMap<Element, number>()
+  const isShown = (el: Element) => {
+    const r = el.getBoundingClientRect()
+    if (r.width <= 0 || r.height <= 0) return false
+    const check = (el as Element & { checkVisibility?: (o: Record<string, boolean>) => boolean }).checkVisibility
+    return check
+      ? check.call(el, {
+          checkOpacity: true,
+          checkVisibilityCSS: true,
+          opacityProperty: true,
+          visibilityProperty: true,
+        })
+      : true
+  }
+  const snapshotVisible = (snap: Omit<Snap, 'gen'>) => {
+    gen++
+    snaps.push({ gen, ...snap })
+    if (snaps.length > 40) snaps.shift()
+    const all = document.querySelectorAll(INTERACTIVE)
+    for (let i = 0; i < all.length && i < 3000; i++) {
+      const el = all[i] as Element
+      if (!isShown(el)) continue
+      if (lastSeen.get(el) !== gen - 1) visibleSince.set(el, gen)
+      lastSeen.set(el, gen)
+    }
+  }
+  const later = (snap: Omit<Snap, 'gen'>, ms = 0) =>
+    setTimeout(() => {
+      try {
+        snapshotVisible(snap)
+      } catch {
+        // a page in the middle of replacing its document: the next snapshot will do
+      }
+    }, ms)
+  const other = { entered: null, cause: 'other', at: 0, x: 0, y: 0 } as const
+  if (document.readyState === 'loading') addEventListener('DOMContentLoaded', () => later(other))
+  else later(other)
+  addEventListener('load', () => later(other))
+  addEventListener(
+    'pointerover',
+    (e) => {
+      if (fromToolbar(e) || !(e.target instanceof Element)) return
+      const { dx, dy } = offset()
+      const at = performance.timeOrigin + e.timeStamp
+      later({ entered: e.target, cause: 'enter', at, x: e.clientX + dx, y: e.clientY + dy })
+      later({ entered: null, cause: 'time', at, x: 0, y: 0 }, 400)
+    },
+    { capture: true, passive: true },
+  )
+  // what a press, a click or a key shows (at once, or once the page has fetched and rendered) is not a hover's doing
+  for (const type of ['pointerdown', 'click', 'keyup'])
+    addEventListener(
+      type,
+      () => {
+        later(other)
+        later(other, 300)
+        later(other, 1000)
+      },
+      { capture: true, passive: true },
+    )
+  /** The element whose hovering made `pressed` visible, or null (it was visible all along, or a click showed it). */
+  const hoverRevealing = (pressed: Element) => {
+    const since = visibleSince.get(pressed)
+    if (since === undefined || since <= 1) return null
+    for (let k = snaps.length - 1, walked = 0; k >= 0 && walked < 5; k--) {
+      const snap = snaps[k] as Snap
+      if (snap.gen > since) continue
+      walked++
+      if (snap.cause === 'other') return null
+      const el = snap.entered
+      if (el === null || !el.isConnected || el === pressed || pressed.contains(el)) continue
+      if (el.localName === 'body' || el.localName === 'html' || !isShown(el)) continue
+      // a hover menu and its trigger share a small part of the page, never only the whole page
+      let common: Element | null = el
+      while (common && !common.contains(pressed)) common = common.parentElement
+      if (!common || common.localName === 'body' || common.localName === 'html') return null
+      const r = common.getBoundingClientRect()
+      if (r.width * r.height > innerWidth * innerHeight * 0.6) return null
+      return { el, at: snap.at }
+    }
+    return null
+  }
+  /** The hover that revealed the pressed element (the chain's first element interactive by its markup). */
+  const hoverAt = (e: PointerEvent, top: boolean) => {
+    if (!helpers || !top) return null
+    try {
+      const path = e.composedPath().filter((n): n is Element => n instanceof Element)
+      const pressed = path.find((el) => el.matches(INTERACTIVE))
+      if (!pressed || pressed.localName === 'body' || pressed.localName === 'html') return null
+      const found = hoverRevealing(pressed)
+      if (!found) return null
+      const [description] = helpers.describe([found.el])
+      if (!description) return null
+      const b = description.box
+      return { at: found.at, x: b.x + b.width / 2, y: b.y + b.height / 2, description }
+    } catch {
+      return null
+    }
+  }
+  // Drags: the pointer went down, moved some way and came up elsewhere (pointer events), or an HTML5 drag ended
+  // (the browser cancels the pointer then, and reports the drag's own events).
+  let pressedDown: {
+    at: number
+    x: number
+    y: number
+    far: boolean
+    /** What was pressed, and where it and its ancestors were then: what moved with the pointer is not the drop. */
+    target: Element | null
+    boxes: Map<Element, string>
+  } | null = null
+  const boxKey = (el: Element) => {
+    const r = el.getBoundingClientRect()
+    return `${Math.round(r.left)},${Math.round(r.top)},${Math.round(r.width)},${Math.round(r.height)}`
+  }
+  let dragOver: { x: number; y: number } | null = null
+  const far = (a: { x: number; y: number }, b: { x: number; y: number }) => Math.hypot(a.x - b.x, a.y - b.y) > 12
+  const sendDrag = (end: { x: number; y: number }) => {
+    const down = pressedDown
+    pressedDown = null
+    dragOver = null
+    if (!down || !far(down, end)) return
+    let drop: unknown = null
+    try {
+      const { dx, dy } = offset()
+      const pressed = down.target
+      // under the drop point, leaving out what was dragged (the pressed element, and ancestors that moved with it)
+      const moved = (el: Element) =>
+        !!pressed &&
+        (el === pressed ||
+          pressed.contains(el) ||
+          (el.contains(pressed) && down.boxes.has(el) && down.boxes.get(el) !== boxKey(el)))
+      let el: Element | null =
+        document.elementsFromPoint(end.x - dx, end.y - dy).find((candidate) => !moved(candidate)) ?? null
+      // the drop zone, rather than a line of text in it: the nearest element that names itself, 4 levels up at most
+      for (let k = 0, at = el; k < 4 && at && at.localName !== 'body'; k++, at = at.parentElement)
+        if (at.id || at.getAttribute('role') || at.getAttribute('aria-label') || at.getAttribute('data-testid')) {
+          el = at
+          break
+        }
+      drop = el && helpers ? (helpers.describe([el])[0] ?? null) : null
+    } catch {
+      drop = null
+    }
+    send({ kind: 'drag', downAt: down.at, x: down.x, y: down.y, endX: end.x, endY: end.y, drop })
+  }
+  addEventListener(
+    'pointermove',
+    (e) => {
+      if (!pressedDown || (e.buttons & 1) === 0) return
+      const { dx, dy } = offset()
+      if (far(pressedDown, { x: e.clientX + dx, y: e.clientY + dy })) pressedDown.far = true
+    },
+    { capture: true, passive: true },
+  )
+  addEventListener(
+    'pointerup',
+    (e) => {
+      if (!pressedDown) return
+      const { dx, dy } = offset()
+      if (pressedDown.far) sendDrag({ x: e.clientX + dx, y: e.clientY + dy })
+      else pressedDown = null
+    },
+    true,
+  )
+  addEventListener(
+    'dragover',
+    (e) => {
+      const { dx, dy } = offset()
+      dragOver = { x: e.clientX + dx, y: e.clientY + dy }
+    },
+    { capture: true, passive: true },
+  )
+  addEventListener(
+    'drop',
+    (e) => {
+      const { dx, dy } = offset()
+      dragOver = { x: e.clientX + dx, y: e.clientY + dy }
+    },
+    true,
+  )
+  addEventListener(
+    'dragend',
+    () => {
+      if (pressedDown && dragOver) sendDrag(dragOver)
+      else pressedDown = null
+    },
+    true,
+  )
+  addEventListener(
+    'dblclick',
+    (e) => {
+      if (fromToolbar(e) || picking()) return
+      const { dx, dy } = offset()
+      send({ kind: 'dblclick', x: e.clientX + dx, y: e.clientY + dy })
+    },
+    true,
+  )
   addEventListener(
     'pointerdown',
     (e) => {
-      if (fromToolbar(e)) return
+      if (fromToolbar(e) || picking()) return
       const { dx, dy, top } = offset()
+      const at = performance.timeOrigin + e.timeStamp
+      const x = e.clientX + dx
+      const y = e.clientY + dy
+      const target = e.composedPath()[0] instanceof Element ? (e.composedPath()[0] as Element) : null
+      const boxes = new Map<Element, string>()
+      for (let k = 0, el = target; k < 8 && el && el.localName !== 'body'; k++, el = el.parentElement)
+        boxes.set(el, boxKey(el))
+      pressedDown = e.button === 0 ? { at, x, y, far: false, target, boxes } : null
       send({
         kind: 'pointerdown',
-        x: e.clientX + dx,
-        y: e.clientY + dy,
+        x,
+        y,
         button: e.button,
         detail: e.detail,
-        at: performance.timeOrigin + e.timeStamp,
+        at,
         snapshot: snapshotAt(e, top, dx, dy),
+        hover: e.button === 0 && e.detail <= 1 ? hoverAt(e, top) : null,
       })
     },
     true,
@@ -188,7 +442,8 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
       if (!el || !('value' in el)) return
       if (el.localName === 'select') return
       const type = (el.getAttribute?.('type') ?? '').toLowerCase()
-      if (type === 'checkbox' || type === 'radio') return
+      // a file input's choice is reported by its change event (the names), never as typing
+      if (type === 'checkbox' || type === 'radio' || type === 'file') return
       // a field that was a password field stays one after a "show password" toggle made it type=text
       const autocomplete = (el.getAttribute?.('autocomplete') ?? '').toLowerCase()
       if (type === 'password' || /\b(current|new)-password\b/.test(autocomplete)) secretFields.add(el)
@@ -201,6 +456,12 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     'change',
     (e) => {
       const el = e.composedPath()[0] as HTMLSelectElement | undefined
+      const files = (el as unknown as HTMLInputElement | undefined)?.files
+      if (el?.localName === 'input' && files) {
+        // the names only: where the files were on the person's machine is theirs (a replay names its own folder)
+        send({ kind: 'files', names: Array.from(files).map((f) => f.name), ...centre(el) })
+        return
+      }
       if (el?.localName !== 'select') return
       send({ kind: 'select', label: el.selectedOptions[0]?.label ?? el.value, ...centre(el) })
     },

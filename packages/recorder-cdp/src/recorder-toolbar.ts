@@ -17,8 +17,17 @@ export const TOOLBAR_BINDING = '__qaRecorderToolbar'
  */
 export const TOOLBAR_SCREENSHOT_STYLE = `${TOOLBAR_TAG}{opacity:0!important}`
 
-/** The request the toolbar sends to Node. */
-export type ToolbarRequest = { kind: 'stop' }
+/** What an assert mode of the toolbar records about the element the person picks next. */
+export type ToolbarAssertKind = 'visible' | 'text' | 'value'
+
+/**
+ * The requests the toolbar sends to Node: stop, or an assertion about the element at a point (viewport CSS pixels)
+ * that the person picked in an assert mode (the page never saw that click).
+ */
+export type ToolbarRequest = { kind: 'stop' } | { kind: 'assert'; assert: ToolbarAssertKind; x: number; y: number }
+
+/** Set on the window (under this symbol) while an assert mode waits for its pick: the input reporter stays quiet. */
+export const TOOLBAR_PICKING_KEY = 'qa.recorderToolbar.picking'
 
 /**
  * Runs in every frame at document start (it returns at once in frames other than the top one). Self-contained: it
@@ -40,29 +49,70 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
     i { width: 8px; height: 8px; border-radius: 50%; background: #e53935; }
     button { font: inherit; padding: 3px 10px; border: 0; border-radius: 4px; background: #e53935; color: #fff;
       cursor: pointer; }
+    button.mode { background: #3c4043; }
+    button.mode[aria-pressed="true"] { background: #1a73e8; }
   </style><div role="toolbar" aria-label="qa recorder"><i></i><span>Recording</span>
-    <button type="button" title="Stop recording and save the case">Stop</button></div>`
+    <button type="button" class="mode" data-assert="visible" aria-pressed="false"
+      title="Assert that the element you click next is visible (the page is not clicked)">Assert visible</button>
+    <button type="button" class="mode" data-assert="text" aria-pressed="false"
+      title="Assert the text of the element you click next, as it is now (the page is not clicked)">Assert text</button>
+    <button type="button" class="mode" data-assert="value" aria-pressed="false"
+      title="Assert the value of the field you click next, as it is now (the page is not clicked)">Assert value</button>
+    <button type="button" class="stop" title="Stop recording and save the case">Stop</button></div>`
   // The page never sees the toolbar's input: this listener, added at document start before any page script, is the
-  // first of every dispatch, and ends the ones aimed at the toolbar there. The Stop button is hit-tested here
-  // (its own listeners never run).
+  // first of every dispatch, and ends the ones aimed at the toolbar there. The buttons are hit-tested here (their
+  // own listeners never run). In an assert mode, the next click on the page picks the element to assert on: that
+  // click, its press and release end here too, and the input reporter does not record them (`TOOLBAR_PICKING_KEY`).
   const label = root.querySelector('span')
-  const button = root.querySelector('button')
+  const stopButton = root.querySelector('button.stop') as HTMLButtonElement | null
+  const modeButtons = Array.from(root.querySelectorAll('button.mode')) as HTMLButtonElement[]
+  const pickingKey = Symbol.for('qa.recorderToolbar.picking')
+  const flags = window as unknown as Record<symbol, unknown>
   let stopping = false
-  const onButton = (e: MouseEvent) => {
-    const r = button?.getBoundingClientRect()
+  let mode: string | null = null
+  const hits = (b: Element | null, e: MouseEvent) => {
+    const r = b?.getBoundingClientRect()
     return !!r && e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom
   }
+  const call = (request: unknown) => {
+    const fn = (window as unknown as Record<string, ((r: unknown) => void) | undefined>)[args.binding]
+    if (typeof fn === 'function') fn(request)
+  }
+  const setMode = (next: string | null) => {
+    mode = next
+    flags[pickingKey] = next !== null
+    for (const b of modeButtons) b.setAttribute('aria-pressed', String(b.dataset.assert === next))
+    if (label) label.textContent = next ? `Click the element to assert (${next})` : 'Recording'
+  }
+  const PICK_EVENTS = new Set(['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick'])
   const swallow = (e: Event) => {
-    if (!e.composedPath().includes(host)) return
+    const onToolbar = e.composedPath().includes(host)
+    if (!onToolbar) {
+      // an assert mode's pick: the page never sees it; the click names the element
+      if (!mode || !PICK_EVENTS.has(e.type)) return
+      e.stopImmediatePropagation()
+      if (e.cancelable) e.preventDefault()
+      if (e.type !== 'click') return
+      const m = e as MouseEvent
+      call({ kind: 'assert', assert: mode, x: m.clientX, y: m.clientY })
+      setMode(null)
+      return
+    }
     e.stopImmediatePropagation()
     if (e.cancelable && e.type !== 'wheel') e.preventDefault()
-    if (e.type !== 'click' || stopping || !onButton(e as MouseEvent)) return
-    const fn = (window as unknown as Record<string, ((r: unknown) => void) | undefined>)[args.binding]
-    if (typeof fn !== 'function') return
+    if (e.type !== 'click' || stopping) return
+    const m = e as MouseEvent
+    const modeButton = modeButtons.find((b) => hits(b, m))
+    if (modeButton) {
+      setMode(mode === modeButton.dataset.assert ? null : (modeButton.dataset.assert ?? null))
+      return
+    }
+    if (!hits(stopButton, m)) return
     stopping = true
+    setMode(null)
     if (label) label.textContent = 'Saving…'
-    if (button) button.disabled = true
-    fn({ kind: 'stop' })
+    if (stopButton) stopButton.disabled = true
+    call({ kind: 'stop' })
   }
   for (const type of [
     'pointerdown',

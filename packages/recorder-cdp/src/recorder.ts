@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, relative, resolve } from 'node:path'
 import { type Action, CURRENT_FORMAT_VERSION, isClickLike, type TestCase } from '@qa/model'
 import { saveTestCase } from '@qa/model/node'
@@ -9,7 +9,13 @@ import { type SecretFieldRef, secretFieldsOf, type ViewportBox } from './cdp-sec
 import { gotoOrExplain } from './browser'
 import { waitForDomQuietInPage } from './page-scripts'
 import { saveElementCrop } from './visual'
-import { inputReporterSource, type PageInputEvent, type PointerDownSnapshot, RECORD_BINDING } from './interactive'
+import {
+  type HoverReveal,
+  inputReporterSource,
+  type PageInputEvent,
+  type PointerDownSnapshot,
+  RECORD_BINDING,
+} from './interactive'
 import { type AnsweredDialog, watchDialogs } from './cdp-dialogs'
 import { composeBeforeShot, type FrameBuffer, startFrameBuffer } from './cdp-frame-buffer'
 import { isSameElement, targetAtPointerDown } from './pointer-down-target'
@@ -696,6 +702,10 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
       const pressedAt = new Map<Action, number>()
       /** Pointer-down times as they arrive (before the queue handles them): a dialog belongs to the last before it. */
       const downs: number[] = []
+      /** Each pointer-down's time as the page sent it → as stamped on arrival (a drag names its pointer-down so). */
+      const pageDownAt = new Map<number, number>()
+      /** What the page described at each click's pointer-down (a drag's source, when its click found no control). */
+      const downSnapshots = new Map<Action, PointerDownSnapshot>()
       const dialogs: AnsweredDialog[] = []
       const dialogWatches: { dispose(): Promise<void> }[] = []
       /** Gives each answered dialog to the click it followed, once that click is a step. */
@@ -713,6 +723,35 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         }
       }
       let typing: { action: Action; key: string; secret: boolean } | null = null
+      /**
+       * A hover step: the element the pointer rested on to reveal the one pressed next. Its before-screenshot is
+       * the newest frame from before the pointer entered it.
+       */
+      const hoverStep = async (hover: HoverReveal, pressedAtMs: number | undefined): Promise<Action | null> => {
+        const target = await (await readerFor()).fromDescription(hover.description).catch(() => null)
+        if (!target) return null
+        const index = actions.length
+        const frames = buffers.get(page)
+        const at = Math.min(hover.at, pressedAtMs ?? hover.at)
+        const beforeShot = await pointerDownShot(index, frames, at, null).catch(() => undefined)
+        const action: Action = {
+          timestamp: Date.now(),
+          ...withTarget(
+            {
+              actionType: 'hover',
+              x: Math.round(hover.x),
+              y: Math.round(hover.y),
+              description: describeTarget('Hover over', target, 'Hover'),
+            },
+            target,
+          ),
+        }
+        if (beforeShot) action.screenshotBeforePath = beforeShot.path
+        const elementCrop = await crop(index, beforeShot, action)
+        if (elementCrop) action.elementCropPath = elementCrop
+        pushStep(action)
+        return action
+      }
       const enqueue = (job: () => Promise<unknown>) => {
         queue = queue.then(job).catch(() => undefined)
       }
@@ -738,15 +777,20 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
                 warning: `the element could not be read (${String(error).split('\n')[0]}): recorded as a coordinate step`,
               }),
             )
+            // the hover that made the pressed element visible (a hover-only menu) is a step of its own, before it
+            const hover = event.hover ? await hoverStep(event.hover, event.at) : null
             const index = actions.length
             const beforeShot = await pointerDownShot(index, buffers.get(page), event.at, event.snapshot).catch(
               () => undefined,
             )
+            // what the hover showed is what the person saw before pressing
+            if (hover && beforeShot) hover.screenshotPath = beforeShot.path
             const before = beforeShot?.path
             const replaced = actionType === 'double_click' && actions.at(-1)?.actionType === 'click'
             if (replaced) actions.pop()
             const action: Action = { timestamp: Date.now(), ...partial }
             if (event.at !== undefined) pressedAt.set(action, event.at)
+            if (event.snapshot) downSnapshots.set(action, event.snapshot)
             if (before) action.screenshotBeforePath = before
             const elementCrop = await crop(index, beforeShot, action)
             if (elementCrop) action.elementCropPath = elementCrop
@@ -755,6 +799,77 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             await settle(page, quietMs, settleTimeoutMs)
             const after = await shot(index, 'after')
             if (after) action.screenshotPath = after
+            break
+          }
+          case 'drag': {
+            typing = null
+            const owner = actions.find((a) => pressedAt.get(a) === pageDownAt.get(event.downAt))
+            // only a plain click becomes a drag (a double click or a right click stays what it was)
+            if (owner === undefined || owner.actionType !== 'click') break
+            const drop = event.drop
+              ? await (await readerFor()).fromDescription(event.drop).catch(() => null)
+              : await (await readerFor()).atPoint(event.endX, event.endY).catch(() => null)
+            // what was dragged, as it was at pointer-down: a card or a row is often no control by its markup, and
+            // by the time its click was read it had moved away with the pointer
+            const atDown = downSnapshots.get(owner)
+            if (atDown && !targetAtPointerDown(atDown, viewport)) {
+              const named =
+                atDown.descriptions.find((d) => d.id || d.role || d.ariaLabel || d.dataTestId) ?? atDown.descriptions[0]
+              const dragged = named ? await (await readerFor()).fromDescription(named).catch(() => null) : null
+              if (dragged) {
+                delete owner.operates
+                Object.assign(owner, withTarget(owner, dragged))
+                const b = named!.box
+                owner.identity!.boundingBox = {
+                  x: round2(b.x),
+                  y: round2(b.y),
+                  width: round2(b.width),
+                  height: round2(b.height),
+                }
+                owner.description = describeTarget('Click', dragged, owner.description)
+                delete owner.warning
+              }
+            }
+            owner.actionType = 'drag'
+            owner.endX = Math.round(event.endX)
+            owner.endY = Math.round(event.endY)
+            if (drop) {
+              owner.dropIdentity = drop.identity
+              owner.dropSelectors = drop.selectors
+            }
+            const source = owner.description.replace(/^Click /, '')
+            owner.description = `Drag ${source} to ${drop ? describeTarget('', drop, '').trim() : `(${owner.endX}, ${owner.endY})`}`
+            const index = actions.indexOf(owner)
+            listenOpts.onStep?.({ index, action: owner, replaced: true })
+            await settle(page, quietMs, settleTimeoutMs)
+            const after = await shot(index, 'after')
+            if (after) owner.screenshotPath = after
+            break
+          }
+          case 'dblclick': {
+            // the two presses of a double click were recorded as clicks: one double-click step takes their place
+            const [first, second] = actions.slice(-2)
+            const near = (a: Action) => Math.abs(a.x - event.x) <= 8 && Math.abs(a.y - event.y) <= 8
+            if (first?.actionType !== 'click' || second?.actionType !== 'click' || !near(first) || !near(second)) break
+            actions.pop()
+            for (const path of [second.screenshotBeforePath, second.screenshotPath, second.elementCropPath])
+              if (path) await rm(join(caseDir, path), { force: true })
+            first.actionType = 'double_click'
+            first.description = first.description.replace(/^Click\b/, 'Double-click')
+            if (second.dialog && !first.dialog) first.dialog = second.dialog
+            const index = actions.indexOf(first)
+            listenOpts.onStep?.({ index, action: first, replaced: true })
+            const after = await shot(index, 'after')
+            if (after) first.screenshotPath = after
+            break
+          }
+          case 'files': {
+            typing = null
+            // the files go with the step that opened the chooser: the last click (or key) before they were chosen
+            const owner = actions.findLast((a) => isClickLike(a) || a.actionType === 'key_press')
+            if (!owner || event.names.length === 0) break
+            owner.files = event.names
+            owner.description = `${owner.description} and choose ${event.names.map((n) => `"${n}"`).join(', ')}`
             break
           }
           case 'input': {
@@ -843,13 +958,39 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             break
         }
       }
+      /**
+       * An assertion picked with the toolbar (the page never saw the click): the element at the point, captured like
+       * a click's target, with its text or value as it is now for `expected`.
+       */
+      const pickedAssertion = async (request: Extract<ToolbarRequest, { kind: 'assert' }>) => {
+        typing = null
+        const index = actions.length
+        const before = await shotWithBytes(index, 'before').catch(() => undefined)
+        const partial = await captureAssertion(page, await readerFor(), {
+          type: 'assert',
+          kind: request.assert,
+          x: request.x,
+          y: request.y,
+        }).catch(() => null)
+        if (!partial) return
+        const action: Action = { timestamp: Date.now(), ...partial }
+        if (before) {
+          action.screenshotBeforePath = before.path
+          action.screenshotPath = before.path
+          const elementCrop = await crop(index, before, action)
+          if (elementCrop) action.elementCropPath = elementCrop
+        }
+        pushStep(action)
+      }
       /** Reports a page's input, and moves the recording into a page it opens (after the click that opened it). */
       const attach = async (target: Page) => {
         await target.exposeBinding(RECORD_BINDING, (_source, event: PageInputEvent) => {
           if (stopped || target !== page) return
           if (event.kind === 'pointerdown') {
             // stamped on arrival, so that a dialog the click opens finds it before the queue reaches it
+            const pageAt = event.at
             event.at = Math.min(event.at ?? Date.now(), Date.now())
+            if (pageAt !== undefined) pageDownAt.set(pageAt, event.at)
             downs.push(event.at)
           }
           enqueue(() => handle(event))
@@ -871,7 +1012,9 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         const onStopRequest = listenOpts.onStopRequest
         if (onStopRequest) {
           await target.exposeBinding(TOOLBAR_BINDING, (_source, request: ToolbarRequest) => {
-            if (!stopped && request?.kind === 'stop') onStopRequest()
+            if (stopped) return
+            if (request?.kind === 'stop') onStopRequest()
+            else if (request?.kind === 'assert' && target === page) enqueue(() => pickedAssertion(request))
           })
           const toolbar = { binding: TOOLBAR_BINDING, tag: TOOLBAR_TAG }
           await target.addInitScript(installRecorderToolbarInPage, toolbar)

@@ -35,6 +35,7 @@ import { clickAsAPerson } from './styled-control'
 import { pageAssertionProbe, pollAssertion } from './assert-step'
 import { devtoolsReplayPlan } from './devtools'
 import { clickSideButton, emulateNetworkConditions } from './cdp-side-buttons'
+import { answerFileChooser, filesForStep } from './file-chooser'
 
 export interface WebStepEvent {
   index: number
@@ -71,6 +72,11 @@ export interface WebReplayOptions {
   /** Where secrets of password steps are read from (`secret_env`). The CLI passes process.env. */
   env?: Readonly<Record<string, string | undefined>>
   locate?: LocateOptions
+  /**
+   * Where the files of steps that chose files in a file chooser (`files`) are read from, by name; default: the
+   * case's folder.
+   */
+  filesDir?: string
   /** Settle after each step: DOM quiet for this long (default 150 ms). */
   settleQuietMs?: number
   /**
@@ -174,6 +180,8 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     let located: LocateResult<PlaywrightCandidate> | null = null
     /** The recorded dialog answer, given when the step opens the dialog. */
     let dialog: ReturnType<typeof answerDialogs> | null = null
+    /** The recorded files, given to the file chooser the step opens. */
+    let chooser: ReturnType<typeof answerFileChooser> | null = null
     activity.mark()
     const newPages = watchNewPages(page)
     const lostBefore = health.lost()
@@ -188,7 +196,13 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
       // a DevTools step names the page it runs in: the main page, or a popup by its URL
       if (plan?.target) await enterPage(plan.target)
       dialog = action.dialog ? answerDialogs(page, action.dialog) : null
+      if (action.files?.length) {
+        // the files first: a missing one fails the step before anything is clicked
+        const paths = await filesForStep(action.files, resolve(opts.filesDir ?? opts.caseDir))
+        chooser = answerFileChooser(page, paths, timeout)
+      }
       located = await runAction(action, result)
+      await chooser?.settle(targetLabel(action))
       if (plan?.awaitsNavigation) await navigationCaused(action)
       result.success = true
       const opened = await followNewPage(action, newPages, result)
@@ -207,6 +221,7 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
         result.errorMessage = `The browser crashed during this step (${lost}); the steps after it cannot run.`
     }
     newPages.dispose()
+    chooser?.dispose()
     if (health.lost() || page.isClosed()) {
       // nothing to settle or wait for: the page is gone
     } else if (!adaptive || opts.verify || !result.success || activity.navigatedSinceMark())
@@ -506,8 +521,8 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
       result.method = 'coordinate'
       result.actualCoords = { x: action.x, y: action.y }
       result.coordinateChange = { x: 0, y: 0 }
-      if (isClickLike(action) || action.actionType === 'drag' || action.actionType === 'hover')
-        await clickAt(action, action.x, action.y)
+      if (action.actionType === 'drag') await dragBetween(action, { x: action.x, y: action.y })
+      else if (isClickLike(action) || action.actionType === 'hover') await clickAt(action, action.x, action.y)
       else if (action.actionType === 'type') await page.keyboard.type(text ?? '')
       await rememberSecretField(action)
       return null
@@ -571,6 +586,15 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     // A visual hit clicks the matched pixels: the element under them only vouches for the place, and it may be a
     // container (gentelella's segmented "Private | Team | Public" group, whose centre is "Team").
     const atThePixels = found.strategy === 'visual' && action.actionType !== 'type' && action.actionType !== 'select'
+    if (action.actionType === 'drag') {
+      await dragBetween(action, found.point, found.coordinateFallback || atThePixels ? undefined : handle)
+      return found
+    }
+    if (action.actionType === 'hover') {
+      if (found.coordinateFallback || !handle || atThePixels) await clickAt(action, found.point.x, found.point.y)
+      else await handle.hover({ timeout, ...modifiersOf(action) })
+      return found
+    }
     if (found.coordinateFallback || !handle || atThePixels) {
       await clickAt(action, found.point.x, found.point.y)
       if (text !== null) await page.keyboard.type(text)
@@ -599,9 +623,6 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
         break
       case 'double_click':
         await handle.dblclick({ timeout, ...modifiersOf(action) })
-        break
-      case 'hover':
-        await handle.hover({ timeout, ...modifiersOf(action) })
         break
       default: {
         if (action.button === 'back' || action.button === 'forward') {
@@ -664,6 +685,48 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     result.method = found.strategy
     await handle.evaluate((el, [x, y]) => el.scrollBy(x as number, y as number), [dx, dy])
     return found
+  }
+
+  /**
+   * A drag from the located source to the drop target, located by the same cascade from `drop_identity` (else the
+   * recorded end point, moved as the source moved). Playwright's mouse drives both mouse drags and HTML5 drag and
+   * drop.
+   */
+  async function dragBetween(action: Action, from: { x: number; y: number }, source?: Locator): Promise<void> {
+    const moved = { x: from.x - action.x, y: from.y - action.y }
+    let to = { x: (action.endX ?? action.x) + moved.x, y: (action.endY ?? action.y) + moved.y }
+    const drop = action.dropIdentity
+    if (drop && !recordedTargetObjection(drop)) {
+      const found = await locate(drop, playwrightCandidateSource(page, { framePath: drop.framePath ?? null }), {
+        selectors: action.dropSelectors ?? null,
+        coordinates: { x: action.endX ?? action.x, y: action.endY ?? action.y },
+        ...opts.locate,
+      })
+      if (found.status !== 'found' || !found.point)
+        throw new WebError(
+          'WEB_ELEMENT_NOT_FOUND',
+          `Drop target not found: ${drop.axRole ?? drop.tagName} "${(drop.axName || drop.textContent || '').slice(0, 50)}" (tried ${describeAttempts(found.attempts)}).`,
+        )
+      to = found.point
+      // where in the drop target it was dropped (a slider's track, a list between two items), kept in proportion
+      const recorded = drop.boundingBox
+      const box = found.coordinateFallback ? null : await found.element?.handle?.boundingBox().catch(() => null)
+      if (box && recorded && recorded.width > 0 && recorded.height > 0 && action.endX != null && action.endY != null) {
+        const fx = Math.min(1, Math.max(0, (action.endX - recorded.x) / recorded.width))
+        const fy = Math.min(1, Math.max(0, (action.endY - recorded.y) / recorded.height))
+        to = { x: box.x + fx * box.width, y: box.y + fy * box.height }
+      }
+    }
+    if (source) {
+      await source.hover({ timeout })
+      const box = await source.boundingBox()
+      if (box) from = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+    }
+    await page.mouse.move(from.x, from.y)
+    await page.mouse.down()
+    await page.mouse.move(from.x + (to.x - from.x) / 3, from.y + (to.y - from.y) / 3, { steps: 4 })
+    await page.mouse.move(to.x, to.y, { steps: 8 })
+    await page.mouse.up()
   }
 
   async function clickAt(action: Action, x: number, y: number) {

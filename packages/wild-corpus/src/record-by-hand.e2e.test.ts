@@ -7,14 +7,14 @@
  * Stop, Ctrl-C, closing the window, killing the browser) must leave a valid case with the steps so far.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { decodeFrame, openBrowser } from '@qa/recorder-cdp'
+import { decodeFrame, installRecorderToolbarInPage, openBrowser, TOOLBAR_BINDING, TOOLBAR_TAG } from '@qa/recorder-cdp'
 import { setClipboard, startXvfb, type VirtualDisplay } from '@qa/recorder-desktop'
 import { type SampleApp, startSampleApp } from '@qa/sample-app'
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
@@ -369,6 +369,10 @@ describe('new tabs and JavaScript dialogs, recorded by hand and replayed (real X
     ),
     '/b': page('B', `<button style="${pos}" onclick="log('done-b')">Done</button>`),
     '/details': page('Details', `<button style="${pos}" onclick="log('approved:' + event.isTrusted)">Approve</button>`),
+    '/prompt': page(
+      'Name',
+      `<button style="${pos}" onclick="const n = prompt('Your name?', ''); log(n === null ? 'no-name' : 'name:' + n)">Sign</button>`,
+    ),
   }
   let server: Server
   let url: string
@@ -471,6 +475,354 @@ describe('new tabs and JavaScript dialogs, recorded by hand and replayed (real X
     expect(r.code, r.stdout + r.stderr).toBe(0)
     await sleep(300)
     expect(seen).toEqual(['kept', 'deleted'])
+  })
+
+  it('a prompt answered with text: the text is recorded and typed into the prompt again on replay', async () => {
+    const file = join(dir, 'prompt.json')
+    seen = []
+    const rec = await startRecording(`${url}/prompt`, file)
+    await clickAt(at(200))
+    await sleep(500)
+    await typeText('Kim')
+    await pressKey('Return')
+    rec.interrupt()
+    expect(await rec.exited, rec.stderr()).toBe(0)
+    expect(seen).toEqual(['name:Kim'])
+    const saved = JSON.parse(await readFile(file, 'utf8')) as {
+      actions: { action_type: string; dialog?: { type: string; accept: boolean; prompt_text?: string } }[]
+    }
+    expect(saved.actions.map((a) => [a.action_type, a.dialog])).toEqual([
+      ['click', { type: 'prompt', message: 'Your name?', accept: true, prompt_text: 'Kim' }],
+    ])
+    seen = []
+    const r = await qa(['replay', file, '--url', `${url}/prompt`, '--json', '--report-dir', 'reports-prompt'])
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    await sleep(300)
+    expect(seen).toEqual(['name:Kim'])
+  })
+})
+
+/** The pointer travels to a point in a few moves and rests there (no click): what a person does to open a menu. */
+async function restAt(p: { x: number; y: number }, restMs = 700): Promise<void> {
+  const to = { x: Math.round(origin.x + p.x), y: Math.round(origin.y + p.y) }
+  const from = (await xdo('getmouselocation', '--shell')).match(/X=(\d+)\nY=(\d+)/)
+  const [fx, fy] = from ? [Number(from[1]), Number(from[2])] : [0, 0]
+  let at = { x: fx, y: fy }
+  for (const f of [0.25, 0.5, 0.75, 1]) {
+    const next = { x: Math.round(fx + (to.x - fx) * f), y: Math.round(fy + (to.y - fy) * f) }
+    if (next.x !== at.x || next.y !== at.y) await xdo('mousemove', '--sync', String(next.x), String(next.y))
+    at = next
+    await sleep(40)
+  }
+  await sleep(restMs)
+}
+
+describe('hover menus, double and right clicks, drag and drop: recorded by hand and replayed (real X input)', () => {
+  const PAGES: Record<string, string> = {
+    // a CSS :hover dropdown and a menu a mouseenter listener opens; the items are hidden until the pointer rests
+    // on their menu
+    '/menu': `<!doctype html><html><head><title>Shop</title><style>
+      body { margin: 0; font: 20px sans-serif }
+      nav { display: flex; gap: 40px; padding: 0 40px; background: #eee; height: 60px }
+      .menu { position: relative; width: 200px; height: 60px; line-height: 60px }
+      .menu ul { position: absolute; top: 60px; left: 0; margin: 0; padding: 0; list-style: none; width: 200px;
+        background: #fff; border: 1px solid #999 }
+      .menu li a, .menu li button { display: block; width: 100%; height: 50px; line-height: 50px; font: inherit;
+        border: 0; background: none; text-align: left; padding: 0 10px; box-sizing: border-box }
+      #products ul { display: none }
+      #products:hover ul { display: block }
+      #buy { position: absolute; left: 40px; top: 220px; width: 200px; height: 60px; font: inherit }
+    </style></head><body>
+      <nav>
+        <div class="menu" id="products"><a href="#" onclick="return false">Products</a>
+          <ul><li><a href="#" onclick="log('laptops:' + event.isTrusted); return false">Laptops</a></li>
+              <li><a href="#" onclick="log('phones:' + event.isTrusted); return false">Phones</a></li></ul></div>
+        <div class="menu" id="account"><span>Account</span>
+          <ul hidden><li><button type="button" onclick="log('profile:' + event.isTrusted)">Profile</button></li>
+              <li><button type="button" onclick="log('signout:' + event.isTrusted)">Sign out</button></li></ul></div>
+      </nav>
+      <button id="buy" type="button" onclick="log('buy:' + event.isTrusted)">Buy now</button>
+      <script>
+        const log = (e) => fetch('/log?e=' + encodeURIComponent(e))
+        const account = document.getElementById('account')
+        account.addEventListener('mouseenter', () => { account.querySelector('ul').hidden = false })
+        account.addEventListener('mouseleave', () => { account.querySelector('ul').hidden = true })
+      </script></body></html>`,
+    // what a cart shows (its count from the URL, so that a variant can make an assertion false)
+    '/cart': `<!doctype html><html><head><title>Cart</title><style>
+      body { margin: 0; font: 20px sans-serif }
+      #count { position: absolute; left: 100px; top: 100px; width: 300px; height: 60px; margin: 0; font-size: 32px }
+      #coupon { position: absolute; left: 100px; top: 220px; width: 300px; height: 50px; font: inherit }
+      #checkout { position: absolute; left: 100px; top: 320px; width: 300px; height: 60px; font: inherit }
+    </style></head><body>
+      <h2 id="count" onclick="log('count-clicked')">3 items</h2>
+      <input id="coupon" aria-label="Coupon" value="SPRING-25" onpointerdown="log('coupon-pressed')">
+      <button id="checkout" type="button" onclick="log('checkout:' + event.isTrusted)">Checkout</button>
+      <script>
+        const log = (e) => fetch('/log?e=' + encodeURIComponent(e))
+        const n = new URLSearchParams(location.search).get('n')
+        if (n) document.getElementById('count').textContent = n + ' items'
+      </script></body></html>`,
+    // a box that answers double clicks, one with its own context menu, and a card dragged into a column
+    '/gestures': `<!doctype html><html><head><title>Board</title><style>
+      body { margin: 0; font: 20px sans-serif }
+      .box { position: absolute; width: 220px; height: 80px; line-height: 80px; text-align: center;
+        background: #dde; user-select: none }
+      .column { position: absolute; top: 300px; width: 260px; height: 300px; border: 2px dashed #999 }
+      #card { position: absolute; left: 60px; top: 360px; width: 180px; height: 60px; line-height: 60px;
+        background: #fc6; text-align: center; user-select: none; touch-action: none; z-index: 2 }
+    </style></head><body>
+      <div class="box" id="rename" role="button" aria-label="Rename" style="left:60px;top:60px">Rename</div>
+      <div class="box" id="options" role="button" aria-label="Options" style="left:360px;top:60px">Options</div>
+      <div class="column" id="todo" role="region" aria-label="To do" style="left:40px"></div>
+      <div class="column" id="done" role="region" aria-label="Done" style="left:500px"></div>
+      <div id="card" role="listitem" aria-label="Write report">Write report</div>
+      <script>
+        const log = (e) => fetch('/log?e=' + encodeURIComponent(e))
+        document.getElementById('rename').addEventListener('dblclick', (e) => log('dblclick:' + e.isTrusted))
+        document.getElementById('rename').addEventListener('click', () => log('click'))
+        document.getElementById('options').addEventListener('contextmenu', (e) => {
+          e.preventDefault()
+          log('contextmenu:' + e.isTrusted)
+        })
+        // a variant with the two columns swapped: a drop by coordinates would land in "To do"
+        if (location.search.includes('swap')) {
+          document.getElementById('todo').style.left = '500px'
+          document.getElementById('done').style.left = '40px'
+          document.getElementById('card').style.left = '520px'
+        }
+        // a drag made of pointer events, as sortable lists and boards do it
+        const card = document.getElementById('card')
+        let grab = null
+        card.addEventListener('pointerdown', (e) => {
+          grab = { dx: e.clientX - card.offsetLeft, dy: e.clientY - card.offsetTop }
+          card.setPointerCapture(e.pointerId)
+        })
+        card.addEventListener('pointermove', (e) => {
+          if (!grab) return
+          card.style.left = e.clientX - grab.dx + 'px'
+          card.style.top = e.clientY - grab.dy + 'px'
+        })
+        card.addEventListener('pointerup', (e) => {
+          if (!grab) return
+          grab = null
+          card.style.visibility = 'hidden'
+          const under = document.elementFromPoint(e.clientX, e.clientY)
+          card.style.visibility = ''
+          const column = under && under.closest('.column')
+          log('dropped:' + (column ? column.id : 'nowhere') + ':' + e.isTrusted)
+        })
+      </script></body></html>`,
+  }
+  let server: Server
+  let url: string
+  let seen: string[] = []
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const u = new URL(req.url ?? '/', 'http://x')
+      if (u.pathname === '/log') {
+        seen.push(u.searchParams.get('e') ?? '')
+        res.end('ok')
+        return
+      }
+      res.writeHead(PAGES[u.pathname] ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' })
+      res.end(PAGES[u.pathname] ?? 'not found')
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    await new Promise((r) => server?.close(r))
+  })
+
+  interface GestureCase {
+    actions: {
+      action_type: string
+      description: string
+      identity?: { ax_name?: string; text_content?: string; id?: string }
+      drop_identity?: { ax_name?: string }
+      end_x?: number
+      end_y?: number
+    }[]
+  }
+
+  it('a CSS :hover dropdown and a mouseenter menu: the hover that showed each item is a step, and replays before its click', async () => {
+    const file = join(dir, 'hover-menus.json')
+    seen = []
+    const rec = await startRecording(`${url}/menu`, file)
+    // a click on a button that was visible all along: no hover step
+    await clickAt({ x: 140, y: 250 })
+    // Products (40..240 × 0..60) → its dropdown opens below it → Phones (second item, 60+50..60+100)
+    await restAt({ x: 120, y: 30 })
+    await restAt({ x: 120, y: 135 }, 300)
+    await clickAt({ x: 120, y: 135 })
+    await restAt({ x: 400, y: 300 }, 300)
+    // Account (280..480) → its listener shows the list → Sign out
+    await restAt({ x: 360, y: 30 })
+    await restAt({ x: 360, y: 135 }, 300)
+    await clickAt({ x: 360, y: 135 })
+    rec.interrupt()
+    expect(await rec.exited, rec.stderr()).toBe(0)
+    expect(seen).toEqual(['buy:true', 'phones:true', 'signout:true'])
+    const saved = JSON.parse(await readFile(file, 'utf8')) as GestureCase
+    // the hover is on the menu the pointer entered first on its way: its label, or its box (the way the pointer
+    // came decides which, and hovering either opens the menu)
+    const menu = (a: GestureCase['actions'][number]) =>
+      a.action_type === 'hover' && a.identity?.id
+        ? `#${a.identity.id}`
+        : (a.identity?.ax_name ?? a.identity?.text_content)
+    expect(saved.actions.map((a) => [a.action_type, menu(a)])).toEqual([
+      ['click', 'Buy now'],
+      ['hover', expect.stringMatching(/^(Products|#products)$/)],
+      ['click', 'Phones'],
+      ['hover', expect.stringMatching(/^(Account|#account)$/)],
+      ['click', 'Sign out'],
+    ])
+    expect(rec.stdout()).toMatch(/ {2}2\. Hover over /)
+    seen = []
+    const r = await qa(['replay', file, '--url', `${url}/menu`, '--json', '--report-dir', 'reports-hover'])
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    await sleep(300)
+    expect(seen).toEqual(['buy:true', 'phones:true', 'signout:true'])
+    // without its hover step the item cannot be clicked: the replay says so instead of clicking something else
+    const noHover = { ...JSON.parse(await readFile(file, 'utf8')) }
+    noHover.actions = noHover.actions.filter((a: { action_type: string }) => a.action_type !== 'hover')
+    const bare = join(dir, 'hover-menus-no-hover.json')
+    await writeFile(bare, JSON.stringify(noHover))
+    seen = []
+    const failed = await qa(['replay', bare, '--url', `${url}/menu`, '--json', '--report-dir', 'reports-no-hover'])
+    expect(failed.code, failed.stdout + failed.stderr).toBe(1)
+    await sleep(300)
+    expect(seen).toEqual(['buy:true'])
+  })
+
+  it('assertions picked with the toolbar (assert text, value, visible): recorded without clicking the page, replayed', async () => {
+    // where the toolbar's buttons are: the same toolbar, in a probe page of the same size (its shadow root opened)
+    const probePage = await probe.newPage({ viewport: VIEWPORT })
+    await probePage.setContent('<body></body>')
+    await probePage.evaluate(() => {
+      const attach = Element.prototype.attachShadow
+      Element.prototype.attachShadow = function (init) {
+        return attach.call(this, { ...init, mode: 'open' })
+      }
+    })
+    await probePage.evaluate(installRecorderToolbarInPage, { binding: TOOLBAR_BINDING, tag: TOOLBAR_TAG })
+    const buttons = await probePage.evaluate((tag) => {
+      const root = document.querySelector(tag)?.shadowRoot
+      return Object.fromEntries(
+        Array.from(root?.querySelectorAll('button') ?? []).map((b) => {
+          const r = b.getBoundingClientRect()
+          return [b.textContent?.trim() ?? '', { x: r.left + r.width / 2, y: r.top + r.height / 2 }]
+        }),
+      )
+    }, TOOLBAR_TAG)
+    await probePage.close()
+    expect(Object.keys(buttons)).toEqual(['Assert visible', 'Assert text', 'Assert value', 'Stop'])
+    const file = join(dir, 'cart-asserts.json')
+    seen = []
+    const rec = await startRecording(`${url}/cart`, file)
+    await clickAt(buttons['Assert text']!)
+    await clickAt({ x: 250, y: 130 })
+    await clickAt(buttons['Assert value']!)
+    await clickAt({ x: 250, y: 245 })
+    await clickAt(buttons['Assert visible']!)
+    await clickAt({ x: 250, y: 350 })
+    // and a real click on the button, which the page sees
+    await clickAt({ x: 250, y: 350 })
+    await clickAt(buttons.Stop!)
+    expect(await rec.exited, rec.stderr()).toBe(0)
+    expect(rec.stdout()).toMatch(/Stopped: the Stop button of the recorder toolbar was clicked/)
+    // the page saw only the last click: the picks never reached it
+    expect(seen).toEqual(['checkout:true'])
+    const saved = JSON.parse(await readFile(file, 'utf8')) as {
+      actions: {
+        action_type: string
+        assertion?: { kind: string; expected?: string }
+        identity?: { ax_name?: string }
+        screenshot_path?: string
+      }[]
+    }
+    expect(saved.actions.map((a) => [a.action_type, a.assertion ?? null, a.identity?.ax_name])).toEqual([
+      ['assert', { kind: 'text', expected: '3 items' }, '3 items'],
+      ['assert', { kind: 'value', expected: 'SPRING-25' }, 'Coupon'],
+      ['assert', { kind: 'visible' }, 'Checkout'],
+      ['click', null, 'Checkout'],
+    ])
+    expect(rec.stdout()).toMatch(/ {2}1\. Assert /)
+    seen = []
+    const r = await qa(['replay', file, '--url', `${url}/cart`, '--json', '--report-dir', 'reports-cart'])
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    await sleep(300)
+    expect(seen).toEqual(['checkout:true'])
+    // on a cart that shows 4 items the text assertion fails, with what was expected and what was there
+    const changed = await qa(['replay', file, '--url', `${url}/cart?n=4`, '--json', '--report-dir', 'reports-cart-4'])
+    expect(changed.code, changed.stdout + changed.stderr).toBe(1)
+    const report = JSON.parse(changed.stdout) as {
+      verification_results: { final_result: string; reason: string }[]
+    }
+    expect(report.verification_results[0]?.final_result).toBe('fail')
+    expect(report.verification_results[0]?.reason).toMatch(/expected .*3 items.*actual .*4 items/)
+  })
+
+  it('a double click, a right click and a drag of a card into another column: one step each, replayed', async () => {
+    const file = join(dir, 'gestures.json')
+    seen = []
+    const rec = await startRecording(`${url}/gestures`, file)
+    await restAt({ x: 170, y: 100 }, 200)
+    await xdo('click', '--repeat', '2', '--delay', '90', '1')
+    await sleep(800)
+    await restAt({ x: 470, y: 100 }, 200)
+    await xdo('click', '3')
+    await sleep(800)
+    // the card's centre (150, 390) into the "Done" column (500..760 × 300..600)
+    await restAt({ x: 150, y: 390 }, 200)
+    await xdo('mousedown', '1')
+    await sleep(150)
+    for (const f of [0.1, 0.3, 0.5, 0.7, 0.9, 1]) {
+      await xdo(
+        'mousemove',
+        '--sync',
+        String(Math.round(origin.x + 150 + 480 * f)),
+        String(Math.round(origin.y + 390 + 60 * f)),
+      )
+      await sleep(60)
+    }
+    await xdo('mouseup', '1')
+    await sleep(1000)
+    rec.interrupt()
+    expect(await rec.exited, rec.stderr()).toBe(0)
+    // (sorted: the page's reports are requests, which may arrive out of order)
+    expect([...seen].sort()).toEqual(['click', 'click', 'contextmenu:true', 'dblclick:true', 'dropped:done:true'])
+    const saved = JSON.parse(await readFile(file, 'utf8')) as GestureCase
+    expect(saved.actions.map((a) => [a.action_type, a.identity?.ax_name])).toEqual([
+      ['double_click', 'Rename'],
+      ['right_click', 'Options'],
+      ['drag', 'Write report'],
+    ])
+    const drag = saved.actions[2]!
+    expect(drag.drop_identity?.ax_name).toBe('Done')
+    expect(drag.description).toMatch(/^Drag .*"Write report" to region "Done"$/)
+    expect(Math.abs((drag.end_x ?? 0) - 630)).toBeLessThan(4)
+    seen = []
+    const r = await qa(['replay', file, '--url', `${url}/gestures`, '--json', '--report-dir', 'reports-gestures'])
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    await sleep(300)
+    // (sorted: the page's reports are requests, which may arrive out of order)
+    expect([...seen].sort()).toEqual(['click', 'click', 'contextmenu:true', 'dblclick:true', 'dropped:done:true'])
+    // the columns swapped places (and the card moved with its column): the card still goes to "Done"
+    seen = []
+    const swapped = await qa([
+      'replay',
+      file,
+      '--url',
+      `${url}/gestures?swap`,
+      '--json',
+      '--report-dir',
+      'reports-swap',
+    ])
+    expect(swapped.code, swapped.stdout + swapped.stderr).toBe(0)
+    await sleep(300)
+    expect(seen.filter((e) => e.startsWith('dropped'))).toEqual(['dropped:done:true'])
   })
 })
 
@@ -768,5 +1120,150 @@ describe('qa record web --cdp: in the tab the person is on, in their own running
     expect(pages.map((p) => p.url()).sort()).toEqual(['about:blank', `${app.url}/login`].sort())
     expect(await tab!.evaluate((tag) => document.getElementsByTagName(tag).length, 'qa-recorder-toolbar')).toBe(0)
     await person.close()
+  })
+
+  // A file input opens the browser's native file dialog, which cannot be driven reliably by X input: the person's
+  // pick is made over the test's own CDP connection to their browser (the chooser intercepted there), the click
+  // that opens it is real X input, and the recorder learns the names from the page as it would from a real pick.
+  it('a file upload: the chosen names are recorded, and a replay gives the files of those names from --files-dir', async () => {
+    const UPLOAD = `<!doctype html><html><head><title>Upload</title></head><body style="margin:0">
+      <input id="attach" type="file" multiple aria-label="Attachments"
+        style="position:absolute;left:200px;top:200px;width:300px;height:80px;font:20px sans-serif">
+      <script>
+        document.getElementById('attach').addEventListener('change', async (e) => {
+          for (const f of e.target.files) await fetch('/log?e=' + encodeURIComponent(f.name + ':' + f.size))
+        })
+      </script></body></html>`
+    const seen: string[] = []
+    const server = createServer((req, res) => {
+      const u = new URL(req.url ?? '/', 'http://x')
+      if (u.pathname === '/log') {
+        seen.push(u.searchParams.get('e') ?? '')
+        res.end('ok')
+        return
+      }
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      res.end(UPLOAD)
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    const uploadUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/upload`
+    const picked = join(dir, 'picked')
+    const replayFiles = join(dir, 'replay-files')
+    const empty = join(dir, 'no-files')
+    await mkdir(picked, { recursive: true })
+    await mkdir(replayFiles, { recursive: true })
+    await mkdir(empty, { recursive: true })
+    await writeFile(join(picked, 'report.txt'), 'hello world')
+    await writeFile(join(picked, '보고서.txt'), '한글')
+    await writeFile(join(replayFiles, 'report.txt'), 'replayed!')
+    await writeFile(join(replayFiles, '보고서.txt'), '다시 재생')
+    const cdpUrl = `http://127.0.0.1:${port}`
+    const person = await chromium.connectOverCDP(cdpUrl)
+    try {
+      const tab = person
+        .contexts()
+        .flatMap((c) => c.pages())
+        .find((p) => p.url().endsWith('/login'))!
+      await tab.goto(uploadUrl)
+      await tab.bringToFront()
+      // where this window's viewport is on the screen: one calibration click, before recording
+      await tab.evaluate(() => {
+        addEventListener('pointerdown', (e) => {
+          ;(window as unknown as { hit: number[] }).hit = [e.screenX - e.clientX, e.screenY - e.clientY]
+        })
+      })
+      const guess = await tab.evaluate(() => ({
+        x: screenX + (outerWidth - innerWidth) / 2 + 40,
+        y: screenY + outerHeight - innerHeight + 40,
+      }))
+      await xdo('mousemove', '--sync', String(Math.round(guess.x)), String(Math.round(guess.y)))
+      await xdo('click', '1')
+      await sleep(300)
+      const hit = await tab.evaluate(() => (window as unknown as { hit?: number[] }).hit)
+      expect(hit).toBeDefined()
+      const saved = origin
+      const file = join(dir, 'upload.json')
+      const child = spawn(process.execPath, [CLI, 'record', 'web', '--cdp', cdpUrl, '--out', file], {
+        cwd: dir,
+        env: { ...process.env, DISPLAY: xvfb.display },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      })
+      started.push(child)
+      let out = ''
+      let err = ''
+      child.stdout?.on('data', (d) => {
+        out += d
+      })
+      child.stderr?.on('data', (d) => {
+        err += d
+      })
+      const exited = new Promise<number>((r) => child.on('close', (code) => r(code ?? -1)))
+      for (let i = 0; i < 300 && !/Recording in the browser window/.test(err); i++) await sleep(100)
+      expect(err).toMatch(/Recording in the browser window/)
+      await sleep(500)
+      const chooser = tab.waitForEvent('filechooser', { timeout: 10_000 })
+      try {
+        origin = { x: hit![0] as number, y: hit![1] as number }
+        await clickAt({ x: 350, y: 240 })
+      } finally {
+        origin = saved
+      }
+      await (await chooser).setFiles([join(picked, 'report.txt'), join(picked, '보고서.txt')])
+      await sleep(1000)
+      if (child.pid) process.kill(-child.pid, 'SIGINT')
+      expect(await exited, err).toBe(0)
+      expect([...seen].sort()).toEqual(['report.txt:11', '보고서.txt:6'].sort())
+      const recorded = JSON.parse(await readFile(file, 'utf8')) as {
+        actions: { action_type: string; files?: string[]; description: string }[]
+      }
+      expect(recorded.actions.map((a) => [a.action_type, a.files])).toEqual([['click', ['report.txt', '보고서.txt']]])
+      expect(out).toMatch(/ {2}1\. Click /)
+      expect(recorded.actions[0]?.description).toMatch(/ and choose "report\.txt", "보고서\.txt"$/)
+
+      // the replay gives the files of the folder it is told (their own contents: another size than recorded)
+      seen.length = 0
+      const r = await qa([
+        'replay',
+        file,
+        '--url',
+        uploadUrl,
+        '--files-dir',
+        replayFiles,
+        '--json',
+        '--report-dir',
+        'reports-upload',
+      ])
+      expect(r.code, r.stdout + r.stderr).toBe(0)
+      await sleep(300)
+      expect([...seen].sort()).toEqual(['report.txt:9', '보고서.txt:13'].sort())
+      // a folder without them: the step fails naming the file, and nothing is clicked
+      seen.length = 0
+      const missing = await qa([
+        'replay',
+        file,
+        '--url',
+        uploadUrl,
+        '--files-dir',
+        empty,
+        '--json',
+        '--report-dir',
+        'reports-upload-missing',
+      ])
+      expect(missing.code, missing.stdout + missing.stderr).toBe(1)
+      const report = JSON.parse(missing.stdout) as { replay_results: { success: boolean; error_message?: string }[] }
+      expect(report.replay_results[0]?.success).toBe(false)
+      expect(report.replay_results[0]?.error_message).toMatch(
+        /The file "report\.txt" the step chooses is not in .*no-files/,
+      )
+      expect(seen).toEqual([])
+      // a folder that does not exist is bad input, refused before the browser starts
+      const nowhere = await qa(['replay', file, '--url', uploadUrl, '--files-dir', join(dir, 'nowhere'), '--json'])
+      expect(nowhere.code).toBe(2)
+      expect(nowhere.stderr).toMatch(/--files-dir .*nowhere is not a folder/)
+    } finally {
+      await person.close()
+      await new Promise((r) => server.close(r))
+    }
   })
 })

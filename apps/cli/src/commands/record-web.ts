@@ -25,7 +25,11 @@ export class RecordWebCommand extends QaCommand {
     description: 'Record a web flow in Chromium: what was clicked (role, name, attributes) plus screenshots.',
     details: `
       By hand (the default): a Chromium window opens on <url> and what you do there is recorded (clicks, typing,
-      keys such as Enter, select boxes, scrolling, pages a click opens) and listed in the terminal as it happens.
+      keys such as Enter, select boxes, scrolling, pages a click opens, double and right clicks, drags, the hover
+      that opened a hover-only menu, dialogs and their answers, the names of files picked in a file chooser, back
+      and forward) and listed in the terminal as it happens. The toolbar's "Assert visible", "Assert text" and
+      "Assert value" buttons record an assertion about the element you click next (that click never reaches the
+      page), with its text or value as it is now. Replay picked files from a folder with qa replay --files-dir.
       Stop with the "Stop" button of the recorder toolbar at the bottom right of the page, with Ctrl-C in the
       terminal, or by closing the window; every way out, a crashed or killed browser too, saves the steps recorded
       so far. The toolbar is never recorded and never in a screenshot. The --headed flag is accepted and means the

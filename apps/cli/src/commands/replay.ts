@@ -86,6 +86,10 @@ export class ReplayCommand extends QaCommand {
     description:
       'Desktop: click the recorded point when no strategy finds the target (coordinate-only legacy cases); reported as "coordinate". Default off: such a step fails with "not found".',
   })
+  filesDir = Option.String('--files-dir', {
+    description:
+      'Folder with the files that steps choose in a file chooser (found by the recorded names; default: the case folder; config replay.filesDir).',
+  })
   headed = Option.Boolean('--headed', false, { description: 'Show the browser window.' })
   configPath = Option.String('--config', { description: 'Config file (default ./qa.config.json when present).' })
   shard = Option.String('--shard', {
@@ -115,6 +119,7 @@ export class ReplayCommand extends QaCommand {
         this.configPath !== undefined && '--config',
         this.viewport !== undefined && '--viewport',
         this.headed && '--headed',
+        this.filesDir !== undefined && '--files-dir',
       ].filter((f): f is string => typeof f === 'string')
       if (unsupported.length > 0)
         throw new UsageError(
@@ -145,9 +150,15 @@ export class ReplayCommand extends QaCommand {
           ...(this.reportDir ? { reportDir: this.reportDir } : {}),
           ...(timeout ? { actionTimeoutMs: timeout } : {}),
           ...(this.allowCoordinates !== undefined ? { allowCoordinates: this.allowCoordinates } : {}),
+          ...(this.filesDir !== undefined ? { filesDir: this.filesDir } : {}),
         },
       },
     })
+    if (config.replay.filesDir && !(await isDirectory(config.replay.filesDir)))
+      throw new UsageError(
+        `${this.filesDir !== undefined ? '--files-dir' : 'replay.filesDir'} ${config.replay.filesDir} is not a folder; nothing was replayed.`,
+        'Name the folder that holds the files the case chooses in a file chooser.',
+      )
     const loaded = await loadTestCase(this.casePath)
     const tc = loaded.testCase
     if (tc.actions.length === 0)
@@ -211,6 +222,7 @@ export class ReplayCommand extends QaCommand {
         reverifier,
         artifactDir: join(reportDir, 'artifacts'),
         actionTimeoutMs: config.replay.actionTimeoutMs,
+        ...(config.replay.filesDir ? { filesDir: resolve(config.replay.filesDir) } : {}),
         env: process.env,
         onStepStart: ({ index, total, action }) => progress.status(`[${index + 1}/${total}] ${action.description}`),
         onStep: ({ index, total, result, verification }) => {
