@@ -176,7 +176,7 @@ describe('assert actions in files', () => {
     )
   })
 
-  it('a 3.0 file loads as 3.1 with nothing else changed, and the document given is not modified', () => {
+  it('a 3.0 file loads as 3.2 with nothing else changed, and the document given is not modified', () => {
     fc.assert(
       fc.property(arbTestCaseDocumentV30(), (doc) => {
         const before = structuredClone(doc)
@@ -184,8 +184,11 @@ describe('assert actions in files', () => {
         const parsed = parseTestCase(doc)
         expect(parsed.migrated).toBe(true)
         expect(parsed.sourceVersion).toBe('3.0')
-        expect(parsed.migrationNotes).toEqual(['3.0 → 3.1: adds the assert action type; nothing else changes'])
-        expect(serializeTestCase(parsed.testCase)).toEqual({ ...doc, version: '3.1' })
+        expect(parsed.migrationNotes).toEqual([
+          '3.0 → 3.1: adds the assert action type; nothing else changes',
+          '3.1 → 3.2: adds hover steps, file choices, drop targets, held keys and side buttons; nothing else changes',
+        ])
+        expect(serializeTestCase(parsed.testCase)).toEqual({ ...doc, version: '3.2' })
         expect(doc).toEqual(before)
       }),
       RUNS,
@@ -193,7 +196,7 @@ describe('assert actions in files', () => {
   })
 
   it('a newer minor version that uses something unknown says to upgrade qa', () => {
-    const doc = { ...base, version: '3.2', actions: [assertStep({ kind: 'screenshot_matches' })] }
+    const doc = { ...base, version: '3.3', actions: [assertStep({ kind: 'screenshot_matches' })] }
     try {
       parseTestCase(doc, { file: 'newer.json' })
       expect.unreachable()
@@ -201,7 +204,7 @@ describe('assert actions in files', () => {
       const err = e as ModelError
       expect(err.code).toBe('MODEL_INVALID')
       expect(err.message).toContain('actions[0].assertion.kind')
-      expect(err.hint).toContain('format 3.2, newer than this qa')
+      expect(err.hint).toContain('format 3.3, newer than this qa')
     }
   })
 })

@@ -59,7 +59,7 @@ const action = {
 }
 const doc = {
   name: 'login',
-  version: '3.1',
+  version: '3.2',
   platform: 'web',
   created_at: '2024-01-02T03:04:05.000Z',
   enriched_at: '2024-01-03T03:04:05.000Z',
@@ -83,7 +83,7 @@ describe('SPEC §3 on-disk names', () => {
     const { testCase: tc } = await loadTestCase(join(dir, 'in.json'))
     expect(tc).toMatchObject({
       name: 'login',
-      version: '3.1',
+      version: '3.2',
       platform: 'web',
       createdAt: doc.created_at,
       enrichedAt: doc.enriched_at,

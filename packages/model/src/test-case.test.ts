@@ -26,10 +26,10 @@ describe('test-case documents', () => {
     const raw = readFixture(rel)
     const first = parseTestCase(raw, { file: rel })
     expect(first.testCase.version).toBe(CURRENT_FORMAT_VERSION)
-    // only files older than the current version migrate (3.0 → 3.1 changes nothing but the version)
+    // only files older than the current version migrate (3.0 → 3.1 → 3.2 change nothing but the version)
     expect(first.migrated).toBe(first.sourceVersion !== CURRENT_FORMAT_VERSION)
-    if (first.sourceVersion === '3.0')
-      expect(serializeTestCase(first.testCase)).toEqual({ ...(raw as object), version: '3.1' })
+    if (first.sourceVersion === '3.0' || first.sourceVersion === '3.1')
+      expect(serializeTestCase(first.testCase)).toEqual({ ...(raw as object), version: '3.2' })
     const saved = stringifyTestCase(first.testCase)
     const again = parseTestCaseJson(saved, { file: rel })
     expect(again.migrated).toBe(false)
@@ -44,6 +44,7 @@ describe('test-case documents', () => {
     expect(migrationNotes).toEqual([
       '2.0 → 3.0: platform set to "desktop"',
       '3.0 → 3.1: adds the assert action type; nothing else changes',
+      '3.1 → 3.2: adds hover steps, file choices, drop targets, held keys and side buttons; nothing else changes',
     ])
     const target = testCase.actions[0]?.semanticInfo?.targetElement
     expect(target?.text).toBe('시작')
@@ -51,7 +52,7 @@ describe('test-case documents', () => {
     expect(testCase.actions[0]?.screenTransition).toEqual({ transitionType: 'full_transition', hashDifference: 45 })
     // Everything of the original document is still there after saving; only version and platform are new.
     const saved = serializeTestCase(testCase)
-    expect(saved).toEqual({ ...raw, version: '3.1', platform: 'desktop' })
+    expect(saved).toEqual({ ...raw, version: '3.2', platform: 'desktop' })
   })
 
   it('keeps unknown fields of a 1.0 file (written back unchanged)', () => {
@@ -116,7 +117,7 @@ describe('test-case documents', () => {
 describe('what a click operates, and recording warnings (issue 13)', () => {
   const doc = {
     name: 'styled',
-    version: '3.1',
+    version: '3.2',
     platform: 'web',
     actions: [
       {

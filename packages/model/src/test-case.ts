@@ -36,6 +36,10 @@ export function detectFormatVersion(
 
 const [CURRENT_MAJOR, CURRENT_MINOR] = CURRENT_FORMAT_VERSION.split('.').map(Number) as [number, number]
 
+/** The migration note of 3.1 → 3.2. */
+const V31_TO_V32 =
+  '3.1 → 3.2: adds hover steps, file choices, drop targets, held keys and side buttons; nothing else changes'
+
 /** An older version than the current one: loading migrates it in memory. */
 const isOlder = (major: number, minor: number) =>
   major < CURRENT_MAJOR || (major === CURRENT_MAJOR && minor < CURRENT_MINOR)
@@ -49,6 +53,9 @@ const isOlder = (major: number, minor: number) =>
  *            web `identity`.
  * 3.0 → 3.1: 3.1 adds the `assert` action type and its `assertion`; nothing of a 3.0 case changes but the
  *            version.
+ * 3.1 → 3.2: 3.2 adds the `hover` action type, file choices (`files`), drop targets (`drop_identity`,
+ *            `drop_selectors`), held keys (`modifiers`) and the side buttons `back`/`forward`; nothing of a 3.1
+ *            case changes but the version.
  *
  * `from` is the document's version (`"3.0"`), or its major version alone (minor 0).
  */
@@ -72,7 +79,8 @@ export function migrateTestCaseDocument(
   }
   if (isOlder(fromMajor, fromMinor)) {
     out = { ...out, version: CURRENT_FORMAT_VERSION }
-    notes.push('3.0 → 3.1: adds the assert action type; nothing else changes')
+    if (fromMajor < 3 || fromMinor < 1) notes.push('3.0 → 3.1: adds the assert action type; nothing else changes')
+    notes.push(V31_TO_V32)
   }
   return { document: out, notes }
 }

@@ -214,13 +214,13 @@ function arbActionDocumentOf(actionTypes?: readonly ActionType[]): fc.Arbitrary<
 }
 
 /**
- * A test-case file document of the current major version that loads unmigrated: version 3.1 (current) or 3.2
+ * A test-case file document of the current major version that loads unmigrated: version 3.2 (current) or 3.3
  * (a newer minor that uses nothing this version does not know).
  */
 export function arbTestCaseDocument(opts: { actionTypes?: readonly ActionType[] } = {}): fc.Arbitrary<JsonObject> {
   return arbDocument(testCaseSchema, {
     overrides: {
-      version: fc.constantFrom('3.1', '3.1', '3.2'),
+      version: fc.constantFrom('3.2', '3.2', '3.3'),
       actions: fc.array(arbActionDocumentOf(opts.actionTypes), { maxLength: 6 }),
     },
   })

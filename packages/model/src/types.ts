@@ -14,7 +14,7 @@ export type JsonObject = { [key: string]: JsonValue }
 /** Unknown fields of a file object, keyed by their file (snake_case) names. */
 export type Extra = JsonObject
 
-export const CURRENT_FORMAT_VERSION = '3.1'
+export const CURRENT_FORMAT_VERSION = '3.2'
 export const SUPPORTED_MAJOR_VERSIONS = [1, 2, 3] as const
 
 export type Platform = 'desktop' | 'web'

@@ -12,7 +12,7 @@ export interface RecordedCase {
   testCase: TestCase
 }
 
-/** A recorded case: a path to a case file (JSON, format 1.0–3.1), or one already loaded. */
+/** A recorded case: a path to a case file (JSON, format 1.0–3.2), or one already loaded. */
 export type CaseRef = string | RecordedCase
 
 const loaded = new Map<string, Promise<RecordedCase>>()

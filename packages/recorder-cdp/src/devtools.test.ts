@@ -30,7 +30,7 @@ describe('importDevtoolsRecording', () => {
     const tc = throughFile(testCase)
     expect(tc).toEqual(testCase)
     expect(tc.platform).toBe('web')
-    expect(tc.version).toBe('3.1')
+    expect(tc.version).toBe('3.2')
     expect(tc.name).toBe('로그인 후 검색')
     expect(tc.startUrl).toBe('http://127.0.0.1:4173/login')
     expect(tc.viewport).toEqual({ width: 1280, height: 720 })

@@ -96,7 +96,7 @@ describe('enrichDesktopCase', () => {
     const { testCase: legacy } = parseTestCase(LEGACY)
     expect(isLegacyTestCase(legacy)).toBe(true)
     const { testCase, result, notes } = await enrichDesktopCase(legacy, { analyzer, caseDir: dir })
-    expect(result).toEqual({ totalActions: 6, enrichedCount: 1, skippedCount: 2, failedCount: 0, version: '3.1' })
+    expect(result).toEqual({ totalActions: 6, enrichedCount: 1, skippedCount: 2, failedCount: 0, version: '3.2' })
     expect(testCase.actions.map((a) => a.enrichmentStatus ?? null)).toEqual([
       'enriched',
       null,

@@ -55,7 +55,7 @@ describe('assertions through the CLI (issue 15 Build 3)', () => {
     expect(rec.code, rec.stderr).toBe(0)
     expect(rec.stdout).toContain('Assert text of label "알림 받기" equals "알림 받기"')
     const saved = JSON.parse(readFileSync(caseFile, 'utf8'))
-    expect(saved.version).toBe('3.1')
+    expect(saved.version).toBe('3.2')
     expect(saved.actions.map((a: { action_type: string }) => a.action_type)).toEqual(Array(6).fill('assert'))
     expect(saved.actions[1].assertion).toEqual({ kind: 'text', expected: '알림 받기' })
     expect(saved.actions.some((a: { warning?: string }) => a.warning)).toBe(false)

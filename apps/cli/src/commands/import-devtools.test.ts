@@ -34,7 +34,7 @@ describe('qa import devtools', () => {
     expect(r.stdout).toContain('Hover over button "로그인"') // replayed, not skipped
     expect(r.stderr).toMatch(/^warning: steps\[5\] \(change\): looks like a password field/m)
     const doc = JSON.parse(readFileSync(out, 'utf8'))
-    expect(doc).toMatchObject({ version: '3.1', platform: 'web', start_url: 'http://127.0.0.1:4173/login' })
+    expect(doc).toMatchObject({ version: '3.2', platform: 'web', start_url: 'http://127.0.0.1:4173/login' })
     expect(doc.actions[0].identity).toMatchObject({ ax_name: '아이디', ax_role: 'textbox' })
     expect(readFileSync(out, 'utf8')).not.toContain('s3cret')
     expect(qa('validate', out).code).toBe(0)

@@ -93,7 +93,7 @@ describe('qa enrich', () => {
       enriched_count: 0,
       skipped_count: 1,
       failed_count: 0,
-      version: '3.1',
+      version: '3.2',
     })
   })
   it('refuses to write over its input', () => {
