@@ -46,6 +46,8 @@ export interface RegionEvidence {
   changedElsewhere?: boolean
   unexpectedPixels?: number
   unexpectedRegions?: readonly Rect[]
+  /** false when the recorded step changed (almost) nothing: then only a change elsewhere can show a wrong click. */
+  hadExpectedChange?: boolean
 }
 
 export type VerdictDecision =
@@ -117,6 +119,8 @@ export function decideVerdict(input: VerdictInput, policy: VerdictPolicy = {}): 
 
 const clamp01 = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0)
 const box = (r: Rect) => `${r.width}×${r.height} at (${r.x}, ${r.y})`
+const where = (region: RegionEvidence) =>
+  region.unexpectedRegions?.length ? `: ${region.unexpectedRegions.slice(0, 3).map(box).join(', ')}` : ''
 
 /**
  * Seed 000's flow on the step's expected region: a change somewhere else (unlike the recording) or a change
@@ -136,13 +140,13 @@ function decideOnRegion(
       ? ` (whole screen not comparable: ${sizeMismatchReason(input.sizeMismatch)})`
       : ` (whole screen ${pct(clamp01(input.similarity as number))})`
     : ''
-  if (region.changedElsewhere) {
-    const where = region.unexpectedRegions?.length
-      ? `: ${region.unexpectedRegions.slice(0, 3).map(box).join(', ')}`
-      : ''
+  // a change elsewhere fails the step when it came instead of the expected one (the region does not match, or
+  // the recorded step changed nothing to look for); alongside the expected change it is a warning
+  const instead = region.changedElsewhere && (s < pass || region.hadExpectedChange === false)
+  if (instead) {
     return {
       status: 'fail',
-      reason: `The step changed the screen outside its expected region, unlike the recording (${region.unexpectedPixels ?? 0} px${where}); expected region similarity ${pct(s)}${whole}.`,
+      reason: `The step changed the screen outside its expected region, unlike the recording (${region.unexpectedPixels ?? 0} px${where(region)}); expected region similarity ${pct(s)}${whole}.`,
       ...base,
     }
   }
@@ -150,6 +154,13 @@ function decideOnRegion(
     return {
       status: 'fail',
       reason: `The expected change did not happen: the expected region still looks as before the step (region similarity ${pct(s)})${whole}.`,
+      ...base,
+    }
+  }
+  if (s >= pass && region.changedElsewhere) {
+    return {
+      status: 'warning',
+      reason: `The expected region matches (similarity ${pct(s)} ≥ ${pct(pass)}${whole}), but the step also changed the screen elsewhere, unlike the recording (${region.unexpectedPixels ?? 0} px${where(region)}).`,
       ...base,
     }
   }

@@ -41,6 +41,16 @@ export interface ExpectedChangeInput {
   displacement?: Displacement | null
   /** The target element's box on the recorded screen, checked with the changed regions. */
   targetBox?: Rect | null
+  /**
+   * Boxes on the recorded screen whose change is not this step's effect: the previous step's target losing its
+   * hover or focus look when the pointer moved on. Changed regions inside them are left out.
+   */
+  notEffects?: readonly Rect[]
+  /**
+   * The target element's box on the current screen, when the replay located it: its own look may change during
+   * the step (hover, focus, pressed) without that counting as a change elsewhere.
+   */
+  actualTargetBox?: Rect | null
   /** Rectangles of the recorded screen never compared (masks). */
   ignore?: readonly Rect[]
   /** Colour threshold 0–1 (pixelmatch's). Default 0.1. */
@@ -82,6 +92,8 @@ export interface ExpectedChangeResult {
   unexpectedPixels: number
   /** unexpectedPixels ≥ minUnexpectedPixels. */
   changedElsewhere: boolean
+  /** The recorded step changed at least minExpectedPixels (changeSimilarity is set). */
+  hadExpectedChange: boolean
   /** The recorded change did not happen: at least 80 % of it still looks as before the step. */
   expectedChangeMissing: boolean
 }
@@ -265,6 +277,15 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
   const expectedMask = before
     ? changeMask(before, rec, { threshold, ...(input.ignore ? { ignore: input.ignore } : {}) })
     : null
+  // the previous target losing its hover or focus look is not this step's effect
+  if (expectedMask && input.notEffects?.length)
+    paint(
+      expectedMask,
+      W,
+      H,
+      input.notEffects.map((r) => grow(r, margin)),
+      0,
+    )
   const changed = expectedMask ? changedRegions(expectedMask, W, H).filter((r) => r.pixels > 0) : []
   const regions: Rect[] = changed.map(plain)
   if (input.targetBox && input.targetBox.width > 0 && input.targetBox.height > 0) regions.push(plain(input.targetBox))
@@ -274,37 +295,69 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
   paint(inRegion, W, H, regions, 1)
   if (input.ignore?.length) paint(inRegion, W, H, input.ignore, 0)
 
+  // Each region is compared where the displacement puts it and, when that differs, where it was recorded: a
+  // layout that shifted only in part moves the target but may leave the step's effect (a panel, a status
+  // line) where it was. Each region counts at its better place.
+  const offsets = d.x === 0 && d.y === 0 ? [d] : [d, { x: 0, y: 0 }]
   let compared = 0
   let expectedChanged = 0
   let differing = 0
   let union = 0
   let stillBefore = 0
-  const R = rec.data
-  const A = act.data
-  const Bf = before?.data
-  for (let y = 0; y < H; y++) {
-    const ay = y + d.y
-    for (let x = 0; x < W; x++) {
-      const i = y * W + x
-      if (!inRegion[i]) continue
-      compared++
-      const m = expectedMask ? (expectedMask[i] as number) : 0
-      expectedChanged += m
-      const ax = x + d.x
-      const p = i * 4
-      let differs = true
-      let likeBefore = false
-      if (ax >= 0 && ay >= 0 && ax < act.width && ay < act.height) {
-        const q = (ay * act.width + ax) * 4
-        differs = !(R[p] === A[q] && R[p + 1] === A[q + 1] && R[p + 2] === A[q + 2]) && yiqDelta(R, p, A, q) > maxDelta
-        if (m && Bf)
-          likeBefore =
-            (Bf[p] === A[q] && Bf[p + 1] === A[q + 1] && Bf[p + 2] === A[q + 2]) || yiqDelta(Bf, p, A, q) <= maxDelta
-      }
-      if (differs) differing++
-      if (differs || m) union++
-      if (likeBefore) stillBefore++
+  const placed: Displacement[] = []
+  const counted = new Uint8Array(W * H)
+  for (const region of regions) {
+    const [x0, y0, x1, y1] = bounds(region, W, H)
+    let best: { o: Displacement; c: number; m: number; diff: number; u: number; still: number } | null = null
+    for (const o of offsets) {
+      const t = tally(x0, y0, x1, y1, o)
+      if (!best || t.diff < best.diff) best = { o, ...t }
     }
+    if (!best) continue
+    placed.push(best.o)
+    compared += best.c
+    expectedChanged += best.m
+    differing += best.diff
+    union += best.u
+    stillBefore += best.still
+    for (let y = y0; y < y1; y++) counted.fill(1, y * W + x0, y * W + x1)
+  }
+  /** Counts of one region at one offset; pixels of earlier regions are not counted twice. */
+  function tally(x0: number, y0: number, x1: number, y1: number, o: Displacement) {
+    let c = 0
+    let m = 0
+    let diff = 0
+    let u = 0
+    let still = 0
+    const R = rec.data
+    const A = act.data
+    const Bf = before?.data
+    for (let y = y0; y < y1; y++) {
+      const ay = y + o.y
+      for (let x = x0; x < x1; x++) {
+        const i = y * W + x
+        if (!inRegion[i] || counted[i]) continue
+        c++
+        const changedHere = expectedMask ? (expectedMask[i] as number) : 0
+        m += changedHere
+        const ax = x + o.x
+        const p = i * 4
+        let differs = true
+        let likeBefore = false
+        if (ax >= 0 && ay >= 0 && ax < act.width && ay < act.height) {
+          const q = (ay * act.width + ax) * 4
+          differs =
+            !(R[p] === A[q] && R[p + 1] === A[q + 1] && R[p + 2] === A[q + 2]) && yiqDelta(R, p, A, q) > maxDelta
+          if (changedHere && Bf)
+            likeBefore =
+              (Bf[p] === A[q] && Bf[p + 1] === A[q + 1] && Bf[p + 2] === A[q + 2]) || yiqDelta(Bf, p, A, q) <= maxDelta
+        }
+        if (differs) diff++
+        if (differs || changedHere) u++
+        if (likeBefore) still++
+      }
+    }
+    return { c, m, diff, u, still }
   }
   const pixelSimilarity = compared === 0 ? 1 : 1 - differing / compared
   const hasChange = expectedChanged >= minExpected
@@ -316,23 +369,29 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
   let unexpectedPixels = 0
   const actBefore = input.actualBefore
   if (actBefore && actBefore.width === act.width && actBefore.height === act.height) {
-    const moved = regions.map((r) => grow({ ...r, x: r.x + d.x, y: r.y + d.y }, margin))
+    const moved = regions.flatMap((r) => offsets.map((o) => grow({ ...r, x: r.x + o.x, y: r.y + o.y }, margin)))
     const ignoreMoved = (input.ignore ?? []).map((r) => ({ ...r, x: r.x + d.x, y: r.y + d.y }))
-    const mask = changeMask(actBefore, act, { threshold, ignore: [...moved, ...ignoreMoved] })
+    const own = input.actualTargetBox ? [grow(input.actualTargetBox, margin)] : []
+    const mask = changeMask(actBefore, act, { threshold, ignore: [...moved, ...ignoreMoved, ...own] })
+    const R = rec.data
+    const A = act.data
     for (let ay = 0; ay < act.height; ay++) {
       for (let ax = 0; ax < act.width; ax++) {
         const i = ay * act.width + ax
         if (!mask[i]) continue
-        const x = ax - d.x
-        const y = ay - d.y
         const q = i * 4
-        // the recording shows the same pixel there after the step: the replay changed what the recording changed
-        if (x >= 0 && y >= 0 && x < W && y < H) {
+        // the recording shows the same pixel there after the step (where the displacement puts it, or where it
+        // was): the replay changed what the recording changed
+        const asRecorded = offsets.some((o) => {
+          const x = ax - o.x
+          const y = ay - o.y
+          if (x < 0 || y < 0 || x >= W || y >= H) return false
           const p = (y * W + x) * 4
-          if ((R[p] === A[q] && R[p + 1] === A[q + 1] && R[p + 2] === A[q + 2]) || yiqDelta(R, p, A, q) <= maxDelta) {
-            mask[i] = 0
-            continue
-          }
+          return (R[p] === A[q] && R[p + 1] === A[q + 1] && R[p + 2] === A[q + 2]) || yiqDelta(R, p, A, q) <= maxDelta
+        })
+        if (asRecorded) {
+          mask[i] = 0
+          continue
         }
         unexpectedPixels++
       }
@@ -343,7 +402,9 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
   return {
     expectedRegions: regions,
     expectedRegion,
-    actualRegion: expectedRegion ? { ...expectedRegion, x: expectedRegion.x + d.x, y: expectedRegion.y + d.y } : null,
+    actualRegion: regions.length
+      ? unionBox(regions.map((r, k) => ({ ...r, x: r.x + (placed[k]?.x ?? d.x), y: r.y + (placed[k]?.y ?? d.y) })))
+      : null,
     displacement: d,
     comparedPixels: compared,
     expectedChangedPixels: expectedChanged,
@@ -355,6 +416,7 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     unexpectedRegions,
     unexpectedPixels,
     changedElsewhere: unexpectedPixels >= minUnexpected,
+    hadExpectedChange: hasChange,
     expectedChangeMissing: unchangedShare !== null && unchangedShare >= 0.8,
   }
 }

@@ -25,6 +25,8 @@ export interface StepContext {
   displacement?: Displacement | null
   /** The case's previous action: its after-screenshot is this step's "before" when the step recorded none. */
   previousAction?: Action | null
+  /** The located element's box on the current screen (its hover or focus look is no change elsewhere). */
+  actualTargetBox?: Rect | null
 }
 
 export interface ReplayVerifierOptions extends VerifierIO {
@@ -137,6 +139,7 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
       ? pathOf(action.screenshotBeforePath ?? context.previousAction?.screenshotPath ?? null)
       : null
     const targetBox = context ? recordedTargetBox(action) : null
+    const previousBox = context?.previousAction ? recordedTargetBox(context.previousAction) : null
     const result = await verifyStep(
       {
         actionIndex,
@@ -149,6 +152,8 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
         ...(targetBox ? { targetBox } : {}),
         ...(context?.actualBefore ? { actualBefore: context.actualBefore } : {}),
         ...(context?.displacement ? { displacement: context.displacement } : {}),
+        ...(context?.actualTargetBox ? { actualTargetBox: context.actualTargetBox } : {}),
+        ...(previousBox ? { notEffects: [previousBox] } : {}),
       },
       io,
     )

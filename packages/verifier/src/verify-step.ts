@@ -58,6 +58,10 @@ export interface VerifyStepInput {
   displacement?: Displacement | null
   /** The target element's box on the recorded screen; part of the expected region. */
   targetBox?: Rect | null
+  /** The located element's box on the current screen: its own look may change during the step. */
+  actualTargetBox?: Rect | null
+  /** Recorded-screen boxes whose change is not this step's effect (the previous target losing its hover). */
+  notEffects?: readonly Rect[]
 }
 
 export interface VerifierIO {
@@ -242,6 +246,8 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
           actualBefore,
           displacement: step.displacement ?? null,
           targetBox: step.targetBox ?? null,
+          actualTargetBox: step.actualTargetBox ?? null,
+          ...(step.notEffects?.length ? { notEffects: step.notEffects } : {}),
           ...(io.compare?.ignore ? { ignore: io.compare.ignore } : {}),
           ...(io.compare?.threshold !== undefined ? { threshold: io.compare.threshold } : {}),
         })
@@ -339,7 +345,7 @@ async function decodeExpected(
 
 /** Orders rechecked samples: no hard failure first, then the higher region similarity. */
 function regionScore(r: ExpectedChangeResult): number {
-  return (r.changedElsewhere || r.expectedChangeMissing ? 0 : 2) + r.regionSimilarity
+  return (r.changedElsewhere ? 0 : 1) + (r.expectedChangeMissing ? 0 : 2) + r.regionSimilarity
 }
 
 const VISION_MARGIN_PX = 24
