@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { VisionError, isVisionError } from '../errors'
-import { findElementAtPosition } from '../find-element-at-position'
+import { pickElementLabel, TRUSTED_LABEL_SCORE } from '../element-label'
 import { sha256Hex } from '../image'
 import type { Box, UiElement, VisionAnswer, VisionProvider } from '../types'
 import { assertNotAborted, unsupported } from './common'
@@ -189,12 +189,24 @@ export function ocrProvider(opts: OcrOptions = {}): VisionProvider {
       if (question.task === 'screen')
         return { provider: 'ocr', model, data: { elements: elements.map(asJson) }, latencyMs }
       const point = question.point ?? { x: image.width / 2, y: image.height / 2 }
-      const hit = findElementAtPosition(elements, point.x, point.y, 30)
+      // only words inside or overlapping the element, scored confidence × plausibility (issue 14 Build 5)
+      const label = pickElementLabel(elements, point.x, point.y)
+      const hit = label?.element ?? null
       return {
         provider: 'ocr',
         model,
         data: {
-          element: hit ? asJson(hit) : null,
+          element: label
+            ? {
+                ...asJson(label.element),
+                confidence: Math.round(label.score * 1000) / 1000,
+                ...(label.score < TRUSTED_LABEL_SCORE
+                  ? {
+                      description: `low-confidence OCR label (${label.score.toFixed(2)} < ${TRUSTED_LABEL_SCORE}): never used alone to click`,
+                    }
+                  : {}),
+              }
+            : null,
           nearby_elements: elements.filter((e) => e !== hit).map((e) => e.text),
         },
         latencyMs,
