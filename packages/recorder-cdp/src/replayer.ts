@@ -55,6 +55,12 @@ export interface WebReplayOptions {
   baseUrl?: string
   /** Compare every step's screen with its recorded after-screenshot (SPEC §6). */
   verify?: boolean
+  /**
+   * Decide each verified step on its expected region (default true, issue 14): the recorded element's region
+   * and the change it caused, moved as far as the element moved. false: seed 000's whole-screen flow (the demo's
+   * restyled v2, which no pixel region can confirm without a vision provider).
+   */
+  verifyRegion?: boolean
   reverifier?: VisionReverifier | null
   policy?: VerdictPolicy
   /** Ignore-masks etc. for comparisons. */
@@ -179,7 +185,9 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     opts.onStepStart?.({ index, total, action })
     // the screen before the step, to see a change somewhere else instead of the expected one (verification)
     const screenBefore =
-      opts.verify && action.actionType !== 'assert' ? await maskedScreenshot(page).catch(() => null) : null
+      opts.verify && opts.verifyRegion !== false && action.actionType !== 'assert'
+        ? await maskedScreenshot(page).catch(() => null)
+        : null
     const started = performance.now()
     const result: ReplayResult = {
       actionId: `action-${pad(index)}`,
@@ -277,13 +285,22 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     } else if (opts.verify) {
       displacement = stepDisplacement(action, located, displacement)
       // the recorded element's region and the change it caused, moved as far as the element moved (Build 1)
-      verification = await verifier.verifyAction(index, action, () => maskedScreenshot(page), {
-        actualBefore: screenBefore,
-        displacement,
-        previousAction: index > 0 ? (testCase.actions[index - 1] ?? null) : null,
-        actualTargetBox:
-          located?.status === 'found' && !located.coordinateFallback ? (located.element?.boundingBox ?? null) : null,
-      })
+      verification = await verifier.verifyAction(
+        index,
+        action,
+        () => maskedScreenshot(page),
+        opts.verifyRegion === false
+          ? undefined
+          : {
+              actualBefore: screenBefore,
+              displacement,
+              previousAction: index > 0 ? (testCase.actions[index - 1] ?? null) : null,
+              actualTargetBox:
+                located?.status === 'found' && !located.coordinateFallback
+                  ? (located.element?.boundingBox ?? null)
+                  : null,
+            },
+      )
       result.screenTransitionVerified = verification.finalResult !== 'fail'
     } else {
       verification = resultWithoutScreenshot({
