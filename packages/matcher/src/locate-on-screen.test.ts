@@ -67,6 +67,33 @@ describe('locateOnScreen', () => {
     expect(r.attempts.map((a) => a.outcome)).toEqual(['below_threshold', 'below_threshold', 'matched'])
   })
 
+  it('a low-confidence label is never used alone to click (issue 14 Build 5)', async () => {
+    const blank = noiseFrame(400, 300, 14, 6, 4)
+    const words = [{ text: '입장', x: 10, y: 250 }]
+    // recorded at 41 %: the OCR strategy does not run, nothing is clicked
+    const lowRecorded = await locateOnScreen(
+      { original, target: { ...target, confidence: 0.41 } },
+      source(blank, undefined, words),
+    )
+    expect(lowRecorded.status).toBe('not_found')
+    expect(lowRecorded.attempts.find((a) => a.strategy === 'ocr')).toMatchObject({ outcome: 'skipped' })
+    expect(lowRecorded.attempts.find((a) => a.strategy === 'ocr')?.detail).toMatch(/low-confidence \(0\.41 < 0\.60\)/)
+    // read now at 41 %: the word agrees but is no place to click
+    const unsure: ScreenSource = {
+      capture: async () => blank,
+      ocr: async () => [{ text: '입장', boundingBox: { x: 10, y: 250, width: 40, height: 20 }, confidence: 0.41 }],
+    }
+    const lowNow = await locateOnScreen({ original, target }, unsure)
+    expect(lowNow.status).toBe('not_found')
+    expect(lowNow.attempts.find((a) => a.strategy === 'ocr')).toMatchObject({ outcome: 'below_threshold' })
+    // the same label recorded and read with confidence is found
+    const sure = await locateOnScreen(
+      { original, target: { ...target, confidence: 0.9 } },
+      source(blank, undefined, words),
+    )
+    expect(sure).toMatchObject({ status: 'found', strategy: 'ocr' })
+  })
+
   it('finds the label by OCR, refuses an ambiguous label; coordinates only when allowed', async () => {
     const blank = noiseFrame(400, 300, 14, 6, 4)
     const ocr = await locateOnScreen(

@@ -62,6 +62,12 @@ export interface LocateOnScreenOptions {
   /** OCR text similarity needed (default 0.8). */
   ocrThreshold?: number
   /**
+   * A label (the recorded target's `confidence`, an OCR word's confidence now) below this is never used alone
+   * to click (default 0.6, issue 14 Build 5): the OCR strategy skips a low-confidence recorded label and passes
+   * over words read with low confidence.
+   */
+  minLabelConfidence?: number
+  /**
    * Click the recorded point when no strategy found the target (default false, as on the web: a blind click on
    * a screen that no longer shows the target is a wrong click). Meant for coordinate-only legacy cases; the
    * result then says `strategy: 'coordinate'`, `coordinateFallback: true`, confidence 0, never a located element.
@@ -106,12 +112,14 @@ export async function locateOnScreen(
   const semanticThreshold = opts.semanticThreshold ?? 0.7
   const templateThreshold = opts.templateThreshold ?? 0.8
   const ocrThreshold = opts.ocrThreshold ?? 0.8
+  const minLabelConfidence = opts.minLabelConfidence ?? 0.6
   const templateAmbiguityMargin = opts.templateAmbiguityMargin ?? 0.03
   for (const [k, v] of Object.entries({
     directThreshold,
     semanticThreshold,
     templateThreshold,
     ocrThreshold,
+    minLabelConfidence,
     templateAmbiguityMargin,
   }))
     assertRange(k, v, 0, 1)
@@ -127,6 +135,7 @@ export async function locateOnScreen(
         }
     : null
   const text = step.target?.text?.trim() ?? ''
+  const labelConfidence = typeof step.target?.confidence === 'number' ? step.target.confidence : 1
   let frame: Frame | null = null
   const screen = async (): Promise<Frame> => {
     frame ??= await source.capture()
@@ -239,14 +248,30 @@ export async function locateOnScreen(
     },
     {
       method: 'ocr',
-      skip: !text ? 'no target text recorded' : !source.ocr ? 'the source has no OCR' : null,
+      skip: !text
+        ? 'no target text recorded'
+        : labelConfidence < minLabelConfidence
+          ? `the recorded label "${text.slice(0, 40)}" is low-confidence (${fmt(labelConfidence)} < ${fmt(minLabelConfidence)}): never used alone to click`
+          : !source.ocr
+            ? 'the source has no OCR'
+            : null,
       run: async () => {
         const words = await (source.ocr as NonNullable<ScreenSource['ocr']>)(await screen())
-        const ranked = words
+        const all = words
           .filter((w) => isBox(w.boundingBox))
           .map((w) => ({ w, s: textSimilarity(text, w.text) }))
           .sort((a, b) => b.s - a.s)
+        // a word read with low confidence is no place to click, however well its text agrees
+        const ranked = all.filter((r) => (r.w.confidence ?? 1) >= minLabelConfidence)
         const [first, second] = ranked
+        const unsure = all[0]
+        if (!first && unsure && unsure.s >= ocrThreshold)
+          return {
+            outcome: 'below_threshold',
+            candidates: all.length,
+            confidence: unsure.s * (unsure.w.confidence ?? 0),
+            detail: `"${unsure.w.text}" was read with confidence ${fmt(unsure.w.confidence ?? 0)} < ${fmt(minLabelConfidence)}`,
+          }
         if (!first) return { outcome: 'none', candidates: 0 }
         if (first.s < ocrThreshold)
           return {

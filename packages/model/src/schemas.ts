@@ -223,6 +223,9 @@ export const verificationResultSchema = schema('VerificationResult', [
   opt('actualScreenshot', k.string()),
   opt('diffScreenshot', k.string()),
   opt('durationMs', nonNegative),
+  opt('regionSimilarity', ratio),
+  opt('expectedRegion', k.object(boundingBoxSchema)),
+  opt('actualRegion', k.object(boundingBoxSchema)),
   opt('details', k.record(k.json())),
 ])
 

@@ -449,6 +449,16 @@ export interface VerificationResult {
   actualScreenshot?: string | null
   diffScreenshot?: string | null
   durationMs?: number | null
+  /**
+   * 0–1: how well the step's expected region (what changed between the recorded before and after frames, plus
+   * the target's box) agrees between the recorded after-frame and the current screen; the verdict's score when
+   * set (issue 14). `screenshotSimilarity` stays the whole-screen figure.
+   */
+  regionSimilarity?: number | null
+  /** The expected region on the recorded screen (bounding box of what the step changed and its target). */
+  expectedRegion?: BoundingBox | null
+  /** The same region on the current screen, moved by the step's displacement. */
+  actualRegion?: BoundingBox | null
   details?: JsonObject | null
   extra?: Extra
 }

@@ -315,7 +315,10 @@ describe('web replay with self-healing (seed 003 test plan)', () => {
     expect(outcome.replayResults[1]).toMatchObject({ success: true })
     expect(clicks).toEqual(['gear'])
     expect(outcome.passed).toBe(false)
-    expect(outcome.report.verificationResults.map((v) => v.finalResult)).toEqual(['fail', 'pass'])
+    // the gear step ran, but its screen is not the recorded one: the output line was empty (the login step did
+    // not run) and filling it shifted the page below, which the recording did not show (issue 14 Build 1: a
+    // change elsewhere, unlike the recording, is no pass; whole-screen similarity alone said 99 %)
+    expect(outcome.report.verificationResults.map((v) => v.finalResult)).toEqual(['fail', 'fail'])
   })
 
   it('a legacy step without identity replays at its coordinates', async () => {

@@ -16,7 +16,7 @@ import {
   type TestCase,
   type VerificationResult,
 } from '@qa/model'
-import { createReplayVerifier, type VerdictPolicy, type VisionReverifier } from '@qa/verifier'
+import { createReplayVerifier, resultWithoutScreenshot, type VerdictPolicy, type VisionReverifier } from '@qa/verifier'
 import { resolve } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { gotoOrExplain } from './browser'
@@ -59,6 +59,12 @@ export interface WebReplayOptions {
   baseUrl?: string
   /** Compare every step's screen with its recorded after-screenshot (SPEC §6). */
   verify?: boolean
+  /**
+   * Decide each verified step on its expected region (default true, issue 14): the recorded element's region
+   * and the change it caused, moved as far as the element moved. false: seed 000's whole-screen flow (the demo's
+   * restyled v2, which no pixel region can confirm without a vision provider).
+   */
+  verifyRegion?: boolean
   reverifier?: VisionReverifier | null
   policy?: VerdictPolicy
   /** Ignore-masks etc. for comparisons. */
@@ -101,6 +107,24 @@ export interface WebReplayOutcome {
 }
 
 const pad = (n: number) => String(n).padStart(3, '0')
+
+/**
+ * How far the step's element moved since recording: its box now against its recorded box (the click point is
+ * where the person pressed, the located point the element's centre, so they cannot be subtracted). A step
+ * without a located element keeps the last displacement (keys act in the field just typed into); a navigation
+ * starts again from none.
+ */
+function stepDisplacement(
+  action: Action,
+  located: LocateResult<PlaywrightCandidate> | null,
+  last: { x: number; y: number },
+): { x: number; y: number } {
+  if (action.actionType === 'navigate') return { x: 0, y: 0 }
+  const now = located?.status === 'found' && !located.coordinateFallback ? located.element?.boundingBox : null
+  const then = action.identity?.boundingBox
+  if (now && then) return { x: Math.round(now.x - then.x), y: Math.round(now.y - then.y) }
+  return located ? { x: 0, y: 0 } : last
+}
 const round = (v: number) => Math.round(v)
 
 /** Found by the first strategy the identity allows, exactly as recorded: nothing to heal. */
@@ -164,8 +188,15 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
   const health = watchBrowserHealth(page)
   let activity = trackPageActivity(page)
   const total = testCase.actions.length
+  /** How far the last located element had moved: the expected region of a step moves with it (Build 1). */
+  let displacement = { x: 0, y: 0 }
   for (const [index, action] of testCase.actions.entries()) {
     opts.onStepStart?.({ index, total, action })
+    // the screen before the step, to see a change somewhere else instead of the expected one (verification)
+    const screenBefore =
+      opts.verify && opts.verifyRegion !== false && action.actionType !== 'assert'
+        ? await maskedScreenshot(page).catch(() => null)
+        : null
     const started = performance.now()
     const result: ReplayResult = {
       actionId: `action-${pad(index)}`,
@@ -242,20 +273,16 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     if (action.actionType === 'assert' && action.assertion) {
       // an assertion's verdict is its condition (polled until the step timeout), never a screenshot
       const holds = result.success && checked?.holds === true
-      verification = {
+      verification = resultWithoutScreenshot({
         actionIndex: index,
-        actionDescription: action.description,
-        screenshotMatch: false,
-        screenshotSimilarity: 0,
-        visionVerified: false,
-        visionMatch: false,
+        action,
         finalResult: holds ? 'pass' : 'fail',
         reason: checked
           ? holds
             ? `Assertion held: ${checked.expected} (actual ${checked.actual}).`
             : `Assertion failed: expected ${checked.expected}, actual ${checked.actual}.`
           : `The assertion could not be checked: ${result.errorMessage}`,
-      }
+      })
       if (checked) {
         verification.details = {
           assertion: {
@@ -269,35 +296,44 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
       }
       verifier.recordResult(verification)
     } else if (!result.success) {
-      verification = {
+      verification = resultWithoutScreenshot({
         actionIndex: index,
-        actionDescription: action.description,
-        screenshotMatch: false,
-        screenshotSimilarity: 0,
-        visionVerified: false,
-        visionMatch: false,
+        action,
         finalResult: 'fail',
         reason: `The step did not run: ${result.errorMessage}`,
-      }
-      if (action.screenshotPath) verification.expectedScreenshot = action.screenshotPath
+        withExpected: true,
+      })
       verifier.recordResult(verification)
     } else if (opts.verify) {
-      verification = await verifier.verifyAction(index, action, () => maskedScreenshot(page))
+      displacement = stepDisplacement(action, located, displacement)
+      // the recorded element's region and the change it caused, moved as far as the element moved (Build 1)
+      verification = await verifier.verifyAction(
+        index,
+        action,
+        () => maskedScreenshot(page),
+        opts.verifyRegion === false
+          ? undefined
+          : {
+              actualBefore: screenBefore,
+              displacement,
+              previousAction: index > 0 ? (testCase.actions[index - 1] ?? null) : null,
+              actualTargetBox:
+                located?.status === 'found' && !located.coordinateFallback
+                  ? (located.element?.boundingBox ?? null)
+                  : null,
+            },
+      )
       result.screenTransitionVerified = verification.finalResult !== 'fail'
     } else {
-      verification = {
+      verification = resultWithoutScreenshot({
         actionIndex: index,
-        actionDescription: action.description,
-        screenshotMatch: false,
-        screenshotSimilarity: 0,
-        visionVerified: false,
-        visionMatch: false,
+        action,
         // a step replayed by coordinates for want of a real target is not called a pass without a screen check
         finalResult: result.warning ? 'warning' : 'pass',
         reason: result.warning
           ? `The step ran, but ${result.warning}; its screen was not compared (replay without --verify).`
           : 'The step ran; its screen was not compared (replay without --verify).',
-      }
+      })
       verifier.recordResult(verification)
     }
     verifier.recordReplayResult(result)

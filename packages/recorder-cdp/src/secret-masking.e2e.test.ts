@@ -268,7 +268,13 @@ describe('password masking in replay screenshots (issue 16, finding 16)', () => 
       expect(await coloursIn(join(artifactDir, f), TOP_PW), f).toEqual([MASK])
       expect(await coloursIn(join(artifactDir, f), SHADOW_PW), f).toEqual([MASK])
     }
-    // masked the same way on both sides, the different secrets are no difference: only the banner differs
-    for (const v of outcome.report.verificationResults) expect(v.finalResult).toBe('warning')
+    // masked the same way on both sides, the different secrets are no difference: only the banner differs, and it
+    // lies outside every step's expected region (issue 14 Build 1), so each step passes on its region while the
+    // whole-screen figure still shows the banner
+    for (const v of outcome.report.verificationResults) {
+      expect(v.finalResult).toBe('pass')
+      expect(v.regionSimilarity).toBeGreaterThanOrEqual(0.95)
+      expect(v.screenshotSimilarity).toBeLessThan(0.9999)
+    }
   })
 })

@@ -9,7 +9,7 @@ import {
   isClickLike,
 } from '@qa/model'
 import { writeFileAtomic } from '@qa/model/node'
-import { averageHash, differenceHash, hammingDistance } from '@qa/vision'
+import { averageHash, differenceHash, hammingDistance, TRUSTED_LABEL_SCORE } from '@qa/vision'
 import { type BackgroundQueue, createBackgroundQueue } from './background-queue'
 import { type CoalesceOptions, createActionCoalescer, type RawAction } from './coalesce-actions'
 import { DesktopError } from './errors'
@@ -268,7 +268,10 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
               if (r.semanticInfo) {
                 action.semanticInfo = r.semanticInfo
                 const t = r.semanticInfo.targetElement
-                if (t?.text) action.description = `${describe(raw, false).split(' (')[0]} "${t.text}" (${t.type})`
+                // a low-confidence label is kept in semantic_info as such, never shown as what was clicked
+                const trusted = typeof t?.confidence !== 'number' || t.confidence >= TRUSTED_LABEL_SCORE
+                if (t?.text && trusted)
+                  action.description = `${describe(raw, false).split(' (')[0]} "${t.text}" (${t.type})`
               }
               action.enrichmentStatus = r.status
             })

@@ -320,6 +320,8 @@ describe('seed 000 Property 5: a failing step never stops the replay', () => {
       screen: memoryScreen(screen),
       input,
       settle: { timeoutMs: 50, pollMs: 1 },
+      // a memory screen never changes: looking again at a failing step could only cost time
+      recheckMs: 0,
       verify: true,
       env: {},
       locate: { allowCoordinateFallback: false },

@@ -17,7 +17,7 @@ import {
   type OcrWord,
   type UiAnalysis,
 } from '@qa/matcher'
-import { createReplayVerifier, type VerdictPolicy, type VisionReverifier } from '@qa/verifier'
+import { createReplayVerifier, resultWithoutScreenshot, type VerdictPolicy, type VisionReverifier } from '@qa/verifier'
 import { averageHash, hammingDistance } from '@qa/vision'
 import { DesktopError } from './errors'
 import { decodeImage, framesEqual, type RgbaFrame } from './frame'
@@ -53,6 +53,20 @@ export interface DesktopReplayOptions {
    */
   allowCoordinates?: boolean
   settle?: SettleOptions
+  /**
+   * When a step's expected region does not match at once, look again for up to this long (a slow program, a
+   * blinking caret). Default 1500 ms; 0 turns it off.
+   */
+  recheckMs?: number
+  /**
+   * Decide each step's verdict on its expected region (default true, issue 14): what changed between the
+   * recorded before and after frames plus the target's box, moved by the step's displacement. false: the
+   * whole-screen flow of seed 000, for a restyled and rescaled program that no pixel region can confirm without
+   * a vision provider (the desktop demo's v2).
+   */
+  verifyRegion?: boolean
+  /** Masks (recorded-screen pixels) never compared: clocks, counters. */
+  compareIgnore?: { x: number; y: number; width: number; height: number }[]
   /** Values of `secret_env` variables for masked typing. */
   env?: Record<string, string | undefined>
   /** Vision calls made during the replay, for the report. */
@@ -146,7 +160,9 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
     ...(opts.sessionId ? { sessionId: opts.sessionId } : {}),
     ...(opts.reverifier ? { reverifier: opts.reverifier } : {}),
     ...(opts.policy ? { policy: opts.policy } : {}),
+    ...(opts.compareIgnore ? { compare: { ignore: opts.compareIgnore } } : {}),
     artifactDir: opts.artifactDir ?? null,
+    recheck: (opts.recheckMs ?? 1500) > 0 ? { timeoutMs: opts.recheckMs ?? 1500 } : null,
   })
   if (opts.verify) await verifier.preload(tc.actions)
   const results: ReplayResult[] = []
@@ -156,6 +172,8 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
   const warnings: string[] = []
   const sizeWarning = screenSizeWarning(tc.screen, await opts.screen.info())
   if (sizeWarning) warnings.push(sizeWarning)
+  /** How far the last located target had moved: typing and keys after it act in the same (moved) window. */
+  let displacement: { x: number; y: number } = { x: 0, y: 0 }
 
   for (const [index, action] of tc.actions.entries()) {
     const started = performance.now()
@@ -185,32 +203,44 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
     } catch {
       after = null
     }
-    if (result.success && before && after && action.screenTransition?.changed != null) {
+    if (result.success && result.coordinateChange && isClickLike(action)) displacement = result.coordinateChange
+    if (!opts.verify && result.success && before && after && action.screenTransition?.changed != null) {
       const changed = hammingDistance(await averageHash(before), await averageHash(after)) >= 5
       result.screenTransitionVerified = changed === action.screenTransition.changed
     }
     result.durationMs = Math.round(performance.now() - started)
     results.push(result)
-    verifier.recordReplayResult(result)
     let verification: VerificationResult | undefined
     if (opts.verify && !result.success) {
       // as on the web: a step that did not run fails, whatever the screen looks like
-      verification = {
+      verification = resultWithoutScreenshot({
         actionIndex: index,
-        actionDescription: action.description,
-        screenshotMatch: false,
-        screenshotSimilarity: 0,
-        visionVerified: false,
-        visionMatch: false,
+        action,
         finalResult: 'fail',
         reason: `The step did not run: ${result.errorMessage}`,
-        ...(action.screenshotPath ? { expectedScreenshot: action.screenshotPath } : {}),
-      }
+        withExpected: true,
+      })
       verifier.recordResult(verification)
     } else if (opts.verify) {
-      const frame = after
-      verification = await verifier.verifyAction(index, action, () => frame)
+      // the settled after-frame first; a recheck captures the screen again
+      let first: RgbaFrame | null = after
+      const actual = async () => {
+        const f = first ?? (await opts.screen.capture())
+        first = null
+        return f
+      }
+      verification =
+        opts.verifyRegion === false
+          ? await verifier.verifyAction(index, action, actual)
+          : await verifier.verifyAction(index, action, actual, {
+              actualBefore: before,
+              displacement,
+              previousAction: index > 0 ? (tc.actions[index - 1] ?? null) : null,
+            })
+      // the transition the step was meant to make is what the expected region shows
+      result.screenTransitionVerified = verification.regionSimilarity != null && verification.finalResult !== 'fail'
     }
+    verifier.recordReplayResult(result)
     opts.onStep?.({ index, total, action, result, ...(verification ? { verification } : {}) })
 
     async function runAction(a: Action, frame: RgbaFrame): Promise<ReplayResult> {

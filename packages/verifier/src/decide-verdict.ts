@@ -1,5 +1,5 @@
 import type { Verdict } from '@qa/model'
-import type { SizeMismatch } from './compare-screenshots'
+import type { Rect, SizeMismatch } from './compare-screenshots'
 import { sizeMismatchReason } from './compare-screenshots'
 
 /** Thresholds of the verdict flow (SPEC §6, seed 000). */
@@ -29,6 +29,25 @@ export interface VerdictInput {
   sizeMismatch?: SizeMismatch
   /** The re-verifier's answer, when it was asked. */
   vision?: VisionOutcome
+  /**
+   * What the step was meant to change (issue 14): when given, the verdict is decided on this region, and the
+   * whole-screen similarity is only reported.
+   */
+  region?: RegionEvidence
+}
+
+/** The expected-change check of a step (an ExpectedChangeResult fits). */
+export interface RegionEvidence {
+  /** 0–1: how well the expected region of the current screen agrees with the recorded after-frame. */
+  regionSimilarity: number
+  /** The recorded change did not happen: the region still looks as before the step. */
+  expectedChangeMissing?: boolean
+  /** The step changed the screen somewhere else, unlike the recording. */
+  changedElsewhere?: boolean
+  unexpectedPixels?: number
+  unexpectedRegions?: readonly Rect[]
+  /** false when the recorded step changed (almost) nothing: then only a change elsewhere can show a wrong click. */
+  hadExpectedChange?: boolean
 }
 
 export type VerdictDecision =
@@ -64,6 +83,7 @@ export function decideVerdict(input: VerdictInput, policy: VerdictPolicy = {}): 
   if (input.captureError != null) {
     return { status: 'fail', reason: `The current screen could not be captured: ${input.captureError}`, ...base }
   }
+  if (input.region) return decideOnRegion(input, input.region, pass, fallback, base)
   const similarity = Number.isFinite(input.similarity) ? Math.min(1, Math.max(0, input.similarity as number)) : 0
   const sizeNote = input.sizeMismatch ? `${sizeMismatchReason(input.sizeMismatch)} ` : ''
   if (!input.sizeMismatch && similarity >= pass) {
@@ -93,6 +113,88 @@ export function decideVerdict(input: VerdictInput, policy: VerdictPolicy = {}): 
   return {
     status: ok ? 'warning' : 'fail',
     reason: `${below}; vision was unavailable (${vision.reason}), and the similarity is ${ok ? '≥' : '<'} the fallback threshold ${pct(fallback)}.`,
+    ...base,
+  }
+}
+
+const clamp01 = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0)
+const box = (r: Rect) => `${r.width}×${r.height} at (${r.x}, ${r.y})`
+const where = (region: RegionEvidence) =>
+  region.unexpectedRegions?.length ? `: ${region.unexpectedRegions.slice(0, 3).map(box).join(', ')}` : ''
+
+/**
+ * Seed 000's flow on the step's expected region: a change somewhere else (unlike the recording) or a change
+ * that did not happen → fail; region similarity ≥ pass → pass; otherwise vision on the region (match → warning,
+ * mismatch → fail), or without vision region similarity ≥ fallback → warning, else fail.
+ */
+function decideOnRegion(
+  input: VerdictInput,
+  region: RegionEvidence,
+  pass: number,
+  fallback: number,
+  base: { skipped: boolean; visionVerified: boolean; visionMatch: boolean },
+): VerdictDecision {
+  const s = clamp01(region.regionSimilarity)
+  const whole = Number.isFinite(input.similarity)
+    ? input.sizeMismatch
+      ? ` (whole screen not comparable: ${sizeMismatchReason(input.sizeMismatch)})`
+      : ` (whole screen ${pct(clamp01(input.similarity as number))})`
+    : ''
+  // a change elsewhere fails the step when it came instead of the expected one (the region does not match, or
+  // the recorded step changed nothing to look for); alongside the expected change it is a warning
+  const instead = region.changedElsewhere && (s < pass || region.hadExpectedChange === false)
+  if (instead) {
+    return {
+      status: 'fail',
+      reason: `The step changed the screen outside its expected region, unlike the recording (${region.unexpectedPixels ?? 0} px${where(region)}); expected region similarity ${pct(s)}${whole}.`,
+      ...base,
+    }
+  }
+  if (region.expectedChangeMissing) {
+    return {
+      status: 'fail',
+      reason: `The expected change did not happen: the expected region still looks as before the step (region similarity ${pct(s)})${whole}.`,
+      ...base,
+    }
+  }
+  if (s >= pass && region.changedElsewhere) {
+    return {
+      status: 'warning',
+      reason: `The expected region matches (similarity ${pct(s)} ≥ ${pct(pass)}${whole}), but the step also changed the screen elsewhere, unlike the recording (${region.unexpectedPixels ?? 0} px${where(region)}).`,
+      ...base,
+    }
+  }
+  if (s >= pass) {
+    return {
+      status: 'pass',
+      reason: `The expected region matches: similarity ${pct(s)} ≥ ${pct(pass)}${whole}.`,
+      ...base,
+    }
+  }
+  const vision = input.vision
+  if (!vision) return { status: 'ask-vision', similarity: s }
+  const below = `Expected region similarity ${pct(s)} < ${pct(pass)}${whole}`
+  if (vision.status === 'match') {
+    return {
+      status: 'warning',
+      reason: `${below}, but vision judged the regions equivalent: ${vision.reason}`,
+      ...base,
+      visionVerified: true,
+      visionMatch: true,
+    }
+  }
+  if (vision.status === 'mismatch') {
+    return {
+      status: 'fail',
+      reason: `${below} and vision judged the regions different: ${vision.reason}`,
+      ...base,
+      visionVerified: true,
+    }
+  }
+  const ok = s >= fallback
+  return {
+    status: ok ? 'warning' : 'fail',
+    reason: `${below}; vision was unavailable (${vision.reason}), and the region similarity is ${ok ? '≥' : '<'} the fallback threshold ${pct(fallback)}.`,
     ...base,
   }
 }

@@ -21,6 +21,7 @@ export {
   DEFAULT_PASS_SIMILARITY,
   type VerdictDecision,
   type VerdictInput,
+  type RegionEvidence,
   type VerdictPolicy,
   type VisionOutcome,
 } from './decide-verdict'
@@ -31,10 +32,25 @@ export {
   type VerifyStepInput,
   type VisionReverifier,
 } from './verify-step'
+export {
+  assessExpectedChange,
+  changedRegions,
+  changeMask,
+  unionBox,
+  type ChangedRegionOptions,
+  type ChangeMaskOptions,
+  type Displacement,
+  type ExpectedChangeInput,
+  type ExpectedChangeResult,
+  type RgbaImage,
+} from './expected-change'
 export { fakeReverifier, type FakeReverifier, type FakeReverifierOptions } from './fake-reverifier'
 export {
   createReplayVerifier,
+  recordedTargetBox,
+  resultWithoutScreenshot,
   summarizeResults,
+  type StepContext,
   type BuildReportOptions,
   type ReplayVerifier,
   type ReplayVerifierOptions,

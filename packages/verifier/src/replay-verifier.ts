@@ -11,8 +11,23 @@ import {
   type VerificationResult,
   type VisionUsage,
 } from '@qa/model'
+import type { Rect } from './compare-screenshots'
+import type { ScreenshotInput } from './decode-screenshot'
+import type { Displacement } from './expected-change'
 import { createScreenshotCache } from './screenshot-cache'
 import { type ActualScreenshot, type VerifierIO, verifyStep } from './verify-step'
+
+/** What the replay knows about a step beyond its action: lets the verdict look at what the step changed. */
+export interface StepContext {
+  /** The screen just before the replayed step ran. */
+  actualBefore?: ScreenshotInput | null
+  /** Replayed point − recorded point (the target moved): the expected region moves with it. */
+  displacement?: Displacement | null
+  /** The case's previous action: its after-screenshot is this step's "before" when the step recorded none. */
+  previousAction?: Action | null
+  /** The located element's box on the current screen (its hover or focus look is no change elsewhere). */
+  actualTargetBox?: Rect | null
+}
 
 export interface ReplayVerifierOptions extends VerifierIO {
   testCaseName: string
@@ -37,7 +52,12 @@ export interface ReplayVerifier {
   readonly results: readonly VerificationResult[]
   readonly replayResults: readonly ReplayResult[]
   /** Verifies an action after it ran against its recorded after-screenshot (seed 000 flow); records the result. */
-  verifyAction(actionIndex: number, action: Action, actual: ActualScreenshot): Promise<VerificationResult>
+  verifyAction(
+    actionIndex: number,
+    action: Action,
+    actual: ActualScreenshot,
+    context?: StepContext,
+  ): Promise<VerificationResult>
   /**
    * Verifies an action of a coordinate replay, one with no semantic_info: only its screenshot_path is used
    * (seed 000 §2); records the result.
@@ -56,6 +76,31 @@ export interface ReplayVerifier {
   /** true when no recorded action failed (seed 000 P6). */
   determineTestResult(): boolean
   buildReport(opts?: BuildReportOptions): ReplayReport
+}
+
+/**
+ * A step's verification result when no screenshot is compared: a step that did not run (`fail`), an assertion
+ * (its condition decides), a step replayed without --verify. One shape for every replayer.
+ */
+export function resultWithoutScreenshot(opts: {
+  actionIndex: number
+  action: Pick<Action, 'description' | 'screenshotPath'>
+  finalResult: VerificationResult['finalResult']
+  reason: string
+  /** Name the recorded after-screenshot in the result (default false). */
+  withExpected?: boolean
+}): VerificationResult {
+  return {
+    actionIndex: opts.actionIndex,
+    actionDescription: opts.action.description,
+    screenshotMatch: false,
+    screenshotSimilarity: 0,
+    visionVerified: false,
+    visionMatch: false,
+    finalResult: opts.finalResult,
+    reason: opts.reason,
+    ...(opts.withExpected && opts.action.screenshotPath ? { expectedScreenshot: opts.action.screenshotPath } : {}),
+  }
 }
 
 function defaultSessionId(d: Date): string {
@@ -82,8 +127,19 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
   const baseDir = opts.baseDir ?? process.cwd()
   const pathOf = (p: string | null | undefined) => (p ? (isAbsolute(p) ? p : resolve(baseDir, p)) : null)
 
-  const run = async (actionIndex: number, action: Action, actual: ActualScreenshot, intent: string) => {
+  const run = async (
+    actionIndex: number,
+    action: Action,
+    actual: ActualScreenshot,
+    intent: string,
+    context?: StepContext,
+  ) => {
     const expected = pathOf(action.screenshotPath)
+    const recordedBefore = context
+      ? pathOf(action.screenshotBeforePath ?? context.previousAction?.screenshotPath ?? null)
+      : null
+    const targetBox = context ? recordedTargetBox(action) : null
+    const previousBox = context?.previousAction ? recordedTargetBox(context.previousAction) : null
     const result = await verifyStep(
       {
         actionIndex,
@@ -92,6 +148,12 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
         actual,
         intent,
         expectedPath: action.screenshotPath ?? null,
+        ...(recordedBefore && recordedBefore !== expected ? { recordedBefore } : {}),
+        ...(targetBox ? { targetBox } : {}),
+        ...(context?.actualBefore ? { actualBefore: context.actualBefore } : {}),
+        ...(context?.displacement ? { displacement: context.displacement } : {}),
+        ...(context?.actualTargetBox ? { actualTargetBox: context.actualTargetBox } : {}),
+        ...(previousBox ? { notEffects: [previousBox] } : {}),
       },
       io,
     )
@@ -103,12 +165,12 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
     sessionId,
     results,
     replayResults,
-    verifyAction(actionIndex, action, actual) {
+    verifyAction(actionIndex, action, actual, context) {
       const s = action.semanticInfo
       const intent = [s?.intent, s?.targetElement?.description ?? s?.targetElement?.text, action.description]
         .filter((x): x is string => typeof x === 'string' && x.trim() !== '')
         .join(' — ')
-      return run(actionIndex, action, actual, intent || action.description)
+      return run(actionIndex, action, actual, intent || action.description, context)
     },
     verifyCoordinateAction(actionIndex, action, currentScreenshot) {
       return run(actionIndex, action, currentScreenshot, action.description)
@@ -150,4 +212,29 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
       return report
     },
   }
+}
+
+const finiteBox = (b: unknown): Rect | null => {
+  if (!b || typeof b !== 'object') return null
+  const { x, y, width, height } = b as Record<string, unknown>
+  if (![x, y, width, height].every((v) => typeof v === 'number' && Number.isFinite(v))) return null
+  if ((width as number) <= 0 || (height as number) <= 0) return null
+  return { x: x as number, y: y as number, width: width as number, height: height as number }
+}
+
+const holds = (b: Rect, x: number, y: number, slack: number) =>
+  x >= b.x - slack && x <= b.x + b.width + slack && y >= b.y - slack && y <= b.y + b.height + slack
+
+/**
+ * The box of the element a step acted on, on the recorded screen: the web identity's box; on the desktop the
+ * analysed target's box when it holds the click point, else the element crop's box. Null for steps without a
+ * target (typing, keys). Pure.
+ */
+export function recordedTargetBox(action: Action): Rect | null {
+  const { x, y } = action
+  const web = finiteBox(action.identity?.boundingBox)
+  if (web && holds(web, x, y, 2)) return web
+  const analysed = finiteBox(action.semanticInfo?.targetElement?.boundingBox)
+  if (analysed && holds(analysed, x, y, 4)) return analysed
+  return finiteBox(action.elementCropBox ?? action.extra?.element_crop_box)
 }

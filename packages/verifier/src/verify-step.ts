@@ -1,15 +1,23 @@
 import { isQaError, type JsonObject, type VerificationResult } from '@qa/model'
 import { writeFileAtomic } from '@qa/model/node'
 import { join } from 'node:path'
-import { type CompareOptions, type CompareResult, compareScreenshots, encodePng } from './compare-screenshots'
+import {
+  type CompareOptions,
+  type CompareResult,
+  compareScreenshots,
+  encodePng,
+  type Rect,
+} from './compare-screenshots'
 import {
   type DecodedScreenshot,
+  decodeScreenshot,
   isRawFrame,
   normalizeRawFrame,
   readImageFile,
   type ScreenshotInput,
 } from './decode-screenshot'
 import { DEFAULT_PASS_SIMILARITY, decideVerdict, type VerdictPolicy, type VisionOutcome } from './decide-verdict'
+import { assessExpectedChange, type Displacement, type ExpectedChangeResult, type RgbaImage } from './expected-change'
 import type { ScreenshotCache } from './screenshot-cache'
 
 /** The re-verifier port (owned here; @qa/vision implements it): do these two screens show the same outcome? */
@@ -39,6 +47,21 @@ export interface VerifyStepInput {
   intent?: string
   /** How the expected screenshot is named in the result (default: `expected` when it is a path). */
   expectedPath?: string | null
+  /**
+   * The recorded frame before the step (its before-screenshot, or the previous step's after-screenshot): with it
+   * the verdict is decided on what the step changed (the expected region), not on the whole screen.
+   */
+  recordedBefore?: ScreenshotInput | DecodedScreenshot | null
+  /** The screen just before the replayed step ran (to see a change somewhere else instead). */
+  actualBefore?: ScreenshotInput | null
+  /** Replayed point − recorded point: the expected region moves with it (the window moved). */
+  displacement?: Displacement | null
+  /** The target element's box on the recorded screen; part of the expected region. */
+  targetBox?: Rect | null
+  /** The located element's box on the current screen: its own look may change during the step. */
+  actualTargetBox?: Rect | null
+  /** Recorded-screen boxes whose change is not this step's effect (the previous target losing its hover). */
+  notEffects?: readonly Rect[]
 }
 
 export interface VerifierIO {
@@ -53,6 +76,12 @@ export interface VerifierIO {
   artifactDir?: string | null
   /** Keep the actual screenshot of every step (`always`) or only of steps that did not pass (default). */
   keepActual?: 'always' | 'non-pass'
+  /**
+   * When the expected region does not match at once, capture the screen again every `intervalMs` for up to
+   * `timeoutMs` and keep the best (a slow program, a blinking caret). Needs `actual` to be a capture function.
+   * Default: no recheck.
+   */
+  recheck?: { timeoutMs: number; intervalMs?: number } | null
 }
 
 const DEFAULT_REVERIFY_TIMEOUT_MS = 60_000
@@ -83,8 +112,8 @@ async function bytesOf(input: ScreenshotInput | DecodedScreenshot): Promise<Uint
 
 async function askVision(
   reverifier: VisionReverifier | null | undefined,
-  expected: ScreenshotInput | DecodedScreenshot,
-  actual: ScreenshotInput,
+  expected: ScreenshotInput | DecodedScreenshot | (() => Promise<Uint8Array>),
+  actual: ScreenshotInput | (() => Promise<Uint8Array>),
   intent: string,
   timeoutMs: number,
 ): Promise<VisionOutcome> {
@@ -92,7 +121,9 @@ async function askVision(
   const controller = new AbortController()
   let timer: NodeJS.Timeout | undefined
   try {
-    const [e, a] = await Promise.all([bytesOf(expected), bytesOf(actual)])
+    const bytes = (x: ScreenshotInput | DecodedScreenshot | (() => Promise<Uint8Array>)) =>
+      typeof x === 'function' ? x() : bytesOf(x)
+    const [e, a] = await Promise.all([bytes(expected), bytes(actual)])
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         reject(new Error(`no answer within ${timeoutMs} ms`))
@@ -150,7 +181,12 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
       skipped?: boolean
     },
     similarity: number,
-    extra: { actualPath?: string | null; diffPath?: string | null; details?: JsonObject } = {},
+    extra: {
+      actualPath?: string | null
+      diffPath?: string | null
+      details?: JsonObject
+      region?: ExpectedChangeResult
+    } = {},
   ): VerificationResult => ({
     actionIndex: step.actionIndex,
     actionDescription: step.description,
@@ -164,6 +200,13 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
     actualScreenshot: extra.actualPath ?? null,
     diffScreenshot: extra.diffPath ?? null,
     durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    ...(extra.region
+      ? {
+          regionSimilarity: extra.region.regionSimilarity,
+          expectedRegion: extra.region.expectedRegion,
+          actualRegion: extra.region.actualRegion,
+        }
+      : {}),
     details: { skipped: decision.skipped === true, ...(extra.details ?? {}) },
   })
 
@@ -181,8 +224,56 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
     return finish(d, 0)
   }
   let diff: CompareResult
+  let region: ExpectedChangeResult | undefined
+  let expectedFrame: DecodedScreenshot | undefined
+  let actualFrame: DecodedScreenshot | undefined
   try {
-    diff = await compareScreenshots(step.expected, actual, {
+    if (step.recordedBefore != null || step.targetBox != null) {
+      expectedFrame = await decodeExpected(step.expected, io.cache)
+      actualFrame = await decodeScreenshot(actual, 'actual screenshot')
+      const recordedBefore = step.recordedBefore
+        ? await decodeExpected(step.recordedBefore, io.cache).catch(() => null)
+        : null
+      const actualBefore = step.actualBefore
+        ? await decodeScreenshot(step.actualBefore, 'screen before the step').catch(() => null)
+        : null
+      const recorded = expectedFrame
+      const assess = (now: RgbaImage) =>
+        assessExpectedChange({
+          recordedBefore,
+          recordedAfter: recorded,
+          actualAfter: now,
+          actualBefore,
+          displacement: step.displacement ?? null,
+          targetBox: step.targetBox ?? null,
+          actualTargetBox: step.actualTargetBox ?? null,
+          ...(step.notEffects?.length ? { notEffects: step.notEffects } : {}),
+          ...(io.compare?.ignore ? { ignore: io.compare.ignore } : {}),
+          ...(io.compare?.threshold !== undefined ? { threshold: io.compare.threshold } : {}),
+        })
+      region = assess(actualFrame)
+      const passes = (r: ExpectedChangeResult) => decideVerdict({ region: r }, policy).status === 'pass'
+      if (io.recheck && typeof step.actual === 'function' && !passes(region)) {
+        const deadline = performance.now() + io.recheck.timeoutMs
+        while (performance.now() < deadline && !passes(region)) {
+          await new Promise((r) => setTimeout(r, io.recheck?.intervalMs ?? 150))
+          let again: ScreenshotInput
+          try {
+            again = await capture(step.actual)
+          } catch {
+            break
+          }
+          const frame = await decodeScreenshot(again, 'actual screenshot')
+          const next = assess(frame)
+          if (regionScore(next) > regionScore(region)) {
+            region = next
+            actualFrame = frame
+            actual = again
+          }
+        }
+      }
+    }
+    diff = await compareScreenshots(step.expected, actualFrame ?? actual, {
       ...io.compare,
       ...(io.cache ? { cache: io.cache } : {}),
       diffImage: io.artifactDir ? 'on-failure' : 'never',
@@ -201,17 +292,21 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
       { details: isQaError(e) ? { error_code: e.code } : {} },
     )
   }
-  let decision = decideVerdict(diff, policy)
+  const verdictInput = { ...diff, ...(region ? { region } : {}) }
+  let decision = decideVerdict(verdictInput, policy)
   let vision: VisionOutcome | undefined
   if (decision.status === 'ask-vision') {
+    // the second opinion sees what the step was meant to change, not the whole screen
+    const e = region?.expectedRegion && expectedFrame ? cropOf(expectedFrame, region.expectedRegion) : null
+    const a = region?.actualRegion && actualFrame ? cropOf(actualFrame, region.actualRegion) : null
     vision = await askVision(
       io.reverifier,
-      step.expected,
-      actual,
+      e ? () => encodePng(e.data, e.width, e.height) : step.expected,
+      a ? () => encodePng(a.data, a.width, a.height) : actual,
       step.intent ?? step.description,
       io.reverifyTimeoutMs ?? DEFAULT_REVERIFY_TIMEOUT_MS,
     )
-    decision = decideVerdict({ ...diff, vision }, policy)
+    decision = decideVerdict({ ...verdictInput, vision }, policy)
   }
   if (decision.status === 'ask-vision') throw new Error('unreachable')
 
@@ -236,5 +331,56 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
       ...('confidence' in vision && typeof vision.confidence === 'number' ? { confidence: vision.confidence } : {}),
     }
   }
-  return finish(decision, diff.similarity, { actualPath, diffPath, details })
+  if (region) details.region = regionDetails(region)
+  return finish(decision, diff.similarity, { actualPath, diffPath, details, region })
+}
+
+async function decodeExpected(
+  input: ScreenshotInput | DecodedScreenshot,
+  cache: ScreenshotCache | undefined,
+): Promise<DecodedScreenshot> {
+  if (typeof input === 'string' && cache) return cache.get(input)
+  return decodeScreenshot(input, typeof input === 'string' ? input : 'expected screenshot')
+}
+
+/** Orders rechecked samples: no hard failure first, then the higher region similarity. */
+function regionScore(r: ExpectedChangeResult): number {
+  return (r.changedElsewhere ? 0 : 1) + (r.expectedChangeMissing ? 0 : 2) + r.regionSimilarity
+}
+
+const VISION_MARGIN_PX = 24
+
+/** The region (with a margin for context) cut out of a frame, or null when it lies outside. */
+function cropOf(frame: RgbaImage, r: Rect): RgbaImage | null {
+  const x0 = Math.max(0, Math.floor(r.x - VISION_MARGIN_PX))
+  const y0 = Math.max(0, Math.floor(r.y - VISION_MARGIN_PX))
+  const x1 = Math.min(frame.width, Math.ceil(r.x + r.width + VISION_MARGIN_PX))
+  const y1 = Math.min(frame.height, Math.ceil(r.y + r.height + VISION_MARGIN_PX))
+  if (x1 <= x0 || y1 <= y0) return null
+  const width = x1 - x0
+  const height = y1 - y0
+  const data = new Uint8Array(width * height * 4)
+  for (let y = y0; y < y1; y++)
+    data.set(frame.data.subarray((y * frame.width + x0) * 4, (y * frame.width + x1) * 4), (y - y0) * width * 4)
+  return { width, height, data }
+}
+
+const rect = (r: Rect): JsonObject => ({ x: r.x, y: r.y, width: r.width, height: r.height })
+const ratio4 = (x: number) => Math.round(x * 10_000) / 10_000
+
+function regionDetails(r: ExpectedChangeResult): JsonObject {
+  return {
+    expected_regions: r.expectedRegions.map(rect),
+    displacement: { x: r.displacement.x, y: r.displacement.y },
+    compared_pixels: r.comparedPixels,
+    expected_changed_pixels: r.expectedChangedPixels,
+    differing_pixels: r.differingPixels,
+    pixel_similarity: ratio4(r.pixelSimilarity),
+    change_similarity: r.changeSimilarity === null ? null : ratio4(r.changeSimilarity),
+    unchanged_share: r.unchangedShare === null ? null : ratio4(r.unchangedShare),
+    expected_change_missing: r.expectedChangeMissing,
+    unexpected_pixels: r.unexpectedPixels,
+    unexpected_regions: r.unexpectedRegions.map(rect),
+    changed_elsewhere: r.changedElsewhere,
+  }
 }

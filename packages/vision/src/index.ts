@@ -32,6 +32,13 @@ export {
 export { VisionError, isVisionError, type VisionErrorCode, type VisionErrorOptions } from './errors'
 export { extractJson, tryExtractJson } from './extract-json'
 export { findElementAtPosition, distanceToElement } from './find-element-at-position'
+export {
+  labelPlausibility,
+  pickElementLabel,
+  TRUSTED_LABEL_SCORE,
+  type LabelCandidate,
+  type PickLabelOptions,
+} from './element-label'
 export { inferIntent, normalizeIntent, type IntentSource } from './infer-intent'
 export { averageHash, differenceHash, hammingDistance } from './hashes'
 export { imageHash, toImagePart } from './image'

@@ -8,16 +8,17 @@ import { qaAsync } from '../__tests__/run-cli'
 
 /**
  * Issue 16, finding 16: the config file's ignore-masks reach the verification of `qa replay --verify`. A live
- * panel (a clock, a chart) covers a third of the screen and changes colour between recording and replay:
- * unmasked, every step's similarity falls under the 0.7 fallback (no vision provider) and the replay fails;
+ * panel (a clock, a chart) covers a third of the screen and changes colour between recording and replay; the
+ * step shows it, so it lies in the step's expected region (issue 14: what the step changed is what is verified):
+ * unmasked, the region's similarity falls under the 0.7 fallback (no vision provider) and the replay fails;
  * masked by `verify.masks` in qa.config.json, it passes.
  */
 const PANEL = { x: 300, y: 200, width: 800, height: 420 }
 let panelColour = '#1565c0'
 const page = () => `<!doctype html><html><head><meta charset="utf-8"><title>live</title></head>
 <body style="margin:0;background:#fff">
-<button id="go" style="position:absolute;left:20px;top:20px;width:140px;height:40px">Go</button>
-<div id="panel" style="position:absolute;left:${PANEL.x}px;top:${PANEL.y}px;width:${PANEL.width}px;height:${PANEL.height}px;background:${panelColour}"></div>
+<button id="go" style="position:absolute;left:20px;top:20px;width:140px;height:40px" onclick="document.getElementById('panel').style.display='block'">Go</button>
+<div id="panel" style="display:none;position:absolute;left:${PANEL.x}px;top:${PANEL.y}px;width:${PANEL.width}px;height:${PANEL.height}px;background:${panelColour}"></div>
 </body></html>`
 
 let server: Server

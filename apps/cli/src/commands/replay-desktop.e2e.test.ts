@@ -3,7 +3,7 @@
 // click as a person does). Issue 14: with the program closed, the replay must refuse every step ("not found")
 // and exit 1, instead of clicking the recorded pixels and calling it a pass.
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -23,8 +23,8 @@ const env = () => ({ DISPLAY: xvfb.display, QA_VISION: 'ocr' })
 const xdo = (...args: string[]) => run('xdotool', args, { env: { ...process.env, DISPLAY: xvfb.display } })
 
 /** Starts the keypad program and reads where its keys are (it prints their screen centres, then `ready`). */
-async function startKeypad(stateFile: string) {
-  const child = spawn('wish', [KEYPAD, stateFile], { env: { ...process.env, DISPLAY: xvfb.display } })
+async function startKeypad(stateFile: string, deadKeys = '') {
+  const child = spawn('wish', [KEYPAD, stateFile, deadKeys], { env: { ...process.env, DISPLAY: xvfb.display } })
   const keys = new Map<string, { x: number; y: number }>()
   await new Promise<void>((resolve, reject) => {
     let out = ''
@@ -101,6 +101,69 @@ describe('qa replay of a desktop case on a real Tk program', () => {
     expect(report.replayResults?.map((x) => x.success)).toEqual([true, true, true, true])
     for (const x of report.replayResults ?? []) expect(['direct', 'template']).toContain(x.method)
     expect(readFileSync(keypad?.stateFile as string, 'utf8')).toBe('7*3=7*3=')
+  })
+
+  /** A fresh keypad (empty field) at the recorded place, so the field shows what the recording showed. */
+  async function restartKeypad(name: string, deadKeys = '') {
+    await stopKeypad()
+    await sleep(300)
+    return startKeypad(join(dir, name), deadKeys)
+  }
+  const verified = async (casefile: string, report: string, extra: string[] = []) => {
+    const r = await qaAsync(['replay', casefile, '--verify', '--json', '--report-dir', join(dir, report), ...extra], {
+      env: env(),
+    })
+    return { code: r.code, stderr: r.stderr, report: parseReplayReport(JSON.parse(r.stdout)) }
+  }
+
+  it('--verify on the unchanged program: every step passes on its expected region, exit 0 (issue 14 Build 1)', async () => {
+    const kp = await restartKeypad('verify-unchanged.txt')
+    const { code, stderr, report } = await verified(casePath(), 'r-verify')
+    expect(code, stderr).toBe(0)
+    expect(readFileSync(kp.stateFile, 'utf8')).toBe('7*3=')
+    expect(report.verificationResults.map((v) => v.finalResult)).toEqual(['pass', 'pass', 'pass', 'pass'])
+    for (const v of report.verificationResults) {
+      expect(v.regionSimilarity).toBeGreaterThanOrEqual(0.95)
+      expect(v.expectedRegion).toBeTruthy()
+    }
+    expect(report.replayResults?.map((x) => x.screenTransitionVerified)).toEqual([true, true, true, true])
+  })
+
+  it('a wrong click ("4" for "3") fails its step although the whole screen is over 99 % alike', async () => {
+    // the third step, as a coordinate-only step pointing at key "4": replayed blind (--allow-coordinates), the
+    // field shows 7*4 where the recording showed 7*3
+    const tc = JSON.parse(readFileSync(casePath(), 'utf8'))
+    const four = keypad?.keys.get('4') as { x: number; y: number }
+    const { element_crop_path: _c, element_crop_box: _b, semantic_info: _s, ...step } = tc.actions[2]
+    tc.actions[2] = { ...step, x: four.x, y: four.y }
+    const wrong = join(dir, 'keypad-wrong.json')
+    writeFileSync(wrong, JSON.stringify(tc, null, 2))
+    const kp = await restartKeypad('verify-wrong.txt')
+    const { code, report } = await verified(wrong, 'r-wrong', ['--allow-coordinates'])
+    expect(readFileSync(kp.stateFile, 'utf8')).toBe('7*4=')
+    expect(code).toBe(1)
+    const third = report.verificationResults[2]
+    expect(third?.finalResult).toBe('fail')
+    expect(third?.screenshotSimilarity).toBeGreaterThan(0.99)
+    expect(third?.regionSimilarity).toBeLessThan(0.7)
+    expect(report.verificationResults[0]?.finalResult).toBe('pass')
+    expect(report.replayResults?.[2]?.screenTransitionVerified).toBe(false)
+  })
+
+  it('an expected change that did not happen fails: "=" is dead, the field keeps 7*3', async () => {
+    const kp = await restartKeypad('verify-dead.txt', '=')
+    const { code, report } = await verified(casePath(), 'r-dead')
+    expect(readFileSync(kp.stateFile, 'utf8')).toBe('7*3')
+    expect(code).toBe(1)
+    // every key was found and clicked: only the screen tells the last click did nothing
+    expect(report.replayResults?.map((x) => x.success)).toEqual([true, true, true, true])
+    expect(report.verificationResults.map((v) => v.finalResult)).toEqual(['pass', 'pass', 'pass', 'fail'])
+    const last = report.verificationResults[3]
+    expect(last?.screenshotSimilarity).toBeGreaterThan(0.99)
+    expect(last?.regionSimilarity).toBeLessThan(0.7)
+    // "did not happen" when the field's pixels are all as before; the blinking caret can make it read as a
+    // region that does not match instead, a fail either way
+    expect(last?.reason).toMatch(/expected change did not happen|Expected region similarity .* < the fallback/)
   })
 
   it('with the program not running: exits 1, every step "not found" with the strategies tried, nothing clicked', async () => {

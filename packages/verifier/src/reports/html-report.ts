@@ -3,7 +3,7 @@ import type { ReplayReport, VerificationResult } from '@qa/model'
 import { readImageFile } from '../decode-screenshot'
 import { loadSharp } from '../internal/lazy-sharp'
 import { escapeXml as escapeHtml } from './junit-report'
-import { assertionOf, healingLabel, percent, replayResultFor, VERDICT_LABEL } from './report-helpers'
+import { assertionOf, healingLabel, percent, regionLabel, replayResultFor, VERDICT_LABEL } from './report-helpers'
 
 export interface HtmlReportOptions {
   /** Folder the screenshot paths in the report are relative to. Default: the current folder. */
@@ -83,6 +83,7 @@ async function stepHtml(
   const healing = healingLabel(replayResultFor(report, v, i))
   const vision = v.visionVerified ? (v.visionMatch ? 'asked: equivalent' : 'asked: different') : 'not asked'
   const assertion = assertionOf(v)
+  const region = regionLabel(v)
   if (assertion) {
     // an assert step: its verdict is the condition; there is no screenshot to compare
     return `<section class="step verdict-${v.finalResult} assertion" id="step-${v.actionIndex}" data-step="${v.actionIndex}" data-verdict="${v.finalResult}">
@@ -100,6 +101,7 @@ ${healing ? `<dt>Located by</dt><dd class="healing">${escapeHtml(healing)}</dd>`
 <h2><span class="badge ${v.finalResult}">${VERDICT_LABEL[v.finalResult]}</span>#${v.actionIndex} ${escapeHtml(v.actionDescription)}</h2>
 <dl>
 <dt>Similarity</dt><dd class="similarity">${percent(v.screenshotSimilarity)}</dd>
+${region ? `<dt>Expected region</dt><dd class="region-similarity">${escapeHtml(region)}</dd>` : ''}
 <dt>Verdict</dt><dd class="verdict">${v.finalResult}</dd>
 <dt>Reason</dt><dd class="reason">${escapeHtml(v.reason ?? '')}</dd>
 <dt>Vision</dt><dd class="vision">${vision}</dd>

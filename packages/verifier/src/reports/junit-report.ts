@@ -1,5 +1,5 @@
 import type { ReplayReport } from '@qa/model'
-import { assertionOf, healingLabel, percent, replayResultFor } from './report-helpers'
+import { assertionOf, healingLabel, percent, regionLabel, replayResultFor } from './report-helpers'
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids these characters; they are removed
 const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g
@@ -29,6 +29,7 @@ export function renderJunitReport(report: ReplayReport): string {
       ...(assertion
         ? [`expected: ${assertion.expected}`, `actual: ${assertion.actual}`]
         : [`similarity: ${percent(v.screenshotSimilarity)}`]),
+      ...(regionLabel(v) ? [`expected region: ${regionLabel(v)}`] : []),
       ...(v.reason ? [`reason: ${v.reason}`] : []),
       ...(healing ? [`located by: ${healing}`] : []),
       ...(v.diffScreenshot ? [`diff: ${v.diffScreenshot}`] : []),

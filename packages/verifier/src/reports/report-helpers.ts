@@ -31,3 +31,16 @@ export function assertionOf(v: VerificationResult): { expected: string; actual: 
   if (typeof expected !== 'string' || typeof actual !== 'string') return undefined
   return { expected, actual }
 }
+
+/** `region 12.5% of 96×40 at (250, 249) → (370, 319)`: the expected-region figure of a step, or null. */
+export function regionLabel(v: VerificationResult): string | null {
+  if (v.regionSimilarity == null) return null
+  const e = v.expectedRegion
+  const a = v.actualRegion
+  const box = (b: NonNullable<typeof e>) =>
+    `${Math.round(b.width)}×${Math.round(b.height)} at (${Math.round(b.x)}, ${Math.round(b.y)})`
+  const where = e
+    ? ` of ${box(e)}${a && (a.x !== e.x || a.y !== e.y) ? ` → (${Math.round(a.x)}, ${Math.round(a.y)})` : ''}`
+    : ''
+  return `${percent(v.regionSimilarity)}${where}`
+}

@@ -142,3 +142,50 @@ describe('reports of assert steps', () => {
     expect(html.match(/<figure/g) ?? []).toHaveLength(0)
   })
 })
+
+describe('reports of a step verified on its expected region (issue 14)', () => {
+  const report: ReplayReport = {
+    testCaseName: 'keypad',
+    sessionId: 's-region',
+    startTime: '2026-01-01T00:00:00.000Z',
+    endTime: '2026-01-01T00:00:01.000Z',
+    totalActions: 1,
+    passedCount: 0,
+    failedCount: 1,
+    warningCount: 0,
+    successRate: 0,
+    passed: false,
+    summary: 'Test FAILED',
+    verificationResults: [
+      {
+        actionIndex: 0,
+        actionDescription: 'Click "3"',
+        screenshotMatch: true,
+        screenshotSimilarity: 0.9996,
+        visionVerified: false,
+        visionMatch: false,
+        finalResult: 'fail',
+        reason: 'Expected region similarity 12.50% < 95.00%',
+        regionSimilarity: 0.125,
+        expectedRegion: { x: 250, y: 52, width: 96, height: 237 },
+        actualRegion: { x: 370, y: 122, width: 96, height: 237 },
+      },
+    ],
+  }
+
+  test('JSON keeps the new fields under their file names; text, HTML and JUnit show them', async () => {
+    const json = JSON.parse(renderJsonReport(report))
+    expect(json.verification_results[0]).toMatchObject({
+      screenshot_similarity: 0.9996,
+      region_similarity: 0.125,
+      expected_region: { x: 250, y: 52, width: 96, height: 237 },
+      actual_region: { x: 370, y: 122, width: 96, height: 237 },
+    })
+    expect(parseReplayReport(json)).toEqual(report)
+    const line = 'expected region: 12.50% of 96×237 at (250, 52) → (370, 122)'
+    expect(renderTextReport(report)).toContain(line)
+    expect(renderJunitReport(report)).toContain(line)
+    const html = await renderHtmlReport(report)
+    expect(html).toMatch(/<dd class="region-similarity">12\.50% of 96×237 at \(250, 52\) → \(370, 122\)<\/dd>/)
+  })
+})

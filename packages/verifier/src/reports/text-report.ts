@@ -1,5 +1,5 @@
 import type { ReplayReport } from '@qa/model'
-import { assertionOf, healingLabel, percent, replayResultFor, VERDICT_LABEL } from './report-helpers'
+import { assertionOf, healingLabel, percent, regionLabel, replayResultFor, VERDICT_LABEL } from './report-helpers'
 
 /** The human summary of seed 000: counts, success rate, the test's result and one line per action. */
 export function renderTextReport(report: ReplayReport): string {
@@ -22,6 +22,8 @@ export function renderTextReport(report: ReplayReport): string {
     lines.push(
       `  [${VERDICT_LABEL[v.finalResult]}] #${v.actionIndex} ${v.actionDescription}${assertion ? '' : `  similarity ${percent(v.screenshotSimilarity)}`}`,
     )
+    const region = regionLabel(v)
+    if (region) lines.push(`         expected region: ${region}`)
     if (v.reason) lines.push(`         ${v.reason}`)
     if (assertion) lines.push(`         expected: ${assertion.expected}`, `         actual:   ${assertion.actual}`)
     const healing = healingLabel(replayResultFor(report, v, i))

@@ -99,4 +99,29 @@ describe('ocr provider (tesseract.js, offline data)', () => {
   })
 })
 
-describeVisionProvider('ocr', () => ocrProvider(), { supports: ['screen', 'element'] })
+describeVisionProvider('ocr', () => ocrProvider(), { supports: ['screen', 'element', 'compare'] })
+
+describe('ocr compare: the text of two regions (issue 14 Build 1, the offline second opinion)', () => {
+  const provider = ocrProvider()
+  afterAll(() => provider.close?.())
+  const region = (text: string, color = '#000000', fontSize = 40, background = '#ffffff') =>
+    renderTextPng([{ text, x: 30, y: 80, color, fontSize }], { width: 320, height: 130, background })
+  const compare = async (a: Uint8Array, b: Uint8Array) => {
+    const part = async (bytes: Uint8Array) => {
+      const m = await sharp(bytes).metadata()
+      return { bytes, format: 'png' as const, width: m.width ?? 0, height: m.height ?? 0 }
+    }
+    const answer = await provider.ask({ task: 'compare', images: [await part(a), await part(b)], prompt: 'compare' })
+    return answer.data as { match: boolean; reason: string }
+  }
+
+  test('a field showing 7*4 where 7*3 was recorded is a mismatch', async () => {
+    const got = await compare(await region('7*3'), await region('7*4'))
+    expect(got.match).toBe(false)
+    expect(got.reason).toMatch(/3" in the recorded region and "7\*?4"/)
+  })
+  test('the same label restyled (colour, size) is a match', async () => {
+    const got = await compare(await region('New Game'), await region('New Game', '#1565c0', 48, '#fff3e0'))
+    expect(got.match).toBe(true)
+  })
+})

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { VisionError, isVisionError } from '../errors'
-import { findElementAtPosition } from '../find-element-at-position'
+import { pickElementLabel, TRUSTED_LABEL_SCORE } from '../element-label'
 import { sha256Hex } from '../image'
 import type { Box, UiElement, VisionAnswer, VisionProvider } from '../types'
 import { assertNotAborted, unsupported } from './common'
@@ -156,11 +156,63 @@ export function ocrProvider(opts: OcrOptions = {}): VisionProvider {
     return groupWords(lines, minConfidence)
   }
 
+  /**
+   * The verifier's second opinion offline (issue 14 Build 1): the text in the expected region of the recorded
+   * screen against the text in the same region now. A restyled or rescaled region still reads the same; a
+   * wrong key reads otherwise. Regions without text cannot be judged this way (VISION_UNAVAILABLE).
+   */
+  async function compareTexts(images: { bytes: Uint8Array }[], signal?: AbortSignal): Promise<VisionAnswer> {
+    const [a, b] = images
+    if (!a || !b)
+      throw new VisionError('VISION_BAD_REQUEST', 'The OCR comparison needs two images.', { provider: 'ocr' })
+    const started = performance.now()
+    const textOf = (els: UiElement[]) =>
+      [...els]
+        .sort((p, q) => p.boundingBox.y - q.boundingBox.y || p.boundingBox.x - q.boundingBox.x)
+        .map((e) => e.text ?? '')
+        .join(' ')
+        .normalize('NFC')
+        .replace(/\s+/g, ' ')
+        .trim()
+    let expected: string
+    let actual: string
+    try {
+      expected = textOf(await read(a.bytes))
+      actual = textOf(await read(b.bytes))
+    } catch (error) {
+      if (isVisionError(error)) throw error
+      throw new VisionError('VISION_UNAVAILABLE', `Tesseract could not read the image: ${String(error)}`, {
+        provider: 'ocr',
+        cause: error,
+        retryable: false,
+      })
+    }
+    assertNotAborted('ocr', signal)
+    if (!expected && !actual)
+      throw new VisionError('VISION_UNAVAILABLE', 'OCR found no text in either region to compare.', {
+        provider: 'ocr',
+        retryable: false,
+      })
+    const similarity = editSimilarity(expected.toLowerCase(), actual.toLowerCase())
+    const match = similarity >= 0.9
+    return {
+      provider: 'ocr',
+      model,
+      data: {
+        match,
+        reason: `OCR reads "${expected.slice(0, 60)}" in the recorded region and "${actual.slice(0, 60)}" now (text similarity ${similarity.toFixed(2)})`,
+        confidence: Math.round(similarity * 100) / 100,
+      },
+      latencyMs: Math.round(performance.now() - started),
+    }
+  }
+
   return {
     name: 'ocr',
     model,
     async ask(question, callOpts): Promise<VisionAnswer> {
       assertNotAborted('ocr', callOpts?.signal)
+      if (question.task === 'compare') return compareTexts(question.images, callOpts?.signal)
       if (question.task !== 'screen' && question.task !== 'element') throw unsupported('ocr', question.task)
       const image = question.images[0]
       if (!image) throw new VisionError('VISION_BAD_REQUEST', 'The OCR question had no image.', { provider: 'ocr' })
@@ -189,12 +241,24 @@ export function ocrProvider(opts: OcrOptions = {}): VisionProvider {
       if (question.task === 'screen')
         return { provider: 'ocr', model, data: { elements: elements.map(asJson) }, latencyMs }
       const point = question.point ?? { x: image.width / 2, y: image.height / 2 }
-      const hit = findElementAtPosition(elements, point.x, point.y, 30)
+      // only words inside or overlapping the element, scored confidence × plausibility (issue 14 Build 5)
+      const label = pickElementLabel(elements, point.x, point.y)
+      const hit = label?.element ?? null
       return {
         provider: 'ocr',
         model,
         data: {
-          element: hit ? asJson(hit) : null,
+          element: label
+            ? {
+                ...asJson(label.element),
+                confidence: Math.round(label.score * 1000) / 1000,
+                ...(label.score < TRUSTED_LABEL_SCORE
+                  ? {
+                      description: `low-confidence OCR label (${label.score.toFixed(2)} < ${TRUSTED_LABEL_SCORE}): never used alone to click`,
+                    }
+                  : {}),
+              }
+            : null,
           nearby_elements: elements.filter((e) => e !== hit).map((e) => e.text),
         },
         latencyMs,
@@ -207,4 +271,23 @@ export function ocrProvider(opts: OcrOptions = {}): VisionProvider {
       await w?.terminate()
     },
   }
+}
+
+/** 1 − Levenshtein distance / the longer length, over code points. Pure. */
+export function editSimilarity(a: string, b: string): number {
+  const x = Array.from(a)
+  const y = Array.from(b)
+  if (x.length === 0 && y.length === 0) return 1
+  let prev = Array.from({ length: y.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= x.length; i++) {
+    const cur = [i]
+    for (let j = 1; j <= y.length; j++)
+      cur[j] = Math.min(
+        (prev[j] as number) + 1,
+        (cur[j - 1] as number) + 1,
+        (prev[j - 1] as number) + (x[i - 1] === y[j - 1] ? 0 : 1),
+      )
+    prev = cur
+  }
+  return 1 - (prev[y.length] as number) / Math.max(x.length, y.length)
 }

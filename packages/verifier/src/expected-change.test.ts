@@ -1,0 +1,276 @@
+// The expected-change check (issue 14 Build 1) on real screens: the Tk keypad fixture of @qa/recorder-desktop
+// on an 800×600 Xvfb, clicked with xdotool and captured with the replayer's own capture
+// (packages/recorder-desktop/test/fixtures/make-keypad-frames.sh). The window covers under 30 % of the screen,
+// so a wrong key changes a few hundred pixels of 480 000: whole-screen similarity cannot see it.
+import { fileURLToPath } from 'node:url'
+import { fc, test } from '@fast-check/vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { syntheticFrame } from './__tests__/images'
+import { compareScreenshots } from './compare-screenshots'
+import { type DecodedScreenshot, decodeScreenshot } from './decode-screenshot'
+import { decideVerdict } from './decide-verdict'
+import { assessExpectedChange, changedRegions, changeMask, type RgbaImage } from './expected-change'
+import { fakeReverifier } from './fake-reverifier'
+import { verifyStep } from './verify-step'
+
+const fixture = (name: string) => fileURLToPath(new URL(`../test/fixtures/keypad/${name}`, import.meta.url))
+/** Key "3" as recorded (centre (298, 269)): the recorder's 96×40 element crop box around the click. */
+const KEY_3_BOX = { x: 250, y: 249, width: 96, height: 40 }
+/** make-keypad-frames.sh moved the window by (+120, +70) for the moved-* frames. */
+const MOVED = { x: 120, y: 70 }
+
+let before: DecodedScreenshot
+let after3: DecodedScreenshot
+let after4: DecodedScreenshot
+let movedBefore: DecodedScreenshot
+let movedAfter3: DecodedScreenshot
+beforeAll(async () => {
+  const read = (f: string) => decodeScreenshot(fixture(f))
+  before = await read('before.png')
+  after3 = await read('after-3.png')
+  after4 = await read('after-4.png')
+  movedBefore = await read('moved-before.png')
+  movedAfter3 = await read('moved-after-3.png')
+})
+
+const wholeScreen = async (expected: RgbaImage, actual: RgbaImage) =>
+  (await compareScreenshots({ ...expected, channels: 4 }, { ...actual, channels: 4 })).similarity
+
+describe('expected change on a real keypad (Tk under Xvfb)', () => {
+  it('finds what the click on "3" changed: the field text, nowhere else', () => {
+    const regions = changedRegions(changeMask(before, after3), 800, 600)
+    expect(regions.length).toBeGreaterThanOrEqual(1)
+    // the field is the entry at the top of the window (y 48–80), right of "7*"
+    for (const r of regions) {
+      expect(r.y).toBeGreaterThanOrEqual(48)
+      expect(r.y + r.height).toBeLessThanOrEqual(81)
+      expect(r.x).toBeGreaterThanOrEqual(48)
+      expect(r.x + r.width).toBeLessThanOrEqual(446)
+    }
+  })
+
+  it('a wrong click ("4" instead of "3") fails although the whole screen is more than 99 % alike', async () => {
+    expect(await wholeScreen(after3, after4)).toBeGreaterThan(0.99)
+    const r = assessExpectedChange({
+      recordedBefore: before,
+      recordedAfter: after3,
+      actualAfter: after4,
+      actualBefore: before,
+      targetBox: KEY_3_BOX,
+    })
+    expect(r.changeSimilarity).not.toBeNull()
+    expect(r.regionSimilarity).toBeLessThan(0.7)
+    const d = decideVerdict({
+      similarity: await wholeScreen(after3, after4),
+      region: r,
+      vision: { status: 'unavailable', reason: 'none' },
+    })
+    expect(d.status).toBe('fail')
+  })
+
+  it('the same through verifyStep (files, no vision): fail, with the region and both similarities reported', async () => {
+    const v = await verifyStep({
+      actionIndex: 2,
+      description: 'Click "3"',
+      expected: fixture('after-3.png'),
+      actual: fixture('after-4.png'),
+      recordedBefore: fixture('before.png'),
+      actualBefore: fixture('before.png'),
+      targetBox: KEY_3_BOX,
+    })
+    expect(v.finalResult).toBe('fail')
+    expect(v.screenshotSimilarity).toBeGreaterThan(0.99)
+    expect(v.regionSimilarity).toBeLessThan(0.7)
+    // the expected region holds the field and the key
+    expect(v.expectedRegion?.y).toBeLessThanOrEqual(60)
+    expect((v.expectedRegion?.y ?? 0) + (v.expectedRegion?.height ?? 0)).toBeGreaterThanOrEqual(KEY_3_BOX.y + 40)
+    expect(v.details?.region).toMatchObject({ expected_change_missing: false, changed_elsewhere: false })
+  })
+
+  it('an expected change that did not happen fails: the field still shows "7*"', async () => {
+    const v = await verifyStep({
+      actionIndex: 2,
+      description: 'Click "3"',
+      expected: fixture('after-3.png'),
+      actual: fixture('before.png'),
+      recordedBefore: fixture('before.png'),
+      actualBefore: fixture('before.png'),
+      targetBox: KEY_3_BOX,
+    })
+    expect(v.screenshotSimilarity).toBeGreaterThan(0.99)
+    expect(v.finalResult).toBe('fail')
+    expect(v.reason).toMatch(/expected change did not happen/)
+    expect(v.details?.region).toMatchObject({ expected_change_missing: true })
+  })
+
+  it('the right click passes, with region similarity 1', async () => {
+    const v = await verifyStep({
+      actionIndex: 2,
+      description: 'Click "3"',
+      expected: fixture('after-3.png'),
+      actual: fixture('after-3.png'),
+      recordedBefore: fixture('before.png'),
+      actualBefore: fixture('before.png'),
+      targetBox: KEY_3_BOX,
+    })
+    expect(v.finalResult).toBe('pass')
+    expect(v.regionSimilarity).toBe(1)
+  })
+
+  it('the window moved: the region moves with the displacement and the right click passes', async () => {
+    // whole-screen similarity no longer says anything useful here
+    expect(await wholeScreen(after3, movedAfter3)).toBeLessThan(0.95)
+    const v = await verifyStep({
+      actionIndex: 2,
+      description: 'Click "3"',
+      expected: after3,
+      actual: movedAfter3,
+      recordedBefore: before,
+      actualBefore: movedBefore,
+      displacement: MOVED,
+      targetBox: KEY_3_BOX,
+    })
+    expect(v.finalResult).toBe('pass')
+    expect(v.actualRegion).toEqual({
+      ...(v.expectedRegion as object),
+      x: (v.expectedRegion?.x ?? 0) + 120,
+      y: (v.expectedRegion?.y ?? 0) + 70,
+    })
+    // without the displacement the same screens do not match
+    const unmapped = assessExpectedChange({ recordedBefore: before, recordedAfter: after3, actualAfter: movedAfter3 })
+    expect(decideVerdict({ region: unmapped }).status).not.toBe('pass')
+  })
+
+  const withBox = (frame: DecodedScreenshot) => {
+    const out = { ...frame, data: new Uint8Array(frame.data) }
+    for (let y = 450; y < 520; y++) for (let x = 600; x < 760; x++) out.data.set([40, 90, 200, 255], (y * 800 + x) * 4)
+    return out
+  }
+
+  it('a change somewhere else instead (the field unchanged, a box drawn away from it) fails', async () => {
+    const v = await verifyStep({
+      actionIndex: 2,
+      description: 'Click "3"',
+      expected: fixture('after-3.png'),
+      actual: withBox(before),
+      recordedBefore: fixture('before.png'),
+      actualBefore: fixture('before.png'),
+      targetBox: KEY_3_BOX,
+    })
+    expect(v.finalResult).toBe('fail')
+    expect(v.reason).toMatch(/outside its expected region/)
+    expect(v.details?.region).toMatchObject({
+      changed_elsewhere: true,
+      unexpected_pixels: 160 * 70,
+      unexpected_regions: [{ x: 600, y: 450, width: 160, height: 70 }],
+    })
+  })
+
+  it('a change elsewhere beside the expected one is a warning, never a pass', async () => {
+    const v = await verifyStep({
+      actionIndex: 2,
+      description: 'Click "3"',
+      expected: fixture('after-3.png'),
+      actual: withBox(after3),
+      recordedBefore: fixture('before.png'),
+      actualBefore: fixture('before.png'),
+      targetBox: KEY_3_BOX,
+    })
+    expect(v.finalResult).toBe('warning')
+    expect(v.reason).toMatch(/also changed the screen elsewhere/)
+  })
+
+  it('the vision second opinion gets the expected region, not the whole screen', async () => {
+    const reverifier = fakeReverifier({ match: false })
+    const whole = fakeReverifier({ match: false })
+    const step = {
+      actionIndex: 2,
+      description: 'Click "3"',
+      expected: fixture('after-3.png'),
+      actual: fixture('after-4.png'),
+    }
+    await verifyStep({ ...step, recordedBefore: fixture('before.png'), targetBox: KEY_3_BOX }, { reverifier })
+    await verifyStep(step, { reverifier: whole, policy: { passSimilarity: 0.9999 } })
+    expect(reverifier.calls).toHaveLength(1)
+    expect(whole.calls).toHaveLength(1)
+    // PNG crops of the region: far fewer bytes than the whole screens the old flow sent
+    const crop = reverifier.calls[0] as { expectedBytes: number; actualBytes: number }
+    const screen = whole.calls[0] as { expectedBytes: number; actualBytes: number }
+    expect(crop.expectedBytes).toBeLessThan(screen.expectedBytes / 2)
+    expect(crop.actualBytes).toBeLessThan(screen.actualBytes / 2)
+  })
+})
+
+// ---------------------------------------------------------------------------------------------------------
+// Properties on synthetic screens
+
+const W = 96
+const H = 72
+const arbRect = fc
+  .record({ x: fc.integer({ min: 0, max: W - 8 }), y: fc.integer({ min: 0, max: H - 8 }) })
+  .chain(({ x, y }) =>
+    fc.record({
+      x: fc.constant(x),
+      y: fc.constant(y),
+      width: fc.integer({ min: 8, max: Math.min(24, W - x) }),
+      height: fc.integer({ min: 8, max: Math.min(24, H - y) }),
+    }),
+  )
+
+function paintRect(img: RgbaImage, r: { x: number; y: number; width: number; height: number }, rgb: number[]) {
+  const out = { ...img, data: new Uint8Array(img.data) }
+  for (let y = r.y; y < r.y + r.height; y++)
+    for (let x = r.x; x < r.x + r.width; x++) out.data.set([...rgb, 255], (y * img.width + x) * 4)
+  return out
+}
+
+const overlaps = (a: { x: number; y: number; width: number; height: number }, b: typeof a, margin: number) =>
+  a.x < b.x + b.width + margin &&
+  b.x < a.x + a.width + margin &&
+  a.y < b.y + b.height + margin &&
+  b.y < a.y + a.height + margin
+
+describe('expected-change properties', () => {
+  test.prop([fc.integer({ min: 1, max: 1e6 }), arbRect, fc.option(arbRect, { nil: undefined })], { numRuns: 100 })(
+    'an after-frame identical to the recorded one always passes',
+    (seed, change, targetBox) => {
+      const recordedBefore = syntheticFrame(W, H, seed)
+      const recordedAfter = paintRect(recordedBefore, change, [200, 30, 30])
+      const r = assessExpectedChange({
+        recordedBefore,
+        recordedAfter,
+        actualAfter: { ...recordedAfter, data: new Uint8Array(recordedAfter.data) },
+        actualBefore: recordedBefore,
+        targetBox: targetBox ?? null,
+      })
+      expect(r.regionSimilarity).toBe(1)
+      expect(r.unexpectedPixels).toBe(0)
+      expect(decideVerdict({ region: r }).status).toBe('pass')
+    },
+  )
+
+  test.prop([fc.integer({ min: 1, max: 1e6 }), arbRect, arbRect], { numRuns: 100 })(
+    'a change confined outside the expected region, unlike the recording, is reported and never passes',
+    (seed, change, other) => {
+      fc.pre(!overlaps(change, other, 8))
+      const recordedBefore = paintRect(syntheticFrame(W, H, seed), other, [10, 10, 10])
+      const recordedAfter = paintRect(recordedBefore, change, [200, 30, 30])
+      // the replay made the recorded change, and another one elsewhere
+      const actualAfter = paintRect(recordedAfter, other, [250, 250, 120])
+      const r = assessExpectedChange({ recordedBefore, recordedAfter, actualAfter, actualBefore: recordedBefore })
+      expect(r.unexpectedPixels).toBe(other.width * other.height)
+      expect(r.unexpectedRegions).toEqual([other])
+      expect(r.changedElsewhere).toBe(true)
+      // beside the expected change: a warning; instead of it (the replay changed only the other place): a fail
+      expect(decideVerdict({ region: r }).status).toBe('warning')
+      const instead = assessExpectedChange({
+        recordedBefore,
+        recordedAfter,
+        actualAfter: paintRect(recordedBefore, other, [250, 250, 120]),
+        actualBefore: recordedBefore,
+      })
+      expect(instead.unexpectedRegions).toEqual([other])
+      expect(decideVerdict({ region: instead }).status).toBe('fail')
+    },
+  )
+})

@@ -1,0 +1,422 @@
+import type { Rect } from './compare-screenshots'
+
+/** RGBA pixels, row-major, 4 bytes each (a DecodedScreenshot fits). */
+export interface RgbaImage {
+  width: number
+  height: number
+  data: Uint8Array
+}
+
+export interface Displacement {
+  x: number
+  y: number
+}
+
+export interface ChangeMaskOptions {
+  /** Colour threshold 0–1 as in pixelmatch (YIQ distance); smaller is stricter. Default 0.1. */
+  threshold?: number
+  /** Rectangles (in `a`'s pixels) never counted as changed: clocks, counters, carets. */
+  ignore?: readonly Rect[]
+}
+
+export interface ChangedRegionOptions {
+  /** Side of the grid cells changed pixels are grouped by (default 8 px). */
+  cellSize?: number
+  /** Changed cells at most this many cells apart form one region (default 2). */
+  gapCells?: number
+  /** At most this many regions; the smallest are merged into one box (default 8). */
+  maxRegions?: number
+}
+
+export interface ExpectedChangeInput {
+  /** The recorded frame before the step (what its change is measured from); null: only the target box is checked. */
+  recordedBefore?: RgbaImage | null
+  /** The recorded after-frame: what the step should leave on the screen. */
+  recordedAfter: RgbaImage
+  /** The screen after the replayed step. */
+  actualAfter: RgbaImage
+  /** The screen just before the replayed step ran: needed to see a change somewhere else instead. */
+  actualBefore?: RgbaImage | null
+  /** How far the target moved between recording and replay (replayed point − recorded point). Default 0,0. */
+  displacement?: Displacement | null
+  /** The target element's box on the recorded screen, checked with the changed regions. */
+  targetBox?: Rect | null
+  /**
+   * Boxes on the recorded screen whose change is not this step's effect: the previous step's target losing its
+   * hover or focus look when the pointer moved on. Changed regions inside them are left out.
+   */
+  notEffects?: readonly Rect[]
+  /**
+   * The target element's box on the current screen, when the replay located it: its own look may change during
+   * the step (hover, focus, pressed) without that counting as a change elsewhere.
+   */
+  actualTargetBox?: Rect | null
+  /** Rectangles of the recorded screen never compared (masks). */
+  ignore?: readonly Rect[]
+  /** Colour threshold 0–1 (pixelmatch's). Default 0.1. */
+  threshold?: number
+  /** Fewer changed pixels than this are no expected change (default 16) and no unexpected one (default 64). */
+  minExpectedPixels?: number
+  minUnexpectedPixels?: number
+  /** Pixels around the expected regions a change may spill into without counting as elsewhere (default 8). */
+  marginPx?: number
+}
+
+export interface ExpectedChangeResult {
+  /** Where the recorded step changed the screen (before → after), plus the target box; recorded-screen pixels. */
+  expectedRegions: Rect[]
+  /** The bounding box of `expectedRegions` (recorded screen), or null when there is nothing to compare. */
+  expectedRegion: Rect | null
+  /** The same box on the current screen (moved by the displacement). */
+  actualRegion: Rect | null
+  displacement: Displacement
+  /** Pixels compared inside the regions. */
+  comparedPixels: number
+  /** Pixels that changed between the recorded before and after frames, inside the regions. */
+  expectedChangedPixels: number
+  /** Pixels inside the regions where the current screen differs from the recorded after-frame. */
+  differingPixels: number
+  /** 1 − differing / compared: plain similarity of the regions. */
+  pixelSimilarity: number
+  /**
+   * 1 − differing / (expected change ∪ differing): how much of the change the step should make (or made instead)
+   * agrees with the recorded after-frame; null when the recorded step changed (almost) nothing.
+   */
+  changeSimilarity: number | null
+  /** The score the verdict uses: changeSimilarity when the step had a change to make, else pixelSimilarity. */
+  regionSimilarity: number
+  /** Share of the expected change whose pixels still look as before the step (1: the change did not happen). */
+  unchangedShare: number | null
+  /** Current-screen boxes that changed during the step, outside the expected regions, unlike the recording. */
+  unexpectedRegions: Rect[]
+  unexpectedPixels: number
+  /** unexpectedPixels ≥ minUnexpectedPixels. */
+  changedElsewhere: boolean
+  /** The recorded step changed at least minExpectedPixels (changeSimilarity is set). */
+  hadExpectedChange: boolean
+  /** The recorded change did not happen: at least 80 % of it still looks as before the step. */
+  expectedChangeMissing: boolean
+}
+
+const DEFAULT_THRESHOLD = 0.1
+const MAX_YIQ_DELTA = 35215
+
+function yiqDelta(a: Uint8Array, i: number, b: Uint8Array, j: number): number {
+  const r1 = a[i] as number
+  const g1 = a[i + 1] as number
+  const b1 = a[i + 2] as number
+  const r2 = b[j] as number
+  const g2 = b[j + 1] as number
+  const b2 = b[j + 2] as number
+  const y = (r1 - r2) * 0.29889531 + (g1 - g2) * 0.58662247 + (b1 - b2) * 0.11448223
+  const ii = (r1 - r2) * 0.59597799 - (g1 - g2) * 0.2741761 - (b1 - b2) * 0.32180189
+  const q = (r1 - r2) * 0.21147017 - (g1 - g2) * 0.52261711 + (b1 - b2) * 0.31114694
+  return 0.5053 * y * y + 0.299 * ii * ii + 0.1957 * q * q
+}
+
+function maxDeltaOf(threshold: number): number {
+  return MAX_YIQ_DELTA * threshold * threshold
+}
+
+/** Integer bounds [x0, y0, x1, y1) of a rectangle clipped to w×h. */
+function bounds(r: Rect, w: number, h: number): [number, number, number, number] {
+  const x0 = Math.max(0, Math.floor(r.x))
+  const y0 = Math.max(0, Math.floor(r.y))
+  const x1 = Math.min(w, Math.ceil(r.x + r.width))
+  const y1 = Math.min(h, Math.ceil(r.y + r.height))
+  return [x0, y0, Math.max(x0, x1), Math.max(y0, y1)]
+}
+
+function paint(mask: Uint8Array, w: number, h: number, rects: readonly Rect[], value: number): void {
+  for (const r of rects) {
+    const [x0, y0, x1, y1] = bounds(r, w, h)
+    for (let y = y0; y < y1; y++) mask.fill(value, y * w + x0, y * w + x1)
+  }
+}
+
+/** 1 where the two same-sized images differ in colour (pixelmatch's YIQ distance above the threshold). Pure. */
+export function changeMask(a: RgbaImage, b: RgbaImage, opts: ChangeMaskOptions = {}): Uint8Array {
+  if (a.width !== b.width || a.height !== b.height)
+    throw new RangeError(`changeMask: sizes differ (${a.width}×${a.height} vs ${b.width}×${b.height})`)
+  const { width: w, height: h } = a
+  const mask = new Uint8Array(w * h)
+  const maxDelta = maxDeltaOf(opts.threshold ?? DEFAULT_THRESHOLD)
+  const A = a.data
+  const B = b.data
+  for (let i = 0, p = 0; i < w * h; i++, p += 4) {
+    if (A[p] === B[p] && A[p + 1] === B[p + 1] && A[p + 2] === B[p + 2]) continue
+    if (yiqDelta(A, p, B, p) > maxDelta) mask[i] = 1
+  }
+  if (opts.ignore?.length) paint(mask, w, h, opts.ignore, 0)
+  return mask
+}
+
+/**
+ * Groups the set pixels of a mask into boxes: pixels in grid cells at most `gapCells` apart belong together
+ * (a changed label and its caret are one region; a menu across the screen is another). Largest first. Pure.
+ */
+export function changedRegions(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  opts: ChangedRegionOptions = {},
+): (Rect & { pixels: number })[] {
+  const cell = Math.max(1, Math.floor(opts.cellSize ?? 8))
+  const gap = Math.max(0, Math.floor(opts.gapCells ?? 2))
+  const maxRegions = Math.max(1, Math.floor(opts.maxRegions ?? 8))
+  const cw = Math.ceil(width / cell)
+  const ch = Math.ceil(height / cell)
+  // per cell: pixel count and tight bounds of its set pixels
+  const count = new Int32Array(cw * ch)
+  const minX = new Int32Array(cw * ch).fill(width)
+  const minY = new Int32Array(cw * ch).fill(height)
+  const maxX = new Int32Array(cw * ch).fill(-1)
+  const maxY = new Int32Array(cw * ch).fill(-1)
+  for (let y = 0; y < height; y++) {
+    const row = y * width
+    const cy = Math.floor(y / cell) * cw
+    for (let x = 0; x < width; x++) {
+      if (!mask[row + x]) continue
+      const c = cy + Math.floor(x / cell)
+      count[c] = (count[c] as number) + 1
+      if (x < (minX[c] as number)) minX[c] = x
+      if (x > (maxX[c] as number)) maxX[c] = x
+      if (y < (minY[c] as number)) minY[c] = y
+      if (y > (maxY[c] as number)) maxY[c] = y
+    }
+  }
+  const seen = new Uint8Array(cw * ch)
+  const regions: (Rect & { pixels: number })[] = []
+  const stack: number[] = []
+  for (let start = 0; start < cw * ch; start++) {
+    if (!count[start] || seen[start]) continue
+    seen[start] = 1
+    stack.push(start)
+    let pixels = 0
+    let x0 = width
+    let y0 = height
+    let x1 = -1
+    let y1 = -1
+    while (stack.length) {
+      const c = stack.pop() as number
+      pixels += count[c] as number
+      x0 = Math.min(x0, minX[c] as number)
+      y0 = Math.min(y0, minY[c] as number)
+      x1 = Math.max(x1, maxX[c] as number)
+      y1 = Math.max(y1, maxY[c] as number)
+      const cx = c % cw
+      const cy = (c - cx) / cw
+      for (let ny = Math.max(0, cy - gap); ny <= Math.min(ch - 1, cy + gap); ny++) {
+        for (let nx = Math.max(0, cx - gap); nx <= Math.min(cw - 1, cx + gap); nx++) {
+          const n = ny * cw + nx
+          if (count[n] && !seen[n]) {
+            seen[n] = 1
+            stack.push(n)
+          }
+        }
+      }
+    }
+    regions.push({ x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1, pixels })
+  }
+  regions.sort((a, b) => b.pixels - a.pixels)
+  if (regions.length <= maxRegions) return regions
+  const kept = regions.slice(0, maxRegions - 1)
+  const rest = regions.slice(maxRegions - 1)
+  kept.push({ ...unionBox(rest), pixels: rest.reduce((s, r) => s + r.pixels, 0) })
+  return kept
+}
+
+/** The bounding box of rectangles (null for none). Pure. */
+export function unionBox(rects: readonly Rect[]): Rect {
+  let x0 = Number.POSITIVE_INFINITY
+  let y0 = Number.POSITIVE_INFINITY
+  let x1 = Number.NEGATIVE_INFINITY
+  let y1 = Number.NEGATIVE_INFINITY
+  for (const r of rects) {
+    x0 = Math.min(x0, r.x)
+    y0 = Math.min(y0, r.y)
+    x1 = Math.max(x1, r.x + r.width)
+    y1 = Math.max(y1, r.y + r.height)
+  }
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }
+}
+
+const plain = (r: Rect): Rect => ({ x: r.x, y: r.y, width: r.width, height: r.height })
+const grow = (r: Rect, m: number): Rect => ({
+  x: r.x - m,
+  y: r.y - m,
+  width: r.width + 2 * m,
+  height: r.height + 2 * m,
+})
+
+/**
+ * What the step was meant to change, and whether the replay changed it (issue 14): the regions that changed
+ * between the recorded before and after frames, plus the target's box, are compared between the recorded
+ * after-frame and the current screen, moved by the step's displacement (the window moved → the region moves).
+ * A change that did not happen, or happened differently, lowers `regionSimilarity` however well the rest of
+ * the screen matches; a change during the replayed step outside those regions that the recording did not show
+ * is reported as `unexpectedRegions`. Pure.
+ */
+export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChangeResult {
+  const rec = input.recordedAfter
+  const act = input.actualAfter
+  const d = { x: Math.round(input.displacement?.x ?? 0), y: Math.round(input.displacement?.y ?? 0) }
+  const threshold = input.threshold ?? DEFAULT_THRESHOLD
+  const maxDelta = maxDeltaOf(threshold)
+  const minExpected = input.minExpectedPixels ?? 16
+  const minUnexpected = input.minUnexpectedPixels ?? 64
+  const margin = input.marginPx ?? 8
+  const W = rec.width
+  const H = rec.height
+  const before =
+    input.recordedBefore && input.recordedBefore.width === W && input.recordedBefore.height === H
+      ? input.recordedBefore
+      : null
+
+  // M: what the recorded step changed
+  const expectedMask = before
+    ? changeMask(before, rec, { threshold, ...(input.ignore ? { ignore: input.ignore } : {}) })
+    : null
+  // the previous target losing its hover or focus look is not this step's effect
+  if (expectedMask && input.notEffects?.length)
+    paint(
+      expectedMask,
+      W,
+      H,
+      input.notEffects.map((r) => grow(r, margin)),
+      0,
+    )
+  const changed = expectedMask ? changedRegions(expectedMask, W, H).filter((r) => r.pixels > 0) : []
+  const regions: Rect[] = changed.map(plain)
+  if (input.targetBox && input.targetBox.width > 0 && input.targetBox.height > 0) regions.push(plain(input.targetBox))
+
+  // R: the pixels compared (every region, clipped to the recorded screen, minus the masks)
+  const inRegion = new Uint8Array(W * H)
+  paint(inRegion, W, H, regions, 1)
+  if (input.ignore?.length) paint(inRegion, W, H, input.ignore, 0)
+
+  // Each region is compared where the displacement puts it and, when that differs, where it was recorded: a
+  // layout that shifted only in part moves the target but may leave the step's effect (a panel, a status
+  // line) where it was. Each region counts at its better place.
+  const offsets = d.x === 0 && d.y === 0 ? [d] : [d, { x: 0, y: 0 }]
+  let compared = 0
+  let expectedChanged = 0
+  let differing = 0
+  let union = 0
+  let stillBefore = 0
+  const placed: Displacement[] = []
+  const counted = new Uint8Array(W * H)
+  for (const region of regions) {
+    const [x0, y0, x1, y1] = bounds(region, W, H)
+    let best: { o: Displacement; c: number; m: number; diff: number; u: number; still: number } | null = null
+    for (const o of offsets) {
+      const t = tally(x0, y0, x1, y1, o)
+      if (!best || t.diff < best.diff) best = { o, ...t }
+    }
+    if (!best) continue
+    placed.push(best.o)
+    compared += best.c
+    expectedChanged += best.m
+    differing += best.diff
+    union += best.u
+    stillBefore += best.still
+    for (let y = y0; y < y1; y++) counted.fill(1, y * W + x0, y * W + x1)
+  }
+  /** Counts of one region at one offset; pixels of earlier regions are not counted twice. */
+  function tally(x0: number, y0: number, x1: number, y1: number, o: Displacement) {
+    let c = 0
+    let m = 0
+    let diff = 0
+    let u = 0
+    let still = 0
+    const R = rec.data
+    const A = act.data
+    const Bf = before?.data
+    for (let y = y0; y < y1; y++) {
+      const ay = y + o.y
+      for (let x = x0; x < x1; x++) {
+        const i = y * W + x
+        if (!inRegion[i] || counted[i]) continue
+        c++
+        const changedHere = expectedMask ? (expectedMask[i] as number) : 0
+        m += changedHere
+        const ax = x + o.x
+        const p = i * 4
+        let differs = true
+        let likeBefore = false
+        if (ax >= 0 && ay >= 0 && ax < act.width && ay < act.height) {
+          const q = (ay * act.width + ax) * 4
+          differs =
+            !(R[p] === A[q] && R[p + 1] === A[q + 1] && R[p + 2] === A[q + 2]) && yiqDelta(R, p, A, q) > maxDelta
+          if (changedHere && Bf)
+            likeBefore =
+              (Bf[p] === A[q] && Bf[p + 1] === A[q + 1] && Bf[p + 2] === A[q + 2]) || yiqDelta(Bf, p, A, q) <= maxDelta
+        }
+        if (differs) diff++
+        if (differs || changedHere) u++
+        if (likeBefore) still++
+      }
+    }
+    return { c, m, diff, u, still }
+  }
+  const pixelSimilarity = compared === 0 ? 1 : 1 - differing / compared
+  const hasChange = expectedChanged >= minExpected
+  const changeSimilarity = hasChange ? 1 - differing / union : null
+  const unchangedShare = hasChange ? stillBefore / expectedChanged : null
+
+  // U: changed during the replayed step, outside the expected regions (moved), and unlike the recorded after-frame
+  let unexpectedRegions: Rect[] = []
+  let unexpectedPixels = 0
+  const actBefore = input.actualBefore
+  if (actBefore && actBefore.width === act.width && actBefore.height === act.height) {
+    const moved = regions.flatMap((r) => offsets.map((o) => grow({ ...r, x: r.x + o.x, y: r.y + o.y }, margin)))
+    const ignoreMoved = (input.ignore ?? []).map((r) => ({ ...r, x: r.x + d.x, y: r.y + d.y }))
+    const own = input.actualTargetBox ? [grow(input.actualTargetBox, margin)] : []
+    const mask = changeMask(actBefore, act, { threshold, ignore: [...moved, ...ignoreMoved, ...own] })
+    const R = rec.data
+    const A = act.data
+    for (let ay = 0; ay < act.height; ay++) {
+      for (let ax = 0; ax < act.width; ax++) {
+        const i = ay * act.width + ax
+        if (!mask[i]) continue
+        const q = i * 4
+        // the recording shows the same pixel there after the step (where the displacement puts it, or where it
+        // was): the replay changed what the recording changed
+        const asRecorded = offsets.some((o) => {
+          const x = ax - o.x
+          const y = ay - o.y
+          if (x < 0 || y < 0 || x >= W || y >= H) return false
+          const p = (y * W + x) * 4
+          return (R[p] === A[q] && R[p + 1] === A[q + 1] && R[p + 2] === A[q + 2]) || yiqDelta(R, p, A, q) <= maxDelta
+        })
+        if (asRecorded) {
+          mask[i] = 0
+          continue
+        }
+        unexpectedPixels++
+      }
+    }
+    if (unexpectedPixels > 0) unexpectedRegions = changedRegions(mask, act.width, act.height).map(plain)
+  }
+  const expectedRegion = regions.length ? unionBox(regions) : null
+  return {
+    expectedRegions: regions,
+    expectedRegion,
+    actualRegion: regions.length
+      ? unionBox(regions.map((r, k) => ({ ...r, x: r.x + (placed[k]?.x ?? d.x), y: r.y + (placed[k]?.y ?? d.y) })))
+      : null,
+    displacement: d,
+    comparedPixels: compared,
+    expectedChangedPixels: expectedChanged,
+    differingPixels: differing,
+    pixelSimilarity,
+    changeSimilarity,
+    regionSimilarity: changeSimilarity ?? pixelSimilarity,
+    unchangedShare,
+    unexpectedRegions,
+    unexpectedPixels,
+    changedElsewhere: unexpectedPixels >= minUnexpected,
+    hadExpectedChange: hasChange,
+    expectedChangeMissing: unchangedShare !== null && unchangedShare >= 0.8,
+  }
+}
