@@ -32,8 +32,8 @@ describe('qa validate', () => {
       join(fixtures, 'v3/web-login.json'),
     )
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/OK .*coordinate-only\.json: 4 actions, desktop \(version 1\.0; loads as 3\.1/)
-    expect(r.stdout).toMatch(/OK .*web-login\.json: 5 actions, web \(version 3\.0; loads as 3\.1: 3\.0 → 3\.1/)
+    expect(r.stdout).toMatch(/OK .*coordinate-only\.json: 4 actions, desktop \(version 1\.0; loads as 3\.2/)
+    expect(r.stdout).toMatch(/OK .*web-login\.json: 5 actions, web \(version 3\.0; loads as 3\.2: 3\.0 → 3\.1/)
   })
 
   it.each([
