@@ -89,14 +89,32 @@ export function decideVerdict(input: VerdictInput, policy: VerdictPolicy = {}): 
   if (!input.sizeMismatch && similarity >= pass) {
     return { status: 'pass', reason: `Screenshots match: similarity ${pct(similarity)} ≥ ${pct(pass)}.`, ...base }
   }
-  const vision = input.vision
-  if (!vision) return { status: 'ask-vision', similarity }
   const below = `${sizeNote}Similarity ${pct(similarity)} < ${pct(pass)}`
+  return byVisionOrFallback(input, { similarity, below, fallback, base, compared: 'screens', measure: 'similarity' })
+}
+
+/**
+ * Seed 000 once the pixels fall short: vision's word (match → warning, mismatch → fail), else the fallback floor
+ * (≥ → warning, else fail); without a vision answer yet, ask for one.
+ */
+function byVisionOrFallback(
+  input: VerdictInput,
+  o: {
+    similarity: number
+    below: string
+    fallback: number
+    base: { skipped: boolean; visionVerified: boolean; visionMatch: boolean }
+    compared: 'screens' | 'regions'
+    measure: 'similarity' | 'region similarity'
+  },
+): VerdictDecision {
+  const vision = input.vision
+  if (!vision) return { status: 'ask-vision', similarity: o.similarity }
   if (vision.status === 'match') {
     return {
       status: 'warning',
-      reason: `${below}, but vision judged the screens equivalent: ${vision.reason}`,
-      ...base,
+      reason: `${o.below}, but vision judged the ${o.compared} equivalent: ${vision.reason}`,
+      ...o.base,
       visionVerified: true,
       visionMatch: true,
     }
@@ -104,16 +122,16 @@ export function decideVerdict(input: VerdictInput, policy: VerdictPolicy = {}): 
   if (vision.status === 'mismatch') {
     return {
       status: 'fail',
-      reason: `${below} and vision judged the screens different: ${vision.reason}`,
-      ...base,
+      reason: `${o.below} and vision judged the ${o.compared} different: ${vision.reason}`,
+      ...o.base,
       visionVerified: true,
     }
   }
-  const ok = similarity >= fallback
+  const ok = o.similarity >= o.fallback
   return {
     status: ok ? 'warning' : 'fail',
-    reason: `${below}; vision was unavailable (${vision.reason}), and the similarity is ${ok ? '≥' : '<'} the fallback threshold ${pct(fallback)}.`,
-    ...base,
+    reason: `${o.below}; vision was unavailable (${vision.reason}), and the ${o.measure} is ${ok ? '≥' : '<'} the fallback threshold ${pct(o.fallback)}.`,
+    ...o.base,
   }
 }
 
@@ -171,30 +189,13 @@ function decideOnRegion(
       ...base,
     }
   }
-  const vision = input.vision
-  if (!vision) return { status: 'ask-vision', similarity: s }
   const below = `Expected region similarity ${pct(s)} < ${pct(pass)}${whole}`
-  if (vision.status === 'match') {
-    return {
-      status: 'warning',
-      reason: `${below}, but vision judged the regions equivalent: ${vision.reason}`,
-      ...base,
-      visionVerified: true,
-      visionMatch: true,
-    }
-  }
-  if (vision.status === 'mismatch') {
-    return {
-      status: 'fail',
-      reason: `${below} and vision judged the regions different: ${vision.reason}`,
-      ...base,
-      visionVerified: true,
-    }
-  }
-  const ok = s >= fallback
-  return {
-    status: ok ? 'warning' : 'fail',
-    reason: `${below}; vision was unavailable (${vision.reason}), and the region similarity is ${ok ? '≥' : '<'} the fallback threshold ${pct(fallback)}.`,
-    ...base,
-  }
+  return byVisionOrFallback(input, {
+    similarity: s,
+    below,
+    fallback,
+    base,
+    compared: 'regions',
+    measure: 'region similarity',
+  })
 }
