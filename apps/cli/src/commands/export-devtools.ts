@@ -1,11 +1,11 @@
 import { basename, dirname, join } from 'node:path'
 import { stringifyDocument } from '@qa/model'
-import { loadTestCase, writeFileAtomic } from '@qa/model/node'
-import { exportDevtoolsRecording, WebError } from '@qa/recorder-cdp'
+import { writeFileAtomic } from '@qa/model/node'
+import { exportDevtoolsRecording } from '@qa/recorder-cdp'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'
-import { caseInputs, guardOutputs } from '../output-guard'
+import { loadWebCaseToExport } from '../export-case'
 
 /** `login.json` → `login.devtools.json` beside it. */
 export function defaultRecordingPath(casePath: string): string {
@@ -36,22 +36,7 @@ export class ExportDevtoolsCommand extends QaCommand {
 
   async run(): Promise<number> {
     const outFile = this.outFile ?? defaultRecordingPath(this.casePath)
-    const loaded = await loadTestCase(this.casePath)
-    await guardOutputs({
-      outputs: [{ path: outFile, flag: '--out' }],
-      inputs: caseInputs(loaded),
-      force: this.force,
-      nothing: 'nothing was exported',
-    })
-    if (loaded.testCase.platform !== 'web') {
-      throw new WebError(
-        'WEB_NOT_A_WEB_CASE',
-        `${this.casePath} is a ${loaded.testCase.platform} case; only web cases can be exported to DevTools.`,
-        {
-          hint: 'Record the flow in a browser with `qa record web`, or import one with `qa import devtools`.',
-        },
-      )
-    }
+    const loaded = await loadWebCaseToExport({ casePath: this.casePath, outFile, force: this.force, to: 'DevTools' })
     const { recording, warnings } = exportDevtoolsRecording(loaded.testCase)
     await writeFileAtomic(outFile, stringifyDocument(recording), { overwrite: this.force })
     for (const w of warnings) this.err(`warning: ${w}`)

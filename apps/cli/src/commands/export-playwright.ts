@@ -1,11 +1,10 @@
 import { basename, dirname, join, relative, resolve } from 'node:path'
-import { loadTestCase, writeFileAtomic } from '@qa/model/node'
+import { writeFileAtomic } from '@qa/model/node'
 import { exportPlaywrightTest } from '@qa/playwright/codegen'
-import { WebError } from '@qa/recorder-cdp'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'
-import { caseInputs, guardOutputs } from '../output-guard'
+import { loadWebCaseToExport } from '../export-case'
 
 /** `login.json` → `login.spec.ts` beside it. */
 export function defaultSpecPath(casePath: string): string {
@@ -42,20 +41,7 @@ export class ExportPlaywrightCommand extends QaCommand {
 
   async run(): Promise<number> {
     const outFile = this.outFile ?? defaultSpecPath(this.casePath)
-    const loaded = await loadTestCase(this.casePath)
-    await guardOutputs({
-      outputs: [{ path: outFile, flag: '--out' }],
-      inputs: caseInputs(loaded),
-      force: this.force,
-      nothing: 'nothing was exported',
-    })
-    if (loaded.testCase.platform !== 'web') {
-      throw new WebError(
-        'WEB_NOT_A_WEB_CASE',
-        `${this.casePath} is a ${loaded.testCase.platform} case; only web cases can be exported to Playwright.`,
-        { hint: 'Record the flow in a browser with `qa record web`, or import one with `qa import devtools`.' },
-      )
-    }
+    const loaded = await loadWebCaseToExport({ casePath: this.casePath, outFile, force: this.force, to: 'Playwright' })
     const { source, warnings } = exportPlaywrightTest(loaded.testCase, {
       casePath: caseImportPath(outFile, loaded.file),
     })
