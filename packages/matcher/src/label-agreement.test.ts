@@ -251,7 +251,7 @@ describe('idStemAgreement: a renamed id that keeps the recorded one as its stem'
       tagName: 'button',
       axRole: 'button',
       boundingBox: { x: 698, y: 47, width: 42, height: 38 },
-      neighborText: ['Start Bootstrap', 'Archive'],
+      neighborText: ['Start Bootstrap Archive Print'],
     }
     const renamed = check.context({ ...moved, id: 'btnNavbarSearch-x1' }) ?? 0
     const other = check.context({ ...moved, id: 'sidebarToggle' }) ?? 0

@@ -201,7 +201,7 @@ export interface LabelCheck {
   /**
    * Where the candidate stands compared with the recorded element, in [0, 1], or null when neither side
    * has context (a candidate without neighbour texts or box leaves that part out): the mean of neighbour-word
-   * overlap (Jaccard of the words of the neighbours' texts), closeness (exp(−distance / 150 px)) and, for a
+   * overlap (Jaccard of the words of the neighbours' texts, or of the nearest one alone when that is higher), closeness (exp(−distance / 150 px)) and, for a
    * recorded non-generated id, whether the candidate carries it (1) or not (0) at half weight.
    */
   context(candidate: CandidateElement): number | null
@@ -292,21 +292,27 @@ export function createLabelCheck(identity: ElementIdentity, minLabelScore = DEFA
   const recordedNearest = wordsOf(identity.neighborText?.slice(0, 1))
   const box = identity.boundingBox
   const hasBox = !!box && box.width > 0 && box.height > 0
+  /**
+   * The word overlap (Jaccard) of the nearest neighbour with the recorded nearest one, or null when either side
+   * has none. A nearest text that shares no word with anything the recording saw around the element (a control
+   * the redesign put beside it: material-dashboard's "Duplicate" before each row's "PDF") says nothing about the
+   * row; the next text does.
+   */
+  const nearestAgreement = (c: CandidateElement): number | null => {
+    const texts = c.neighborText ?? []
+    if (recordedNearest.size === 0 || !texts[0]) return null
+    let words = wordsOf([texts[0]])
+    if (texts[1] && ![...words].some((w) => recordedWords.has(w))) words = wordsOf([texts[1]])
+    if (words.size === 0) return null
+    let inter = 0
+    for (const w of recordedNearest) if (words.has(w)) inter++
+    return inter / (recordedNearest.size + words.size - inter)
+  }
   return {
     idAgrees: (c) => id !== null && c.id?.trim() === id,
     identifier,
     neighbours(c) {
-      const texts = c.neighborText ?? []
-      if (recordedNearest.size === 0 || !texts[0]) return null
-      // A nearest text that shares no word with anything the recording saw around the element (a control the
-      // redesign put beside it: material-dashboard's "Duplicate" before each row's "PDF") says nothing about the
-      // row; the next text does.
-      let words = wordsOf([texts[0]])
-      if (texts[1] && ![...words].some((w) => recordedWords.has(w))) words = wordsOf([texts[1]])
-      if (words.size === 0) return null
-      let inter = 0
-      for (const w of recordedNearest) if (words.has(w)) inter++
-      return inter / (recordedNearest.size + words.size - inter)
+      return nearestAgreement(c)
     },
     context(c) {
       let sum = 0
@@ -316,7 +322,9 @@ export function createLabelCheck(identity: ElementIdentity, minLabelScore = DEFA
         const words = wordsOf(c.neighborText)
         let inter = 0
         for (const w of recordedWords) if (words.has(w)) inter++
-        sum += inter / (recordedWords.size + words.size - inter)
+        // the words of all neighbours, or the nearest one alone when it is the recorded one (a field's own caption,
+        // a row's date): look-alikes put around it since add words to the first, not to the second
+        sum += Math.max(inter / (recordedWords.size + words.size - inter), nearestAgreement(c) ?? 0)
         n++
       }
       const b = c.boundingBox

@@ -1129,3 +1129,40 @@ describe("rows with a control put beside each row's button (material-dashboard i
     expect(none.status).toBe('not_found')
   })
 })
+
+describe('an unlabelled field told by its own caption (material-dashboard navbar search, combination)', () => {
+  const field = (
+    handle: string,
+    y: number,
+    extra: Partial<CandidateElement<string>> = {},
+  ): CandidateElement<string> => ({
+    handle,
+    axRole: 'textbox',
+    tagName: 'input',
+    type: 'text',
+    classNames: ['form-control-x1'],
+    xpath: `/html/body/main/nav/div/div/div/div/div[${y > 100 ? 4 : 3}]/input`,
+    boundingBox: { x: 498, y, width: 265, height: 40 },
+    // a look-alike "Export" was put first in the group; the caption the person read follows
+    neighborText: ['Export', 'Type here...', 'DUPLICATE ONLINE BUILDER Archive Star Export Create message'],
+    ...extra,
+  })
+  const recorded = {
+    ...identityOf(field('search', 17)),
+    classNames: ['form-control'],
+    xpath: '/html/body/main/nav/div/div/div/div/input',
+    boundingBox: { x: 729, y: 17, width: 200, height: 40 },
+    neighborText: ['Type here...', 'ONLINE BUILDER Star New message from Laur 13 minutes ago New'],
+  }
+  const lookAlike = field('look-alike', 84, { axName: 'Archive', placeholder: 'Archive' })
+
+  it('moved 230 px with look-alikes around it, the field under its recorded caption is taken', async () => {
+    const r = await locate(recorded, memoryCandidateSource([lookAlike, field('search', 124)]))
+    expect(r.element?.handle).toBe('search')
+  })
+
+  it('with the field gone, the look-alike under the same caption is not taken', async () => {
+    const r = await locate(recorded, memoryCandidateSource([lookAlike]))
+    expect(r.status).toBe('not_found')
+  })
+})
