@@ -74,6 +74,24 @@ export interface HoverReveal {
 
 export const RECORD_BINDING = '__qaRecordInput'
 
+/**
+ * Where the reporter keeps, in each frame, the fields a secret was typed into (`Symbol.for` of this key on the
+ * frame's window): a function answering their boxes, `SecretFieldsInFrame`. The page knows at once that a field
+ * holds a secret; the recorder handles the typing later, and a screenshot it takes meanwhile for an earlier step
+ * (a "show password" toggle already made the field type=text) must still paint the field over.
+ */
+export const SECRET_FIELDS_KEY = 'qa.recorder.secretFields'
+
+/**
+ * The secret fields of one frame: boxes in the viewport of the frame `hops` levels up from it (the highest one
+ * this frame's script can place itself in; `top`: that is the top-level viewport).
+ */
+export interface SecretFieldsInFrame {
+  top: boolean
+  hops: number
+  boxes: { x: number; y: number; width: number; height: number }[]
+}
+
 /** The page functions the reporter describes a pointer-down with (sent along, as source text). */
 export interface ReporterHelpers {
   hitChain: typeof hitChainInPage
@@ -109,6 +127,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   const offset = () => {
     let dx = 0
     let dy = 0
+    let hops = 0
     let win: Window = window
     let top = true
     while (win !== win.parent) {
@@ -127,9 +146,26 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
       dx += r.left + (frameEl as HTMLElement).clientLeft
       dy += r.top + (frameEl as HTMLElement).clientTop
       win = win.parent
+      hops++
     }
-    return { dx, dy, top }
+    return { dx, dy, top, hops }
   }
+  // Fields a secret was typed into, kept from the moment of typing (its input event), whatever their type becomes.
+  // Strong references: a field the page takes out and puts back is still one (the set is read, never walked by GC).
+  const secretFields = new Set<Element>()
+  Object.defineProperty(window, Symbol.for('qa.recorder.secretFields'), {
+    configurable: true,
+    value: () => {
+      const { dx, dy, top, hops } = offset()
+      const boxes = []
+      for (const el of secretFields) {
+        if (!el.isConnected) continue
+        const r = el.getBoundingClientRect()
+        if (r.width > 0 && r.height > 0) boxes.push({ x: r.left + dx, y: r.top + dy, width: r.width, height: r.height })
+      }
+      return { top, hops, boxes }
+    },
+  })
   const centre = (el: Element) => {
     const r = el.getBoundingClientRect()
     const { dx, dy } = offset()
@@ -182,7 +218,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
         if (el.matches(INTERACTIVE)) break
       }
       const descriptions = helpers.describe(chain.slice(0, end))
-      const passwords = Array.from(document.querySelectorAll('input[type="password" i]')).map((el) => {
+      const passwords = [...document.querySelectorAll('input[type="password" i]'), ...secretFields].map((el) => {
         const r = el.getBoundingClientRect()
         return { x: r.left + dx, y: r.top + dy, width: r.width, height: r.height }
       })
@@ -434,7 +470,6 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     },
     true,
   )
-  const secretFields = new WeakSet<Element>()
   addEventListener(
     'input',
     (e) => {
