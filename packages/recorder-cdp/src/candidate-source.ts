@@ -1,6 +1,7 @@
 import type { CandidateElement, CandidateSource, Frame, LookupAttribute } from '@qa/matcher'
 import type { ElementIdentity } from '@qa/model'
 import type { FrameLocator, Locator, Page } from 'playwright-core'
+import { closedShadowCandidates } from './cdp-closed-shadow'
 import { describeElementsInPage, type PageElementDescription } from './page-scripts'
 import { findCropOnScreen } from './visual'
 
@@ -33,16 +34,22 @@ export interface PlaywrightCandidateSourceOptions {
   loadElementCrop?: (() => Promise<Frame | null>) | null
   /** NCC a visual hit needs (default 0.8, the matcher's visual threshold decides in the end). */
   visualThreshold?: number
+  /**
+   * The recorded shadow-root path (hosts from the top document). When it is not empty, and the element is in the
+   * top document, closed shadow roots are searched too (over CDP): their elements are candidates without a locator,
+   * clicked where `closedShadowTargetOf` aims.
+   */
+  shadowPath?: readonly string[] | null
 }
 
 type Scope = Page | FrameLocator
 
 function toCandidate(
   d: PageElementDescription,
-  handle: Locator,
+  handle: Locator | undefined,
   known?: { role: string; name: string },
 ): PlaywrightCandidate {
-  return {
+  const candidate: PlaywrightCandidate = {
     axRole: known?.role ?? d.implicitRole,
     axName: known?.name ?? d.accessibleName,
     ariaLabel: d.ariaLabel,
@@ -61,8 +68,9 @@ function toCandidate(
     neighborText: d.neighborText,
     visible: d.visible,
     enabled: d.enabled,
-    handle,
   }
+  if (handle) candidate.handle = handle
+  return candidate
 }
 
 async function describeAll(
@@ -130,22 +138,47 @@ export function playwrightCandidateSource(
     return resolved
   }
   const limit = opts.maxCandidates ?? 400
+  // closed shadow roots: only for an element recorded in a shadow root of the top document (a CDP walk of the page)
+  const closed =
+    (opts.shadowPath?.length ?? 0) > 0 && (opts.framePath?.length ?? 0) === 0
+      ? closedShadowCandidates(page, (d) => toCandidate(d, undefined))
+      : null
+  /** The closed-shadow elements matching `css` that pass `keep`, after the ones a locator found. */
+  const withClosed = async (
+    found: PlaywrightCandidate[],
+    css: string,
+    keep: (d: PageElementDescription) => boolean = () => true,
+  ): Promise<PlaywrightCandidate[]> => {
+    if (!closed || found.length >= limit) return found
+    const hidden = (await closed.query(css)).filter((c) => keep(c.description)).map((c) => c.candidate)
+    return [...found, ...hidden].slice(0, limit)
+  }
+  const normalised = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim()
   return {
     async byRole(role, name) {
       const locator = (await scope()).getByRole(role as Parameters<Page['getByRole']>[0], { name: wholeName(name) })
-      return describeAll(locator, limit, { role, name })
+      const whole = wholeName(name)
+      return withClosed(
+        await describeAll(locator, limit, { role, name }),
+        INTERACTIVE_SELECTOR,
+        (d) => d.implicitRole === role && whole.test(d.accessibleName ?? ''),
+      )
     },
     async byAttribute(attribute, value, tagName) {
-      return describeAll((await scope()).locator(`${tagName ?? ''}[${ATTRIBUTE[attribute]}=${quote(value)}]`), limit)
+      const css = `${tagName ?? ''}[${ATTRIBUTE[attribute]}=${quote(value)}]`
+      return withClosed(await describeAll((await scope()).locator(css), limit), css)
     },
     async bySelector(selector, kind) {
-      return describeAll((await scope()).locator(kind === 'xpath' ? `xpath=${selector}` : selector), limit)
+      const found = await describeAll((await scope()).locator(kind === 'xpath' ? `xpath=${selector}` : selector), limit)
+      // a recorded CSS path inside a shadow root is relative to that root; XPath does not enter shadow roots
+      return kind === 'css' ? withClosed(found, selector) : found
     },
     async byText(text) {
-      return describeAll((await scope()).getByText(text, { exact: true }), limit)
+      const found = await describeAll((await scope()).getByText(text, { exact: true }), limit)
+      return withClosed(found, INTERACTIVE_SELECTOR, (d) => normalised(d.textContent) === normalised(text))
     },
     async listCandidates() {
-      return describeAll((await scope()).locator(INTERACTIVE_SELECTOR), limit)
+      return withClosed(await describeAll((await scope()).locator(INTERACTIVE_SELECTOR), limit), INTERACTIVE_SELECTOR)
     },
     ...(opts.elementCrop || opts.loadElementCrop
       ? {

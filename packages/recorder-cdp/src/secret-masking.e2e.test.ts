@@ -266,7 +266,7 @@ describe('secret masking while the recorder lags behind the person (flaky under 
 
 describe('password masking in replay screenshots (issue 16, finding 16)', () => {
   it('actual and diff images of a replay paint over password fields, closed shadow and toggled ones too', async () => {
-    // the closed shadow root's field holds a value the page put there (replay cannot reach into a closed root)
+    // the closed shadow root's field holds a value the page put there (no step types into it)
     const { dir, testCase } = await record(async (rec) => {
       await rec.click(...centre(TOP_PW))
       await rec.type('rec-S3cret')
