@@ -289,7 +289,7 @@ function createSecretFields(page: Page): SecretFields {
 }
 
 /** The content-box origin of a frame's iframe element in the top-level viewport, or null (not laid out, gone). */
-async function contentOrigin(frame: Frame): Promise<{ x: number; y: number } | null> {
+export async function contentOrigin(frame: Frame): Promise<{ x: number; y: number } | null> {
   const element = await frame.frameElement().catch(() => null)
   if (!element) return null
   try {

@@ -159,4 +159,39 @@ describe('clicks in a cross-origin iframe (issue 16)', () => {
     expect(outcome.replayResults[2]!.actualCoords).toEqual({ x, y })
     expect(log).toBe('Send 주문 42;')
   })
+
+  it("interactive recording: real mouse clicks and typing in the frame are recorded at the frame's elements", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qa-xo-'))
+    const page = await freshPage()
+    const rec = await createWebRecorder(page, { caseFile: join(dir, 'case.json') })
+    await rec.start(`${top.url}?v=v1`)
+    const frame = await formFrame(page)
+    const listening = await rec.listen()
+    const human = async ([x, y]: [number, number]) => {
+      await page.mouse.move(x, y)
+      await page.mouse.down()
+      await page.waitForTimeout(80)
+      await page.mouse.up()
+      await page.waitForTimeout(300)
+    }
+    await human(centre(NOTE))
+    await page.keyboard.type('by hand 손으로', { delay: 20 })
+    await page.waitForTimeout(300)
+    await human(centre(SEND_V1))
+    await page.waitForTimeout(300)
+    await listening.stop()
+    await rec.save()
+    expect(await frame.locator('#log').textContent()).toBe('Send by hand 손으로;')
+    const actions = rec.testCase().actions
+    expect(actions.map((a) => [a.actionType, a.identity?.tagName, a.identity?.framePath])).toEqual([
+      ['click', 'input', ['#shop']],
+      ['type', 'input', ['#shop']],
+      ['click', 'button', ['#shop']],
+    ])
+    expect(actions[2]).toMatchObject({ x: centre(SEND_V1)[0], y: centre(SEND_V1)[1] })
+    expect(actions[1]?.text).toBe('by hand 손으로')
+    const { outcome, log } = await replayOn('v2', { dir, testCase: rec.testCase() })
+    expect(outcome.replayResults.map((r) => r.success)).toEqual([true, true, true])
+    expect(log).toBe('Send by hand 손으로;')
+  })
 })

@@ -25,8 +25,14 @@ export interface PointerDownSnapshot {
   passwords: { x: number; y: number; width: number; height: number }[]
 }
 
-/** What the injected script reports. Coordinates are top-level viewport CSS pixels. */
-export type PageInputEvent =
+/**
+ * What the injected script reports. Coordinates are top-level viewport CSS pixels, except in a frame below a
+ * cross-origin parent: there `inFrame` says how many frames up the script could walk, and the coordinates are in
+ * the viewport of that frame (`placeFrameEvent` moves them to the top).
+ */
+export type PageInputEvent = InputEventKind & { inFrame?: number }
+
+type InputEventKind =
   | {
       kind: 'pointerdown'
       x: number
@@ -119,9 +125,12 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   // an assert mode of the toolbar is waiting for its pick: that click is the toolbar's, not the page's
   const picking = () =>
     (window as unknown as Record<symbol, unknown>)[Symbol.for('qa.recorderToolbar.picking')] === true
-  const send = (event: unknown) => {
+  const send = (event: Record<string, unknown>) => {
     const fn = (window as unknown as Record<string, ((e: unknown) => void) | undefined>)[binding]
-    if (typeof fn === 'function') fn(event)
+    if (typeof fn !== 'function') return
+    // below a cross-origin parent the coordinates are in the viewport of the highest frame this script reaches
+    const { top, hops } = offset()
+    fn(top ? event : { ...event, inFrame: hops })
   }
   // Offset of this frame's viewport inside the top-level viewport (same-origin frames); `top`: it reached the top.
   const offset = () => {
