@@ -64,7 +64,18 @@ type InputEventKind =
   | { kind: 'files'; names: string[]; x: number; y: number }
   /** The page saw a double click (its two presses were reported as pointer-downs before it). */
   | { kind: 'dblclick'; x: number; y: number }
-  | { kind: 'input'; value: string; isPassword: boolean; x: number; y: number }
+  | {
+      kind: 'input'
+      value: string
+      isPassword: boolean
+      x: number
+      y: number
+      /**
+       * The field as the page described it then, on the first input into a field (in frames the script can place
+       * in the top page): the recorder handles typing late, and by then the page may have moved on.
+       */
+      field?: PageElementDescription | null
+    }
   | { kind: 'select'; label: string; x: number; y: number }
   | { kind: 'key'; key: string }
   | { kind: 'scroll'; dx: number; dy: number; x: number; y: number }
@@ -479,6 +490,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     },
     true,
   )
+  let lastInputField: Element | null = null
   addEventListener(
     'input',
     (e) => {
@@ -492,7 +504,16 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
       const autocomplete = (el.getAttribute?.('autocomplete') ?? '').toLowerCase()
       if (type === 'password' || /\b(current|new)-password\b/.test(autocomplete)) secretFields.add(el)
       const isPassword = secretFields.has(el)
-      send({ kind: 'input', value: isPassword ? '' : String(el.value), isPassword, ...centre(el) })
+      let field: PageElementDescription | null = null
+      if (el !== lastInputField && helpers && offset().top) {
+        try {
+          field = helpers.describe([el])[0] ?? null
+        } catch {
+          field = null
+        }
+      }
+      lastInputField = el
+      send({ kind: 'input', value: isPassword ? '' : String(el.value), isPassword, ...centre(el), field })
     },
     true,
   )

@@ -919,6 +919,12 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
               const focused = isFieldTag(pointed?.identity.tagName) ? null : await reader.focused().catch(() => null)
               isField = focused !== null && isFieldTag(focused.identity.tagName)
               target = isField ? focused : pointed
+              // the page described the field when it was typed into: when another element stands there now (the
+              // page moved on meanwhile), the field as it was is the one typed into
+              if (event.field && (!target || !isSameElement(target.description, event.field))) {
+                target = await reader.fromDescription(event.field)
+                isField = true
+              }
             } catch {
               // the page or the browser went away meanwhile: the typing is kept, at the field's coordinates
             }

@@ -43,6 +43,15 @@ const topPage = (frameOrigin: string) => `<!doctype html><html><head><meta chars
 <script>
   // ?busy: the page never falls quiet, so the recorder's settle after each step runs to its time limit
   if (location.search.includes('busy')) setInterval(() => { document.getElementById('ticker').textContent = String(Date.now()) }, 40)
+  // ?swap: Enter in the password field replaces it with another field at the same place (the page moved on)
+  if (location.search.includes('swap')) document.getElementById('pw').addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter') return
+    const next = document.createElement('input')
+    next.name = 'item_11'
+    next.setAttribute('aria-label', 'Item 11')
+    next.style.cssText = e.target.style.cssText
+    e.target.replaceWith(next)
+  })
   const root = document.getElementById('host').attachShadow({ mode: 'closed' })
   root.innerHTML = '<input name="vault" type="password" aria-label="Vault key" value="preset-Vault-99" style="position:absolute;left:0;top:0;width:${SHADOW_PW.width}px;height:${SHADOW_PW.height}px; ${FIELD_STYLE}">'
 </script>
@@ -261,6 +270,28 @@ describe('secret masking while the recorder lags behind the person (flaky under 
     const shots = (await pngsOf(dir)).filter((f) => !f.endsWith('-element.png'))
     expect(shots.map((f) => f.split('/').at(-1))).toContain('step-000-after.png')
     for (const png of shots) expect(await coloursIn(png, TOP_PW), png).toEqual([MASK])
+  })
+})
+
+describe('typing read after the page moved on', () => {
+  it('the secret typed is named after the field typed into, not the field that took its place', async () => {
+    // The click into the field waits for a page that never falls quiet; by the time its typing is handled, Enter
+    // has replaced the field with another one at the same place ("QA_SECRET_ITEM_11" under load before)
+    const dir = await mkdtemp(join(tmpdir(), 'qa-secret-'))
+    const page = await freshPage()
+    const rec = await createWebRecorder(page, { caseFile: join(dir, 'case.json'), settleTimeoutMs: 2_500 })
+    await rec.start(`${top.url}/?busy&swap`)
+    const listening = await rec.listen()
+    await page.mouse.click(...centre(TOP_PW))
+    await page.keyboard.type('swap-S3cret', { delay: 10 })
+    await page.keyboard.press('Enter')
+    expect(await page.locator('input[name="item_11"]').count()).toBe(1)
+    await listening.stop()
+    await rec.save()
+    const json = await readFile(join(dir, 'case.json'), 'utf8')
+    expect(json).not.toContain('swap-S3cret')
+    const typed = rec.testCase().actions.filter((a) => a.actionType === 'type')
+    expect(typed.map((a) => [a.text, a.secretEnv, a.identity?.name])).toEqual([['********', 'QA_SECRET_PW', 'pw']])
   })
 })
 
