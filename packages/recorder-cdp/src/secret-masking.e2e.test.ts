@@ -295,6 +295,22 @@ describe('typing read after the page moved on', () => {
   })
 })
 
+describe('a missing secret variable on replay (issue 16, finding 16)', () => {
+  it('fails the typing step naming the variable, types nothing, and replays the steps after it', async () => {
+    const { testCase, dir } = await record(async (rec) => {
+      await rec.click(...centre(TOP_PW))
+      await rec.type('never-S3cret')
+      await rec.click(440, 220)
+    })
+    const page = await freshPage()
+    const outcome = await replayWebCase(testCase as TestCase, { page, caseDir: dir, verify: false, env: {} })
+    expect(testCase.actions.map((a) => a.actionType)).toEqual(['click', 'type', 'click'])
+    expect(outcome.replayResults.map((r) => r.success)).toEqual([true, false, true])
+    expect(outcome.replayResults[1]!.errorMessage).toMatch(/needs the environment variable QA_SECRET_PW/)
+    expect(await page.locator('#pw').inputValue()).toBe('')
+  })
+})
+
 describe('password masking in replay screenshots (issue 16, finding 16)', () => {
   it('actual and diff images of a replay paint over password fields, closed shadow and toggled ones too', async () => {
     // the closed shadow root's field holds a value the page put there (no step types into it)
