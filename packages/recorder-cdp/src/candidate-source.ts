@@ -1,6 +1,7 @@
 import type { CandidateElement, CandidateSource, Frame, LookupAttribute } from '@qa/matcher'
 import type { ElementIdentity } from '@qa/model'
 import type { FrameLocator, Locator, Page } from 'playwright-core'
+import { closedShadowCandidates } from './cdp-closed-shadow'
 import { describeElementsInPage, type PageElementDescription } from './page-scripts'
 import { findCropOnScreen } from './visual'
 
@@ -33,16 +34,22 @@ export interface PlaywrightCandidateSourceOptions {
   loadElementCrop?: (() => Promise<Frame | null>) | null
   /** NCC a visual hit needs (default 0.8, the matcher's visual threshold decides in the end). */
   visualThreshold?: number
+  /**
+   * The recorded shadow-root path (hosts from the top document). When it is not empty, and the element is in the
+   * top document, closed shadow roots are searched too (over CDP): their elements are candidates without a locator,
+   * clicked where `closedShadowTargetOf` aims.
+   */
+  shadowPath?: readonly string[] | null
 }
 
 type Scope = Page | FrameLocator
 
 function toCandidate(
   d: PageElementDescription,
-  handle: Locator,
+  handle: Locator | undefined,
   known?: { role: string; name: string },
 ): PlaywrightCandidate {
-  return {
+  const candidate: PlaywrightCandidate = {
     axRole: known?.role ?? d.implicitRole,
     axName: known?.name ?? d.accessibleName,
     ariaLabel: d.ariaLabel,
@@ -61,17 +68,23 @@ function toCandidate(
     neighborText: d.neighborText,
     visible: d.visible,
     enabled: d.enabled,
-    handle,
   }
+  if (handle) candidate.handle = handle
+  return candidate
 }
+
+/** Corrects descriptions made inside frames (`placeInTop`); the identity when the scope is the top document. */
+type Placer = (descriptions: PageElementDescription[]) => Promise<void>
 
 async function describeAll(
   locator: Locator,
   limit: number,
   known?: { role: string; name: string },
   labelsOnly = false,
+  place?: Placer,
 ): Promise<PlaywrightCandidate[]> {
   const descriptions = (await locator.evaluateAll(describeElementsInPage, { labelsOnly })) as PageElementDescription[]
+  if (place) await place(descriptions)
   return descriptions.slice(0, limit).map((d, i) => toCandidate(d, locator.nth(i), known))
 }
 
@@ -124,28 +137,64 @@ export function playwrightCandidateSource(
   page: Page,
   opts: PlaywrightCandidateSourceOptions = {},
 ): CandidateSource<Locator> {
-  let resolved: Promise<Scope> | null = null
-  const scope = (): Promise<Scope> => {
-    resolved ??= resolveFrameScope(page, opts.framePath ?? [])
+  let resolved: Promise<ResolvedFramePath> | null = null
+  const frames = (): Promise<ResolvedFramePath> => {
+    resolved ??= resolveFramePath(page, opts.framePath ?? [])
     return resolved
   }
+  const scope = async (): Promise<Scope> => (await frames()).scope
   const limit = opts.maxCandidates ?? 400
+  const place: Placer = async (descriptions) => placeInTop(page, (await frames()).used, descriptions)
+  // closed shadow roots: only for an element recorded in a shadow root of the top document (a CDP walk of the page)
+  const closed =
+    (opts.shadowPath?.length ?? 0) > 0 && (opts.framePath?.length ?? 0) === 0
+      ? closedShadowCandidates(page, (d) => toCandidate(d, undefined))
+      : null
+  /** The closed-shadow elements matching `css` that pass `keep`, after the ones a locator found. */
+  const withClosed = async (
+    found: PlaywrightCandidate[],
+    css: string,
+    keep: (d: PageElementDescription) => boolean = () => true,
+  ): Promise<PlaywrightCandidate[]> => {
+    if (!closed || found.length >= limit) return found
+    const hidden = (await closed.query(css)).filter((c) => keep(c.description)).map((c) => c.candidate)
+    return [...found, ...hidden].slice(0, limit)
+  }
+  const normalised = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim()
   return {
     async byRole(role, name) {
       const locator = (await scope()).getByRole(role as Parameters<Page['getByRole']>[0], { name: wholeName(name) })
-      return describeAll(locator, limit, { role, name })
+      const whole = wholeName(name)
+      return withClosed(
+        await describeAll(locator, limit, { role, name }, false, place),
+        INTERACTIVE_SELECTOR,
+        (d) => d.implicitRole === role && whole.test(d.accessibleName ?? ''),
+      )
     },
     async byAttribute(attribute, value, tagName) {
-      return describeAll((await scope()).locator(`${tagName ?? ''}[${ATTRIBUTE[attribute]}=${quote(value)}]`), limit)
+      const css = `${tagName ?? ''}[${ATTRIBUTE[attribute]}=${quote(value)}]`
+      return withClosed(await describeAll((await scope()).locator(css), limit, undefined, false, place), css)
     },
     async bySelector(selector, kind) {
-      return describeAll((await scope()).locator(kind === 'xpath' ? `xpath=${selector}` : selector), limit)
+      const found = await describeAll(
+        (await scope()).locator(kind === 'xpath' ? `xpath=${selector}` : selector),
+        limit,
+        undefined,
+        false,
+        place,
+      )
+      // a recorded CSS path inside a shadow root is relative to that root; XPath does not enter shadow roots
+      return kind === 'css' ? withClosed(found, selector) : found
     },
     async byText(text) {
-      return describeAll((await scope()).getByText(text, { exact: true }), limit)
+      const found = await describeAll((await scope()).getByText(text, { exact: true }), limit, undefined, false, place)
+      return withClosed(found, INTERACTIVE_SELECTOR, (d) => normalised(d.textContent) === normalised(text))
     },
     async listCandidates() {
-      return describeAll((await scope()).locator(INTERACTIVE_SELECTOR), limit)
+      return withClosed(
+        await describeAll((await scope()).locator(INTERACTIVE_SELECTOR), limit, undefined, false, place),
+        INTERACTIVE_SELECTOR,
+      )
     },
     ...(opts.elementCrop || opts.loadElementCrop
       ? {
@@ -176,7 +225,19 @@ const FRAME_SELECTOR = 'iframe, frame'
  * matches exactly one frame (a redesign renamed its id): the only frame of its parent then stands in.
  */
 export async function resolveFrameScope(page: Page, framePath: readonly string[]): Promise<Scope> {
+  return (await resolveFramePath(page, framePath)).scope
+}
+
+/** A resolved iframe path: the scope, and the selector each frame was found by (recorded or healed). */
+export interface ResolvedFramePath {
+  scope: Scope
+  used: string[]
+}
+
+/** `resolveFrameScope`, saying which selector found each frame. */
+export async function resolveFramePath(page: Page, framePath: readonly string[]): Promise<ResolvedFramePath> {
   let scope: Scope = page
+  const used: string[] = []
   for (const selector of framePath) {
     let use = selector
     const matches = await scope
@@ -184,9 +245,54 @@ export async function resolveFrameScope(page: Page, framePath: readonly string[]
       .count()
       .catch(() => 0)
     if (matches !== 1 && (await scope.locator(FRAME_SELECTOR).count()) === 1) use = FRAME_SELECTOR
+    used.push(use)
     scope = scope.frameLocator(use)
   }
-  return scope
+  return { scope, used }
+}
+
+/**
+ * Places descriptions made inside a frame path in the top document. A page script walks up from its frame only
+ * as far as the first cross-origin parent: beyond it, it knows neither the frames' selectors nor their place. The
+ * frames it could not walk through are the first ones of `used`; the box is moved by the content-box origin of
+ * the last of them (read by Playwright, which reaches every frame) and the frame path is completed.
+ */
+async function placeInTop(page: Page, used: readonly string[], descriptions: PageElementDescription[]): Promise<void> {
+  const origins = new Map<number, Promise<{ x: number; y: number } | null>>()
+  for (const d of descriptions) {
+    const unwalked = used.length - d.framePath.length
+    if (unwalked <= 0) continue
+    let origin = origins.get(unwalked)
+    if (!origin) {
+      origin = iframeContentOrigin(page, used.slice(0, unwalked))
+      origins.set(unwalked, origin)
+    }
+    const at = await origin
+    if (!at) continue
+    d.box = { ...d.box, x: d.box.x + at.x, y: d.box.y + at.y }
+    d.framePath = [...used.slice(0, unwalked), ...d.framePath]
+  }
+}
+
+/** The content-box origin (top-level viewport) of the iframe a frame path ends with, or null. */
+async function iframeContentOrigin(page: Page, path: readonly string[]): Promise<{ x: number; y: number } | null> {
+  let scope: Scope = page
+  for (const selector of path.slice(0, -1)) scope = scope.frameLocator(selector)
+  const iframe = scope.locator(path.at(-1) ?? FRAME_SELECTOR).first()
+  try {
+    const box = await iframe.boundingBox({ timeout: 2_000 })
+    if (!box) return null
+    const inset = await iframe.evaluate((el) => {
+      const style = getComputedStyle(el)
+      return {
+        x: el.clientLeft + Number.parseFloat(style.paddingLeft),
+        y: el.clientTop + Number.parseFloat(style.paddingTop),
+      }
+    })
+    return { x: box.x + inset.x, y: box.y + inset.y }
+  } catch {
+    return null
+  }
 }
 
 /**
@@ -198,8 +304,8 @@ export async function listCandidateLabels(
   framePath: readonly string[] | null | undefined,
   limit = 400,
 ): Promise<PlaywrightCandidate[]> {
-  const scope = await resolveFrameScope(page, framePath ?? [])
-  return describeAll(scope.locator(INTERACTIVE_SELECTOR), limit, undefined, true)
+  const { scope, used } = await resolveFramePath(page, framePath ?? [])
+  return describeAll(scope.locator(INTERACTIVE_SELECTOR), limit, undefined, true, (ds) => placeInTop(page, used, ds))
 }
 
 /** The frame scope an identity was recorded in. */

@@ -195,6 +195,59 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
     }
   }
 
+  /**
+   * The node a click at a top-level viewport point hits, through cross-origin (out-of-process) iframes: the top
+   * document's hit test stops at such an iframe (its document lives in another target), so the hit test goes on in
+   * that frame's own session, at the point in its viewport, as deep as frames are nested.
+   */
+  async function hitThrough(
+    x: number,
+    y: number,
+  ): Promise<{ backendNodeId: number; inFrame?: InFrame; point: { x: number; y: number } }> {
+    let s = session
+    let inFrame: InFrame | undefined
+    let point = { x, y }
+    for (let hops = 0; ; hops++) {
+      const { backendNodeId } = await nodeForViewportPoint(s, point.x, point.y, {
+        includeUserAgentShadowDOM: false,
+        // false: an overlay with pointer-events: none (a scroll shadow, a ripple) does not receive the click, so it
+        // is not what was clicked (true would hit-test it like any element).
+        ignorePointerEventsNone: false,
+      })
+      if (hops >= 8) return { backendNodeId, point, ...(inFrame ? { inFrame } : {}) }
+      const { node } = await s.send('DOM.describeNode', { backendNodeId, depth: 1 })
+      const outOfProcess = /^(IFRAME|FRAME)$/.test(node.nodeName) && node.frameId && !node.contentDocument
+      if (!outOfProcess) return { backendNodeId, point, ...(inFrame ? { inFrame } : {}) }
+      const fields = secretFieldsOf(page)
+      const [frameSession, origin, iframe] = await Promise.all([
+        fields.sessionOfFrame(node.frameId!),
+        fields.frameOrigin(node.frameId!),
+        s
+          .send('DOM.resolveNode', { backendNodeId })
+          .then(({ object }) =>
+            s.send('Runtime.callFunctionOn', {
+              functionDeclaration: DESCRIBE_ONE,
+              objectId: object.objectId!,
+              returnByValue: true,
+            }),
+          )
+          .then(({ result }) => result.value as PageElementDescription | undefined)
+          .catch(() => undefined),
+      ])
+      // the frame is not laid out, or its target is not reachable: the iframe itself is what is known
+      if (!frameSession || !origin || !iframe) return { backendNodeId, point, ...(inFrame ? { inFrame } : {}) }
+      await frameSession.send('Accessibility.enable').catch(() => undefined)
+      inFrame = {
+        session: frameSession,
+        targetId: node.frameId!,
+        origin,
+        framePath: [...(inFrame?.framePath ?? []), ...iframe.framePath, iframe.css],
+      }
+      s = frameSession
+      point = { x: x - origin.x, y: y - origin.y }
+    }
+  }
+
   /** Why the last `atPoint` found no element (read by `clickTargetAt`). */
   let lastWarning: string | null = null
   const reader: CdpIdentityReader = {
@@ -205,28 +258,24 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
     },
     async atPoint(x, y) {
       lastWarning = 'the page changed under the pointer (navigation)'
-      let backendNodeId: number
+      let hitAt: Awaited<ReturnType<typeof hitThrough>>
       try {
-        ;({ backendNodeId } = await nodeForViewportPoint(session, x, y, {
-          includeUserAgentShadowDOM: false,
-          // false: an overlay with pointer-events: none (a scroll shadow, a ripple) does not receive the click, so it is
-          // not what was clicked (true would hit-test it like any element).
-          ignorePointerEventsNone: false,
-        }))
+        hitAt = await hitThrough(x, y)
       } catch {
         // The document changed under us (navigation); the caller records coordinates only.
         await session.send('DOM.getDocument', { depth: 0 }).catch(() => undefined)
         return null
       }
-      const { object } = await session.send('DOM.resolveNode', { backendNodeId })
+      const s = hitAt.inFrame?.session ?? session
+      const { object } = await s.send('DOM.resolveNode', { backendNodeId: hitAt.backendNodeId })
       if (!object.objectId) return null
-      const hit = await resolveClickTarget(session, object.objectId, page.viewportSize(), { x, y })
+      const hit = await resolveClickTarget(s, object.objectId, page.viewportSize(), hitAt.point)
       lastWarning = hit.warning
       if (!hit.objectId) return null
-      const target = await fromObject(hit.objectId)
+      const target = await fromObject(hit.objectId, hitAt.inFrame)
       // after the clicked element's identity (the click may change it): the control it operates, if any
-      const control = target ? await operatedControl(session, hit.objectId) : null
-      if (target && control) target.operates = await fromObject(control).catch(() => null)
+      const control = target ? await operatedControl(s, hit.objectId) : null
+      if (target && control) target.operates = await fromObject(control, hitAt.inFrame).catch(() => null)
       return target
     },
     async assertTargetAt(x, y) {

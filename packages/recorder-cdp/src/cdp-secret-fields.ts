@@ -1,4 +1,5 @@
 import type { CDPSession, Frame, Page } from 'playwright-core'
+import { SECRET_FIELDS_KEY, type SecretFieldsInFrame } from './interactive'
 
 /**
  * Password fields wherever a page keeps them (issue 16, finding 3): in every shadow root, closed ones too (CDP
@@ -254,7 +255,7 @@ function createSecretFields(page: Page): SecretFields {
       return origins.get(frameId) ?? null
     },
     async boxes() {
-      const boxes: ViewportBox[] = []
+      const boxes: ViewportBox[] = await reportedSecretBoxes(page)
       const origins = new Map<string | null, { x: number; y: number }>([[null, { x: 0, y: 0 }]])
       const targets: { targetId: string | null; session: CDPSession }[] = [
         { targetId: null, session: await mainSession() },
@@ -285,4 +286,69 @@ function createSecretFields(page: Page): SecretFields {
     },
   }
   return tracker
+}
+
+/** The content-box origin of a frame's iframe element in the top-level viewport, or null (not laid out, gone). */
+export async function contentOrigin(frame: Frame): Promise<{ x: number; y: number } | null> {
+  const element = await frame.frameElement().catch(() => null)
+  if (!element) return null
+  try {
+    const box = await element.boundingBox()
+    if (!box) return null
+    const inset = await element.evaluate((node) => {
+      const el = node as Element
+      const style = getComputedStyle(el)
+      return {
+        x: el.clientLeft + Number.parseFloat(style.paddingLeft),
+        y: el.clientTop + Number.parseFloat(style.paddingTop),
+      }
+    })
+    return { x: box.x + inset.x, y: box.y + inset.y }
+  } finally {
+    await element.dispose().catch(() => undefined)
+  }
+}
+
+/**
+ * The fields the recorder's page script saw a secret typed into (`SECRET_FIELDS_KEY`), in every frame, placed in
+ * the top-level viewport. It fails closed: a child frame whose fields cannot be read is covered whole, and when even
+ * that cannot be done (or the top frame cannot be read) this throws, so no screenshot is written in clear.
+ */
+export async function reportedSecretBoxes(page: Page): Promise<ViewportBox[]> {
+  const boxes: ViewportBox[] = []
+  for (const frame of page.frames()) {
+    if (frame.isDetached()) continue
+    let reported: SecretFieldsInFrame | null
+    try {
+      reported = await frame.evaluate((key) => {
+        const read = (window as unknown as Record<symbol, (() => SecretFieldsInFrame) | undefined>)[Symbol.for(key)]
+        return typeof read === 'function' ? read() : null
+      }, SECRET_FIELDS_KEY)
+    } catch (error) {
+      if (frame.isDetached()) continue
+      const whole =
+        frame === page.mainFrame()
+          ? null
+          : await frame.frameElement().then(
+              async (element) => (await element.boundingBox().finally(() => element.dispose())) ?? null,
+              () => null,
+            )
+      if (!whole) throw new Error(`the secret fields of frame ${frame.url()} could not be read: ${String(error)}`)
+      boxes.push(whole)
+      continue
+    }
+    if (!reported || reported.boxes.length === 0) continue
+    let origin = { x: 0, y: 0 }
+    if (!reported.top) {
+      // the script placed its boxes in the viewport of the frame `hops` levels up: place that frame's iframe
+      let boundary: Frame | null = frame
+      for (let k = 0; k < reported.hops && boundary; k++) boundary = boundary.parentFrame()
+      const found = boundary ? await contentOrigin(boundary) : null
+      if (!found) throw new Error(`the secret fields of frame ${frame.url()} could not be placed on the page`)
+      origin = found
+    }
+    for (const b of reported.boxes)
+      boxes.push({ x: origin.x + b.x, y: origin.y + b.y, width: b.width, height: b.height })
+  }
+  return boxes
 }

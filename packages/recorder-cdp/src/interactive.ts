@@ -25,8 +25,14 @@ export interface PointerDownSnapshot {
   passwords: { x: number; y: number; width: number; height: number }[]
 }
 
-/** What the injected script reports. Coordinates are top-level viewport CSS pixels. */
-export type PageInputEvent =
+/**
+ * What the injected script reports. Coordinates are top-level viewport CSS pixels, except in a frame below a
+ * cross-origin parent: there `inFrame` says how many frames up the script could walk, and the coordinates are in
+ * the viewport of that frame (`placeFrameEvent` moves them to the top).
+ */
+export type PageInputEvent = InputEventKind & { inFrame?: number }
+
+type InputEventKind =
   | {
       kind: 'pointerdown'
       x: number
@@ -58,7 +64,18 @@ export type PageInputEvent =
   | { kind: 'files'; names: string[]; x: number; y: number }
   /** The page saw a double click (its two presses were reported as pointer-downs before it). */
   | { kind: 'dblclick'; x: number; y: number }
-  | { kind: 'input'; value: string; isPassword: boolean; x: number; y: number }
+  | {
+      kind: 'input'
+      value: string
+      isPassword: boolean
+      x: number
+      y: number
+      /**
+       * The field as the page described it then, on the first input into a field (in frames the script can place
+       * in the top page): the recorder handles typing late, and by then the page may have moved on.
+       */
+      field?: PageElementDescription | null
+    }
   | { kind: 'select'; label: string; x: number; y: number }
   | { kind: 'key'; key: string }
   | { kind: 'scroll'; dx: number; dy: number; x: number; y: number }
@@ -73,6 +90,24 @@ export interface HoverReveal {
 }
 
 export const RECORD_BINDING = '__qaRecordInput'
+
+/**
+ * Where the reporter keeps, in each frame, the fields a secret was typed into (`Symbol.for` of this key on the
+ * frame's window): a function answering their boxes, `SecretFieldsInFrame`. The page knows at once that a field
+ * holds a secret; the recorder handles the typing later, and a screenshot it takes meanwhile for an earlier step
+ * (a "show password" toggle already made the field type=text) must still paint the field over.
+ */
+export const SECRET_FIELDS_KEY = 'qa.recorder.secretFields'
+
+/**
+ * The secret fields of one frame: boxes in the viewport of the frame `hops` levels up from it (the highest one
+ * this frame's script can place itself in; `top`: that is the top-level viewport).
+ */
+export interface SecretFieldsInFrame {
+  top: boolean
+  hops: number
+  boxes: { x: number; y: number; width: number; height: number }[]
+}
 
 /** The page functions the reporter describes a pointer-down with (sent along, as source text). */
 export interface ReporterHelpers {
@@ -101,14 +136,18 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   // an assert mode of the toolbar is waiting for its pick: that click is the toolbar's, not the page's
   const picking = () =>
     (window as unknown as Record<symbol, unknown>)[Symbol.for('qa.recorderToolbar.picking')] === true
-  const send = (event: unknown) => {
+  const send = (event: Record<string, unknown>) => {
     const fn = (window as unknown as Record<string, ((e: unknown) => void) | undefined>)[binding]
-    if (typeof fn === 'function') fn(event)
+    if (typeof fn !== 'function') return
+    // below a cross-origin parent the coordinates are in the viewport of the highest frame this script reaches
+    const { top, hops } = offset()
+    fn(top ? event : { ...event, inFrame: hops })
   }
   // Offset of this frame's viewport inside the top-level viewport (same-origin frames); `top`: it reached the top.
   const offset = () => {
     let dx = 0
     let dy = 0
+    let hops = 0
     let win: Window = window
     let top = true
     while (win !== win.parent) {
@@ -127,9 +166,26 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
       dx += r.left + (frameEl as HTMLElement).clientLeft
       dy += r.top + (frameEl as HTMLElement).clientTop
       win = win.parent
+      hops++
     }
-    return { dx, dy, top }
+    return { dx, dy, top, hops }
   }
+  // Fields a secret was typed into, kept from the moment of typing (its input event), whatever their type becomes.
+  // Strong references: a field the page takes out and puts back is still one (the set is read, never walked by GC).
+  const secretFields = new Set<Element>()
+  Object.defineProperty(window, Symbol.for('qa.recorder.secretFields'), {
+    configurable: true,
+    value: () => {
+      const { dx, dy, top, hops } = offset()
+      const boxes = []
+      for (const el of secretFields) {
+        if (!el.isConnected) continue
+        const r = el.getBoundingClientRect()
+        if (r.width > 0 && r.height > 0) boxes.push({ x: r.left + dx, y: r.top + dy, width: r.width, height: r.height })
+      }
+      return { top, hops, boxes }
+    },
+  })
   const centre = (el: Element) => {
     const r = el.getBoundingClientRect()
     const { dx, dy } = offset()
@@ -182,7 +238,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
         if (el.matches(INTERACTIVE)) break
       }
       const descriptions = helpers.describe(chain.slice(0, end))
-      const passwords = Array.from(document.querySelectorAll('input[type="password" i]')).map((el) => {
+      const passwords = [...document.querySelectorAll('input[type="password" i]'), ...secretFields].map((el) => {
         const r = el.getBoundingClientRect()
         return { x: r.left + dx, y: r.top + dy, width: r.width, height: r.height }
       })
@@ -434,7 +490,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     },
     true,
   )
-  const secretFields = new WeakSet<Element>()
+  let lastInputField: Element | null = null
   addEventListener(
     'input',
     (e) => {
@@ -448,7 +504,16 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
       const autocomplete = (el.getAttribute?.('autocomplete') ?? '').toLowerCase()
       if (type === 'password' || /\b(current|new)-password\b/.test(autocomplete)) secretFields.add(el)
       const isPassword = secretFields.has(el)
-      send({ kind: 'input', value: isPassword ? '' : String(el.value), isPassword, ...centre(el) })
+      let field: PageElementDescription | null = null
+      if (el !== lastInputField && helpers && offset().top) {
+        try {
+          field = helpers.describe([el])[0] ?? null
+        } catch {
+          field = null
+        }
+      }
+      lastInputField = el
+      send({ kind: 'input', value: isPassword ? '' : String(el.value), isPassword, ...centre(el), field })
     },
     true,
   )

@@ -2,10 +2,10 @@ import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, relative, resolve } from 'node:path'
 import { type Action, CURRENT_FORMAT_VERSION, isClickLike, type TestCase } from '@qa/model'
 import { saveTestCase } from '@qa/model/node'
-import type { Locator, Page } from 'playwright-core'
+import type { Frame, Locator, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
-import { type SecretFieldRef, secretFieldsOf, type ViewportBox } from './cdp-secret-fields'
+import { contentOrigin, type SecretFieldRef, secretFieldsOf, type ViewportBox } from './cdp-secret-fields'
 import { gotoOrExplain } from './browser'
 import { waitForDomQuietInPage } from './page-scripts'
 import { saveElementCrop } from './visual'
@@ -213,6 +213,33 @@ export async function maskedScreenshot(page: Page, path?: string): Promise<Buffe
     await page.waitForLoadState('load').catch(() => undefined)
     return take()
   }
+}
+
+/**
+ * An input event reported from below a cross-origin parent (`inFrame`: how many frames up its script could walk),
+ * moved into the top-level viewport by the content-box origin of the highest frame it reached. Throws when that
+ * frame cannot be placed (gone): the event is dropped rather than recorded at a wrong point.
+ */
+export async function placeFrameEvent(event: PageInputEvent, frame: Frame): Promise<PageInputEvent> {
+  let boundary: Frame | null = frame
+  for (let k = 0; k < (event.inFrame ?? 0) && boundary; k++) boundary = boundary.parentFrame()
+  const origin = boundary ? await contentOrigin(boundary) : null
+  if (!origin) throw new Error('the frame the input came from is gone')
+  const placed = { ...event, inFrame: undefined } as PageInputEvent & Record<string, unknown>
+  for (const [key, axis] of [
+    ['x', 'x'],
+    ['y', 'y'],
+    ['endX', 'x'],
+    ['endY', 'y'],
+  ] as const)
+    if (typeof placed[key] === 'number') placed[key] = (placed[key] as number) + origin[axis]
+  if (placed.kind === 'drag' && placed.drop)
+    placed.drop = {
+      ...placed.drop,
+      box: { ...placed.drop.box, x: placed.drop.box.x + origin.x, y: placed.drop.box.y + origin.y },
+    }
+  delete placed.inFrame
+  return placed
 }
 
 /** Keys that change a field's text: a character (with or without Shift), deleting. */
@@ -892,6 +919,12 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
               const focused = isFieldTag(pointed?.identity.tagName) ? null : await reader.focused().catch(() => null)
               isField = focused !== null && isFieldTag(focused.identity.tagName)
               target = isField ? focused : pointed
+              // the page described the field when it was typed into: when another element stands there now (the
+              // page moved on meanwhile), the field as it was is the one typed into
+              if (event.field && (!target || !isSameElement(target.description, event.field))) {
+                target = await reader.fromDescription(event.field)
+                isField = true
+              }
             } catch {
               // the page or the browser went away meanwhile: the typing is kept, at the field's coordinates
             }
@@ -984,7 +1017,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
       }
       /** Reports a page's input, and moves the recording into a page it opens (after the click that opened it). */
       const attach = async (target: Page) => {
-        await target.exposeBinding(RECORD_BINDING, (_source, event: PageInputEvent) => {
+        await target.exposeBinding(RECORD_BINDING, (source: { frame: Frame }, event: PageInputEvent) => {
           if (stopped || target !== page) return
           if (event.kind === 'pointerdown') {
             // stamped on arrival, so that a dialog the click opens finds it before the queue reaches it
@@ -993,7 +1026,9 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             if (pageAt !== undefined) pageDownAt.set(pageAt, event.at)
             downs.push(event.at)
           }
-          enqueue(() => handle(event))
+          // an event from below a cross-origin parent is placed in the top viewport first (in order, in the queue)
+          if (event.inFrame !== undefined) enqueue(async () => handle(await placeFrameEvent(event, source.frame)))
+          else enqueue(() => handle(event))
         })
         dialogWatches.push(
           await watchDialogs(target, (d) => {

@@ -22,6 +22,7 @@ import type { Locator, Page } from 'playwright-core'
 import { gotoOrExplain } from './browser'
 import { watchBrowserHealth } from './browser-health'
 import { type PlaywrightCandidate, playwrightCandidateSource } from './candidate-source'
+import { closedShadowTargetOf } from './cdp-closed-shadow'
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
 import { WebError } from './errors'
 import { decodeFrame } from './visual'
@@ -567,11 +568,19 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     const loadElementCrop = cropPath ? () => decodeFrame(cropPath).catch(() => null) : null
     const identity = action.identity
     const locateHere = () =>
-      locate(identity, playwrightCandidateSource(page, { framePath: identity.framePath ?? null, loadElementCrop }), {
-        selectors: action.selectors ?? null,
-        coordinates: { x: action.x, y: action.y },
-        ...opts.locate,
-      })
+      locate(
+        identity,
+        playwrightCandidateSource(page, {
+          framePath: identity.framePath ?? null,
+          shadowPath: identity.shadowPath ?? null,
+          loadElementCrop,
+        }),
+        {
+          selectors: action.selectors ?? null,
+          coordinates: { x: action.x, y: action.y },
+          ...opts.locate,
+        },
+      )
     let found = await locateHere()
     if (adaptive && !foundAtOnce(found)) {
       // Not the recorded element at once: the page may still be changing from the last step. Heal (or give
@@ -584,7 +593,10 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
       const control = action.operates
       const viaControl = await locate(
         control,
-        playwrightCandidateSource(page, { framePath: control.framePath ?? null }),
+        playwrightCandidateSource(page, {
+          framePath: control.framePath ?? null,
+          shadowPath: control.shadowPath ?? null,
+        }),
         {
           coordinates: null,
           ...opts.locate,
@@ -629,6 +641,22 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     if (action.actionType === 'hover') {
       if (found.coordinateFallback || !handle || atThePixels) await clickAt(action, found.point.x, found.point.y)
       else await handle.hover({ timeout, ...modifiersOf(action) })
+      return found
+    }
+    // an element in a closed shadow root has no locator: it is clicked at its centre, checked to be what a click
+    // there reaches (scrolled into view first)
+    const closedShadow = found.coordinateFallback || atThePixels ? undefined : closedShadowTargetOf(found.element)
+    if (closedShadow) {
+      const aimed = await closedShadow.aim(targetLabel(action))
+      result.actualCoords = { x: round(aimed.x), y: round(aimed.y) }
+      result.coordinateChange = { x: round(aimed.x) - action.x, y: round(aimed.y) - action.y }
+      await clickAt(action, aimed.x, aimed.y)
+      if (text !== null) {
+        // typing replaces what the field held, as `fill` does for a field a locator reaches
+        await page.keyboard.press('ControlOrMeta+A')
+        await page.keyboard.type(text)
+      }
+      await rememberSecretField(action)
       return found
     }
     if (found.coordinateFallback || !handle || atThePixels) {

@@ -1,0 +1,197 @@
+import { mkdtemp } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { TestCase } from '@qa/model'
+import { loadTestCase } from '@qa/model/node'
+import type { Frame, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type BrowserSession, openBrowser } from './browser'
+import { createWebRecorder } from './recorder'
+import { replayWebCase } from './replayer'
+
+/**
+ * Issue 16: a click inside a cross-origin iframe (another site, so Chromium renders it in another process) is
+ * recorded as the element inside the frame, with the frame chain in `framePath`, not as the `<iframe>`; replay
+ * goes into that frame. The top page is served on 127.0.0.1, the framed form on localhost (another port, another
+ * site). The framed page's own listeners say what happened, in its own `#log`.
+ */
+
+type Variant = 'v1' | 'v2'
+const FRAME_V1 = { x: 40, y: 80, width: 460, height: 220 }
+const FRAME_V2 = { x: 260, y: 160, width: 460, height: 220 }
+const NOTE = { x: 20, y: 20, width: 240, height: 36 }
+const SEND_V1 = { x: 20, y: 80, width: 120, height: 40 }
+const CLEAR_V1 = { x: 160, y: 80, width: 120, height: 40 }
+const px = (b: { x: number; y: number; width: number; height: number }) =>
+  `position:absolute;left:${b.x}px;top:${b.y}px;width:${b.width}px;height:${b.height}px`
+const centre = (b: { x: number; y: number; width: number; height: number }, frame = FRAME_V1): [number, number] => [
+  frame.x + b.x + b.width / 2,
+  frame.y + b.y + b.height / 2,
+]
+
+const topPage = (variant: Variant, frameUrl: string) => `<!doctype html><html><head><meta charset="utf-8"></head>
+<body style="margin:0; font: 16px sans-serif">
+${variant === 'v2' ? '<h1 style="margin:0">A new heading</h1><button style="position:absolute;left:60px;top:170px">Send feedback</button>' : ''}
+<iframe ${variant === 'v2' ? 'id="shop-2" title="Shop"' : 'id="shop"'} src="${frameUrl}?v=${variant}"
+  style="${px(variant === 'v2' ? FRAME_V2 : FRAME_V1)}; border: 0"></iframe>
+</body></html>`
+
+/** The framed form: a note field and "Send"; v2 swaps the buttons and renames the ids. */
+const framedPage = (variant: Variant) => `<!doctype html><html><head><meta charset="utf-8"></head>
+<body style="margin:0; font: 16px sans-serif; background: #eef">
+<input name="note" aria-label="Note" ${variant === 'v2' ? 'class="n2"' : 'id="note"'} style="${px(NOTE)}">
+<button ${variant === 'v2' ? 'id="go-2"' : 'id="send"'} style="${px(variant === 'v2' ? CLEAR_V1 : SEND_V1)}">Send</button>
+<button id="clear" style="${px(variant === 'v2' ? SEND_V1 : CLEAR_V1)}">Clear</button>
+<p id="log" style="position:absolute;left:20px;top:140px"></p>
+<script>
+  const log = (what) => { document.getElementById('log').textContent += what + ';' }
+  const note = document.querySelector('input')
+  for (const b of document.querySelectorAll('button')) b.addEventListener('click', () => log(b.textContent + ' ' + note.value))
+</script>
+</body></html>`
+
+let top: { server: Server; url: string }
+let framed: { server: Server; url: string }
+const sessions: BrowserSession[] = []
+
+async function serve(host: string, page: (variant: Variant) => string): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const variant = (new URL(req.url ?? '/', 'http://x').searchParams.get('v') ?? 'v1') as Variant
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(variant))
+  })
+  await new Promise<void>((done) => server.listen(0, host, done))
+  const { port } = server.address() as AddressInfo
+  return { server, url: `http://${host}:${port}/` }
+}
+
+beforeAll(async () => {
+  framed = await serve('localhost', framedPage)
+  top = await serve('127.0.0.1', (variant) => topPage(variant, `${framed.url}form`))
+})
+afterAll(async () => {
+  await Promise.all(sessions.map((s) => s.close()))
+  await new Promise((done) => top.server.close(done))
+  await new Promise((done) => framed.server.close(done))
+})
+
+async function freshPage(): Promise<Page> {
+  const s = await openBrowser({ viewport: { width: 800, height: 420 } })
+  sessions.push(s)
+  return s.page
+}
+
+/** The framed form's frame (another site: its own process), once loaded. */
+async function formFrame(page: Page): Promise<Frame> {
+  for (let i = 0; i < 50; i++) {
+    const frame = page.frames().find((f) => f.url().startsWith(framed.url))
+    if (frame) {
+      await frame.waitForLoadState('load')
+      return frame
+    }
+    await page.waitForTimeout(100)
+  }
+  throw new Error('the framed form never loaded')
+}
+
+async function replayOn(variant: Variant, recorded: { dir: string; testCase: TestCase }) {
+  const page = await freshPage()
+  const outcome = await replayWebCase(
+    { ...recorded.testCase, startUrl: `${top.url}?v=${variant}` },
+    { page, caseDir: recorded.dir, verify: false },
+  )
+  return { outcome, log: await (await formFrame(page)).locator('#log').textContent() }
+}
+
+describe('clicks in a cross-origin iframe (issue 16)', () => {
+  let recorded: { dir: string; testCase: TestCase }
+  beforeAll(async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qa-xo-'))
+    const page = await freshPage()
+    const rec = await createWebRecorder(page, { caseFile: join(dir, 'case.json') })
+    await rec.start(`${top.url}?v=v1`)
+    const frame = await formFrame(page)
+    // out of process: the top page's scripts cannot reach into it
+    expect(await page.evaluate(() => document.querySelector('iframe')?.contentDocument ?? null)).toBeNull()
+    await rec.click(...centre(NOTE))
+    await rec.type('주문 42')
+    await rec.click(...centre(SEND_V1))
+    expect(await frame.locator('#log').textContent()).toBe('Send 주문 42;')
+    await rec.save()
+    await rec.close()
+    recorded = { dir, testCase: (await loadTestCase(join(dir, 'case.json'))).testCase }
+  })
+
+  it('records the elements inside the frame, with the frame chain, not the <iframe>', () => {
+    const [click, type, send] = recorded.testCase.actions
+    expect(click?.identity).toMatchObject({ tagName: 'input', name: 'note', framePath: ['#shop'] })
+    expect(click?.selectors?.css).toBe('#note')
+    expect(type).toMatchObject({ actionType: 'type', text: '주문 42' })
+    expect(send?.identity).toMatchObject({ tagName: 'button', axRole: 'button', axName: 'Send', framePath: ['#shop'] })
+    // placed in the top-level viewport
+    const [x, y] = centre(SEND_V1)
+    const box = send!.identity!.boundingBox
+    expect(box.x + box.width / 2).toBeCloseTo(x, 0)
+    expect(box.y + box.height / 2).toBeCloseTo(y, 0)
+  })
+
+  it('replays into the frame on the unchanged page', async () => {
+    const { outcome, log } = await replayOn('v1', recorded)
+    expect(outcome.replayResults.map((r) => [r.success, r.errorMessage])).toEqual([
+      [true, ''],
+      [true, ''],
+      [true, ''],
+    ])
+    expect(outcome.replayResults.map((r) => r.method)).not.toContain('coordinate')
+    expect(log).toBe('Send 주문 42;')
+  })
+
+  it('heals on a changed page: the frame moved and renamed, the buttons swapped, a top-page button at the old place', async () => {
+    const { outcome, log } = await replayOn('v2', recorded)
+    expect(outcome.replayResults.map((r) => [r.success, r.errorMessage])).toEqual([
+      [true, ''],
+      [true, ''],
+      [true, ''],
+    ])
+    expect(outcome.replayResults.map((r) => r.method)).not.toContain('coordinate')
+    const [x, y] = centre(CLEAR_V1, FRAME_V2)
+    expect(outcome.replayResults[2]!.actualCoords).toEqual({ x, y })
+    expect(log).toBe('Send 주문 42;')
+  })
+
+  it("interactive recording: real mouse clicks and typing in the frame are recorded at the frame's elements", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qa-xo-'))
+    const page = await freshPage()
+    const rec = await createWebRecorder(page, { caseFile: join(dir, 'case.json') })
+    await rec.start(`${top.url}?v=v1`)
+    const frame = await formFrame(page)
+    const listening = await rec.listen()
+    const human = async ([x, y]: [number, number]) => {
+      await page.mouse.move(x, y)
+      await page.mouse.down()
+      await page.waitForTimeout(80)
+      await page.mouse.up()
+      await page.waitForTimeout(300)
+    }
+    await human(centre(NOTE))
+    await page.keyboard.type('by hand 손으로', { delay: 20 })
+    await page.waitForTimeout(300)
+    await human(centre(SEND_V1))
+    await page.waitForTimeout(300)
+    await listening.stop()
+    await rec.save()
+    expect(await frame.locator('#log').textContent()).toBe('Send by hand 손으로;')
+    const actions = rec.testCase().actions
+    expect(actions.map((a) => [a.actionType, a.identity?.tagName, a.identity?.framePath])).toEqual([
+      ['click', 'input', ['#shop']],
+      ['type', 'input', ['#shop']],
+      ['click', 'button', ['#shop']],
+    ])
+    expect(actions[2]).toMatchObject({ x: centre(SEND_V1)[0], y: centre(SEND_V1)[1] })
+    expect(actions[1]?.text).toBe('by hand 손으로')
+    const { outcome, log } = await replayOn('v2', { dir, testCase: rec.testCase() })
+    expect(outcome.replayResults.map((r) => r.success)).toEqual([true, true, true])
+    expect(log).toBe('Send by hand 손으로;')
+  })
+})
