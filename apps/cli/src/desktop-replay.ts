@@ -1,3 +1,4 @@
+import { dirname, resolve } from 'node:path'
 import { type QaConfig, serializeReplayReport } from '@qa/model'
 import { writeFileAtomic } from '@qa/model/node'
 import { runDesktopReplay } from '@qa/recorder-desktop'
@@ -56,7 +57,11 @@ export async function replayDesktopFromCli(opts: {
     },
   })
   if (opts.junit)
-    await writeFileAtomic(opts.junit, await renderReport(r.report, 'junit'), { overwrite: opts.force ?? false })
+    await writeFileAtomic(
+      opts.junit,
+      await renderReport(r.report, 'junit', { baseDir: dirname(resolve(opts.casePath)) }),
+      { overwrite: opts.force ?? false },
+    )
   if (opts.json) opts.out(JSON.stringify(serializeReplayReport(r.report)))
   else {
     opts.out(r.report.summary)

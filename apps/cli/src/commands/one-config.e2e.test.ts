@@ -1,10 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startXvfb } from '@qa/recorder-desktop'
+import { parse as parseJunit, type TestSuites } from 'junit2json'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { validateJunit } from '../__tests__/junit'
 import { qaAsync } from '../__tests__/run-cli'
 
 /**
@@ -61,6 +63,21 @@ describe('the report folder: file < environment < flag, and no flag default in b
     expect(r.code, r.stderr).toBe(0)
     expect(reportsIn('folder-env').length).toBeGreaterThan(0)
     expect(existsSync(join(dir, 'qa-reports'))).toBe(false)
+  })
+})
+
+describe('qa replay <case> --junit (issue 17 item 5)', () => {
+  it('writes one suite with one testcase for the case, valid against the Jenkins XSD', async () => {
+    const junit = join(dir, 'junit-single.xml')
+    const r = await qaAsync(['replay', caseFile, '--verify', '--junit', junit], { cwd: dir, env })
+    expect(r.code, r.stderr).toBe(0)
+    const xml = readFileSync(junit, 'utf8')
+    expect(await validateJunit(xml)).toEqual({ valid: true, errors: [] })
+    const parsed = (await parseJunit(xml)) as TestSuites
+    expect(parsed).toMatchObject({ tests: 1, failures: 0 })
+    const testcases = parsed.testsuite?.flatMap((s) => s.testcase ?? []) ?? []
+    expect(testcases).toHaveLength(1)
+    expect(testcases[0]?.['system-out']?.[0]).toMatch(/\[PASS\] #0 Click/)
   })
 })
 

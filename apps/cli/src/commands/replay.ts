@@ -247,7 +247,9 @@ export class ReplayCommand extends QaCommand {
     const formats: ReportFormat[] = config.replay.reportFormats
     const written = await writeReports(outcome.report, reportDir, formats, { baseDir: loaded.dir })
     if (this.junit)
-      await writeFileAtomic(this.junit, await renderReport(outcome.report, 'junit'), { overwrite: this.force })
+      await writeFileAtomic(this.junit, await renderReport(outcome.report, 'junit', { baseDir: loaded.dir }), {
+        overwrite: this.force,
+      })
     if (this.saveHeals) {
       await saveTestCase(this.saveHeals, outcome.healedCase, { overwrite: this.force })
       log(`Learnt ${outcome.healedSteps.length} verified heal(s) into ${this.saveHeals}`)
