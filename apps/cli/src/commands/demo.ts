@@ -2,6 +2,7 @@ import { relative, resolve } from 'node:path'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { loadConfig } from '../config'
+import { padEndToColumns } from '../display-width'
 import type { DesktopDemoResult } from '../demo/desktop-demo'
 import { runWebDemo, type WebDemoResult } from '../demo/web-demo'
 import { createProgress } from '../progress'
@@ -132,7 +133,7 @@ export class DemoCommand extends QaCommand {
             ? opts.inputSteps
             : `found by ${s.method}`
       this.out(
-        `  ${String(s.index + 1).padStart(2)}. ${s.verdict.toUpperCase().padEnd(7)} ${s.description.padEnd(38)} ${how}${s.confidence ? `, ${pct(s.confidence)}` : ''}`,
+        `  ${String(s.index + 1).padStart(2)}. ${s.verdict.toUpperCase().padEnd(7)} ${padEndToColumns(s.description, 38)} ${how}${s.confidence ? `, ${pct(s.confidence)}` : ''}`,
       )
     }
     this.out('')
