@@ -82,7 +82,9 @@ describe('assertions through the CLI (issue 15 Build 3)', () => {
       const xml = readFileSync(junit, 'utf8')
       // one testcase for the case (issue 17 item 5): its failure names step #1 and the assertion
       expect(xml).toMatch(/<testsuite[^>]*tests="1"[^>]*failures="1"/)
-      expect(xml).toMatch(/<failure message="1 of 6 steps failed: #1 [^"]*: Assertion failed: expected text equals &quot;알림 받기&quot;/)
+      expect(xml).toMatch(
+        /<failure message="1 of 6 steps failed: #1 [^"]*: Assertion failed: expected text equals &quot;알림 받기&quot;/,
+      )
       expect(xml).toContain('actual: &quot;알림 수신&quot;')
 
       // the HTML report, opened in a browser: the failing step shows expected and actual
