@@ -8,6 +8,7 @@ export NO_COLOR=1
 sh scripts/setup.sh
 sh scripts/system-deps.sh test
 pnpm exec biome check .
+pnpm run test:architecture
 pnpm exec turbo run build typecheck test --output-logs=errors-only
 pnpm exec turbo run test:e2e --concurrency=1 --output-logs=errors-only
 echo "All tests passed."

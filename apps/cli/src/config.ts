@@ -9,7 +9,7 @@ import {
   QaError,
   resolveConfig,
 } from '@qa/model'
-import type { VisionConfig } from '@qa/vision'
+import { type VisionConfig, visionConfigFromQa } from '@qa/vision'
 
 export class ConfigError extends QaError<'CONFIG_INVALID'> {
   override get name(): string {
@@ -71,19 +71,5 @@ export async function loadConfig(opts: {
 
 /** The vision settings of the config in @qa/vision's terms (credentials stay with the AWS SDK). */
 export function visionConfigOf(config: QaConfig, env: Readonly<Record<string, string | undefined>>): VisionConfig {
-  const v = config.vision
-  const out: VisionConfig = { provider: v.provider, timeoutMs: v.timeoutMs }
-  if (v.fallback) out.fallback = v.fallback
-  if (v.cacheDir) out.cacheDir = v.cacheDir
-  if (v.provider === 'bedrock' || v.fallback?.includes('bedrock')) {
-    out.bedrock = { ...(v.bedrockModel ? { modelId: v.bedrockModel } : {}), ...(v.region ? { region: v.region } : {}) }
-  }
-  if (v.openaiBaseUrl && v.openaiModel) {
-    out.openai = {
-      baseUrl: v.openaiBaseUrl,
-      model: v.openaiModel,
-      ...(env.QA_OPENAI_API_KEY ? { apiKey: env.QA_OPENAI_API_KEY } : {}),
-    }
-  }
-  return out
+  return visionConfigFromQa(config.vision, { openaiApiKey: env.QA_OPENAI_API_KEY })
 }

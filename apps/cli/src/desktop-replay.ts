@@ -1,8 +1,9 @@
-import { serializeReplayReport } from '@qa/model'
+import { dirname, resolve } from 'node:path'
+import { type QaConfig, serializeReplayReport } from '@qa/model'
 import { writeFileAtomic } from '@qa/model/node'
 import { runDesktopReplay } from '@qa/recorder-desktop'
 import { renderReport } from '@qa/verifier'
-import { visionConfigFromEnv } from '@qa/vision'
+import { visionConfigOf } from './config'
 import { EXIT_PASS, EXIT_TEST_FAILED } from './exit-codes'
 import { reportLine } from './report-line'
 
@@ -11,11 +12,12 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`
 /** `qa replay <desktop case>`: the desktop cascade with nut-js input, verification and reports. */
 export async function replayDesktopFromCli(opts: {
   casePath: string
+  /** The resolved configuration (`loadConfig`): vision, thresholds, masks, match threshold. */
+  config: QaConfig
   verify: boolean
   /** Click the recorded point when no strategy finds the target (`--allow-coordinates`). */
   allowCoordinates?: boolean
   reportDir: string
-  threshold?: number
   json: boolean
   junit?: string
   /** Replace an existing --junit file (checked before the replay by the caller). */
@@ -28,11 +30,15 @@ export async function replayDesktopFromCli(opts: {
   }
   const r = await runDesktopReplay({
     casePath: opts.casePath,
-    vision: visionConfigFromEnv(process.env),
+    vision: visionConfigOf(opts.config, process.env),
     verify: opts.verify,
     allowCoordinates: opts.allowCoordinates ?? false,
     reportDir: opts.reportDir,
-    ...(opts.threshold !== undefined ? { policy: { passSimilarity: opts.threshold } } : {}),
+    formats: opts.config.replay.reportFormats,
+    policy: {
+      passSimilarity: opts.config.verify.passSimilarity,
+      fallbackSimilarity: opts.config.verify.fallbackSimilarity,
+    },
     onProgress: log,
     onStep: ({ index, total, action, result, verification }) => {
       const verdict = verification ? verification.finalResult.toUpperCase() : ''
@@ -51,7 +57,11 @@ export async function replayDesktopFromCli(opts: {
     },
   })
   if (opts.junit)
-    await writeFileAtomic(opts.junit, await renderReport(r.report, 'junit'), { overwrite: opts.force ?? false })
+    await writeFileAtomic(
+      opts.junit,
+      await renderReport(r.report, 'junit', { baseDir: dirname(resolve(opts.casePath)) }),
+      { overwrite: opts.force ?? false },
+    )
   if (opts.json) opts.out(JSON.stringify(serializeReplayReport(r.report)))
   else {
     opts.out(r.report.summary)

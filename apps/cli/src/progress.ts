@@ -1,3 +1,5 @@
+import { truncateToColumns } from './display-width'
+
 /**
  * Progress output of long commands: on a TTY a live status line (spinner + what is running) under the
  * permanent lines; without a TTY plain lines only; with --json nothing at all. Colours respect NO_COLOR.
@@ -27,7 +29,8 @@ export function createProgress(
   const width = () => Math.max(20, (stream.columns ?? 100) - 1)
   const draw = () => {
     if (!tty || !current) return
-    const text = `${FRAMES[frame % FRAMES.length]} ${current}`.slice(0, width())
+    // by display width, not UTF-16 length: a Hangul syllable takes two terminal columns
+    const text = truncateToColumns(`${FRAMES[frame % FRAMES.length]} ${current}`, width())
     stream.write(`\r\x1b[2K${colour ? `\x1b[2m${text}\x1b[0m` : text}`)
   }
   const clear = () => {

@@ -29,6 +29,16 @@ describe('strategyLabel', () => {
     expect(strategyLabel(click())).toBe('coordinates')
     expect(strategyLabel({ timestamp: 0, actionType: 'key_press', x: 0, y: 0, key: 'Enter', description: '' })).toBe('')
   })
+
+  it('cuts a long name at 40 terminal columns, Hangul counting two', () => {
+    const name = '회원 정보를 저장하고 다음 단계로 이동하기 위한 확인 버튼' // 31 characters, 55 columns
+    const label = strategyLabel(click({ tagName: 'button', axRole: 'button', axName: name, boundingBox: box }))
+    // 회원 정보를 저장하고 다음 단계로 이동하: 17 syllables (34 columns) and 5 spaces = 39 columns, then the 1-column ellipsis
+    expect(label).toBe('role button "회원 정보를 저장하고 다음 단계로 이동하…"')
+    expect(strategyLabel(click({ tagName: 'button', axRole: 'button', axName: '확인', boundingBox: box }))).toBe(
+      'role button "확인"',
+    )
+  })
 })
 
 describe('stepLine', () => {

@@ -1,6 +1,8 @@
 import type { Action } from '@qa/model'
+import { truncateToColumns } from './display-width'
 
-const quote = (s: string) => `"${s.length > 40 ? `${s.slice(0, 39)}…` : s}"`
+/** A name in quotes, at most 40 terminal columns (20 Hangul syllables). */
+const quote = (s: string) => `"${truncateToColumns(s, 40)}"`
 
 /**
  * What replay will look for first, in the order of the web strategies (SPEC §5): `role button "Save"`,
@@ -14,7 +16,7 @@ export function strategyLabel(action: Action): string {
   if (id.name) return `name ${quote(id.name)}`
   if (id.dataTestId) return `test id ${quote(id.dataTestId)}`
   const css = action.selectors?.css
-  if (css) return `css ${css.length > 50 ? `${css.slice(0, 49)}…` : css}`
+  if (css) return `css ${truncateToColumns(css, 50)}`
   return `similarity to <${id.tagName}>`
 }
 

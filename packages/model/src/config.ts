@@ -89,35 +89,63 @@ export const DEFAULT_CONFIG: QaConfig = Object.freeze({
 
 type Check = (value: unknown) => string | null
 
-const ratio: Check = (v) => (typeof v === 'number' && v >= 0 && v <= 1 ? null : 'a number from 0 to 1')
-const positiveInt: Check = (v) => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? null : 'a positive integer')
-const nonEmpty: Check = (v) => (typeof v === 'string' && v.trim() !== '' ? null : 'a non-empty string')
-const nullableString: Check = (v) =>
-  v === null || (typeof v === 'string' && v.trim() !== '') ? null : 'a non-empty string or null'
-const bool: Check = (v) => (typeof v === 'boolean' ? null : 'true or false')
+/** A JSON Schema fragment (draft-07), as written into `qa.config.schema.json`. */
+export type JsonSchema = { [key: string]: unknown }
+
+/** One config key: its check (error text: what was expected) and the same rule as JSON Schema. */
+interface Rule {
+  check: Check
+  schema: JsonSchema
+}
+
+const ratio: Rule = {
+  check: (v) => (typeof v === 'number' && v >= 0 && v <= 1 ? null : 'a number from 0 to 1'),
+  schema: { type: 'number', minimum: 0, maximum: 1 },
+}
+const positiveInt: Rule = {
+  check: (v) => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? null : 'a positive integer'),
+  schema: { type: 'integer', exclusiveMinimum: 0 },
+}
+const nonEmpty: Rule = {
+  check: (v) => (typeof v === 'string' && v.trim() !== '' ? null : 'a non-empty string'),
+  schema: { type: 'string', pattern: '\\S' },
+}
+const nullableString: Rule = {
+  check: (v) => (v === null || (typeof v === 'string' && v.trim() !== '') ? null : 'a non-empty string or null'),
+  schema: { type: ['string', 'null'], pattern: '\\S' },
+}
+const bool: Rule = { check: (v) => (typeof v === 'boolean' ? null : 'true or false'), schema: { type: 'boolean' } }
 const PROVIDERS: readonly VisionProviderName[] = ['bedrock', 'openai', 'ocr', 'none']
 const FORMATS: readonly ReportFormatName[] = ['json', 'txt', 'html', 'junit']
-const oneOf =
-  (values: readonly string[]): Check =>
-  (v) =>
-    typeof v === 'string' && values.includes(v) ? null : `one of ${values.map((x) => JSON.stringify(x)).join(', ')}`
-const listOf =
-  (values: readonly string[], nullable = false): Check =>
-  (v) =>
+const quoted = (values: readonly string[]) => values.map((x) => JSON.stringify(x)).join(', ')
+const oneOf = (values: readonly string[]): Rule => ({
+  check: (v) => (typeof v === 'string' && values.includes(v) ? null : `one of ${quoted(values)}`),
+  schema: { enum: [...values] },
+})
+const listOf = (values: readonly string[], nullable = false): Rule => ({
+  check: (v) =>
     (nullable && v === null) || (Array.isArray(v) && v.every((x) => typeof x === 'string' && values.includes(x)))
       ? null
-      : `${nullable ? 'null or ' : ''}a list of ${values.map((x) => JSON.stringify(x)).join(', ')}`
-const region: Check = (v) =>
-  v === null || (typeof v === 'string' && /^[a-z]{2}(-gov)?-[a-z]+-\d$/.test(v))
-    ? null
-    : 'an AWS region like "us-east-1"'
-const url: Check = (v) => {
-  if (v === null) return null
-  try {
-    return typeof v === 'string' && /^https?:$/.test(new URL(v).protocol) ? null : 'an http(s) URL'
-  } catch {
-    return 'an http(s) URL'
-  }
+      : `${nullable ? 'null or ' : ''}a list of ${quoted(values)}`,
+  schema: { type: nullable ? ['array', 'null'] : 'array', items: { enum: [...values] } },
+})
+/** An AWS region name: `us-east-1`, `ap-northeast-2`, `us-gov-west-1`. */
+const AWS_REGION_PATTERN = /^[a-z]{2}(-gov)?-[a-z]+-\d$/
+const region: Rule = {
+  check: (v) =>
+    v === null || (typeof v === 'string' && AWS_REGION_PATTERN.test(v)) ? null : 'an AWS region like "us-east-1"',
+  schema: { type: ['string', 'null'], pattern: AWS_REGION_PATTERN.source },
+}
+const url: Rule = {
+  check: (v) => {
+    if (v === null) return null
+    try {
+      return typeof v === 'string' && /^https?:$/.test(new URL(v).protocol) ? null : 'an http(s) URL'
+    } catch {
+      return 'an http(s) URL'
+    }
+  },
+  schema: { type: ['string', 'null'], pattern: '^https?://' },
 }
 const isRect = (r: unknown): boolean =>
   typeof r === 'object' &&
@@ -128,43 +156,119 @@ const isRect = (r: unknown): boolean =>
   (r as MaskRect).width > 0 &&
   (r as MaskRect).height > 0 &&
   Object.keys(r as object).length === 4
-const masks: Check = (v) =>
-  Array.isArray(v) && v.every(isRect) ? null : 'a list of {x, y, width, height} with non-negative integers'
-const viewport: Check = (v) =>
-  v === null ||
-  (typeof v === 'object' &&
-    v !== null &&
-    Number.isInteger((v as { width?: unknown }).width) &&
-    Number.isInteger((v as { height?: unknown }).height) &&
-    (v as { width: number }).width > 0 &&
-    (v as { height: number }).height > 0 &&
-    Object.keys(v).length === 2)
-    ? null
-    : 'null or {width, height} with positive integers'
+const masks: Rule = {
+  check: (v) =>
+    Array.isArray(v) && v.every(isRect) ? null : 'a list of {x, y, width, height} with non-negative integers',
+  schema: {
+    type: 'array',
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['x', 'y', 'width', 'height'],
+      properties: {
+        x: { type: 'integer', minimum: 0 },
+        y: { type: 'integer', minimum: 0 },
+        width: { type: 'integer', exclusiveMinimum: 0 },
+        height: { type: 'integer', exclusiveMinimum: 0 },
+      },
+    },
+  },
+}
+const viewport: Rule = {
+  check: (v) =>
+    v === null ||
+    (typeof v === 'object' &&
+      v !== null &&
+      Number.isInteger((v as { width?: unknown }).width) &&
+      Number.isInteger((v as { height?: unknown }).height) &&
+      (v as { width: number }).width > 0 &&
+      (v as { height: number }).height > 0 &&
+      Object.keys(v).length === 2)
+      ? null
+      : 'null or {width, height} with positive integers',
+  schema: {
+    type: ['object', 'null'],
+    additionalProperties: false,
+    required: ['width', 'height'],
+    properties: { width: { type: 'integer', exclusiveMinimum: 0 }, height: { type: 'integer', exclusiveMinimum: 0 } },
+  },
+}
 
-/** Every key of the config with its check; a key not listed here is an error. */
-const SCHEMA: Record<keyof QaConfig, Record<string, Check>> = {
-  verify: { passSimilarity: ratio, fallbackSimilarity: ratio, masks },
+type KeySpec = { rule: Rule; description: string }
+const key = (rule: Rule, description: string): KeySpec => ({ rule, description })
+
+/**
+ * Every key of the config with its rule and what it means, the one definition behind `resolveConfig` and
+ * `configJsonSchema`; a key not listed here is an error.
+ */
+const SCHEMA: { [S in keyof QaConfig]: { [K in keyof QaConfig[S]]-?: KeySpec } } = {
+  verify: {
+    passSimilarity: key(ratio, 'Similarity 0–1 a step needs to pass.'),
+    fallbackSimilarity: key(ratio, 'Below passSimilarity and without a vision answer: warning at or above this.'),
+    masks: key(masks, 'Ignore-masks for dynamic regions (clocks, counters), in screenshot pixels.'),
+  },
   vision: {
-    provider: oneOf(PROVIDERS),
-    fallback: listOf(PROVIDERS, true),
-    bedrockModel: nullableString,
-    region,
-    openaiBaseUrl: url,
-    openaiModel: nullableString,
-    timeoutMs: positiveInt,
-    cacheDir: nullableString,
+    provider: key(oneOf(PROVIDERS), 'The vision provider asked first.'),
+    fallback: key(listOf(PROVIDERS, true), 'Providers tried in order when the first fails (null: the default chain).'),
+    bedrockModel: key(nullableString, 'Bedrock model or inference profile id.'),
+    region: key(region, 'AWS region of Bedrock.'),
+    openaiBaseUrl: key(url, 'OpenAI-compatible endpoint (vLLM, Ollama, LM Studio).'),
+    openaiModel: key(nullableString, 'Model name at that endpoint (one that accepts images).'),
+    timeoutMs: key(positiveInt, 'Per-call vision timeout in milliseconds.'),
+    cacheDir: key(nullableString, 'Folder of cached vision answers (null: memory only).'),
   },
   replay: {
-    actionTimeoutMs: positiveInt,
-    matchThreshold: ratio,
-    allowCoordinates: bool,
-    reportDir: nonEmpty,
-    reportFormats: listOf(FORMATS),
-    filesDir: nullableString,
+    actionTimeoutMs: key(positiveInt, 'Milliseconds an element gets to become actionable.'),
+    matchThreshold: key(ratio, 'Desktop: semantic match confidence needed to move the click.'),
+    allowCoordinates: key(bool, 'Desktop: click the recorded point when no strategy finds the target.'),
+    reportDir: key(nonEmpty, 'Folder the reports are written to.'),
+    reportFormats: key(listOf(FORMATS), 'Report files written into reportDir.'),
+    filesDir: key(
+      nullableString,
+      "Web: folder with the files steps choose in a file chooser (null: the case's folder).",
+    ),
   },
-  browser: { chromiumPath: nonEmpty, headless: bool, viewport },
-  record: { settleMs: positiveInt, frameIntervalMs: positiveInt, stopHotkey: nonEmpty },
+  browser: {
+    chromiumPath: key(nonEmpty, 'Chromium binary.'),
+    headless: key(bool, 'Run the browser without a window.'),
+    viewport: key(viewport, 'Viewport {width, height} when the case recorded none (null: the browser default).'),
+  },
+  record: {
+    settleMs: key(positiveInt, 'Desktop: wait after an input before the after-screenshot.'),
+    frameIntervalMs: key(positiveInt, 'Desktop: screen grab interval of the frame ring buffer.'),
+    stopHotkey: key(nonEmpty, 'Desktop: the key that stops recording, e.g. F10.'),
+  },
+}
+
+/**
+ * The JSON Schema (draft-07) of `qa.config.json`, generated from the same definition `resolveConfig` checks
+ * with: every section and key, its type, its default and what it means. `@qa/model` ships it as
+ * `qa.config.schema.json`; a config file may name it in `"$schema"` for editor completion.
+ */
+export function configJsonSchema(): JsonSchema {
+  const sections: Record<string, JsonSchema> = {}
+  for (const [section, keys] of Object.entries(SCHEMA) as [keyof QaConfig, Record<string, KeySpec>][]) {
+    const properties: Record<string, JsonSchema> = {}
+    for (const [name, spec] of Object.entries(keys))
+      properties[name] = {
+        description: spec.description,
+        ...spec.rule.schema,
+        default: (DEFAULT_CONFIG[section] as unknown as Record<string, unknown>)[name],
+      }
+    sections[section] = { type: 'object', additionalProperties: false, properties }
+  }
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'qa.config.json',
+    description:
+      'Configuration of the qa command (semantic record & replay). QA_* environment variables override it, flags override both.',
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      $schema: { type: 'string', description: 'The JSON Schema of this file, for editor completion.' },
+      ...sections,
+    },
+  }
 }
 
 /**
@@ -195,6 +299,7 @@ export const CONFIG_ENV_VARS: Readonly<
     parse: String,
     description: 'Bedrock model or inference profile id',
   },
+  AWS_DEFAULT_REGION: { path: 'vision.region', parse: String, description: 'AWS region of Bedrock (AWS_REGION wins)' },
   AWS_REGION: { path: 'vision.region', parse: String, description: 'AWS region of Bedrock' },
   QA_OPENAI_BASE_URL: {
     path: 'vision.openaiBaseUrl',
@@ -256,9 +361,9 @@ export function resolveConfig(
       }
       for (const [key, value] of Object.entries(values)) {
         if (value === undefined) continue
-        const check = keys[key]
+        const spec = (keys as Record<string, KeySpec | undefined>)[key]
         const path = `${section}.${key}`
-        if (!check) {
+        if (!spec) {
           issues.push({
             path: label(path),
             expected: `one of ${Object.keys(keys)
@@ -268,13 +373,21 @@ export function resolveConfig(
           })
           continue
         }
-        const problem = check(value)
+        const problem = spec.rule.check(value)
         if (problem) issues.push({ path: label(path), expected: problem, got: renderValue(value) })
         else (config[section] as Record<string, unknown>)[key] = structuredClone(value)
       }
     }
   }
-  apply(file, (p) => p)
+  let settings = file
+  if (isObject(file) && '$schema' in file) {
+    // the file may name its JSON Schema for editors; it is not a setting
+    const { $schema, ...rest } = file
+    if (typeof $schema !== 'string' || $schema.trim() === '')
+      issues.push({ path: '$schema', expected: 'the path or URL of qa.config.schema.json', got: renderValue($schema) })
+    settings = rest
+  }
+  apply(settings, (p) => p)
   const fromEnv: Record<string, Record<string, unknown>> = {}
   const envLabels = new Map<string, string>()
   for (const [name, spec] of Object.entries(CONFIG_ENV_VARS)) {
@@ -293,6 +406,19 @@ export function resolveConfig(
       expected: `at most verify.passSimilarity (${(config.verify as QaConfig['verify']).passSimilarity})`,
       got: String((config.verify as QaConfig['verify']).fallbackSimilarity),
     })
+  }
+  const vision = config.vision as QaConfig['vision']
+  if (vision.provider === 'openai' || vision.fallback?.includes('openai')) {
+    for (const [field, variable] of [
+      ['openaiBaseUrl', 'QA_OPENAI_BASE_URL'],
+      ['openaiModel', 'QA_OPENAI_MODEL'],
+    ] as const)
+      if (vision[field] === null)
+        issues.push({
+          path: `vision.${field} (${variable})`,
+          expected: `a value when the openai provider is used (${field === 'openaiBaseUrl' ? 'e.g. "http://127.0.0.1:11434/v1"' : 'a model that accepts images, e.g. "qwen2.5vl:7b"'})`,
+          got: 'nothing',
+        })
   }
   return { config: config as unknown as QaConfig, issues }
 }

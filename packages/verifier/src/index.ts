@@ -57,7 +57,13 @@ export {
 } from './replay-verifier'
 export { renderJsonReport } from './reports/json-report'
 export { renderTextReport } from './reports/text-report'
-export { renderJunitReport } from './reports/junit-report'
+export {
+  casesOfReport,
+  type JunitOptions,
+  type JunitSuite,
+  renderJunitReport,
+  renderJunitXml,
+} from './reports/junit-report'
 export { renderHtmlReport, type HtmlReportOptions } from './reports/html-report'
 export {
   assertReportFormat,

@@ -132,7 +132,7 @@ function buildProvider(name: ProviderName | VisionProvider, config: VisionConfig
 export function createUIAnalyzer(config: CreateUIAnalyzerOptions): UIAnalyzer {
   if (!config || config.provider === undefined)
     throw new VisionError('VISION_BAD_CONFIG', 'createUIAnalyzer() needs a provider.', {
-      hint: 'Pass { provider: "bedrock" | "openai" | "ocr" | "none" }, or visionConfigFromEnv(process.env).',
+      hint: 'Pass { provider: "bedrock" | "openai" | "ocr" | "none" }, or visionConfigFromQa(config.vision) with a config from resolveConfig (@qa/model).',
     })
   const names = [config.provider, ...(config.fallback ?? defaultFallback(config.provider))]
   const usage = createUsageCounter()

@@ -1,16 +1,26 @@
+import { resolveConfig } from '@qa/model'
 import { describe, expect, test } from 'vitest'
-import { defaultFallback, visionConfigFromEnv } from './config'
+import { defaultFallback, visionConfigFromQa } from './config'
 
-describe('visionConfigFromEnv', () => {
-  test('reads every variable', () => {
-    const c = visionConfigFromEnv({
-      QA_VISION: 'bedrock',
-      QA_BEDROCK_MODEL: 'anthropic.claude-3-haiku-20240307-v1:0',
-      AWS_REGION: 'ap-northeast-2',
-      QA_VISION_TIMEOUT_MS: '20000',
-      QA_VISION_CACHE_DIR: '/tmp/cache',
-      QA_VISION_FALLBACK: 'ocr,none',
-    })
+/** The vision section as the apps get it: the environment read by @qa/model's one declaration of QA_*. */
+const visionOf = (env: Record<string, string>) => {
+  const { config, issues } = resolveConfig(undefined, env)
+  expect(issues).toEqual([])
+  return config.vision
+}
+
+describe('visionConfigFromQa', () => {
+  test('maps every vision setting of the resolved config', () => {
+    const c = visionConfigFromQa(
+      visionOf({
+        QA_VISION: 'bedrock',
+        QA_BEDROCK_MODEL: 'anthropic.claude-3-haiku-20240307-v1:0',
+        AWS_REGION: 'ap-northeast-2',
+        QA_VISION_TIMEOUT_MS: '20000',
+        QA_VISION_CACHE_DIR: '/tmp/cache',
+        QA_VISION_FALLBACK: 'ocr,none',
+      }),
+    )
     expect(c).toEqual({
       provider: 'bedrock',
       fallback: ['ocr', 'none'],
@@ -18,30 +28,27 @@ describe('visionConfigFromEnv', () => {
       timeoutMs: 20000,
       cacheDir: '/tmp/cache',
     })
-    const o = visionConfigFromEnv({
-      QA_VISION: 'openai',
-      QA_OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1',
-      QA_OPENAI_MODEL: 'llava',
-      QA_OPENAI_API_KEY: 'k',
-    })
+    const o = visionConfigFromQa(
+      visionOf({ QA_VISION: 'openai', QA_OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', QA_OPENAI_MODEL: 'llava' }),
+      { openaiApiKey: 'k' },
+    )
     expect(o.openai).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'llava', apiKey: 'k' })
-    expect(visionConfigFromEnv({}).provider).toBe('ocr')
-    expect(
-      visionConfigFromEnv({ AWS_ENDPOINT_URL_BEDROCK_RUNTIME: 'http://x', QA_VISION: 'bedrock' }).bedrock,
-    ).not.toHaveProperty('endpoint')
+    expect(visionConfigFromQa(visionOf({})).provider).toBe('ocr')
+    expect(visionConfigFromQa(visionOf({ AWS_DEFAULT_REGION: 'eu-west-1', QA_VISION: 'bedrock' })).bedrock).toEqual({
+      region: 'eu-west-1',
+    })
   })
 
-  test('lists every problem with the variable, what was expected and what was found', () => {
-    try {
-      visionConfigFromEnv({ QA_VISION: 'gpt', QA_VISION_TIMEOUT_MS: 'soon', QA_OPENAI_MODEL: 'llava' })
-      expect.unreachable()
-    } catch (error) {
-      const e = error as { code: string; message: string }
-      expect(e.code).toBe('VISION_BAD_CONFIG')
-      expect(e.message).toContain('QA_VISION: expected one of bedrock, openai, ocr, none, got "gpt"')
-      expect(e.message).toContain('QA_VISION_TIMEOUT_MS: expected a positive integer (ms), got "soon"')
-      expect(e.message).toContain('QA_OPENAI_BASE_URL: expected a URL')
-    }
+  test('bad vision settings are the config resolver’s issues, naming the variable', () => {
+    const { issues } = resolveConfig(undefined, { QA_VISION: 'gpt', QA_VISION_TIMEOUT_MS: 'soon' })
+    expect(issues.map((i) => i.path)).toEqual([
+      'QA_VISION (vision.provider)',
+      'QA_VISION_TIMEOUT_MS (vision.timeoutMs)',
+    ])
+    const openai = resolveConfig(undefined, { QA_VISION: 'openai', QA_OPENAI_MODEL: 'llava' }).issues
+    expect(openai).toEqual([
+      expect.objectContaining({ path: 'vision.openaiBaseUrl (QA_OPENAI_BASE_URL)', got: 'nothing' }),
+    ])
   })
 
   test('default fallback chains follow seed 001: LLM → OCR → none', () => {

@@ -22,12 +22,12 @@ export {
   type VisionCallInfo,
 } from './analyzer'
 export {
-  visionConfigFromEnv,
   defaultFallback,
   PROVIDER_NAMES,
-  type Env,
   type ProviderName,
   type VisionConfig,
+  visionConfigFromQa,
+  type VisionSecrets,
 } from './config'
 export { VisionError, isVisionError, type VisionErrorCode, type VisionErrorOptions } from './errors'
 export { extractJson, tryExtractJson } from './extract-json'

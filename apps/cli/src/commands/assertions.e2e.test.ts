@@ -80,8 +80,11 @@ describe('assertions through the CLI (issue 15 Build 3)', () => {
       expect(failed.details.assertion).toMatchObject({ expected: 'text equals "알림 받기"', actual: '"알림 수신"' })
 
       const xml = readFileSync(junit, 'utf8')
-      expect(xml).toMatch(/<testsuite[^>]*tests="6"[^>]*failures="1"/)
-      expect(xml).toContain('<failure message="Assertion failed: expected text equals &quot;알림 받기&quot;')
+      // one testcase for the case (issue 17 item 5): its failure names step #1 and the assertion
+      expect(xml).toMatch(/<testsuite[^>]*tests="1"[^>]*failures="1"/)
+      expect(xml).toMatch(
+        /<failure message="1 of 6 steps failed: #1 [^"]*: Assertion failed: expected text equals &quot;알림 받기&quot;/,
+      )
       expect(xml).toContain('actual: &quot;알림 수신&quot;')
 
       // the HTML report, opened in a browser: the failing step shows expected and actual

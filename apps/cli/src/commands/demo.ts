@@ -1,6 +1,8 @@
 import { relative, resolve } from 'node:path'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
+import { loadConfig } from '../config'
+import { padEndToColumns } from '../display-width'
 import type { DesktopDemoResult } from '../demo/desktop-demo'
 import { runWebDemo, type WebDemoResult } from '../demo/web-demo'
 import { createProgress } from '../progress'
@@ -55,6 +57,9 @@ export class DemoCommand extends QaCommand {
       )
     // the demo replaces its folder: refuse one it did not make before any work (and before a private Xvfb rerun)
     await checkDemoFolder(this.outDir, this.force)
+    // the demo keeps its own thresholds; of the configuration it takes the browser (browser.chromiumPath, QA_CHROMIUM)
+    const { config } = await loadConfig({})
+    const executablePath = config.browser.chromiumPath
     if (this.desktop) {
       const { desktopDemoDisplay, rerunUnderPrivateXvfb, runDesktopDemo } = await import('../demo/desktop-demo')
       const display = await desktopDemoDisplay(process.env, log)
@@ -73,7 +78,7 @@ export class DemoCommand extends QaCommand {
       const result = await runDesktopDemo({
         display,
         outDir: this.outDir,
-        ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
+        executablePath,
         onProgress: log,
         onStep,
       })
@@ -85,7 +90,7 @@ export class DemoCommand extends QaCommand {
     }
     const result = await runWebDemo({
       outDir: this.outDir,
-      ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
+      executablePath,
       onProgress: log,
       onStep,
     })
@@ -128,7 +133,7 @@ export class DemoCommand extends QaCommand {
             ? opts.inputSteps
             : `found by ${s.method}`
       this.out(
-        `  ${String(s.index + 1).padStart(2)}. ${s.verdict.toUpperCase().padEnd(7)} ${s.description.padEnd(38)} ${how}${s.confidence ? `, ${pct(s.confidence)}` : ''}`,
+        `  ${String(s.index + 1).padStart(2)}. ${s.verdict.toUpperCase().padEnd(7)} ${padEndToColumns(s.description, 38)} ${how}${s.confidence ? `, ${pct(s.confidence)}` : ''}`,
       )
     }
     this.out('')

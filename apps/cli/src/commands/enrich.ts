@@ -1,12 +1,11 @@
 import { resolve } from 'node:path'
-import { isLegacyTestCase } from '@qa/model'
+import { isLegacyTestCase, type QaConfig } from '@qa/model'
 import { loadTestCase, saveTestCase } from '@qa/model/node'
 import { enrichWebCase, openBrowser } from '@qa/recorder-cdp'
 import { desktopVision, enrichDesktopCase } from '@qa/recorder-desktop'
-import { visionConfigFromEnv } from '@qa/vision'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
-import { loadConfig } from '../config'
+import { loadConfig, visionConfigOf } from '../config'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
 import { caseInputs, guardOutputs } from '../output-guard'
 import { parseUrlFlag, UsageError } from '../usage-error'
@@ -56,10 +55,12 @@ export class EnrichCommand extends QaCommand {
   baseUrl = Option.String('--base-url', {
     description: 'Web cases: move every recorded URL on the recorded origin onto this base URL.',
   })
+  configPath = Option.String('--config', { description: 'Config file (default ./qa.config.json when present).' })
 
   async run(): Promise<number> {
     parseUrlFlag(this.url, '--url')
     parseUrlFlag(this.baseUrl, '--base-url')
+    const { config } = await loadConfig({ configPath: this.configPath })
     const loaded = await loadTestCase(this.casePath)
     const tc = loaded.testCase
     const out = resolve(this.outPath ?? loaded.file.replace(/\.json$/i, '') + '.enriched.json')
@@ -69,11 +70,14 @@ export class EnrichCommand extends QaCommand {
       force: this.force,
       nothing: 'nothing was enriched',
     })
-    if (tc.platform === 'web') return this.enrichWeb(loaded.testCase, out)
-    const vision = desktopVision(visionConfigFromEnv(process.env))
+    if (tc.platform === 'web') return this.enrichWeb(loaded.testCase, out, config)
+    const vision = desktopVision(visionConfigOf(config, process.env))
     try {
       if (!vision.elementAnalyzer)
-        throw new UsageError('QA_VISION=none cannot enrich anything.', 'Use QA_VISION=ocr (offline) or bedrock/openai.')
+        throw new UsageError(
+          'The vision provider is "none" (vision.provider / QA_VISION): it cannot enrich anything.',
+          'Use QA_VISION=ocr (offline) or bedrock/openai.',
+        )
       if (!isLegacyTestCase(tc) && !this.json) this.err('Every click already has semantic information; nothing to do.')
       const { testCase, result, notes } = await enrichDesktopCase(tc, {
         analyzer: vision.elementAnalyzer,
@@ -123,8 +127,7 @@ export class EnrichCommand extends QaCommand {
     return EXIT_TEST_FAILED
   }
 
-  private async enrichWeb(tc: import('@qa/model').TestCase, out: string): Promise<number> {
-    const { config } = await loadConfig({})
+  private async enrichWeb(tc: import('@qa/model').TestCase, out: string, config: QaConfig): Promise<number> {
     const session = await openBrowser({
       executablePath: config.browser.chromiumPath,
       ...(tc.viewport ? { viewport: { width: tc.viewport.width, height: tc.viewport.height } } : {}),

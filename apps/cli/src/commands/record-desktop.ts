@@ -1,7 +1,7 @@
 import { runDesktopRecord } from '@qa/recorder-desktop'
-import { visionConfigFromEnv } from '@qa/vision'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
+import { loadConfig, visionConfigOf } from '../config'
 import { EXIT_PASS } from '../exit-codes'
 import { guardOutputs } from '../output-guard'
 import { parsePositiveInt, UsageError } from '../usage-error'
@@ -34,11 +34,17 @@ export class RecordDesktopCommand extends QaCommand {
   analyze = Option.Boolean('--analyze', false, {
     description: 'Analyse each click with the vision provider (QA_VISION).',
   })
-  stopKey = Option.String('--stop-key', 'f10', { description: 'Key that stops recording (default f10).' })
-  settle = Option.String('--settle-ms', { description: 'Wait before the after-screenshot (default 500).' })
-  interval = Option.String('--frame-interval-ms', {
-    description: 'Screen grab interval of the ring buffer (default 100).',
+  // no clipanion defaults: a flag left out never overrides record.* in the config (loadConfig's defaults)
+  stopKey = Option.String('--stop-key', {
+    description: 'Key that stops recording (default: record.stopHotkey, else F10).',
   })
+  settle = Option.String('--settle-ms', {
+    description: 'Wait before the after-screenshot (default: record.settleMs, else 500).',
+  })
+  interval = Option.String('--frame-interval-ms', {
+    description: 'Screen grab interval of the ring buffer (default: record.frameIntervalMs, else 100).',
+  })
+  configPath = Option.String('--config', { description: 'Config file (default ./qa.config.json when present).' })
   duration = Option.String('--duration-ms', { description: 'Stop by itself after this long.' })
   force = Option.Boolean('--force', false, { description: 'Overwrite an existing case file.' })
 
@@ -46,6 +52,16 @@ export class RecordDesktopCommand extends QaCommand {
     const settleMs = parsePositiveInt(this.settle, '--settle-ms')
     const frameIntervalMs = parsePositiveInt(this.interval, '--frame-interval-ms')
     const durationMs = parsePositiveInt(this.duration, '--duration-ms')
+    const { config } = await loadConfig({
+      configPath: this.configPath,
+      flags: {
+        record: {
+          ...(settleMs !== undefined ? { settleMs } : {}),
+          ...(frameIntervalMs !== undefined ? { frameIntervalMs } : {}),
+          ...(this.stopKey !== undefined ? { stopHotkey: this.stopKey } : {}),
+        },
+      },
+    })
     if (!/\.json$/i.test(this.outPath))
       throw new UsageError(`--out: expected a .json file to save the case to, got "${this.outPath}".`)
     await guardOutputs({
@@ -57,7 +73,8 @@ export class RecordDesktopCommand extends QaCommand {
       force: this.force,
       nothing: 'nothing was recorded',
     })
-    const vision = this.analyze ? visionConfigFromEnv(process.env) : null
+    const vision = this.analyze ? visionConfigOf(config, process.env) : null
+    const stopKey = config.record.stopHotkey
     const abort = new AbortController()
     const onSigint = () => abort.abort()
     process.once('SIGINT', onSigint)
@@ -67,14 +84,14 @@ export class RecordDesktopCommand extends QaCommand {
         out: this.outPath,
         ...(this.name ? { name: this.name } : {}),
         vision,
-        stopKey: this.stopKey,
-        ...(settleMs !== undefined ? { settleMs } : {}),
-        ...(frameIntervalMs !== undefined ? { frameIntervalMs } : {}),
+        stopKey,
+        settleMs: config.record.settleMs,
+        frameIntervalMs: config.record.frameIntervalMs,
         ...(durationMs !== undefined ? { durationMs } : {}),
         signal: abort.signal,
         overwrite: this.force,
         onReady: () =>
-          this.err(`Recording on ${process.env.DISPLAY}. Press ${this.stopKey.toUpperCase()} (or Ctrl+C) to stop.`),
+          this.err(`Recording on ${process.env.DISPLAY}. Press ${stopKey.toUpperCase()} (or Ctrl+C) to stop.`),
         onProgress: (p) => {
           const line = `  ${p.state}: ${p.actions} actions, ${p.capturing} saving, analysed ${p.analyzed}/${p.toAnalyze}`
           if (line !== last && process.stderr.isTTY) process.stderr.write(`\r${line}`)

@@ -13,6 +13,7 @@ import {
 } from '@qa/recorder-cdp'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
+import { loadConfig } from '../config'
 import { EXIT_PASS } from '../exit-codes'
 import { guardOutputs, stageReplacement } from '../output-guard'
 import { stepLine } from '../step-line'
@@ -88,9 +89,11 @@ export class RecordWebCommand extends QaCommand {
     description: 'Replace --out and its screenshot folder when they exist.',
   })
   json = Option.Boolean('--json', false, { description: 'Print one JSON object, nothing else.' })
+  configPath = Option.String('--config', { description: 'Config file (default ./qa.config.json when present).' })
 
   async run(): Promise<number> {
     const viewport = parseViewport(this.viewport)
+    const { config } = await loadConfig({ configPath: this.configPath })
     const byHand = !this.script
     if (this.url !== undefined) {
       // what a browser opens: http(s), and file:/data:/about: pages for tests
@@ -151,7 +154,13 @@ export class RecordWebCommand extends QaCommand {
     // midway leaves the old case and its screenshots as they were.
     const staging = await stageReplacement(caseFile)
     try {
-      const code = await this.recordInto(staging?.caseFile ?? caseFile, { byHand, windowed, viewport, steps })
+      const code = await this.recordInto(staging?.caseFile ?? caseFile, {
+        byHand,
+        windowed,
+        viewport,
+        steps,
+        chromiumPath: config.browser.chromiumPath,
+      })
       if (staging) await staging.commit()
       return code
     } finally {
@@ -161,10 +170,16 @@ export class RecordWebCommand extends QaCommand {
 
   private async recordInto(
     caseFile: string,
-    opts: { byHand: boolean; windowed: boolean; viewport: ReturnType<typeof parseViewport>; steps: ScriptStep[] },
+    opts: {
+      byHand: boolean
+      windowed: boolean
+      viewport: ReturnType<typeof parseViewport>
+      steps: ScriptStep[]
+      chromiumPath: string
+    },
   ): Promise<number> {
     const { byHand, windowed, viewport, steps } = opts
-    const chromium = process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}
+    const chromium = { executablePath: opts.chromiumPath }
     const session: BrowserSession =
       byHand && this.cdp
         ? await attachToCurrentTab(this.cdp)

@@ -66,8 +66,9 @@ export class ReplayCommand extends QaCommand {
     description: "Move every recorded URL on a case's recorded origin onto this base URL (for folders and shards).",
   })
   verify = Option.Boolean('--verify', false, { description: 'Compare each step with its recorded screenshot.' })
-  reportDir = Option.String('--report-dir', 'qa-reports', {
-    description: 'Folder for the reports (default qa-reports).',
+  // no clipanion default: a flag left out never overrides replay.reportDir / QA_REPORT_DIR (loadConfig's default)
+  reportDir = Option.String('--report-dir', {
+    description: 'Folder for the reports (default: replay.reportDir, QA_REPORT_DIR, else qa-reports).',
   })
   threshold = Option.String('--threshold', { description: 'Similarity 0–1 a step needs to pass (default 0.95).' })
   json = Option.Boolean('--json', false, { description: 'Print the report JSON on stdout and nothing else.' })
@@ -127,12 +128,16 @@ export class ReplayCommand extends QaCommand {
           'Replay the cases one by one (qa replay <case.json> …) for these flags; a folder writes one JSON report per case under --report-dir.',
         )
       const baseUrl = baseUrlFlag ?? url
+      // the folder route reads qa.config.json / QA_REPORT_DIR for the report folder too (a flag given wins)
+      const { config: folderConfig } = await loadConfig({
+        flags: { replay: this.reportDir !== undefined ? { reportDir: this.reportDir } : {} },
+      })
       return replayFolderFromCli({
         dir: this.casePath,
         ...(this.shard !== undefined ? { shard: this.shard } : {}),
         ...(baseUrl ? { baseUrl } : {}),
         verify: this.verify,
-        reportDir: this.reportDir,
+        reportDir: folderConfig.replay.reportDir,
         ...(threshold !== undefined ? { threshold } : {}),
         ...(timeout ? { timeoutMs: timeout } : {}),
         json: this.json,
@@ -147,7 +152,7 @@ export class ReplayCommand extends QaCommand {
       flags: {
         ...(threshold !== undefined ? { verify: { passSimilarity: threshold } } : {}),
         replay: {
-          ...(this.reportDir ? { reportDir: this.reportDir } : {}),
+          ...(this.reportDir !== undefined ? { reportDir: this.reportDir } : {}),
           ...(timeout ? { actionTimeoutMs: timeout } : {}),
           ...(this.allowCoordinates !== undefined ? { allowCoordinates: this.allowCoordinates } : {}),
           ...(this.filesDir !== undefined ? { filesDir: this.filesDir } : {}),
@@ -183,10 +188,10 @@ export class ReplayCommand extends QaCommand {
     if (tc.platform !== 'web') {
       return replayDesktopFromCli({
         casePath: this.casePath,
+        config,
         verify: this.verify,
         allowCoordinates: config.replay.allowCoordinates,
-        reportDir: resolve(this.reportDir),
-        ...(threshold !== undefined ? { threshold } : {}),
+        reportDir: resolve(config.replay.reportDir),
         json: this.json,
         ...(this.junit ? { junit: this.junit } : {}),
         force: this.force,
@@ -242,7 +247,9 @@ export class ReplayCommand extends QaCommand {
     const formats: ReportFormat[] = config.replay.reportFormats
     const written = await writeReports(outcome.report, reportDir, formats, { baseDir: loaded.dir })
     if (this.junit)
-      await writeFileAtomic(this.junit, await renderReport(outcome.report, 'junit'), { overwrite: this.force })
+      await writeFileAtomic(this.junit, await renderReport(outcome.report, 'junit', { baseDir: loaded.dir }), {
+        overwrite: this.force,
+      })
     if (this.saveHeals) {
       await saveTestCase(this.saveHeals, outcome.healedCase, { overwrite: this.force })
       log(`Learnt ${outcome.healedSteps.length} verified heal(s) into ${this.saveHeals}`)

@@ -1,6 +1,7 @@
 import { dirname, isAbsolute, resolve } from 'node:path'
 import type { ReplayReport } from '@qa/model'
-import { loadReplayReport, saveReplayReport } from '@qa/model/node'
+import { loadReplayReport, saveReplayReport, writeFileAtomic } from '@qa/model/node'
+import { renderJunitReport } from '@qa/verifier'
 import { mergeReplayReports, relativePosix } from '@qa/server'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
@@ -29,13 +30,16 @@ export class ReportMergeCommand extends QaCommand {
   outFile = Option.String('--out', { required: true, description: 'The merged report JSON to write.' })
   force = Option.Boolean('--force', false, { description: 'Overwrite the --out file if it exists.' })
   name = Option.String('--name', { description: 'Name of the merged report (default: "<n> cases merged").' })
+  junit = Option.String('--junit', {
+    description: 'Also write JUnit XML: one testsuite, one testcase per merged case.',
+  })
   files = Option.Rest({ required: 1, name: 'report.json' })
 
   async run(): Promise<number> {
     const reports: ReplayReport[] = []
     for (const f of this.files) reports.push(await loadReplayReport(f))
     await guardOutputs({
-      outputs: [{ path: this.outFile, flag: '--out' }],
+      outputs: [{ path: this.outFile, flag: '--out' }, this.junit && { path: this.junit, flag: '--junit' }],
       inputs: reports.flatMap((r, i) => reportInputs(this.files[i] as string, r, 'one of the reports')),
       force: this.force,
       nothing: 'nothing was merged',
@@ -47,8 +51,10 @@ export class ReportMergeCommand extends QaCommand {
         relativePosix(outDir, isAbsolute(p) ? p : resolve(dirname(resolve(this.files[i] ?? '.')), p)),
     })
     await saveReplayReport(this.outFile, merged, { overwrite: this.force })
+    if (this.junit)
+      await writeFileAtomic(this.junit, renderJunitReport(merged, { baseDir: outDir }), { overwrite: this.force })
     this.out(merged.summary)
-    this.out(`wrote ${this.outFile}`)
+    this.out(`wrote ${this.outFile}${this.junit ? ` and ${this.junit}` : ''}`)
     return EXIT_PASS
   }
 }

@@ -22,12 +22,12 @@ beforeAll(async () => {
 }, 180_000)
 
 describe('qa report', () => {
-  test('junit to stdout: one testcase per action, the failure with its reason', async () => {
+  test('junit to stdout: one testcase for the case, the failure with the failing step and its reason', async () => {
     const r = await runBuilt(['report', jsonPath, '--format', 'junit'])
     expect(r.code).toBe(0)
-    expect(r.stdout.match(/<testcase /g)).toHaveLength(2)
+    expect(r.stdout.match(/<testcase /g)).toHaveLength(1)
     expect(r.stdout).toMatch(
-      /<failure message="The screenshots could not be compared: [^"]*gone\.png: no such screenshot file/,
+      /<failure message="1 of 2 steps failed: #1 결제: The screenshots could not be compared: [^"]*gone\.png: no such screenshot file/,
     )
   }, 60_000)
 

@@ -93,7 +93,10 @@ describe('qa record web / qa replay', () => {
       join(dir, 'junit.xml'),
     ])
     expect(same.code, same.stderr).toBe(0)
-    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuite[^>]*tests="2"[^>]*failures="0"/)
+    // one testcase for the case (issue 17 item 5), its two steps in <system-out>
+    const junit = readFileSync(join(dir, 'junit.xml'), 'utf8')
+    expect(junit).toMatch(/<testsuite[^>]*tests="1"[^>]*failures="0"/)
+    expect(junit).toContain('<property name="steps" value="2"/>')
     expect(readdirSync(join(dir, 'r1')).some((f) => f.endsWith('.html'))).toBe(true)
 
     const before = createHash('sha256').update(readFileSync(caseFile)).digest('hex')

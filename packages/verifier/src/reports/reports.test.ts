@@ -39,11 +39,11 @@ describe('reports of a 3-step run with one failure', () => {
     expect(t).toContain('located by: similarity')
   })
 
-  test('JUnit has one testcase per action and one failure with the reason', () => {
+  test('JUnit has one testcase for the case and one failure with the reason', () => {
     const x = renderJunitReport(run.report)
-    expect(x.match(/<testcase /g)).toHaveLength(3)
+    expect(x.match(/<testcase /g)).toHaveLength(1)
     expect(x.match(/<failure /g)).toHaveLength(1)
-    expect(x).toMatch(/<testsuite name="로그인 흐름" tests="3" failures="1"/)
+    expect(x).toMatch(/<testsuite name="로그인 흐름" tests="1" failures="1"/)
     expect(x).toMatch(/<failure message="[^"]*설정 화면 대신 오류 대화상자가 보입니다/)
     expect(escapeXml('a<b>&"\'\u0001')).toBe('a&lt;b&gt;&amp;&quot;&apos;')
   })
@@ -133,7 +133,7 @@ describe('reports of assert steps', () => {
     expect(t).toContain('actual:   "장바구니 <2>개"')
     const x = renderJunitReport(report)
     expect(x).toMatch(
-      /<failure message="Assertion failed\." type="assertion">[^<]*expected: text equals &quot;장바구니 3개&quot;\nactual: &quot;장바구니 &lt;2&gt;개&quot;/,
+      /<failure message="1 of 2 steps failed: #1 [^"]*: Assertion failed\." type="assertion">[^<]*expected: text equals &quot;장바구니 3개&quot;\n {2}actual: &quot;장바구니 &lt;2&gt;개&quot;/,
     )
     const html = await renderHtmlReport(report)
     expect(html).toContain('<dd class="assertion-expected">text equals &quot;장바구니 3개&quot;</dd>')

@@ -30,7 +30,7 @@ export async function renderReport(
     case 'txt':
       return renderTextReport(report)
     case 'junit':
-      return renderJunitReport(report)
+      return renderJunitReport(report, opts.baseDir ? { baseDir: opts.baseDir } : {})
     case 'html':
       return renderHtmlReport(report, opts)
   }

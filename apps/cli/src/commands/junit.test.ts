@@ -1,0 +1,89 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { type ReplayReport, serializeReplayReport, stringifyDocument } from '@qa/model'
+import { parse as parseJunit, type TestSuites } from 'junit2json'
+import { describe, expect, test } from 'vitest'
+import { validateJunit } from '../__tests__/junit'
+import { qa } from '../__tests__/run-cli'
+
+/** Issue 17 item 5: `qa report merge --junit` and `qa report --format junit` give one testcase per case. */
+function report(name: string, verdicts: Array<'pass' | 'fail'>): ReplayReport {
+  const failedCount = verdicts.filter((v) => v === 'fail').length
+  return {
+    testCaseName: name,
+    sessionId: name,
+    startTime: '2026-01-01T00:00:00.000Z',
+    endTime: '2026-01-01T00:00:02.000Z',
+    totalActions: verdicts.length,
+    passedCount: verdicts.length - failedCount,
+    failedCount,
+    warningCount: 0,
+    successRate: (verdicts.length - failedCount) / verdicts.length,
+    passed: failedCount === 0,
+    testCasePath: `cases/${name}.json`,
+    verificationResults: verdicts.map((v, i) => ({
+      actionIndex: i,
+      actionDescription: `버튼 ${i} 클릭`,
+      screenshotMatch: v !== 'fail',
+      screenshotSimilarity: v === 'fail' ? 0.5 : 1,
+      visionVerified: false,
+      visionMatch: false,
+      finalResult: v,
+      reason: v === 'fail' ? '저장 대화상자가 열리지 않았습니다' : null,
+      actualScreenshot: `artifacts/${name}-${i}.png`,
+      durationMs: 500,
+    })),
+    summary: '',
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'qa-junit-cli-'))
+const write = (rel: string, r: ReplayReport) => {
+  const p = join(dir, rel)
+  mkdirSync(dirname(p), { recursive: true })
+  writeFileSync(p, stringifyDocument(serializeReplayReport(r)))
+  return p
+}
+
+describe('JUnit from the CLI', () => {
+  const a = write('shard-1/report.json', report('로그인', ['pass', 'pass']))
+  const b = write('shard-2/report.json', report('검색', ['pass', 'fail', 'pass']))
+
+  test('qa report merge --junit: valid against the Jenkins XSD, one test per case, the failing step named', async () => {
+    const junit = join(dir, 'merged', 'junit.xml')
+    const r = qa(['report', 'merge', a, b, '--out', join(dir, 'merged', 'all.json'), '--junit', junit])
+    expect(r.code, r.stderr).toBe(0)
+    const xml = readFileSync(junit, 'utf8')
+    expect(await validateJunit(xml)).toEqual({ valid: true, errors: [] })
+    const parsed = (await parseJunit(xml)) as TestSuites
+    expect(parsed).toMatchObject({ tests: 2, failures: 1 })
+    const cases = parsed.testsuite?.[0]?.testcase ?? []
+    expect(cases.map((c) => [c.name, c.failure?.[0]?.message ?? null])).toEqual([
+      ['로그인', null],
+      ['검색', '1 of 3 steps failed: #1 버튼 1 클릭: 저장 대화상자가 열리지 않았습니다'],
+    ])
+    // the attachment is the failed step's screenshot, absolute, next to the shard it came from
+    expect(cases[1]?.['system-out']?.[0]).toContain(`[[ATTACHMENT|${join(dir, 'shard-2', 'artifacts', '검색-1.png')}]]`)
+  })
+
+  test('qa report merge refuses an existing --junit file before merging, and takes it with --force', () => {
+    const junit = join(dir, 'taken.xml')
+    writeFileSync(junit, 'keep')
+    const out = join(dir, 'merged-2.json')
+    const r = qa(['report', 'merge', a, b, '--out', out, '--junit', junit])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--junit .*taken\.xml already exists/)
+    expect(readFileSync(junit, 'utf8')).toBe('keep')
+    expect(qa(['report', 'merge', a, b, '--out', out, '--junit', junit, '--force']).code).toBe(0)
+    expect(readFileSync(junit, 'utf8')).toContain('<testsuites')
+  })
+
+  test('qa report <one report> --format junit: one suite, one testcase', async () => {
+    const r = qa(['report', b, '--format', 'junit'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(await validateJunit(r.stdout)).toEqual({ valid: true, errors: [] })
+    const parsed = (await parseJunit(r.stdout)) as TestSuites
+    expect(parsed.testsuite?.map((s) => [s.name, s.testcase?.length])).toEqual([['검색', 1]])
+  })
+})
