@@ -2,12 +2,9 @@ import { lstatSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
-import { caseFolder, fakeReplayer, fakeWriter, tempDir } from './__tests__/fakes'
+import { caseFolder, fakeReplayer, fakeWriter, tempDir } from '../../../packages/runner/src/__tests__/fakes'
 import { createHttpApp } from './http-app'
-import { memoryRunStore } from './run-store'
-import { createRunner } from './runner'
-import type { JobRunner, RunRecord } from './run-types'
-import { createSuiteCatalog } from './suite-catalog'
+import { createRunner, createSuiteCatalog, type JobRunner, memoryRunStore, type RunRecord } from '@qa/runner'
 
 const apps: FastifyInstance[] = []
 afterEach(async () => {

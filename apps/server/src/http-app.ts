@@ -3,14 +3,21 @@ import { createReadStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { isQaError } from '@qa/model'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import { type ArtifactStore, assertArtifactKey } from './artifact-store'
-import { ServerError } from './errors'
+import {
+  type ArtifactStore,
+  assertArtifactKey,
+  buildTestBotResults,
+  contentTypeOf,
+  type JobRunner,
+  latestSuiteStates,
+  type RunnerEvent,
+  type RunRecord,
+  safeFile,
+  ServerError,
+  type SuiteCatalog,
+  type SuiteRun,
+} from '@qa/runner'
 import { parseRunRequest } from './parse-run-request'
-import { latestSuiteStates } from './runner'
-import type { JobRunner, RunnerEvent, RunRecord, SuiteRun } from './run-types'
-import { contentTypeOf, safeFile } from './safe-path'
-import type { SuiteCatalog } from './suite-catalog'
-import { buildTestBotResults } from './testbot-results'
 
 export interface HttpAppOptions {
   catalog: SuiteCatalog

@@ -7,9 +7,9 @@ import { createWebRecorder, openBrowser } from '@qa/recorder-cdp'
 import { type SampleApp, startSampleApp } from '@qa/sample-app'
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { tempDir } from './__tests__/fakes'
+import { tempDir } from '../../../packages/runner/src/__tests__/fakes'
 import { type RunningServer, startServer } from './start-server'
-import type { TestBotResults } from './testbot-results'
+import type { TestBotResults } from '@qa/runner'
 
 const CHROMIUM = process.env.QA_CHROMIUM ?? '/usr/bin/chromium'
 const ARGS = [

@@ -1,11 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { afterEach, describe, expect, it } from 'vitest'
-import { caseFolder, fakeReplayer, fakeWriter, tempDir } from './__tests__/fakes'
+import { caseFolder, fakeReplayer, fakeWriter, tempDir } from '../../../packages/runner/src/__tests__/fakes'
 import { createMcpServer, MCP_TOOL_NAMES } from './mcp-server'
-import { memoryRunStore } from './run-store'
-import { createRunner } from './runner'
-import { createSuiteCatalog } from './suite-catalog'
+import { createRunner, createSuiteCatalog, memoryRunStore } from '@qa/runner'
 
 const closers: Array<() => Promise<void>> = []
 afterEach(async () => {

@@ -4,14 +4,18 @@ import { isQaError } from '@qa/model'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import { ServerError } from './errors'
+import {
+  buildTestBotResults,
+  type JobRunner,
+  latestSuiteStates,
+  type RunRecord,
+  ServerError,
+  type SuiteCatalog,
+  type SuiteRun,
+} from '@qa/runner'
 import { checkJsonRpcLine, describeIssues, type JsonRpcChecks } from './json-rpc-guard'
 import { parseRunRequest } from './parse-run-request'
-import { latestSuiteStates } from './runner'
-import type { JobRunner, RunRecord, SuiteRun } from './run-types'
 import { createRunnerServices, type RunnerServicesOptions } from './services'
-import type { SuiteCatalog } from './suite-catalog'
-import { buildTestBotResults } from './testbot-results'
 
 export const MCP_SERVER_NAME = 'qa-runner'
 export const MCP_TOOL_NAMES = ['list_suites', 'run_suite', 'run_all', 'get_results', 'get_report'] as const

@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect } from 'vitest'
 import { parseRunRequest } from './parse-run-request'
-import type { SuiteInfo } from './suite-catalog'
+import type { SuiteInfo } from '@qa/runner'
 
 const suitesOf = (names: string[]): SuiteInfo[] =>
   names.map((name, index) => ({

@@ -1,6 +1,4 @@
-import { ServerError } from './errors'
-import type { RunRequest } from './run-types'
-import type { SuiteInfo } from './suite-catalog'
+import { type RunRequest, ServerError, type SuiteInfo } from '@qa/runner'
 
 const KEYS = ['all', 'index', 'name'] as const
 

@@ -1,12 +1,19 @@
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Platform } from '@qa/model'
-import { type ArtifactStore, openArtifactStore } from './artifact-store'
-import { fileRunStore, type RunStore } from './run-store'
-import { createRunner } from './runner'
-import type { JobRunner, ReplayerTable, SuiteReplayFn } from './run-types'
-import { createSuiteCatalog, type SuiteCatalog } from './suite-catalog'
-import { webReplayer } from './web-replayer'
+import {
+  type ArtifactStore,
+  createRunner,
+  createSuiteCatalog,
+  fileRunStore,
+  type JobRunner,
+  openArtifactStore,
+  type ReplayerTable,
+  type RunStore,
+  type SuiteCatalog,
+  type SuiteReplayFn,
+  webReplayer,
+} from '@qa/runner'
 
 /** The bundled example cases `--demo` serves (they run against @qa/sample-app). */
 export const DEMO_CASES_DIR = fileURLToPath(new URL('../demo-cases/', import.meta.url))
@@ -85,7 +92,7 @@ export async function createRunnerServices(opts: RunnerServicesOptions = {}): Pr
     if (opts.queue) {
       artifacts =
         typeof opts.artifacts === 'object' ? opts.artifacts : await openArtifactStore(opts.artifacts, reportDir)
-      const { createBullmqJobRunner } = await import('./bullmq-job-runner')
+      const { createBullmqJobRunner } = await import('@qa/runner')
       runner = await createBullmqJobRunner({
         url: opts.queue,
         store,

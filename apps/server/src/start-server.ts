@@ -1,6 +1,6 @@
 import { isIP } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import { ServerError } from './errors'
+import { ServerError } from '@qa/runner'
 import { createHttpApp } from './http-app'
 import { createRunnerServices, type RunnerServices, type RunnerServicesOptions } from './services'
 

@@ -2,11 +2,9 @@ import { connect } from 'node:net'
 import fc from 'fast-check'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { caseFolder, fakeReplayer, fakeWriter, tempDir } from './__tests__/fakes'
+import { caseFolder, fakeReplayer, fakeWriter, tempDir } from '../../../packages/runner/src/__tests__/fakes'
 import { createHttpApp } from './http-app'
-import { memoryRunStore } from './run-store'
-import { createRunner } from './runner'
-import { createSuiteCatalog } from './suite-catalog'
+import { createRunner, createSuiteCatalog, memoryRunStore } from '@qa/runner'
 
 const TOKEN = 'a-very-long-secret-token-0123456789'
 let app: FastifyInstance

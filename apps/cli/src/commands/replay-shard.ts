@@ -1,7 +1,7 @@
 import { isAbsolute, join, resolve } from 'node:path'
 import { type ReplayReport, serializeReplayReport } from '@qa/model'
 import { isDirectory, saveReplayReport } from '@qa/model/node'
-import { parseShardSpec, relativePosix, replayFolder, scanSuites, webReplayer } from '@qa/server'
+import { parseShardSpec, relativePosix, replayFolder, scanSuites, webReplayer } from '@qa/runner'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
 import { UsageError } from '../usage-error'
 

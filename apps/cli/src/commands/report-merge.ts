@@ -1,7 +1,7 @@
 import { dirname, isAbsolute, resolve } from 'node:path'
 import type { ReplayReport } from '@qa/model'
 import { loadReplayReport, saveReplayReport } from '@qa/model/node'
-import { mergeReplayReports, relativePosix } from '@qa/server'
+import { mergeReplayReports, relativePosix } from '@qa/runner'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'

@@ -1,5 +1,5 @@
 import type { Platform } from '@qa/model'
-import { openArtifactStore, parseRedisUrl, startQueueWorker, webReplayer } from '@qa/server'
+import { openArtifactStore, parseRedisUrl, startQueueWorker, webReplayer } from '@qa/runner'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'

@@ -2,15 +2,22 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { type ArtifactStore, localArtifactStore } from './artifact-store'
-import { createBullmqJobRunner } from './bullmq-job-runner'
+import {
+  type ArtifactStore,
+  createBullmqJobRunner,
+  createSuiteCatalog,
+  type JobRunner,
+  localArtifactStore,
+  memoryRunStore,
+  type QueueWorkerHandle,
+  type RunnerEvent,
+  type SuiteInfo,
+  type SuiteReplayFn,
+  startQueueWorker,
+} from '@qa/runner'
+import { caseFolder, fakeReplayer, fakeWriter, tempDir } from '../../../packages/runner/src/__tests__/fakes'
+import { startTestRedis, type TestRedis } from '../../../packages/runner/src/__tests__/redis-server'
 import { createHttpApp } from './http-app'
-import { type QueueWorkerHandle, startQueueWorker } from './queue-worker'
-import { memoryRunStore } from './run-store'
-import type { JobRunner, RunnerEvent, SuiteReplayFn } from './run-types'
-import { createSuiteCatalog, type SuiteInfo } from './suite-catalog'
-import { caseFolder, fakeReplayer, fakeWriter, tempDir } from './__tests__/fakes'
-import { startTestRedis, type TestRedis } from './__tests__/redis-server'
 
 let redis: TestRedis
 beforeAll(async () => {
@@ -195,7 +202,7 @@ describe('S3 artifact store (s3rver on loopback)', () => {
   })
 
   test('a worker writes the report to S3 and the server reads it back through the file route', async () => {
-    const { s3ArtifactStore } = await import('./s3-artifact-store')
+    const { s3ArtifactStore } = await import('@qa/runner')
     const store = s3ArtifactStore({
       bucket: 'qa-artifacts',
       prefix: 'nightly/',

@@ -1,0 +1,81 @@
+export { ServerError, type ServerErrorCode, STATUS_OF } from './errors'
+export {
+  buildResultsJson,
+  buildTestBotResults,
+  errorStep,
+  type StepFacts,
+  stepFromFacts,
+  stepResultAttr,
+  type SuiteResultState,
+  type SuiteStatus,
+  testBotAction,
+  type TestBotJsonEntry,
+  type TestBotResults,
+  type TestBotStep,
+} from './testbot-results'
+export {
+  compareCasePaths,
+  createSuiteCatalog,
+  type InvalidCase,
+  scanSuites,
+  type SuiteCatalog,
+  type SuiteCatalogOptions,
+  type SuiteCatalogSnapshot,
+  type SuiteInfo,
+} from './suite-catalog'
+export type {
+  AttemptRecord,
+  JobRunner,
+  ReplayerTable,
+  ReplayStepEvent,
+  ReportKind,
+  RunnerEvent,
+  RunRecord,
+  RunRequest,
+  RunStatus,
+  SuiteReplayFn,
+  SuiteReplayInput,
+  SuiteReplayOutcome,
+  SuiteRun,
+} from './run-types'
+export {
+  createRunner,
+  latestSuiteStates,
+  newRunId,
+  type ReportWriter,
+  type RunnerOptions,
+  stepsFromReport,
+  suiteSlug,
+} from './runner'
+export { fileRunStore, memoryRunStore, reviveRun, type RunStore } from './run-store'
+export { contentTypeOf, resolveInside, safeFile } from './safe-path'
+export { type WebReplayerOptions, type WebSuiteReplayFn, webReplayer } from './web-replayer'
+export { parseShardSpec, selectShard, type ShardSpec } from './select-shard'
+export { type MergedCaseEntry, type MergeReportsOptions, mergeReplayReports } from './merge-replay-reports'
+export { type ReplayFolderOptions, type ReplayFolderOutcome, relativePosix, replayFolder } from './replay-folder'
+export {
+  type ArtifactStore,
+  assertArtifactKey,
+  localArtifactStore,
+  openArtifactStore,
+  parseArtifactSpec,
+  type S3StoreOptions,
+} from './artifact-store'
+export { s3ArtifactStore } from './s3-artifact-store'
+export {
+  cancelKeyFor,
+  finalSuitePatch,
+  jobIdFor,
+  parseRedisUrl,
+  queueNameFor,
+  reconnectDelayMs,
+  recordAttemptResult,
+  recordAttemptStart,
+  referencedFiles,
+  shouldRetry,
+  type SuiteJobData,
+  type SuiteJobResult,
+  type WorkerProgress,
+} from './queue-protocol'
+export { type BullmqJobRunnerOptions, bullmqConnection, createBullmqJobRunner } from './bullmq-job-runner'
+export { type QueueWorkerHandle, type QueueWorkerOptions, rebaseReport, startQueueWorker } from './queue-worker'
