@@ -23,8 +23,9 @@ import {
   type SuiteJobResult,
 } from './queue-protocol'
 import type { RunStore } from './run-store'
-import { plannedRun, suiteSlug } from './runner'
-import type { JobRunner, RunnerEvent, RunRecord, SuiteRun } from './run-types'
+import { createRunBook } from './run-book'
+import { suiteSlug } from './runner'
+import type { JobRunner, RunRecord, SuiteRun } from './run-types'
 import type { SuiteInfo } from './suite-catalog'
 import { errorStep } from './testbot-results'
 
@@ -64,8 +65,6 @@ interface Tracked {
   dispatched: boolean
 }
 
-const terminal = (s: RunRecord['status']) => s === 'done' || s === 'canceled' || s === 'interrupted'
-
 /**
  * The job runner on BullMQ/Redis: a run is a set of suite jobs on per-platform queues, executed by `qa worker`
  * processes on any number of hosts. Worker progress and results come back as BullMQ events and feed the same
@@ -99,28 +98,13 @@ export async function createBullmqJobRunner(opts: BullmqJobRunnerOptions): Promi
     })
   }
 
-  const runs: RunRecord[] = [...(opts.initialRuns ?? [])].map((r) => structuredClone(r))
-  const byId = new Map(runs.map((r) => [r.id, r]))
+  const book = createRunBook({ store: opts.store, initialRuns: opts.initialRuns, now })
+  const { emit, persist } = book
   const tracked = new Map<string, Tracked>()
-  const listeners = new Set<(e: RunnerEvent) => void>()
-  const waiters = new Map<string, Array<(run: RunRecord) => void>>()
-  const cancelled = new Set<string>()
   const platforms: Platform[] = ['web', 'desktop']
   const queues = new Map<Platform, Queue>()
   const events: QueueEvents[] = []
   let closed = false
-
-  const emit = (event: RunnerEvent) => {
-    for (const l of listeners) {
-      try {
-        l(event)
-      } catch {
-        // A listener's bug must not stop the run.
-      }
-    }
-  }
-  const snapshot = (run: RunRecord) => structuredClone(run)
-  const persist = (run: RunRecord) => void opts.store.save(snapshot(run))
 
   for (const p of platforms) {
     queues.set(p, new Queue(queueNameFor(p), { connection, prefix: QUEUE_KEY_PREFIX }))
@@ -147,39 +131,10 @@ export async function createBullmqJobRunner(opts: BullmqJobRunnerOptions): Promi
   for (const q of queues.values()) q.on('error', () => undefined)
   await Promise.all(events.map((e) => e.waitUntilReady()))
 
-  const maybeFinishRun = (run: RunRecord) => {
-    if (terminal(run.status)) return
-    if (run.suites.some((s) => s.status !== 'done')) return
-    run.status = cancelled.has(run.id) ? 'canceled' : 'done'
-    run.passed = run.suites.every((s) => s.passed)
-    run.finishedAt = iso()
-    run.startedAt ??= run.finishedAt
-    emit({ type: 'run-finished', run: snapshot(run) })
-    for (const w of waiters.get(run.id) ?? []) w(snapshot(run))
-    waiters.delete(run.id)
-  }
-
   /** The one place a suite ends: a second call for the same suite is ignored (never counted twice). */
-  const finishSuite = (t: Tracked, patch: Partial<SuiteRun>) => {
-    const s = t.suite
-    if (s.status === 'done') return
-    Object.assign(s, patch)
-    s.status = 'done'
-    s.finishedAt = iso()
-    s.startedAt ??= s.finishedAt
-    s.durationMs = Date.parse(s.finishedAt) - Date.parse(s.startedAt)
-    emit({ type: 'suite-finished', runId: t.run.id, suite: structuredClone(s) })
-    maybeFinishRun(t.run)
-    persist(t.run)
-  }
+  const finishSuite = (t: Tracked, patch: Partial<SuiteRun>) => book.finishSuite(t.run, t.suite, patch)
 
-  const markStarted = (t: Tracked) => {
-    if (t.run.status === 'queued') {
-      t.run.status = 'running'
-      t.run.startedAt = iso()
-      emit({ type: 'run-started', runId: t.run.id })
-    }
-  }
+  const markStarted = (t: Tracked) => book.markStarted(t.run)
 
   const latestAttempt = (s: SuiteRun) => (s.attempts ?? []).reduce((m, a) => Math.max(m, a.attempt), 0)
 
@@ -316,13 +271,8 @@ export async function createBullmqJobRunner(opts: BullmqJobRunnerOptions): Promi
   const runner: JobRunner = {
     enqueue(suites, request = null) {
       if (closed) throw new Error('The runner is closed.')
-      const run = plannedRun(suites, request, now())
+      const run = book.open(suites, request)
       for (const suite of run.suites) suite.attempts = []
-      runs.push(run)
-      byId.set(run.id, run)
-      emit({ type: 'run-queued', run: snapshot(run) })
-      persist(run)
-      if (suites.length === 0) maybeFinishRun(run)
       suites.forEach((s: SuiteInfo, i) => {
         const slug = suiteSlug(s.index, s.name)
         const { path, ...info } = s
@@ -344,16 +294,11 @@ export async function createBullmqJobRunner(opts: BullmqJobRunnerOptions): Promi
         tracked.set(jobIdFor(run.id, s.index), t)
         void dispatch(t, path)
       })
-      return snapshot(run)
-    },
-    onEvent(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
+      return book.snapshot(run)
     },
     cancel(runId) {
-      const run = byId.get(runId)
-      if (!run || (run.status !== 'queued' && run.status !== 'running')) return false
-      cancelled.add(runId)
+      const run = book.markCanceled(runId)
+      if (!run) return false
       void redis.set(cancelKeyFor(runId), '1', 'EX', 24 * 3600).catch(() => undefined)
       for (const [jobId, t] of tracked) {
         if (t.run.id !== runId || t.suite.status === 'done') continue
@@ -370,29 +315,16 @@ export async function createBullmqJobRunner(opts: BullmqJobRunnerOptions): Promi
           })
           .catch(() => undefined)
       }
-      maybeFinishRun(run)
+      book.maybeFinishRun(run)
       persist(run)
       return true
     },
-    getRun(runId) {
-      const run = byId.get(runId)
-      return run ? snapshot(run) : undefined
-    },
-    listRuns: () => runs.map(snapshot),
-    isRunning: () => runs.some((r) => r.status === 'queued' || r.status === 'running'),
-    waitFor(runId) {
-      const run = byId.get(runId)
-      if (!run) return Promise.reject(new Error(`No run ${runId}.`))
-      if (!(run.status === 'queued' || run.status === 'running')) return Promise.resolve(snapshot(run))
-      return new Promise((resolve) => {
-        waiters.set(runId, [...(waiters.get(runId) ?? []), resolve])
-      })
-    },
+    ...book.queries,
     async close() {
-      for (const run of runs) if (run.status === 'queued' || run.status === 'running') runner.cancel(run.id)
+      book.cancelOpenRuns(runner.cancel)
       closed = true
       clearInterval(timer)
-      await Promise.all(runs.map((r) => opts.store.save(snapshot(r))))
+      await book.saveAll()
       const quit = async (c: { close(): Promise<void> }) => {
         await Promise.race([c.close().catch(() => undefined), new Promise((r) => setTimeout(r, 3000).unref?.())])
       }

@@ -41,18 +41,24 @@ export type {
 export {
   createRunner,
   latestSuiteStates,
-  newRunId,
-  type ReportWriter,
   type RunnerOptions,
   stepsFromReport,
   suiteSlug,
 } from './runner'
+export { createRunBook, newRunId, plannedRun, type RunBook } from './run-book'
 export { fileRunStore, memoryRunStore, reviveRun, type RunStore } from './run-store'
 export { contentTypeOf, resolveInside, safeFile } from './safe-path'
 export { type WebReplayerOptions, type WebSuiteReplayFn, webReplayer } from './web-replayer'
 export { parseShardSpec, selectShard, type ShardSpec } from './select-shard'
 export { type MergedCaseEntry, type MergeReportsOptions, mergeReplayReports } from './merge-replay-reports'
-export { type ReplayFolderOptions, type ReplayFolderOutcome, relativePosix, replayFolder } from './replay-folder'
+export { type ReplayFolderOptions, type ReplayFolderOutcome, replayFolder } from './replay-folder'
+export {
+  defaultReportWriter,
+  type ReportWriter,
+  rebasePath,
+  rebaseReport,
+  relativePosix,
+} from './report-paths'
 export {
   type ArtifactStore,
   assertArtifactKey,
@@ -78,4 +84,4 @@ export {
   type WorkerProgress,
 } from './queue-protocol'
 export { type BullmqJobRunnerOptions, bullmqConnection, createBullmqJobRunner } from './bullmq-job-runner'
-export { type QueueWorkerHandle, type QueueWorkerOptions, rebaseReport, startQueueWorker } from './queue-worker'
+export { type QueueWorkerHandle, type QueueWorkerOptions, startQueueWorker } from './queue-worker'

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { hostname, tmpdir } from 'node:os'
-import { isAbsolute, join, relative, resolve, sep } from 'node:path'
-import { isQaError, type Platform, type ReplayReport } from '@qa/model'
+import { join } from 'node:path'
+import { isQaError, type Platform } from '@qa/model'
 import { loadTestCase } from '@qa/model/node'
 import type { Job, Worker } from 'bullmq'
 import type { Redis } from 'ioredis'
@@ -16,9 +16,10 @@ import {
   shouldRetry,
   type WorkerProgress,
 } from './queue-protocol'
-import { type ReportWriter, stepsFromReport } from './runner'
+import { defaultReportWriter, type ReportWriter, rebaseReport, relativePosix } from './report-paths'
+import { stepFromEvent, stepsFromReport } from './runner'
 import type { ReplayerTable } from './run-types'
-import { errorStep, stepFromFacts, type TestBotStep } from './testbot-results'
+import { errorStep, type TestBotStep } from './testbot-results'
 
 export interface QueueWorkerOptions {
   /** `redis://host:port[/db]`, the same as the server's `--queue`. */
@@ -55,30 +56,6 @@ const messageOf = (error: unknown): string => {
   return String(error)
 }
 
-const defaultWriter: ReportWriter = async (report, dir, opts) => {
-  const { writeReports } = await import('@qa/verifier')
-  return writeReports(report, dir, ['json', 'txt', 'html'], { baseDir: opts.baseDir, baseName: opts.baseName })
-}
-
-/** Screenshot paths relative to `outDir` (relative inputs are relative to `caseDir`), so the uploaded tree reads back. */
-export function rebaseReport(report: ReplayReport, caseDir: string, outDir: string): ReplayReport {
-  const rel = (p: string | null | undefined) =>
-    p
-      ? relative(outDir, isAbsolute(p) ? p : resolve(caseDir, p))
-          .split(sep)
-          .join('/')
-      : (p ?? null)
-  return {
-    ...report,
-    verificationResults: report.verificationResults.map((v) => ({
-      ...v,
-      expectedScreenshot: rel(v.expectedScreenshot),
-      actualScreenshot: rel(v.actualScreenshot),
-      diffScreenshot: rel(v.diffScreenshot),
-    })),
-  }
-}
-
 /**
  * A `qa worker`: pulls suite jobs from the platform queues, replays and verifies each with the same replay
  * functions as the in-process runner, writes the reports to the artifact store and reports progress and
@@ -90,7 +67,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
   const connection = bullmqConnection(opts.url)
   const id = opts.workerId ?? `${hostname()}-${process.pid}`
   const platforms = [...(opts.platforms ?? (Object.keys(opts.replayers) as Platform[]))]
-  const writeReports = opts.writeReports ?? defaultWriter
+  const writeReports = opts.writeReports ?? defaultReportWriter
   const lockDuration = opts.lockDurationMs ?? 30_000
   const log = opts.onLog ?? (() => undefined)
   const redis: Redis = new IORedis(connection)
@@ -163,14 +140,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
           artifactDir: join(outDir, 'artifacts'),
           signal: controller.signal,
           onStep: (e) => {
-            const step = stepFromFacts({
-              actionType: e.action.actionType,
-              description: planned[e.index]?.detail ?? e.action.description,
-              success: e.result.success,
-              errorMessage: e.result.errorMessage,
-              verdict: e.verification?.finalResult ?? null,
-              verdictReason: e.verification?.reason ?? null,
-            })
+            const step = stepFromEvent(e, planned)
             steps[e.index] = step
             void send({ type: 'step-done', attempt, stepIndex: e.index, total: e.total, step })
           },
@@ -183,12 +153,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
       const prefix = `${data.outputPrefix}attempt-${attempt}/`
       await opts.artifacts.putDir(outDir, prefix)
       const reports = Object.fromEntries(
-        Object.entries(written).map(([k, p]) => [
-          k,
-          `${prefix}${relative(outDir, p as string)
-            .split(sep)
-            .join('/')}`,
-        ]),
+        Object.entries(written).map(([k, p]) => [k, `${prefix}${relativePosix(outDir, p as string)}`]),
       )
       result = {
         attempt,

@@ -1,8 +1,9 @@
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import type { ReplayReport } from '@qa/model'
 import { mergeReplayReports } from './merge-replay-reports'
 import { memoryRunStore } from './run-store'
-import { createRunner, type ReportWriter } from './runner'
+import { defaultReportWriter, type ReportWriter, rebaseReport } from './report-paths'
+import { createRunner } from './runner'
 import type { ReplayerTable, RunnerEvent, RunRecord } from './run-types'
 import { type ShardSpec, selectShard } from './select-shard'
 import { type SuiteInfo, scanSuites } from './suite-catalog'
@@ -32,11 +33,6 @@ export interface ReplayFolderOutcome {
   passed: boolean
 }
 
-const defaultWriter: ReportWriter = async (report, dir, opts) => {
-  const { writeReports } = await import('@qa/verifier')
-  return writeReports(report, dir, ['json', 'txt', 'html'], { baseDir: opts.baseDir, baseName: opts.baseName })
-}
-
 /**
  * Replays the cases of one shard of a folder with the in-process runner (the same replay functions as
  * `qa serve`), then merges their reports into one shard report (`qa report merge` combines shard reports).
@@ -54,7 +50,7 @@ export async function replayFolder(opts: ReplayFolderOptions): Promise<ReplayFol
   )
   const suites = snap.suites.filter((s) => picked.has(s.file))
   const captured = new Map<string, { report: ReplayReport; caseDir: string }>()
-  const inner = opts.writeReports ?? defaultWriter
+  const inner = opts.writeReports ?? defaultReportWriter
   const writer: ReportWriter = async (report, dir, w) => {
     captured.set(dir, { report, caseDir: w.baseDir })
     return inner(report, dir, w)
@@ -80,17 +76,7 @@ export async function replayFolder(opts: ReplayFolderOptions): Promise<ReplayFol
         reports.push(unrunnableReport(s.name, s.file, s.error ?? 'The case did not run.', run))
         continue
       }
-      const abs = (p: string | null | undefined) => (p && !isAbsolute(p) ? resolve(hit.caseDir, p) : p)
-      reports.push({
-        ...hit.report,
-        testCasePath: hit.report.testCasePath ?? s.file,
-        verificationResults: hit.report.verificationResults.map((v) => ({
-          ...v,
-          expectedScreenshot: abs(v.expectedScreenshot) ?? null,
-          actualScreenshot: abs(v.actualScreenshot) ?? null,
-          diffScreenshot: abs(v.diffScreenshot) ?? null,
-        })),
-      })
+      reports.push({ ...rebaseReport(hit.report, hit.caseDir), testCasePath: hit.report.testCasePath ?? s.file })
     }
     const name = shard.n === 1 ? `${suites.length} cases of ${snap.dir}` : `shard ${shard.k}/${shard.n} of ${snap.dir}`
     const merged = reports.length ? mergeReplayReports(reports, { name }) : null
@@ -131,9 +117,4 @@ function unrunnableReport(name: string, file: string, error: string, run: RunRec
     replayResults: null,
     summary: `${name}: FAILED — ${error}`,
   }
-}
-
-/** A path as seen from `fromDir` with `/` separators (for reports written into `fromDir`). */
-export function relativePosix(fromDir: string, path: string): string {
-  return relative(fromDir, path).split(sep).join('/')
 }

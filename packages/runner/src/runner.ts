@@ -1,18 +1,12 @@
-import { randomBytes } from 'node:crypto'
-import { join, relative, sep } from 'node:path'
+import { join } from 'node:path'
 import { isQaError, type ReplayReport } from '@qa/model'
 import { loadTestCase } from '@qa/model/node'
+import { createRunBook } from './run-book'
+import { defaultReportWriter, type ReportWriter, relativePosix } from './report-paths'
 import type { RunStore } from './run-store'
-import type { JobRunner, ReplayerTable, ReportKind, RunnerEvent, RunRecord, SuiteRun } from './run-types'
+import type { JobRunner, ReplayerTable, ReplayStepEvent, RunRecord, SuiteRun } from './run-types'
 import type { SuiteInfo } from './suite-catalog'
 import { errorStep, type SuiteResultState, stepFromFacts, type TestBotStep } from './testbot-results'
-
-/** Writes a suite's reports; returns the absolute paths written. */
-export type ReportWriter = (
-  report: ReplayReport,
-  dir: string,
-  opts: { baseDir: string; baseName: string },
-) => Promise<Partial<Record<ReportKind, string>>>
 
 export interface RunnerOptions {
   replayers: ReplayerTable
@@ -28,47 +22,6 @@ export interface RunnerOptions {
   /** Runs loaded from the store at start (see {@link createRunner}). */
   initialRuns?: readonly RunRecord[]
   now?: () => Date
-}
-
-const defaultWriter: ReportWriter = async (report, dir, opts) => {
-  const { writeReports } = await import('@qa/verifier')
-  return writeReports(report, dir, ['json', 'txt', 'html'], { baseDir: opts.baseDir, baseName: opts.baseName })
-}
-
-let sequence = 0
-/** Sortable, unique, safe in file names and URLs: `20260101T120000Z-0001-a1b2c3`. */
-/** A new run of these suites, queued, every suite planned (shared by the in-process and BullMQ runners). */
-export function plannedRun(suites: readonly SuiteInfo[], request: RunRecord['request'], at: Date): RunRecord {
-  return {
-    id: newRunId(at),
-    request,
-    status: 'queued',
-    passed: null,
-    createdAt: at.toISOString(),
-    startedAt: null,
-    finishedAt: null,
-    suites: suites.map((s) => ({
-      index: s.index,
-      name: s.name,
-      file: s.file,
-      platform: s.platform,
-      status: 'planned',
-      passed: false,
-      steps: [],
-      totalSteps: s.steps.length,
-      error: null,
-      reports: {},
-      startedAt: null,
-      finishedAt: null,
-      durationMs: null,
-    })),
-  }
-}
-
-export function newRunId(now: Date): string {
-  sequence = (sequence + 1) % 10_000
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '')
-  return `${stamp}-${String(sequence).padStart(4, '0')}-${randomBytes(3).toString('hex')}`
 }
 
 /** A folder name for a suite's reports: index plus an ASCII-safe slug of the name. */
@@ -101,6 +54,18 @@ export function stepsFromReport(report: ReplayReport, actions: SuiteInfo['steps'
       verdict: v?.finalResult ?? null,
       verdictReason: v?.reason ?? null,
     })
+  })
+}
+
+/** The state of a step as it is replayed, named as planned. */
+export function stepFromEvent(e: ReplayStepEvent, planned: SuiteInfo['steps']): TestBotStep {
+  return stepFromFacts({
+    actionType: e.action.actionType,
+    description: planned[e.index]?.detail ?? e.action.description,
+    success: e.result.success,
+    errorMessage: e.result.errorMessage,
+    verdict: e.verification?.finalResult ?? null,
+    verdictReason: e.verification?.reason ?? null,
   })
 }
 
@@ -137,66 +102,22 @@ interface Job {
 export function createRunner(opts: RunnerOptions): JobRunner {
   const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 1))
   const suiteTimeoutMs = opts.suiteTimeoutMs ?? 15 * 60_000
-  const writeReports = opts.writeReports ?? defaultWriter
+  const writeReports = opts.writeReports ?? defaultReportWriter
   const now = opts.now ?? (() => new Date())
-  const runs: RunRecord[] = [...(opts.initialRuns ?? [])].map((r) => structuredClone(r))
-  const byId = new Map(runs.map((r) => [r.id, r]))
-  const listeners = new Set<(e: RunnerEvent) => void>()
-  const waiters = new Map<string, Array<(run: RunRecord) => void>>()
+  const book = createRunBook({ store: opts.store, initialRuns: opts.initialRuns, now })
   const queue: Job[] = []
   const active = new Set<Job>()
   const activePromises = new Set<Promise<void>>()
   let closed = false
-
-  const emit = (event: RunnerEvent) => {
-    for (const l of listeners) {
-      try {
-        l(event)
-      } catch {
-        // A listener's bug must not stop the run.
-      }
-    }
-  }
-  const snapshot = (run: RunRecord) => structuredClone(run)
-  const persist = (run: RunRecord) => {
-    void opts.store.save(snapshot(run))
-  }
-
-  const finishSuite = (job: Job, patch: Partial<SuiteRun>) => {
-    const s = job.state
-    Object.assign(s, patch)
-    s.status = 'done'
-    s.finishedAt = now().toISOString()
-    s.durationMs = s.startedAt ? Date.parse(s.finishedAt) - Date.parse(s.startedAt) : 0
-    emit({ type: 'suite-finished', runId: job.run.id, suite: structuredClone(s) })
-    maybeFinishRun(job.run)
-    persist(job.run)
-  }
-
-  const maybeFinishRun = (run: RunRecord) => {
-    if (run.status === 'done' || run.status === 'canceled' || run.status === 'interrupted') return
-    if (run.suites.some((s) => s.status !== 'done')) return
-    run.status = cancelled.has(run.id) ? 'canceled' : 'done'
-    run.passed = run.suites.every((s) => s.passed)
-    run.finishedAt = now().toISOString()
-    run.startedAt ??= run.finishedAt
-    emit({ type: 'run-finished', run: snapshot(run) })
-    for (const w of waiters.get(run.id) ?? []) w(snapshot(run))
-    waiters.delete(run.id)
-  }
-  const cancelled = new Set<string>()
+  const finishSuite = (job: Job, patch: Partial<SuiteRun>) => book.finishSuite(job.run, job.state, patch)
 
   const executeJob = async (job: Job): Promise<void> => {
     const { run, suite, state } = job
-    if (run.status === 'queued') {
-      run.status = 'running'
-      run.startedAt = now().toISOString()
-      emit({ type: 'run-started', runId: run.id })
-    }
+    book.markStarted(run)
     state.status = 'running'
     state.startedAt = now().toISOString()
-    emit({ type: 'suite-started', runId: run.id, suiteIndex: suite.index, name: suite.name })
-    persist(run)
+    book.emit({ type: 'suite-started', runId: run.id, suiteIndex: suite.index, name: suite.name })
+    book.persist(run)
     const timer = setTimeout(() => job.controller.abort(new Error('timeout')), suiteTimeoutMs)
     timer.unref?.()
     try {
@@ -237,16 +158,9 @@ export function createRunner(opts: RunnerOptions): JobRunner {
           artifactDir: join(suiteDir, 'artifacts'),
           signal: job.controller.signal,
           onStep: (e) => {
-            const step = stepFromFacts({
-              actionType: e.action.actionType,
-              description: planned[e.index]?.detail ?? e.action.description,
-              success: e.result.success,
-              errorMessage: e.result.errorMessage,
-              verdict: e.verification?.finalResult ?? null,
-              verdictReason: e.verification?.reason ?? null,
-            })
+            const step = stepFromEvent(e, planned)
             state.steps[e.index] = step
-            emit({
+            book.emit({
               type: 'step-done',
               runId: run.id,
               suiteIndex: suite.index,
@@ -265,7 +179,7 @@ export function createRunner(opts: RunnerOptions): JobRunner {
       try {
         const written = await writeReports(outcome.report, suiteDir, { baseDir: loaded.dir, baseName: 'report' })
         reports = Object.fromEntries(
-          Object.entries(written).map(([k, p]) => [k, relativeTo(opts.reportDir, p as string)]),
+          Object.entries(written).map(([k, p]) => [k, relativePosix(opts.reportDir, p as string)]),
         ) as SuiteRun['reports']
       } catch (error) {
         reportError = `The reports could not be written: ${messageOf(error)}`
@@ -303,26 +217,15 @@ export function createRunner(opts: RunnerOptions): JobRunner {
   const runner: JobRunner = {
     enqueue(suites, request = null) {
       if (closed) throw new Error('The runner is closed.')
-      const run = plannedRun(suites, request, now())
-      runs.push(run)
-      byId.set(run.id, run)
-      emit({ type: 'run-queued', run: snapshot(run) })
-      persist(run)
-      if (suites.length === 0) maybeFinishRun(run)
+      const run = book.open(suites, request)
       suites.forEach((suite, i) => {
         queue.push({ run, suite, state: run.suites[i] as SuiteRun, controller: new AbortController() })
       })
       pump()
-      return snapshot(run)
-    },
-    onEvent(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
+      return book.snapshot(run)
     },
     cancel(runId) {
-      const run = byId.get(runId)
-      if (!run || (run.status !== 'queued' && run.status !== 'running')) return false
-      cancelled.add(runId)
+      if (!book.markCanceled(runId)) return false
       for (let i = queue.length - 1; i >= 0; i--) {
         const job = queue[i] as Job
         if (job.run.id !== runId) continue
@@ -336,31 +239,13 @@ export function createRunner(opts: RunnerOptions): JobRunner {
       for (const job of active) if (job.run.id === runId) job.controller.abort(new Error('canceled'))
       return true
     },
-    getRun(runId) {
-      const run = byId.get(runId)
-      return run ? snapshot(run) : undefined
-    },
-    listRuns: () => runs.map(snapshot),
-    // A run counts until its last suite is done (run-finished is emitted after this turns false).
-    isRunning: () => runs.some((r) => r.status === 'queued' || r.status === 'running'),
-    waitFor(runId) {
-      const run = byId.get(runId)
-      if (!run) return Promise.reject(new Error(`No run ${runId}.`))
-      if (run.status !== 'queued' && run.status !== 'running') return Promise.resolve(snapshot(run))
-      return new Promise((resolve) => {
-        waiters.set(runId, [...(waiters.get(runId) ?? []), resolve])
-      })
-    },
+    ...book.queries,
     async close() {
-      for (const run of runs) if (run.status === 'queued' || run.status === 'running') runner.cancel(run.id)
+      book.cancelOpenRuns(runner.cancel)
       closed = true
       await Promise.allSettled([...activePromises])
-      await Promise.all(runs.map((r) => opts.store.save(snapshot(r))))
+      await book.saveAll()
     },
   }
   return runner
-}
-
-function relativeTo(root: string, path: string): string {
-  return relative(root, path).split(sep).join('/')
 }

@@ -1,7 +1,7 @@
-import { isAbsolute, join, resolve } from 'node:path'
-import { type ReplayReport, serializeReplayReport } from '@qa/model'
+import { join, resolve } from 'node:path'
+import { serializeReplayReport } from '@qa/model'
 import { isDirectory, saveReplayReport } from '@qa/model/node'
-import { parseShardSpec, relativePosix, replayFolder, scanSuites, webReplayer } from '@qa/runner'
+import { parseShardSpec, rebaseReport, replayFolder, scanSuites, webReplayer } from '@qa/runner'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
 import { UsageError } from '../usage-error'
 
@@ -17,20 +17,6 @@ export interface ReplayFolderCliOptions {
   json: boolean
   out: (line: string) => void
   err: (line: string) => void
-}
-
-/** Screenshot paths of a report written into `dir`, made relative to it. */
-export function reportRelativeTo(report: ReplayReport, dir: string): ReplayReport {
-  const rel = (p: string | null | undefined) => (p && isAbsolute(p) ? relativePosix(dir, p) : (p ?? null))
-  return {
-    ...report,
-    verificationResults: report.verificationResults.map((v) => ({
-      ...v,
-      expectedScreenshot: rel(v.expectedScreenshot),
-      actualScreenshot: rel(v.actualScreenshot),
-      diffScreenshot: rel(v.diffScreenshot),
-    })),
-  }
 }
 
 /**
@@ -107,7 +93,7 @@ export async function replayFolderFromCli(o: ReplayFolderCliOptions): Promise<nu
     return EXIT_PASS
   }
   const file = join(reportDir, `shard-${shard.k}-of-${shard.n}.json`)
-  const report = reportRelativeTo(outcome.merged, reportDir)
+  const report = rebaseReport(outcome.merged, reportDir, reportDir)
   await saveReplayReport(file, report, { overwrite: true })
   if (o.json) o.out(JSON.stringify(serializeReplayReport(report)))
   else {

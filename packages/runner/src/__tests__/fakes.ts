@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ReplayReport, ReplayResult, VerificationResult } from '@qa/model'
-import type { ReportWriter } from '../runner'
+import type { ReportWriter } from '../report-paths'
 import type { SuiteReplayFn } from '../run-types'
 
 /** Writes a minimal valid web case file. */
