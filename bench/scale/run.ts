@@ -24,7 +24,7 @@ import {
   memoryRunStore,
   webReplayer,
 } from '../../packages/runner/dist/index.js'
-import { DEMO_CASES_DIR } from '../../apps/server/dist/index.js'
+import { DEMO_CASES_DIR } from '../../packages/api/dist/index.js'
 import { startTestRedis } from '../../packages/runner/src/__tests__/redis-server.ts'
 import { startSampleApp } from '../../packages/sample-app/dist/index.js'
 

@@ -1,6 +1,6 @@
 import { QaError } from '@qa/model'
 
-/** Permanent error codes of @qa/server (never renamed; deprecate instead). */
+/** Permanent error codes of the runner and the server API (never renamed; deprecate instead). */
 export type ServerErrorCode =
   | 'SERVER_BAD_REQUEST'
   | 'SERVER_NOT_FOUND'

@@ -1,4 +1,4 @@
-import { runMcpStdio } from '@qa/server'
+import { runMcpStdio } from '@qa/api'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'

@@ -1,4 +1,4 @@
-import { DEFAULT_HOST, DEFAULT_PORT, startServer } from '@qa/server'
+import { DEFAULT_HOST, DEFAULT_PORT, startServer } from '@qa/api'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'

@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
-import { caseFolder, fakeReplayer, fakeWriter, tempDir } from '../../../packages/runner/src/__tests__/fakes'
+import { caseFolder, fakeReplayer, fakeWriter, tempDir } from '../../runner/src/__tests__/fakes'
 import { createHttpApp } from './http-app'
 import { createRunner, createSuiteCatalog, type JobRunner, memoryRunStore, type RunRecord } from '@qa/runner'
 
