@@ -48,7 +48,18 @@ export {
 export { createRunBook, newRunId, plannedRun, type RunBook } from './run-book'
 export { fileRunStore, memoryRunStore, reviveRun, type RunStore } from './run-store'
 export { contentTypeOf, resolveInside, safeFile } from './safe-path'
-export { type WebReplayerOptions, type WebSuiteReplayFn, webReplayer } from './web-replayer'
+export {
+  type DesktopReplayerOptions,
+  type DesktopSuiteReplayFn,
+  type DesktopVisionConfig,
+  desktopReplayer,
+} from './desktop-replayer'
+export {
+  type WebReplayerOptions,
+  type WebSuiteReplayFn,
+  webReplayer,
+  webReplayerOptionsOf,
+} from './web-replayer'
 export { parseShardSpec, selectShard, type ShardSpec } from './select-shard'
 export { type MergedCaseEntry, type MergeReportsOptions, mergeReplayReports } from './merge-replay-reports'
 export { type ReplayFolderOptions, type ReplayFolderOutcome, replayFolder } from './replay-folder'

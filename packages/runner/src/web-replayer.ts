@@ -1,5 +1,10 @@
+import { resolve } from 'node:path'
+import type { MaskRect, QaConfig } from '@qa/model'
+import type { VisionReverifier } from '@qa/verifier'
 import type { Browser } from 'playwright-core'
 import type { SuiteReplayFn } from './run-types'
+
+type Size = { width: number; height: number }
 
 export interface WebReplayerOptions {
   /** Chromium binary (the CLI passes QA_CHROMIUM); default /usr/bin/chromium. */
@@ -20,6 +25,43 @@ export interface WebReplayerOptions {
   env?: Readonly<Record<string, string | undefined>>
   /** Time an element gets to become actionable (default 5000). */
   actionTimeoutMs?: number
+  /** Below passSimilarity and without a vision answer: warning at or above this (default: the verifier's). */
+  fallbackSimilarity?: number
+  /** Ignore-masks for dynamic regions, in screenshot pixels (config `verify.masks`). */
+  masks?: readonly MaskRect[]
+  /** The vision second opinion on steps below passSimilarity (null: none). */
+  reverifier?: VisionReverifier | null
+  /** Every case in this viewport (`--viewport`), whatever it was recorded in. */
+  viewport?: Size
+  /** The viewport of a case that recorded none (config `browser.viewport`). */
+  defaultViewport?: Size | null
+  /** The folder with the files steps choose in a file chooser (default: each case's folder). */
+  filesDir?: string | null
+}
+
+/**
+ * The web replayer options one resolved config gives — the same keys `qa replay <case>` honours — plus what only
+ * the caller knows (`--verify`, `--headed`, `--viewport`, `--base-url`, the vision reverifier, the environment).
+ */
+export function webReplayerOptionsOf(
+  config: QaConfig,
+  run: Pick<WebReplayerOptions, 'verify' | 'baseUrl' | 'env' | 'reverifier' | 'viewport'> & { headed?: boolean },
+): WebReplayerOptions {
+  return {
+    executablePath: config.browser.chromiumPath,
+    headless: !run.headed && config.browser.headless,
+    defaultViewport: config.browser.viewport,
+    passSimilarity: config.verify.passSimilarity,
+    fallbackSimilarity: config.verify.fallbackSimilarity,
+    masks: config.verify.masks,
+    actionTimeoutMs: config.replay.actionTimeoutMs,
+    filesDir: config.replay.filesDir,
+    ...(run.verify !== undefined ? { verify: run.verify } : {}),
+    ...(run.baseUrl ? { baseUrl: run.baseUrl } : {}),
+    ...(run.env ? { env: run.env } : {}),
+    ...(run.reverifier ? { reverifier: run.reverifier } : {}),
+    ...(run.viewport ? { viewport: run.viewport } : {}),
+  }
 }
 
 /** A replay function that owns a browser: close it when the runner is done. */
@@ -50,7 +92,7 @@ export function webReplayer(opts: WebReplayerOptions = {}): WebSuiteReplayFn {
   }
   const replay: SuiteReplayFn = async ({ testCase, caseDir, caseFile, artifactDir, signal, onStep }) => {
     const { openBrowser, replayWebCase } = await import('@qa/recorder-cdp')
-    const viewport = testCase.viewport ?? undefined
+    const viewport = opts.viewport ?? testCase.viewport ?? opts.defaultViewport ?? undefined
     const session = await openBrowser({
       browser: await browser(),
       ...(viewport ? { viewport: { width: viewport.width, height: viewport.height } } : {}),
@@ -67,7 +109,17 @@ export function webReplayer(opts: WebReplayerOptions = {}): WebSuiteReplayFn {
         caseFile,
         ...((opts.baseUrl ?? opts.url) ? { baseUrl: opts.baseUrl ?? opts.url } : {}),
         verify: opts.verify ?? true,
-        ...(opts.passSimilarity !== undefined ? { policy: { passSimilarity: opts.passSimilarity } } : {}),
+        ...(opts.passSimilarity !== undefined || opts.fallbackSimilarity !== undefined
+          ? {
+              policy: {
+                ...(opts.passSimilarity !== undefined ? { passSimilarity: opts.passSimilarity } : {}),
+                ...(opts.fallbackSimilarity !== undefined ? { fallbackSimilarity: opts.fallbackSimilarity } : {}),
+              },
+            }
+          : {}),
+        ...(opts.masks?.length ? { compareIgnore: [...opts.masks] } : {}),
+        ...(opts.reverifier ? { reverifier: opts.reverifier } : {}),
+        ...(opts.filesDir ? { filesDir: resolve(opts.filesDir) } : {}),
         artifactDir,
         ...(opts.actionTimeoutMs ? { actionTimeoutMs: opts.actionTimeoutMs } : {}),
         env: opts.env ?? {},
