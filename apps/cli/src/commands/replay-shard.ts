@@ -11,6 +11,7 @@ import {
   webReplayerOptionsOf,
 } from '@qa/runner'
 import { renderReport } from '@qa/verifier'
+import { desktopSuitesOf } from '../desktop-suites'
 import { guardOutputs } from '../output-guard'
 import { reverifierOf } from '../reverifier'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
@@ -98,11 +99,13 @@ export async function replayFolderFromCli(o: ReplayFolderCliOptions): Promise<nu
       ...(o.viewport ? { viewport: o.viewport } : {}),
     }),
   )
+  const desktop = desktopSuitesOf(o.config, { verify: o.verify })
   const outcome = await replayFolder({
     dir: o.dir,
     shard,
     reportDir,
-    replayers: { web },
+    // web suites run in the pool; desktop suites one at a time on the display
+    replayers: { web, desktop },
     onEvent: (e) => {
       if (e.type === 'run-queued') log(`Shard ${shard.k}/${shard.n}: ${e.run.suites.length} case(s)`)
       if (e.type === 'suite-finished') {
@@ -113,7 +116,7 @@ export async function replayFolderFromCli(o: ReplayFolderCliOptions): Promise<nu
         )
       }
     },
-  }).finally(() => web.close())
+  }).finally(() => Promise.all([web.close(), desktop.close()]))
   if (!outcome.merged) {
     log(`Shard ${shard.k}/${shard.n} has no cases (more shards than cases); nothing to replay.`)
     if (o.json) o.out('null')
