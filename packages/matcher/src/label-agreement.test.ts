@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   countSameLabel,
   createLabelCheck,
+  idStemAgreement,
   insertedWordsAgreement,
   isGeneratedId,
   labelKeyAgreement,
@@ -223,5 +224,38 @@ describe('countSameLabel (what the recorder stores as sameLabelCount)', () => {
     expect(countSameLabel(save, save, [{ axRole: 'link', axName: '저장', xpath: '/l' }])).toBe(1)
     expect(countSameLabel(save, save, [{ axName: '저장', xpath: '/u' }])).toBe(1)
     expect(countSameLabel(save, save, [{ axRole: 'textbox', axName: '저장', xpath: '/t' }])).toBe(0)
+  })
+})
+
+describe('idStemAgreement: a renamed id that keeps the recorded one as its stem', () => {
+  it('counts an id with a suffix or version after the recorded one, not another id or a generated one', () => {
+    expect(idStemAgreement('btnNavbarSearch', 'btnNavbarSearch')).toBe(1)
+    expect(idStemAgreement('btnNavbarSearch', 'btnNavbarSearch-v2')).toBeGreaterThan(0.8)
+    expect(idStemAgreement('btnNavbarSearch', 'sidebarToggle')).toBe(0)
+    expect(idStemAgreement('btnNavbarSearch', 'navbarSearch')).toBe(0)
+    expect(idStemAgreement('btn', 'btn-save')).toBe(0)
+    expect(idStemAgreement('login', 'login-8f3a2b')).toBe(0)
+    expect(idStemAgreement('login', null)).toBe(0)
+  })
+
+  it('lets a renamed id keep an icon button in its context when it moved far (sb-admin search button)', () => {
+    const check = createLabelCheck({
+      tagName: 'button',
+      axRole: 'button',
+      id: 'btnNavbarSearch',
+      iconClasses: ['fa-magnifying-glass'],
+      boundingBox: { x: 1150, y: 9, width: 42, height: 38 },
+      neighborText: ['Start Bootstrap'],
+    })
+    const moved = {
+      tagName: 'button',
+      axRole: 'button',
+      boundingBox: { x: 698, y: 47, width: 42, height: 38 },
+      neighborText: ['Start Bootstrap', 'Archive'],
+    }
+    const renamed = check.context({ ...moved, id: 'btnNavbarSearch-x1' }) ?? 0
+    const other = check.context({ ...moved, id: 'sidebarToggle' }) ?? 0
+    expect(renamed).toBeGreaterThanOrEqual(0.3)
+    expect(other).toBeLessThan(0.3)
   })
 })

@@ -207,7 +207,8 @@ export interface LabelCheck {
   context(candidate: CandidateElement): number | null
   /**
    * The word overlap (Jaccard) of the nearest neighbour alone — the first neighbour text, the element's own row
-   * or group — or null when either side has none. Rows of a list list each other as further neighbours.
+   * or group; the second when the first shares no word with any recorded neighbour (a control put beside the
+   * element since) — or null when either side has none. Rows of a list list each other as further neighbours.
    */
   neighbours(candidate: CandidateElement): number | null
   /** True when the candidate carries the recorded non-generated id (ids are unique on a page). */
@@ -222,7 +223,25 @@ const ID_CONTEXT_WEIGHT = 0.5
 /** Distance at which the context's closeness has fallen to 1/e (px). */
 const CONTEXT_DISTANCE_PX = 150
 
-/** Neighbour texts as a set of comparison keys (whole texts: "Order 1" and "Order 2" differ). */
+/** Shortest id stem (comparison-key letters) a renamed id must keep to count as the recorded one renamed. */
+const MIN_ID_STEM = 4
+
+/**
+ * How much a candidate's id says it is the recorded id renamed, in [0, 1]: 1 when equal, their similarity when
+ * one keeps the other whole at its start (a suffix or a version put after it: `login` → `login-v2`), else 0.
+ * Generated ids (`:r1:`, `css-8f3a2b`) say nothing.
+ */
+export function idStemAgreement(recorded: string, candidate: string | null | undefined): number {
+  const c = candidate?.trim()
+  if (!c) return 0
+  if (c === recorded) return 1
+  if (isGeneratedId(c)) return 0
+  const a = comparisonKey(recorded)
+  const b = comparisonKey(c)
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a]
+  return short.length >= MIN_ID_STEM && long.startsWith(short) ? keySimilarity(a, b) : 0
+}
+
 /**
  * The words of an element's neighbours, as comparison keys. Words, not whole texts: a neighbour's text changes
  * as a whole when one word is added to it (a decoy "Duplicate" put before a select's options), while most of
@@ -277,9 +296,13 @@ export function createLabelCheck(identity: ElementIdentity, minLabelScore = DEFA
     idAgrees: (c) => id !== null && c.id?.trim() === id,
     identifier,
     neighbours(c) {
-      const first = c.neighborText?.[0]
-      if (recordedNearest.size === 0 || !first) return null
-      const words = wordsOf([first])
+      const texts = c.neighborText ?? []
+      if (recordedNearest.size === 0 || !texts[0]) return null
+      // A nearest text that shares no word with anything the recording saw around the element (a control the
+      // redesign put beside it: material-dashboard's "Duplicate" before each row's "PDF") says nothing about the
+      // row; the next text does.
+      let words = wordsOf([texts[0]])
+      if (texts[1] && ![...words].some((w) => recordedWords.has(w))) words = wordsOf([texts[1]])
       if (words.size === 0) return null
       let inter = 0
       for (const w of recordedNearest) if (words.has(w)) inter++
@@ -303,10 +326,11 @@ export function createLabelCheck(identity: ElementIdentity, minLabelScore = DEFA
         sum += Math.exp(-Math.hypot(dx, dy) / CONTEXT_DISTANCE_PX)
         n++
       }
-      // The recorded id: carried → 1, another id → 0; at half weight, because ids are renamed in redesigns
-      // as often as the element is replaced by another one.
+      // The recorded id: carried → 1, renamed keeping the recorded one as its stem (`btnNavbarSearch` →
+      // `btnNavbarSearch-v2`) → their similarity, another id → 0; at half weight, because ids are renamed in
+      // redesigns as often as the element is replaced by another one.
       if (id) {
-        sum += c.id?.trim() === id ? ID_CONTEXT_WEIGHT : 0
+        sum += ID_CONTEXT_WEIGHT * idStemAgreement(id, c.id)
         n += ID_CONTEXT_WEIGHT
       }
       return n === 0 ? null : sum / n

@@ -979,3 +979,153 @@ describe('labels that name the same action (UI vocabulary)', () => {
     expect(gone.status).toBe('not_found')
   })
 })
+
+describe('twins and lone holders under a combination of changes (the wild corpus)', () => {
+  // sneat ui-tabs-pills: two tab sets one above the other, each with a "Home" tab; the upper one is recorded.
+  // The redesign rewords "Home" as "Start", renames ids and classes, wraps the tabs and pushes everything down.
+  const tab = (set: number, name: string, y: number, xpath = `/html/body/div/div[${set}]/ul/li[1]/button`) =>
+    ({
+      handle: `${name}-${set}`,
+      axRole: 'tab',
+      axName: name,
+      tagName: 'button',
+      textContent: name,
+      classNames: ['nav-link'],
+      xpath,
+      boundingBox: { x: 286, y, width: 84, height: 39 },
+      neighborText: ['Profile', 'Messages', 'Icing pastry pudding oat cake.'],
+    }) satisfies CandidateElement<string>
+  const recorded = { ...identityOf(tab(1, 'Home', 288)), sameLabelCount: 1 }
+  const redesigned = (upperY: number, lowerY: number) => [
+    { ...tab(1, 'Start', upperY, '/html/body/div/div[1]/ul/li[1]/div/button'), classNames: ['nav-link-x1'] },
+    { ...tab(2, 'Start', lowerY, '/html/body/div/div[2]/ul/li[1]/div/button'), classNames: ['nav-link-x1'] },
+  ]
+
+  it('of twins with the same label that similarity cannot tell apart, the one where the recorded one stood is it', async () => {
+    const r = await locate(recorded, memoryCandidateSource(redesigned(398, 905)))
+    expect(r.status).toBe('found')
+    expect(r.element?.handle).toBe('Start-1')
+    expect(r.attempts.find((a) => a.strategy === 'similarity')?.detail).toMatch(/where it stands/)
+  })
+
+  it('twins standing about as far from the recorded place stay ambiguous: nothing is clicked', async () => {
+    const r = await locate(recorded, memoryCandidateSource(redesigned(388, 188)))
+    expect(r.status).toBe('not_found')
+  })
+
+  it('the only element carrying the reworded label among the recorded neighbours is taken below the similarity floor', async () => {
+    // sb-admin tables: the table's "Search..." field reworded to "Find...", its classes renamed, moved down by
+    // a banner; the navbar's field (a holder of "Search" when recorded) reworded to "Find for..." far away
+    const field = (handle: string, label: string, y: number, neighborText: string[]): CandidateElement<string> => ({
+      handle,
+      axRole: 'searchbox',
+      axName: label,
+      placeholder: label,
+      tagName: 'input',
+      type: 'search',
+      classNames: ['datatable-input'],
+      xpath: '/html/body/div/main/div[2]/div/div[1]/div[2]/input',
+      boundingBox: { x: 1013, y, width: 226, height: 38 },
+      neighborText,
+    })
+    const rows = ['5 10 15 20 25 entries per page', 'Showing 1 to 10 of 57 entries']
+    const recordedField = {
+      ...identityOf(field('table', 'Search within table', 348, rows)),
+      placeholder: 'Search...',
+      sameLabelCount: 1,
+    }
+    const page: [CandidateElement<string>, CandidateElement<string>] = [
+      {
+        ...field('table', 'Find within table', 458, rows),
+        placeholder: 'Find...',
+        classNames: ['datatable-input-x1'],
+        xpath: '/html/body/div/main/div[2]/div/div[1]/div[2]/div/input',
+        type: 'text',
+      },
+      { ...field('navbar', 'Find for...', 9, ['Start Bootstrap']), xpath: '/html/body/nav/form/div/input' },
+    ]
+    const r = await locate(recordedField, memoryCandidateSource(page))
+    expect(r.element?.handle).toBe('table')
+    expect(r.attempts.find((a) => a.strategy === 'similarity')?.detail).toMatch(/the only element that carries/)
+    // the same page with the table's field gone (a look-alike in its place): the navbar's field is not taken
+    const gone = await locate(
+      recordedField,
+      memoryCandidateSource([{ ...page[0], handle: 'look-alike', axName: 'Archive', placeholder: 'Archive' }, page[1]]),
+    )
+    expect(gone.status).toBe('not_found')
+  })
+})
+
+describe("rows with a control put beside each row's button (material-dashboard invoices, combination)", () => {
+  const pdf = (row: number, y: number, x: number, neighborText: string[]): CandidateElement<string> => ({
+    handle: `pdf-${row}`,
+    axRole: 'button',
+    axName: 'picture_as_pdf PDF',
+    tagName: 'button',
+    textContent: 'picture_as_pdf PDF',
+    classNames: ['btn-x1', 'btn-link-x1'],
+    xpath: `/html/body/main/div/ul/li[${row}]/div[2]/button`,
+    boundingBox: { x, y, width: 145, height: 62 },
+    neighborText,
+  })
+  const march = 'March, 01, 2020 #MS-415646'
+  const row = (date: string, amount: string, decoy: string) => `${date} ${amount} ${decoy} picture_as_pdf PDF`
+  // as recorded: the row's date and number first, then the other rows
+  const recorded = {
+    ...identityOf(
+      pdf(1, 180, 1101, [
+        march,
+        'February, 10, 2021 #RV-126749 $250 picture_as_pdf PDF',
+        'April, 05, 2020 #FB-212562 $560 picture_as_pdf PDF',
+        'June, 25, 2019 #QW-103578 $120 picture_as_pdf PDF',
+      ]),
+    ),
+    classNames: ['btn', 'btn-link'],
+    sameLabelCount: 4,
+  }
+  // after the redesign (the wild corpus's combination, read from the page): each button moved down and a
+  // look-alike ("Duplicate", "Print", "Export") became its nearest neighbour
+  const page = [
+    pdf(1, 326, 1187, [
+      'Duplicate',
+      march,
+      row('February, 10, 2021 #RV-126749', '$250', 'Print'),
+      row('April, 05, 2020 #FB-212562', '$560', 'Export'),
+    ]),
+    pdf(2, 436, 1169, [
+      'Print',
+      'February, 10, 2021 #RV-126749',
+      row(march, '$180', 'Duplicate'),
+      row('April, 05, 2020 #FB-212562', '$560', 'Export'),
+    ]),
+    pdf(3, 547, 1155, [
+      'Export',
+      'April, 05, 2020 #FB-212562',
+      row(march, '$180', 'Duplicate'),
+      row('February, 10, 2021 #RV-126749', '$250', 'Print'),
+    ]),
+    pdf(4, 668, 1155, [
+      'Export',
+      'June, 25, 2019 #QW-103578',
+      row(march, '$180', 'Duplicate'),
+      row('February, 10, 2021 #RV-126749', '$250', 'Print'),
+    ]),
+    pdf(5, 789, 1148, [
+      'Print',
+      'March, 01, 2019 #AR-803481',
+      row(march, '$180', 'Duplicate'),
+      row('February, 10, 2021 #RV-126749', '$250', 'Print'),
+    ]),
+  ]
+
+  it('the row is told by the text after the new control, and only its button is taken', async () => {
+    // wrapped since: the recorded XPath leads nowhere
+    const wrapped = page.map((e) => ({ ...e, xpath: e.xpath?.replace('/button', '/div[2]/button') }))
+    const r = await locate(recorded, memoryCandidateSource(wrapped), { selectors: { xpath: recorded.xpath } })
+    expect(r.element?.handle).toBe('pdf-1')
+    // row 1's button gone (a look-alike saying "Archive" in its place): no other row's button is taken
+    const gone = wrapped.map((e, i) => (i === 0 ? { ...e, axName: 'Archive', textContent: 'Archive' } : e))
+    const none = await locate(recorded, memoryCandidateSource(gone), { selectors: { xpath: recorded.xpath } })
+    expect(none.status).toBe('not_found')
+  })
+})

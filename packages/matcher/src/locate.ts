@@ -186,6 +186,8 @@ function sharesIcon(a: readonly string[] | null | undefined, b: readonly string[
 const TWIN_NEIGHBOURS_AGREEMENT = 0.5
 /** How much better another twin's nearest neighbour must agree for this one to be rejected. */
 const TWIN_NEIGHBOURS_MARGIN = 0.3
+/** How much more context (neighbours, place, id) one twin needs than every other to be told apart by it. */
+const TWIN_CONTEXT_MARGIN = 0.15
 
 const isInput = (e: { tagName?: string | null }): boolean => e.tagName?.toLowerCase() === 'input'
 const isPasswordField = (e: { tagName?: string | null; type?: string | null }): boolean =>
@@ -323,6 +325,25 @@ export async function locate<H = unknown>(
    * that slid into a removed row's place stands at its XPath in another row.
    */
   const rowAgrees = (e: E): boolean => (labels.neighbours(e) ?? 1) >= 1 - TWIN_NEIGHBOURS_MARGIN
+  /**
+   * Twins the similarity cannot tell apart (every candidate within the margin of the best carries the same label
+   * as the best): the one standing where the recorded one stood — its context (neighbours, place, id) at least the
+   * floor and ahead of every other twin by `TWIN_CONTEXT_MARGIN` — is it, as a person takes the "Home" tab of the
+   * tab set they used, not the one of the set further down. Null when the context does not settle it.
+   */
+  const twinByContext = (ranked: readonly { element: E; score: number }[]): E | null => {
+    const first = ranked[0]
+    if (!first || first.score < minScore) return null
+    const close = ranked.filter((r) => first.score - r.score < minMargin)
+    if (close.length < 2) return null
+    const label = labelKeys(first.element).join('\n')
+    if (label === '' || close.some((r) => labelKeys(r.element).join('\n') !== label)) return null
+    const byPlace = close
+      .map((r) => ({ element: r.element, context: labels.context(r.element) ?? -1 }))
+      .sort((a, b) => b.context - a.context)
+    const [best, next] = byPlace as [(typeof byPlace)[0], (typeof byPlace)[0]]
+    return best.context >= minContextScore && best.context - next.context >= TWIN_CONTEXT_MARGIN ? best.element : null
+  }
   const aHolderIsGone = async (): Promise<boolean> => {
     if (othersWhenRecorded < 1 || labelKeys(identity).length === 0) return false
     const now = await labelHolders()
@@ -458,6 +479,16 @@ export async function locate<H = unknown>(
         detail: `${visible.length} elements${rejected ? ` (${visible.length - list.length} rejected by the precision rule)` : ''}; resolved by similarity ${fmt(first.score)} vs ${fmt(second.score)}`,
       }
     }
+    const twin = twinByContext(ranked)
+    if (twin)
+      return {
+        outcome: 'matched',
+        element: twin,
+        point: pointOf(twin, recordedPoint),
+        confidence: base * (0.7 + 0.3 * first.score) * 0.9,
+        candidates: visible.length,
+        detail: `${visible.length} elements with the same label (similarity ${fmt(first.score)} vs ${fmt(second.score)}); resolved by where it stands (context ${fmt(labels.context(twin) ?? 0)})`,
+      }
     return {
       outcome: list.length === 1 ? 'below_threshold' : 'ambiguous',
       candidates: visible.length,
@@ -555,12 +586,40 @@ export async function locate<H = unknown>(
           candidates: list.length,
           detail: `similarity ${fmt(first.score)}; the only element whose label agrees with the recorded one, which was unique on its page`,
         }
+      // The only element of the page that passes the precision rule — it carries the recorded label (reworded at
+      // most: agreement ≥ SAME_LABEL_AGREEMENT) and stands among the recorded neighbours — is the element the user
+      // saw, though a redesign changed enough of the rest (classes, place, structure) to score it below the floor.
+      if (
+        first.score < minScore &&
+        list.length === 1 &&
+        first.score >= minExactScore &&
+        labelKeys(identity).length > 0 &&
+        carriesLabel(first.element)
+      )
+        return {
+          outcome: 'matched',
+          element: first.element,
+          point: pointOf(first.element, recordedPoint),
+          confidence: first.score,
+          candidates: list.length,
+          detail: `similarity ${fmt(first.score)}; the only element that carries the recorded label and stands among the recorded neighbours`,
+        }
       if (first.score < minScore)
         return {
           outcome: 'below_threshold',
           candidates: list.length,
           confidence: first.score,
           detail: `best similarity ${fmt(first.score)} < floor ${fmt(minScore)}`,
+        }
+      const twin = margin < minMargin ? twinByContext(ranked) : null
+      if (twin)
+        return {
+          outcome: 'matched',
+          element: twin,
+          point: pointOf(twin, recordedPoint),
+          confidence: first.score * 0.9,
+          candidates: list.length,
+          detail: `similarity ${fmt(first.score)} shared by elements with the same label; resolved by where it stands (context ${fmt(labels.context(twin) ?? 0)})`,
         }
       if (margin < minMargin)
         return {

@@ -66,6 +66,10 @@ describe('UI action synonyms', () => {
     expect(agree('View Details', 'Archive')).toBeLessThan(0.5)
     expect(areRewordedPhrases('viewdetailsedit', 'showinfomodify', 2)).toBe(false)
     expect(areRewordedPhrases('viewdetailsedit', 'showinfomodify', 3)).toBe(true)
+    // a third phrase only around an object that stays (material-dashboard's "add ADD NEW CARD")
+    expect(agree('add ADD NEW CARD', 'Create CREATE CREATE CARD')).toBe(SYNONYM_AGREEMENT)
+    expect(agree('add ADD NEW CARD', 'Create CREATE CREATE LIST')).toBeLessThan(0.5)
+    expect(areRewordedPhrases('viewdetailsedit', 'showinfomodify')).toBe(false)
   })
 
   test.prop(

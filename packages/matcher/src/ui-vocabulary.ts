@@ -109,7 +109,22 @@ const phraseSynonyms: readonly (readonly [string, readonly string[]])[] = [...gr
 export function areRewordedPhrases(a: string, b: string, maxSwaps = 2): boolean {
   if (a === b) return false
   if (areActionSynonyms(a, b)) return true
-  return swapsTo(a, b, maxSwaps)
+  if (swapsTo(a, b, maxSwaps)) return true
+  // A third phrase swapped ('add ADD NEW CARD' → 'Create CREATE CREATE CARD') only when the object the action is
+  // about stays in place at the start or the end: with every word reworded no object is left to tell it apart.
+  return maxSwaps === 2 && keptEnd(a, b) >= MIN_KEPT_OBJECT && swapsTo(a, b, 3)
+}
+
+/** Letters a label must keep at its start or end for a third phrase to be swapped ('card'). */
+const MIN_KEPT_OBJECT = 3
+
+/** The longer of the common prefix and the common suffix of two keys. */
+function keptEnd(a: string, b: string): number {
+  let head = 0
+  while (head < a.length && head < b.length && a[head] === b[head]) head++
+  let tail = 0
+  while (tail < a.length && tail < b.length && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++
+  return Math.max(head, tail)
 }
 
 function swapsTo(a: string, b: string, swaps: number): boolean {

@@ -124,6 +124,37 @@ export function describeElementsInPage(
     if (!style || style.display === 'none' || style.visibility === 'hidden') return false
     return style.display === 'contents' || el.getClientRects().length > 0
   }
+  /**
+   * A neighbour's visible text with its elements' texts kept apart by a space: innerText glues inline elements
+   * ("Export" and "Star" side by side read "ExportStar"), and a neighbour is compared word by word. Three levels
+   * deep and the first 200 characters, like `clean`.
+   */
+  const spacedTextOf = (el: Element): string | null => {
+    const parts: string[] = []
+    let length = 0
+    const walk = (node: Element, depth: number) => {
+      if (depth === 3 || node.children.length === 0) {
+        const t = textOf(node)
+        if (t) {
+          parts.push(t)
+          length += t.length
+        }
+        return
+      }
+      for (const n of Array.from(node.childNodes)) {
+        if (length >= 200) return
+        if (n.nodeType === 3) {
+          const t = n.textContent?.trim()
+          if (t) {
+            parts.push(t)
+            length += t.length
+          }
+        } else if (n.nodeType === 1 && isSeen(n as Element)) walk(n as Element, depth + 1)
+      }
+    }
+    walk(el, 0)
+    return clean(parts.join(' '))
+  }
   const neighbours = (el: Element): string[] => {
     const out: string[] = []
     const seen = new Set<string>()
@@ -145,7 +176,7 @@ export function describeElementsInPage(
       for (const sib of Array.from(parent.children)) {
         // only what a person sees: no scripts or styles, nothing hidden (innerText of those is their source)
         if (sib === node || !isSeen(sib)) continue
-        const t = textOf(sib)
+        const t = spacedTextOf(sib)
         if (t && t !== own) push(t)
       }
       node = parent
