@@ -11,26 +11,10 @@ import { startXvfb, type VirtualDisplay } from '@qa/recorder-desktop'
 import { type SampleApp, startSampleApp } from '@qa/sample-app'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startTestRedis, type TestRedis } from '../../../../packages/runner/src/__tests__/redis-server'
+import { writeDesktopKeyCase } from '../__tests__/desktop-key-case'
 import { bin, ensureBuilt, qaAsync } from '../__tests__/run-cli'
 
-/** A desktop case of two key presses: nothing to locate, so it passes exactly when the display takes real input. */
-function desktopCase(dir: string, name: string): string {
-  const file = join(dir, `${name}.json`)
-  writeFileSync(
-    file,
-    JSON.stringify({
-      name,
-      version: '3.0',
-      platform: 'desktop',
-      created_at: '2026-01-01T00:00:00Z',
-      actions: [
-        { timestamp: 0, action_type: 'key_press', key: 'Escape', x: 0, y: 0, description: 'Escape 누르기' },
-        { timestamp: 100, action_type: 'key_press', key: 'Tab', x: 0, y: 0, description: 'Tab 누르기' },
-      ],
-    }),
-  )
-  return file
-}
+const desktopCase = (dir: string, name: string) => writeDesktopKeyCase(dir, `${name}.json`, name)
 
 let redis: TestRedis
 let xvfb: VirtualDisplay
