@@ -19,13 +19,13 @@ import {
   createBullmqJobRunner,
   createRunner,
   createSuiteCatalog,
-  DEMO_CASES_DIR,
   type JobRunner,
   localArtifactStore,
   memoryRunStore,
   webReplayer,
-} from '../../apps/server/dist/index.js'
-import { startTestRedis } from '../../apps/server/src/__tests__/redis-server.ts'
+} from '../../packages/runner/dist/index.js'
+import { DEMO_CASES_DIR } from '../../packages/api/dist/index.js'
+import { startTestRedis } from '../../packages/runner/src/__tests__/redis-server.ts'
 import { startSampleApp } from '../../packages/sample-app/dist/index.js'
 
 const arg = (name: string, def: string) => {

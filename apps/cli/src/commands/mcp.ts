@@ -1,6 +1,8 @@
-import { runMcpStdio } from '@qa/server'
+import { runMcpStdio } from '@qa/api'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
+import { loadConfig } from '../config'
+import { desktopSuitesOf } from '../desktop-suites'
 import { EXIT_PASS } from '../exit-codes'
 import { parsePositiveInt, parseRatioFlag, parseUrlFlag } from '../usage-error'
 
@@ -38,7 +40,14 @@ export class McpCommand extends QaCommand {
   async run(): Promise<number> {
     const concurrency = parsePositiveInt(this.concurrency, '--concurrency')
     const threshold = parseRatioFlag(this.threshold, '--threshold')
+    const { config } = await loadConfig({
+      configPath: undefined,
+      flags: threshold !== undefined ? { verify: { passSimilarity: threshold } } : {},
+    })
+    // desktop suites: one at a time on this host's display, opened on the first desktop suite
+    const desktop = desktopSuitesOf(config, { verify: this.verify })
     const handle = await runMcpStdio({
+      replayers: { desktop },
       reportDir: this.reportDir,
       demo: this.demo,
       verify: this.verify,
@@ -51,6 +60,7 @@ export class McpCommand extends QaCommand {
     })
     this.err('qa mcp: serving the runner over stdio (close stdin to stop).')
     await handle.closed
+    await desktop.close()
     return EXIT_PASS
   }
 }

@@ -1,7 +1,19 @@
-import { isAbsolute, join, resolve } from 'node:path'
-import { type ReplayReport, serializeReplayReport } from '@qa/model'
-import { isDirectory, saveReplayReport } from '@qa/model/node'
-import { parseShardSpec, relativePosix, replayFolder, scanSuites, webReplayer } from '@qa/server'
+import { join, resolve } from 'node:path'
+import { type QaConfig, serializeReplayReport } from '@qa/model'
+import { isDirectory, saveReplayReport, writeFileAtomic } from '@qa/model/node'
+import {
+  parseShardSpec,
+  rebaseReport,
+  replayFolder,
+  type SuiteCatalogSnapshot,
+  scanSuites,
+  webReplayer,
+  webReplayerOptionsOf,
+} from '@qa/runner'
+import { renderReport } from '@qa/verifier'
+import { desktopSuitesOf } from '../desktop-suites'
+import { guardOutputs } from '../output-guard'
+import { reverifierOf } from '../reverifier'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
 import { UsageError } from '../usage-error'
 
@@ -10,34 +22,26 @@ export interface ReplayFolderCliOptions {
   shard?: string
   /** Every recorded URL on a case's recorded origin moves onto this base. */
   baseUrl?: string
+  /** The resolved config (`loadConfig`): report folder, verification policy, masks, vision, browser, timeouts. */
+  config: QaConfig
   verify: boolean
-  reportDir: string
-  threshold?: number
-  timeoutMs?: number
+  headed: boolean
+  /** Every case in this viewport (`--viewport`). */
+  viewport?: { width: number; height: number }
+  /** Also write the merged report as JUnit XML here (checked before any work). */
+  junit?: string
+  /** Replace an existing --junit file. */
+  force: boolean
   json: boolean
   out: (line: string) => void
   err: (line: string) => void
-}
-
-/** Screenshot paths of a report written into `dir`, made relative to it. */
-export function reportRelativeTo(report: ReplayReport, dir: string): ReplayReport {
-  const rel = (p: string | null | undefined) => (p && isAbsolute(p) ? relativePosix(dir, p) : (p ?? null))
-  return {
-    ...report,
-    verificationResults: report.verificationResults.map((v) => ({
-      ...v,
-      expectedScreenshot: rel(v.expectedScreenshot),
-      actualScreenshot: rel(v.actualScreenshot),
-      diffScreenshot: rel(v.diffScreenshot),
-    })),
-  }
 }
 
 /**
  * Before any work: every case of the folder loads and has actions, and there is at least one. A case that
  * cannot run is never dropped silently (every shard sees the same folder, so every shard refuses it).
  */
-async function assertRunnableFolder(dir: string, reportDir: string): Promise<void> {
+async function assertRunnableFolder(dir: string, reportDir: string): Promise<SuiteCatalogSnapshot> {
   const snap = await scanSuites(dir, { excludeDirs: [reportDir] })
   const problems = [
     ...snap.invalid.map((c) => c.message.replace(/^/gm, '  ').trimStart()),
@@ -57,6 +61,7 @@ async function assertRunnableFolder(dir: string, reportDir: string): Promise<voi
       'Pass the folder holding your recorded cases, or record one with qa record web.',
     )
   }
+  return snap
 }
 
 /**
@@ -72,24 +77,35 @@ export async function replayFolderFromCli(o: ReplayFolderCliOptions): Promise<nu
     )
   }
   const shard = o.shard !== undefined ? parseShardSpec(o.shard) : { k: 1, n: 1 }
-  const reportDir = resolve(o.reportDir)
-  await assertRunnableFolder(o.dir, reportDir)
+  const reportDir = resolve(o.config.replay.reportDir)
+  const snap = await assertRunnableFolder(o.dir, reportDir)
+  await guardOutputs({
+    outputs: [o.junit && { path: o.junit, flag: '--junit' }],
+    inputs: snap.suites.map((s) => ({ path: s.path, what: `the test case ${s.file}` })),
+    force: o.force,
+    nothing: 'nothing was replayed',
+  })
   const log = (line: string) => {
     if (!o.json) o.err(line)
   }
-  const web = webReplayer({
-    ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
-    ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
-    verify: o.verify,
-    ...(o.threshold !== undefined ? { passSimilarity: o.threshold } : {}),
-    ...(o.timeoutMs ? { actionTimeoutMs: o.timeoutMs } : {}),
-    env: process.env,
-  })
+  // the same options as `qa replay <case>`: one resolved config, the same flags
+  const web = webReplayer(
+    webReplayerOptionsOf(o.config, {
+      verify: o.verify,
+      headed: o.headed,
+      env: process.env,
+      reverifier: reverifierOf(o.config, o.verify),
+      ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
+      ...(o.viewport ? { viewport: o.viewport } : {}),
+    }),
+  )
+  const desktop = desktopSuitesOf(o.config, { verify: o.verify })
   const outcome = await replayFolder({
     dir: o.dir,
     shard,
     reportDir,
-    replayers: { web },
+    // web suites run in the pool; desktop suites one at a time on the display
+    replayers: { web, desktop },
     onEvent: (e) => {
       if (e.type === 'run-queued') log(`Shard ${shard.k}/${shard.n}: ${e.run.suites.length} case(s)`)
       if (e.type === 'suite-finished') {
@@ -100,15 +116,16 @@ export async function replayFolderFromCli(o: ReplayFolderCliOptions): Promise<nu
         )
       }
     },
-  }).finally(() => web.close())
+  }).finally(() => Promise.all([web.close(), desktop.close()]))
   if (!outcome.merged) {
     log(`Shard ${shard.k}/${shard.n} has no cases (more shards than cases); nothing to replay.`)
     if (o.json) o.out('null')
     return EXIT_PASS
   }
   const file = join(reportDir, `shard-${shard.k}-of-${shard.n}.json`)
-  const report = reportRelativeTo(outcome.merged, reportDir)
+  const report = rebaseReport(outcome.merged, reportDir, reportDir)
   await saveReplayReport(file, report, { overwrite: true })
+  if (o.junit) await writeFileAtomic(o.junit, await renderReport(report, 'junit'), { overwrite: o.force })
   if (o.json) o.out(JSON.stringify(serializeReplayReport(report)))
   else {
     o.out(report.summary)

@@ -3,11 +3,11 @@ import { join, resolve } from 'node:path'
 import { isDirectory, loadTestCase, saveTestCase, writeFileAtomic } from '@qa/model/node'
 import { openBrowser, replayWebCase } from '@qa/recorder-cdp'
 import { type ReportFormat, renderReport, writeReports } from '@qa/verifier'
-import { createUIAnalyzer } from '@qa/vision'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { replayDesktopFromCli } from '../desktop-replay'
-import { loadConfig, visionConfigOf } from '../config'
+import { loadConfig } from '../config'
+import { reverifierOf } from '../reverifier'
 import { createProgress } from '../progress'
 import { reportLine } from '../report-line'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
@@ -37,6 +37,9 @@ export class ReplayCommand extends QaCommand {
       "replay": { "allowCoordinates": true } in the config) clicks the recorded point instead, for coordinate-only
       legacy cases; such steps are reported with method "coordinate" and a warning, never as located.
       --save-heals is for web cases; a desktop case with it is refused before anything runs.
+      A folder or --shard honours the same config and flags as one case (--config, --headed, --viewport,
+      --files-dir, --threshold, --timeout, masks, vision) and writes --junit from the merged report;
+      --save-heals works with one case only.
       --junit and --save-heals never name the case or one of its screenshots, and an existing file needs --force;
       both are checked before the browser starts.
       Exit code: 0 the test passed, 1 a step failed, 2 bad input (unreadable case, a case with no actions, a
@@ -103,50 +106,6 @@ export class ReplayCommand extends QaCommand {
     const viewportFlag = parseViewport(this.viewport)
     const url = parseUrlFlag(this.url, '--url')
     const baseUrlFlag = parseUrlFlag(this.baseUrl, '--base-url')
-    if (this.shard !== undefined || (await isDirectory(this.casePath))) {
-      if (url && baseUrlFlag)
-        throw new UsageError(
-          '--url and --base-url were both given for a folder; with many cases --url means --base-url.',
-          'Pass only --base-url <url>.',
-        )
-      if (url && !this.json)
-        this.err(
-          `--url with a folder means --base-url: every recorded URL on a case's recorded origin moves onto ${url}.`,
-        )
-      // flags the folder route does not honour yet are refused, never silently dropped (issue 16)
-      const unsupported = [
-        this.junit !== undefined && '--junit',
-        this.saveHeals !== undefined && '--save-heals',
-        this.configPath !== undefined && '--config',
-        this.viewport !== undefined && '--viewport',
-        this.headed && '--headed',
-        this.filesDir !== undefined && '--files-dir',
-      ].filter((f): f is string => typeof f === 'string')
-      if (unsupported.length > 0)
-        throw new UsageError(
-          `${unsupported.join(', ')} ${unsupported.length === 1 ? 'works' : 'work'} with one case, not with a folder or --shard (${this.casePath}); nothing was replayed.`,
-          'Replay the cases one by one (qa replay <case.json> …) for these flags; a folder writes one JSON report per case under --report-dir.',
-        )
-      const baseUrl = baseUrlFlag ?? url
-      // the folder route reads qa.config.json / QA_REPORT_DIR for the report folder too (a flag given wins)
-      const { config: folderConfig } = await loadConfig({
-        flags: { replay: this.reportDir !== undefined ? { reportDir: this.reportDir } : {} },
-      })
-      return replayFolderFromCli({
-        dir: this.casePath,
-        ...(this.shard !== undefined ? { shard: this.shard } : {}),
-        ...(baseUrl ? { baseUrl } : {}),
-        verify: this.verify,
-        reportDir: folderConfig.replay.reportDir,
-        ...(threshold !== undefined ? { threshold } : {}),
-        ...(timeout ? { timeoutMs: timeout } : {}),
-        json: this.json,
-        out: (l) => this.out(l),
-        err: (l) => this.err(l),
-      })
-    }
-    if (this.saveHeals && !this.verify)
-      throw new UsageError('--save-heals needs --verify: a heal is learnt only when the step is proven right.')
     const { config } = await loadConfig({
       configPath: this.configPath,
       flags: {
@@ -164,6 +123,40 @@ export class ReplayCommand extends QaCommand {
         `${this.filesDir !== undefined ? '--files-dir' : 'replay.filesDir'} ${config.replay.filesDir} is not a folder; nothing was replayed.`,
         'Name the folder that holds the files the case chooses in a file chooser.',
       )
+    if (this.shard !== undefined || (await isDirectory(this.casePath))) {
+      if (url && baseUrlFlag)
+        throw new UsageError(
+          '--url and --base-url were both given for a folder; with many cases --url means --base-url.',
+          'Pass only --base-url <url>.',
+        )
+      if (url && !this.json)
+        this.err(
+          `--url with a folder means --base-url: every recorded URL on a case's recorded origin moves onto ${url}.`,
+        )
+      // a flag the folder route does not honour is refused, never silently dropped (issue 16)
+      if (this.saveHeals !== undefined)
+        throw new UsageError(
+          `--save-heals works with one case, not with a folder or --shard (${this.casePath}); nothing was replayed.`,
+          'Replay the case whose heals you want to keep on its own: qa replay <case.json> --verify --save-heals <new.json>.',
+        )
+      const baseUrl = baseUrlFlag ?? url
+      return replayFolderFromCli({
+        dir: this.casePath,
+        ...(this.shard !== undefined ? { shard: this.shard } : {}),
+        ...(baseUrl ? { baseUrl } : {}),
+        config,
+        verify: this.verify,
+        headed: this.headed,
+        ...(viewportFlag ? { viewport: viewportFlag } : {}),
+        ...(this.junit !== undefined ? { junit: this.junit } : {}),
+        force: this.force,
+        json: this.json,
+        out: (l) => this.out(l),
+        err: (l) => this.err(l),
+      })
+    }
+    if (this.saveHeals && !this.verify)
+      throw new UsageError('--save-heals needs --verify: a heal is learnt only when the step is proven right.')
     const loaded = await loadTestCase(this.casePath)
     const tc = loaded.testCase
     if (tc.actions.length === 0)
@@ -202,10 +195,7 @@ export class ReplayCommand extends QaCommand {
     const progress = createProgress(this.context.stderr as NodeJS.WriteStream, { silent: this.json })
     const log = (line: string) => progress.line(line)
     const viewport = viewportFlag ?? tc.viewport ?? config.browser.viewport ?? undefined
-    const reverifier =
-      this.verify && (config.vision.provider === 'bedrock' || config.vision.provider === 'openai')
-        ? createUIAnalyzer(visionConfigOf(config, process.env))
-        : null
+    const reverifier = reverifierOf(config, this.verify)
     const session = await openBrowser({
       headless: !this.headed && config.browser.headless,
       executablePath: config.browser.chromiumPath,

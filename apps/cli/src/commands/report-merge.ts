@@ -1,8 +1,8 @@
-import { dirname, isAbsolute, resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import type { ReplayReport } from '@qa/model'
 import { loadReplayReport, saveReplayReport, writeFileAtomic } from '@qa/model/node'
+import { mergeReplayReports, rebasePath } from '@qa/runner'
 import { renderJunitReport } from '@qa/verifier'
-import { mergeReplayReports, relativePosix } from '@qa/server'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'
@@ -47,8 +47,7 @@ export class ReportMergeCommand extends QaCommand {
     const outDir = dirname(resolve(this.outFile))
     const merged = mergeReplayReports(reports, {
       ...(this.name ? { name: this.name } : {}),
-      rebasePath: (p, i) =>
-        relativePosix(outDir, isAbsolute(p) ? p : resolve(dirname(resolve(this.files[i] ?? '.')), p)),
+      rebasePath: (p, i) => rebasePath(p, dirname(resolve(this.files[i] ?? '.')), outDir),
     })
     await saveReplayReport(this.outFile, merged, { overwrite: this.force })
     if (this.junit)

@@ -1,6 +1,8 @@
-import { DEFAULT_HOST, DEFAULT_PORT, startServer } from '@qa/server'
+import { DEFAULT_HOST, DEFAULT_PORT, startServer } from '@qa/api'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
+import { loadConfig } from '../config'
+import { desktopSuitesOf } from '../desktop-suites'
 import { EXIT_PASS } from '../exit-codes'
 import { parsePositiveInt, parseRatioFlag, parseUrlFlag, UsageError } from '../usage-error'
 
@@ -78,7 +80,14 @@ export class ServeCommand extends QaCommand {
     const port = parsePortFlag(this.port)
     const concurrency = parsePositiveInt(this.concurrency, '--concurrency')
     const threshold = parseRatioFlag(this.threshold, '--threshold')
+    const { config } = await loadConfig({
+      configPath: undefined,
+      flags: threshold !== undefined ? { verify: { passSimilarity: threshold } } : {},
+    })
+    // desktop suites: one at a time on this host's display, opened on the first desktop suite
+    const desktop = desktopSuitesOf(config, { verify: this.verify })
     const server = await startServer({
+      replayers: { desktop },
       host: this.host,
       port: port ?? DEFAULT_PORT,
       token: this.token ?? null,
@@ -105,6 +114,7 @@ export class ServeCommand extends QaCommand {
     this.out('Press Ctrl-C to stop.')
     await untilSignal()
     await server.close()
+    await desktop.close()
     return EXIT_PASS
   }
 }

@@ -23,6 +23,19 @@ writeFileSync(
   }),
 )
 
+const folder = mkdtempSync(join(tmpdir(), 'qa-usage-folder-'))
+const folderCase = join(folder, 'ok.json')
+writeFileSync(
+  folderCase,
+  JSON.stringify({
+    name: 'ok',
+    version: '3.0',
+    platform: 'web',
+    start_url: 'http://127.0.0.1:9/',
+    actions: [{ timestamp: 0, action_type: 'click', x: 1, y: 1, description: 'Click 저장' }],
+  }),
+)
+
 /** Every subcommand's usage errors: exit 2 and a message that says what to do (issue 8). */
 describe.each([
   [
@@ -87,14 +100,19 @@ describe.each([
     /No (display is available|X server is running)[\s\S]*hint: .*xvfb-run -a/,
   ],
   [
-    'replay a folder with --junit (issue 16: not silently ignored)',
-    ['replay', dir, '--junit', join(dir, 'r.xml')],
-    /--junit works with one case, not with a folder or --shard .*nothing was replayed/,
+    'replay a folder with --junit naming one of its cases (checked before any work)',
+    ['replay', folder, '--junit', folderCase],
+    /--junit .*ok\.json is the test case ok\.json; qa never writes over its input\.[\s\S]*nothing was replayed/,
   ],
   [
-    'replay a shard with --save-heals and --config',
-    ['replay', dir, '--shard', '1/2', '--verify', '--save-heals', join(dir, 'h.json'), '--config', badScript],
-    /--save-heals, --config work with one case, not with a folder or --shard/,
+    'replay a shard with --save-heals (one case only: issue 16, not silently ignored)',
+    ['replay', dir, '--shard', '1/2', '--verify', '--save-heals', join(dir, 'h.json')],
+    /--save-heals works with one case, not with a folder or --shard .*nothing was replayed/,
+  ],
+  [
+    'replay a folder with an unreadable --config (the folder route reads the config too)',
+    ['replay', folder, '--config', join(dir, 'missing.config.json')],
+    /missing\.config\.json/,
   ],
   ['replay with a bad timeout', ['replay', webCase, '--timeout=0'], /--timeout: expected a positive integer, got "0"/],
   ['verify with one image', ['verify', 'a.png'], /Not enough positional arguments/],

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type SampleApp, startSampleApp } from '@qa/sample-app'
-import { DEMO_CASES_DIR, type RunnerEvent, type RunningServer, startServer } from '@qa/server'
+import type { RunnerEvent } from '@qa/runner'
+import { DEMO_CASES_DIR, type RunningServer, startServer } from '@qa/api'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startTestRedis, type TestRedis } from '../../../server/src/__tests__/redis-server'
+import { startTestRedis, type TestRedis } from '../../../../packages/runner/src/__tests__/redis-server'
 import { bin } from '../__tests__/run-cli'
 
 const cliDir = join(dirname(fileURLToPath(import.meta.url)), '../..')

@@ -1,7 +1,10 @@
 import type { Platform } from '@qa/model'
-import { openArtifactStore, parseRedisUrl, startQueueWorker, webReplayer } from '@qa/server'
+import { openArtifactStore, parseRedisUrl, startQueueWorker, webReplayer, webReplayerOptionsOf } from '@qa/runner'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
+import { loadConfig } from '../config'
+import { desktopSuitesOf } from '../desktop-suites'
+import { reverifierOf } from '../reverifier'
 import { EXIT_PASS } from '../exit-codes'
 import { parsePositiveInt, parseRatioFlag, parseUrlFlag, UsageError } from '../usage-error'
 import { untilSignal } from './serve'
@@ -14,13 +17,8 @@ export function parseTagsFlag(value: string | undefined): Platform[] {
     .filter(Boolean)
   if (tags.length === 0) throw new UsageError('--tags: expected a comma-separated list such as web.')
   for (const t of tags) {
-    if (t === 'desktop') {
-      throw new UsageError(
-        '--tags desktop: queued desktop suites are not supported by qa worker yet.',
-        'Run desktop cases with `qa replay <case>` on the desktop host, or serve web suites with --tags web.',
-      )
-    }
-    if (t !== 'web') throw new UsageError(`--tags: unknown platform "${t}"; expected web.`)
+    if (t !== 'web' && t !== 'desktop')
+      throw new UsageError(`--tags: unknown platform "${t}"; expected web, desktop or web,desktop.`)
   }
   return [...new Set(tags)] as Platform[]
 }
@@ -67,6 +65,10 @@ export class WorkerCommand extends QaCommand {
     description: 'Milliseconds after which a silent worker’s suite is retried elsewhere (default 30000).',
   })
   workerId = Option.String('--id', { description: 'Name in the attempt history (default <host>-<pid>).' })
+  display = Option.String('--display', {
+    description: 'With --tags desktop: the X display this worker owns, e.g. :99 (default: DISPLAY).',
+  })
+  configPath = Option.String('--config', { description: 'Config file (default ./qa.config.json when present).' })
 
   async run(): Promise<number> {
     parseRedisUrl(this.queue)
@@ -74,19 +76,28 @@ export class WorkerCommand extends QaCommand {
     const lockDurationMs = parsePositiveInt(this.lockDuration, '--lock-duration')
     const threshold = parseRatioFlag(this.threshold, '--threshold')
     const platforms = parseTagsFlag(this.tags)
-    const artifacts = await openArtifactStore(this.artifacts, 'qa-reports')
-    const web = webReplayer({
-      ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
-      ...(this.baseUrl ? { baseUrl: parseUrlFlag(this.baseUrl, '--base-url') } : {}),
-      verify: this.verify,
-      ...(threshold !== undefined ? { passSimilarity: threshold } : {}),
-      env: process.env,
+    const baseUrl = parseUrlFlag(this.baseUrl, '--base-url')
+    const { config } = await loadConfig({
+      configPath: this.configPath,
+      flags: threshold !== undefined ? { verify: { passSimilarity: threshold } } : {},
     })
+    const artifacts = await openArtifactStore(this.artifacts, 'qa-reports')
+    // the same options as `qa replay`: one resolved config
+    const web = webReplayer(
+      webReplayerOptionsOf(config, {
+        verify: this.verify,
+        env: process.env,
+        reverifier: reverifierOf(config, this.verify),
+        ...(baseUrl ? { baseUrl } : {}),
+      }),
+    )
+    // a desktop worker owns one display and replays one suite at a time on it
+    const desktop = desktopSuitesOf(config, { verify: this.verify, display: this.display })
     const worker = await startQueueWorker({
       url: this.queue,
       artifacts,
       platforms,
-      replayers: { web },
+      replayers: { web, desktop },
       ...(concurrency ? { concurrency } : {}),
       ...(lockDurationMs ? { lockDurationMs, stalledIntervalMs: Math.max(500, Math.round(lockDurationMs / 2)) } : {}),
       ...(this.workerId ? { workerId: this.workerId } : {}),
@@ -97,7 +108,7 @@ export class WorkerCommand extends QaCommand {
     this.out('Press Ctrl-C to stop.')
     await untilSignal()
     await worker.close()
-    await web.close()
+    await Promise.all([web.close(), desktop.close()])
     return EXIT_PASS
   }
 }

@@ -1,0 +1,24 @@
+import type { QaConfig } from '@qa/model'
+import { type DesktopSuiteReplayFn, desktopReplayer } from '@qa/runner'
+import { visionConfigOf } from './config'
+
+/**
+ * The desktop replayer of a folder, a shard, `qa serve`, `qa mcp` and `qa worker --tags desktop`: the same
+ * config keys as `qa replay <desktop case>` (threshold, fallback, vision, allowCoordinates), one display
+ * (`--display`, default DISPLAY), one suite at a time. Opening the display waits for the first desktop suite, so
+ * a web-only folder never needs one.
+ */
+export function desktopSuitesOf(
+  config: QaConfig,
+  run: { verify: boolean; display?: string | undefined },
+): DesktopSuiteReplayFn {
+  return desktopReplayer({
+    vision: visionConfigOf(config, process.env),
+    verify: run.verify,
+    passSimilarity: config.verify.passSimilarity,
+    fallbackSimilarity: config.verify.fallbackSimilarity,
+    allowCoordinates: config.replay.allowCoordinates,
+    env: process.env,
+    ...(run.display ? { display: run.display } : {}),
+  })
+}

@@ -1,0 +1,87 @@
+import type { SuiteReplayFn } from './run-types'
+
+type DesktopModule = typeof import('@qa/recorder-desktop')
+type DesktopSession = Awaited<ReturnType<DesktopModule['openDesktop']>>
+/** The vision configuration of the desktop cascade (semantic match, OCR, re-verification). */
+export type DesktopVisionConfig = Parameters<DesktopModule['desktopVision']>[0]
+
+export interface DesktopReplayerOptions {
+  /** The X display this replayer owns, e.g. `:99` (default: `DISPLAY` of `env`). */
+  display?: string
+  vision: DesktopVisionConfig
+  /** Compare each step with its recorded screenshot (default true). */
+  verify?: boolean
+  passSimilarity?: number
+  fallbackSimilarity?: number
+  /** Click the recorded point when no strategy finds the target (coordinate-only legacy cases; default false). */
+  allowCoordinates?: boolean
+  env?: Readonly<Record<string, string | undefined>>
+}
+
+/** A replay function that owns a display: close it when the runner is done. */
+export type DesktopSuiteReplayFn = SuiteReplayFn & { readonly display: string | undefined; close(): Promise<void> }
+
+/**
+ * The desktop replay function: @qa/recorder-desktop's cascade (fast path, semantic match, template, OCR) on one
+ * display, opened on first use and kept. A display has one pointer and one keyboard, so this replayer runs one
+ * suite at a time whatever the pool's concurrency: the others wait their turn (web suites of a mixed folder keep
+ * running in the pool meanwhile). One replayer per display; a worker that owns `:99` passes `display: ':99'`.
+ */
+export function desktopReplayer(opts: DesktopReplayerOptions): DesktopSuiteReplayFn {
+  const env: Record<string, string | undefined> = {
+    ...(opts.env ?? process.env),
+    ...(opts.display ? { DISPLAY: opts.display } : {}),
+  }
+  let opened: Promise<{ mod: DesktopModule; desktop: DesktopSession }> | null = null
+  const open = () => {
+    opened ??= import('@qa/recorder-desktop').then(async (mod) => ({ mod, desktop: await mod.openDesktop(env) }))
+    opened.catch(() => {
+      opened = null // a display that was not there yet can be there for the next suite
+    })
+    return opened
+  }
+  let turn: Promise<unknown> = Promise.resolve()
+  const replay: SuiteReplayFn = (input) => {
+    const mine = turn.then(async () => {
+      if (input.signal.aborted) throw new Error('The run was canceled.')
+      const { mod, desktop } = await open()
+      const vision = mod.desktopVision(opts.vision)
+      try {
+        const policy = {
+          ...(opts.passSimilarity !== undefined ? { passSimilarity: opts.passSimilarity } : {}),
+          ...(opts.fallbackSimilarity !== undefined ? { fallbackSimilarity: opts.fallbackSimilarity } : {}),
+        }
+        const outcome = await mod.replayDesktopCase(input.testCase, {
+          caseDir: input.caseDir,
+          caseFile: input.caseFile,
+          screen: desktop.screen,
+          input: desktop.input,
+          analyze: vision.analyze,
+          ocr: vision.ocr,
+          verify: opts.verify ?? true,
+          allowCoordinates: opts.allowCoordinates ?? false,
+          reverifier: vision.reverifier,
+          policy,
+          artifactDir: input.artifactDir,
+          env,
+          visionUsage: () => vision.usage(),
+          onStep: input.onStep,
+        })
+        return { report: outcome.report, passed: outcome.passed }
+      } finally {
+        await vision.close()
+      }
+    })
+    turn = mine.catch(() => undefined)
+    return mine
+  }
+  return Object.assign(replay, {
+    display: opts.display ?? env.DISPLAY,
+    async close() {
+      const current = opened
+      opened = null
+      const session = current ? await current.catch(() => null) : null
+      await session?.desktop.close().catch(() => undefined)
+    },
+  })
+}

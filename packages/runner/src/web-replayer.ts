@@ -1,0 +1,142 @@
+import { resolve } from 'node:path'
+import type { MaskRect, QaConfig } from '@qa/model'
+import type { VisionReverifier } from '@qa/verifier'
+import type { Browser } from 'playwright-core'
+import type { SuiteReplayFn } from './run-types'
+
+type Size = { width: number; height: number }
+
+export interface WebReplayerOptions {
+  /** Chromium binary (the CLI passes QA_CHROMIUM); default /usr/bin/chromium. */
+  executablePath?: string
+  headless?: boolean
+  /**
+   * Every recorded URL on a case's recorded origin moves onto this base (its origin, and its path as a prefix),
+   * e.g. the sample app of `--demo` (`planUrls` of @qa/recorder-cdp).
+   */
+  baseUrl?: string
+  /** @deprecated the older name of `baseUrl`. */
+  url?: string
+  /** Compare each step with its recorded screenshot (default true). */
+  verify?: boolean
+  /** Similarity 0–1 a step needs to pass (default 0.95). */
+  passSimilarity?: number
+  /** Where `secret_env` steps read their secrets. */
+  env?: Readonly<Record<string, string | undefined>>
+  /** Time an element gets to become actionable (default 5000). */
+  actionTimeoutMs?: number
+  /** Below passSimilarity and without a vision answer: warning at or above this (default: the verifier's). */
+  fallbackSimilarity?: number
+  /** Ignore-masks for dynamic regions, in screenshot pixels (config `verify.masks`). */
+  masks?: readonly MaskRect[]
+  /** The vision second opinion on steps below passSimilarity (null: none). */
+  reverifier?: VisionReverifier | null
+  /** Every case in this viewport (`--viewport`), whatever it was recorded in. */
+  viewport?: Size
+  /** The viewport of a case that recorded none (config `browser.viewport`). */
+  defaultViewport?: Size | null
+  /** The folder with the files steps choose in a file chooser (default: each case's folder). */
+  filesDir?: string | null
+}
+
+/**
+ * The web replayer options one resolved config gives — the same keys `qa replay <case>` honours — plus what only
+ * the caller knows (`--verify`, `--headed`, `--viewport`, `--base-url`, the vision reverifier, the environment).
+ */
+export function webReplayerOptionsOf(
+  config: QaConfig,
+  run: Pick<WebReplayerOptions, 'verify' | 'baseUrl' | 'env' | 'reverifier' | 'viewport'> & { headed?: boolean },
+): WebReplayerOptions {
+  return {
+    executablePath: config.browser.chromiumPath,
+    headless: !run.headed && config.browser.headless,
+    defaultViewport: config.browser.viewport,
+    passSimilarity: config.verify.passSimilarity,
+    fallbackSimilarity: config.verify.fallbackSimilarity,
+    masks: config.verify.masks,
+    actionTimeoutMs: config.replay.actionTimeoutMs,
+    filesDir: config.replay.filesDir,
+    ...(run.verify !== undefined ? { verify: run.verify } : {}),
+    ...(run.baseUrl ? { baseUrl: run.baseUrl } : {}),
+    ...(run.env ? { env: run.env } : {}),
+    ...(run.reverifier ? { reverifier: run.reverifier } : {}),
+    ...(run.viewport ? { viewport: run.viewport } : {}),
+  }
+}
+
+/** A replay function that owns a browser: close it when the runner is done. */
+export type WebSuiteReplayFn = SuiteReplayFn & { close(): Promise<void> }
+
+/**
+ * The web replay function: @qa/recorder-cdp's self-healing replay, each suite in a fresh browser context (own
+ * cookies, storage and cache: no state leaks between suites) of one Chromium the replayer launches on first
+ * use and shares between its concurrent suites (a pool of contexts, not of browsers: a launch costs ~1 s of
+ * CPU per suite otherwise). A context is closed on abort, so a canceled or hung suite releases it; a browser
+ * that crashed is launched again for the next suite. `close()` ends the browser.
+ */
+export function webReplayer(opts: WebReplayerOptions = {}): WebSuiteReplayFn {
+  let shared: Promise<Browser> | null = null
+  const browser = async (): Promise<Browser> => {
+    const current = shared ? await shared.catch(() => null) : null
+    if (current?.isConnected()) return current
+    const { openBrowser } = await import('@qa/recorder-cdp')
+    shared = openBrowser({
+      headless: opts.headless ?? true,
+      ...(opts.executablePath ? { executablePath: opts.executablePath } : {}),
+    }).then(async (session) => {
+      // keep the browser, not the session's own context
+      await session.context.close().catch(() => undefined)
+      return session.browser
+    })
+    return shared
+  }
+  const replay: SuiteReplayFn = async ({ testCase, caseDir, caseFile, artifactDir, signal, onStep }) => {
+    const { openBrowser, replayWebCase } = await import('@qa/recorder-cdp')
+    const viewport = opts.viewport ?? testCase.viewport ?? opts.defaultViewport ?? undefined
+    const session = await openBrowser({
+      browser: await browser(),
+      ...(viewport ? { viewport: { width: viewport.width, height: viewport.height } } : {}),
+    })
+    const onAbort = () => {
+      void session.close().catch(() => undefined)
+    }
+    signal.addEventListener('abort', onAbort, { once: true })
+    try {
+      if (signal.aborted) throw new Error('The run was canceled.')
+      const outcome = await replayWebCase(testCase, {
+        page: session.page,
+        caseDir,
+        caseFile,
+        ...((opts.baseUrl ?? opts.url) ? { baseUrl: opts.baseUrl ?? opts.url } : {}),
+        verify: opts.verify ?? true,
+        ...(opts.passSimilarity !== undefined || opts.fallbackSimilarity !== undefined
+          ? {
+              policy: {
+                ...(opts.passSimilarity !== undefined ? { passSimilarity: opts.passSimilarity } : {}),
+                ...(opts.fallbackSimilarity !== undefined ? { fallbackSimilarity: opts.fallbackSimilarity } : {}),
+              },
+            }
+          : {}),
+        ...(opts.masks?.length ? { compareIgnore: [...opts.masks] } : {}),
+        ...(opts.reverifier ? { reverifier: opts.reverifier } : {}),
+        ...(opts.filesDir ? { filesDir: resolve(opts.filesDir) } : {}),
+        artifactDir,
+        ...(opts.actionTimeoutMs ? { actionTimeoutMs: opts.actionTimeoutMs } : {}),
+        env: opts.env ?? {},
+        onStep,
+      })
+      return { report: outcome.report, passed: outcome.passed }
+    } finally {
+      signal.removeEventListener('abort', onAbort)
+      await session.close().catch(() => undefined)
+    }
+  }
+  return Object.assign(replay, {
+    async close() {
+      const current = shared
+      shared = null
+      const b = current ? await current.catch(() => null) : null
+      await b?.close().catch(() => undefined)
+    },
+  })
+}

@@ -1,0 +1,3 @@
+import { qaVitestConfig } from '../../vitest.shared'
+
+export default qaVitestConfig()
