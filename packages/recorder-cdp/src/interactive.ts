@@ -438,6 +438,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'input',
     (e) => {
+      if (fromToolbar(e)) return
       const el = e.composedPath()[0] as HTMLInputElement | undefined
       if (!el || !('value' in el)) return
       if (el.localName === 'select') return
@@ -455,6 +456,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'change',
     (e) => {
+      if (fromToolbar(e)) return
       const el = e.composedPath()[0] as HTMLSelectElement | undefined
       const files = (el as unknown as HTMLInputElement | undefined)?.files
       if (el?.localName === 'input' && files) {
@@ -470,7 +472,8 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'keydown',
     (e) => {
-      if (!SPECIAL_KEYS.has(e.key) || fromToolbar(e)) return
+      // typing into the toolbar's editor, or Escape ending an assert mode, is the toolbar's
+      if (!SPECIAL_KEYS.has(e.key) || fromToolbar(e) || picking()) return
       const mods = [
         e.ctrlKey && 'Control',
         e.altKey && 'Alt',

@@ -1,6 +1,13 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, relative, resolve } from 'node:path'
-import { type Action, CURRENT_FORMAT_VERSION, isClickLike, type TestCase } from '@qa/model'
+import {
+  type Action,
+  CURRENT_FORMAT_VERSION,
+  describeAssertion,
+  isClickLike,
+  normalizeAssertedText,
+  type TestCase,
+} from '@qa/model'
 import { saveTestCase } from '@qa/model/node'
 import type { Locator, Page } from 'playwright-core'
 import sharp from 'sharp'
@@ -21,6 +28,7 @@ import { composeBeforeShot, type FrameBuffer, startFrameBuffer } from './cdp-fra
 import { isSameElement, targetAtPointerDown } from './pointer-down-target'
 import {
   installRecorderToolbarInPage,
+  openToolbarEditorInPage,
   removeRecorderToolbarInPage,
   TOOLBAR_BINDING,
   TOOLBAR_SCREENSHOT_STYLE,
@@ -31,7 +39,7 @@ import { elementLabel } from './element-label'
 import { assertInViewport } from './in-viewport'
 import { adoptPage, watchNewPages } from './new-page'
 import type { ScriptAssertStep, ScriptStep } from './script'
-import { captureAssertion } from './record-assertion'
+import { assertionTargetLabel, captureAssertion } from './record-assertion'
 import { pageAssertionProbe, pollAssertion } from './assert-step'
 
 export interface WebRecorderOptions {
@@ -958,11 +966,15 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             break
         }
       }
+      /** Text and value assertions picked with the toolbar, waiting for the person to confirm them in its editor. */
+      const drafts = new Map<number, { action: Action; index: number; target: Page }>()
+      let draftIds = 0
       /**
        * An assertion picked with the toolbar (the page never saw the click): the element at the point, captured like
-       * a click's target, with its text or value as it is now for `expected`.
+       * a click's target, with its text or value as it is now for `expected`. A visible assertion is a step at once;
+       * a text or value one opens the toolbar's editor with that text or value, and is a step once confirmed there.
        */
-      const pickedAssertion = async (request: Extract<ToolbarRequest, { kind: 'assert' }>) => {
+      const pickedAssertion = async (request: Extract<ToolbarRequest, { kind: 'assert' }>, target: Page) => {
         typing = null
         const index = actions.length
         const before = await shotWithBytes(index, 'before').catch(() => undefined)
@@ -972,7 +984,15 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           x: request.x,
           y: request.y,
         }).catch(() => null)
-        if (!partial) return
+        const edited = request.assert === 'text' || request.assert === 'value'
+        if (!partial) {
+          await removeShots(before?.path)
+          if (edited)
+            await target
+              .evaluate(openToolbarEditorInPage, { id: -1, error: 'Nothing to assert there' })
+              .catch(() => undefined)
+          return
+        }
         const action: Action = { timestamp: Date.now(), ...partial }
         if (before) {
           action.screenshotBeforePath = before.path
@@ -980,7 +1000,55 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           const elementCrop = await crop(index, before, action)
           if (elementCrop) action.elementCropPath = elementCrop
         }
+        if (!edited || !action.assertion) {
+          pushStep(action)
+          return
+        }
+        const id = ++draftIds
+        drafts.set(id, { action, index, target })
+        const assertion = action.assertion
+        const opened = await target
+          .evaluate(openToolbarEditorInPage, {
+            id,
+            assert: request.assert as 'text' | 'value',
+            expected: String(assertion.expected ?? ''),
+            op: assertion.op === 'contains' ? ('contains' as const) : ('equals' as const),
+          })
+          .catch(() => false)
+        // no editor to confirm it in (the page went away meanwhile): the assertion is kept as it was read
+        if (!opened) confirmDraft(id, null)
+      }
+      /** A draft assertion as the person confirmed it in the toolbar (null: as it was read). */
+      const confirmDraft = (id: number, edit: { op: 'equals' | 'contains'; expected: string } | null) => {
+        const draft = drafts.get(id)
+        if (!draft) return
+        drafts.delete(id)
+        const { action } = draft
+        const assertion = action.assertion
+        if (edit && assertion) {
+          assertion.expected = assertion.kind === 'text' ? normalizeAssertedText(edit.expected) : edit.expected
+          if (edit.op === 'contains') assertion.op = 'contains'
+          else delete assertion.op
+          action.description = describeAssertion(assertion, assertionTargetLabel(action.identity))
+          delete action.warning
+        }
+        // another step took this draft's screenshot names meanwhile: it keeps none rather than another step's
+        if (actions.length !== draft.index) {
+          delete action.screenshotBeforePath
+          delete action.screenshotPath
+          delete action.elementCropPath
+        }
         pushStep(action)
+      }
+      const cancelDraft = async (id: number) => {
+        const draft = drafts.get(id)
+        if (!draft) return
+        drafts.delete(id)
+        if (actions.length === draft.index)
+          await removeShots(draft.action.screenshotBeforePath, draft.action.elementCropPath)
+      }
+      const removeShots = async (...paths: (string | null | undefined)[]) => {
+        for (const path of paths) if (path) await rm(join(caseDir, path), { force: true })
       }
       /** Reports a page's input, and moves the recording into a page it opens (after the click that opened it). */
       const attach = async (target: Page) => {
@@ -1014,7 +1082,15 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           await target.exposeBinding(TOOLBAR_BINDING, (_source, request: ToolbarRequest) => {
             if (stopped) return
             if (request?.kind === 'stop') onStopRequest()
-            else if (request?.kind === 'assert' && target === page) enqueue(() => pickedAssertion(request))
+            else if (request?.kind === 'assert' && target === page) enqueue(() => pickedAssertion(request, target))
+            else if (request?.kind === 'assert-confirm')
+              enqueue(async () =>
+                confirmDraft(request.id, {
+                  op: request.op === 'contains' ? 'contains' : 'equals',
+                  expected: String(request.expected ?? ''),
+                }),
+              )
+            else if (request?.kind === 'assert-cancel') enqueue(() => cancelDraft(request.id))
           })
           const toolbar = { binding: TOOLBAR_BINDING, tag: TOOLBAR_TAG }
           await target.addInitScript(installRecorderToolbarInPage, toolbar)

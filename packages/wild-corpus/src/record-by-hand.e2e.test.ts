@@ -555,13 +555,15 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
       #coupon { position: absolute; left: 100px; top: 220px; width: 300px; height: 50px; font: inherit }
       #checkout { position: absolute; left: 100px; top: 320px; width: 300px; height: 60px; font: inherit }
     </style></head><body>
-      <h2 id="count" onclick="log('count-clicked')">3 items</h2>
+      <h2 id="count" onclick="log('count-clicked')">3 items in your cart</h2>
       <input id="coupon" aria-label="Coupon" value="SPRING-25" onpointerdown="log('coupon-pressed')">
       <button id="checkout" type="button" onclick="log('checkout:' + event.isTrusted)">Checkout</button>
       <script>
         const log = (e) => fetch('/log?e=' + encodeURIComponent(e))
         const n = new URLSearchParams(location.search).get('n')
-        if (n) document.getElementById('count').textContent = n + ' items'
+        if (n) document.getElementById('count').textContent = n + ' items in your cart'
+        // every key the page hears (typing into the recorder's toolbar must never reach it)
+        addEventListener('keydown', (e) => log('key:' + e.key))
       </script></body></html>`,
     // a box that answers double clicks, one with its own context menu, and a card dragged into a column
     '/gestures': `<!doctype html><html><head><title>Board</title><style>
@@ -696,8 +698,9 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
     expect(seen).toEqual(['buy:true'])
   })
 
-  it('assertions picked with the toolbar (assert text, value, visible): recorded without clicking the page, replayed', async () => {
-    // where the toolbar's buttons are: the same toolbar, in a probe page of the same size (its shadow root opened)
+  it('assertions picked with the toolbar: text and value edited in its field (typed), Escape cancels, visible; replayed', async () => {
+    // where the toolbar's buttons are: the same toolbar, in a probe page of the same size (its shadow root opened),
+    // first as it starts, then with its editor open (a text pick: Assert text, a click on the page, the editor)
     const probePage = await probe.newPage({ viewport: VIEWPORT })
     await probePage.setContent('<body></body>')
     await probePage.evaluate(() => {
@@ -707,24 +710,55 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
       }
     })
     await probePage.evaluate(installRecorderToolbarInPage, { binding: TOOLBAR_BINDING, tag: TOOLBAR_TAG })
-    const buttons = await probePage.evaluate((tag) => {
-      const root = document.querySelector(tag)?.shadowRoot
-      return Object.fromEntries(
-        Array.from(root?.querySelectorAll('button') ?? []).map((b) => {
-          const r = b.getBoundingClientRect()
-          return [b.textContent?.trim() ?? '', { x: r.left + r.width / 2, y: r.top + r.height / 2 }]
-        }),
-      )
-    }, TOOLBAR_TAG)
-    await probePage.close()
+    const toolbarButtons = () =>
+      probePage.evaluate((tag) => {
+        const root = document.querySelector(tag)?.shadowRoot
+        return Object.fromEntries(
+          Array.from(root?.querySelectorAll('button') ?? [])
+            .filter((b) => b.getClientRects().length > 0)
+            .map((b) => {
+              const r = b.getBoundingClientRect()
+              return [b.textContent?.trim() ?? '', { x: r.left + r.width / 2, y: r.top + r.height / 2 }]
+            }),
+        )
+      }, TOOLBAR_TAG)
+    const buttons = await toolbarButtons()
     expect(Object.keys(buttons)).toEqual(['Assert visible', 'Assert text', 'Assert value', 'Stop'])
+    await probePage.mouse.click(buttons['Assert text']!.x, buttons['Assert text']!.y)
+    await probePage.mouse.click(100, 100)
+    await probePage.evaluate(
+      (request) =>
+        (window as unknown as Record<symbol, (r: unknown) => void>)[Symbol.for('qa.recorderToolbar.edit')]?.(request),
+      { id: 1, assert: 'text', expected: '3 items in your cart', op: 'equals' },
+    )
+    const editor = await toolbarButtons()
+    await probePage.close()
+    expect(Object.keys(editor)).toEqual(['equals', 'contains', 'Add', 'Cancel', 'Stop'])
+
     const file = join(dir, 'cart-asserts.json')
     seen = []
     const rec = await startRecording(`${url}/cart`, file)
+    // assert text: the field shows "3 items in your cart", selected; the person types over it, picks "contains"
+    // and adds it with Enter
     await clickAt(buttons['Assert text']!)
     await clickAt({ x: 250, y: 130 })
+    await sleep(1000)
+    await typeText('3 items')
+    await clickAt(editor.contains!)
+    await pressKey('Return')
+    // assert value: the coupon's value as it is, added with the Add button
     await clickAt(buttons['Assert value']!)
     await clickAt({ x: 250, y: 245 })
+    await sleep(1000)
+    await clickAt(editor.Add!)
+    // a text pick cancelled with Escape in its editor, then an assert mode cancelled with Escape: nothing recorded
+    await clickAt(buttons['Assert text']!)
+    await clickAt({ x: 250, y: 350 })
+    await sleep(1000)
+    await typeText('never')
+    await pressKey('Escape')
+    await clickAt(buttons['Assert value']!)
+    await pressKey('Escape')
     await clickAt(buttons['Assert visible']!)
     await clickAt({ x: 250, y: 350 })
     // and a real click on the button, which the page sees
@@ -732,23 +766,23 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
     await clickAt(buttons.Stop!)
     expect(await rec.exited, rec.stderr()).toBe(0)
     expect(rec.stdout()).toMatch(/Stopped: the Stop button of the recorder toolbar was clicked/)
-    // the page saw only the last click: the picks never reached it
+    // the page saw only the last click: the picks, the typing into the toolbar and both Escapes never reached it
     expect(seen).toEqual(['checkout:true'])
     const saved = JSON.parse(await readFile(file, 'utf8')) as {
       actions: {
         action_type: string
-        assertion?: { kind: string; expected?: string }
+        assertion?: { kind: string; op?: string; expected?: string }
         identity?: { ax_name?: string }
         screenshot_path?: string
       }[]
     }
     expect(saved.actions.map((a) => [a.action_type, a.assertion ?? null, a.identity?.ax_name])).toEqual([
-      ['assert', { kind: 'text', expected: '3 items' }, '3 items'],
+      ['assert', { kind: 'text', op: 'contains', expected: '3 items' }, '3 items in your cart'],
       ['assert', { kind: 'value', expected: 'SPRING-25' }, 'Coupon'],
       ['assert', { kind: 'visible' }, 'Checkout'],
       ['click', null, 'Checkout'],
     ])
-    expect(rec.stdout()).toMatch(/ {2}1\. Assert /)
+    expect(rec.stdout()).toMatch(/ {2}1\. Assert .*contains "3 items"/)
     seen = []
     const r = await qa(['replay', file, '--url', `${url}/cart`, '--json', '--report-dir', 'reports-cart'])
     expect(r.code, r.stdout + r.stderr).toBe(0)
