@@ -320,7 +320,37 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     /** What was pressed, and where it and its ancestors were then: what moved with the pointer is not the drop. */
     target: Element | null
     boxes: Map<Element, string>
+    /** The text selected when the pointer went down (a press the page let through collapses it). */
+    selection: string
   } | null = null
+  /** The text selected now: in the document, or in the focused field. */
+  const selectedText = () => {
+    const active = document.activeElement as HTMLInputElement | null
+    if (active && (active.localName === 'input' || active.localName === 'textarea')) {
+      try {
+        const { selectionStart: start, selectionEnd: end } = active
+        if (start !== null && end !== null && start !== end) return `field:${active.value.slice(start, end)}`
+      } catch {
+        // an input type without a text selection (checkbox, range, …)
+      }
+    }
+    const selection = getSelection()
+    return selection && !selection.isCollapsed ? selection.toString() : ''
+  }
+  /**
+   * The press selected text, and that is all it did: text is selected now that was not when the pointer went
+   * down, and nothing pressed moved (a card a page moves with the pointer is dragged, whatever got selected
+   * meanwhile). Such a press is no drag: moving something from the press point to the release point on replay
+   * is not what the person did. Neither Chrome DevTools Recorder nor Playwright codegen records a selection: each
+   * records the click the browser dispatches when the button comes up (on the common ancestor of press and
+   * release), and so the press stays the click it was recorded as.
+   */
+  const onlySelectedText = (down: NonNullable<typeof pressedDown>) => {
+    const now = selectedText()
+    if (now.trim() === '' || now === down.selection) return false
+    for (const [el, box] of down.boxes) if (el.isConnected && boxKey(el) !== box) return false
+    return true
+  }
   const boxKey = (el: Element) => {
     const r = el.getBoundingClientRect()
     return `${Math.round(r.left)},${Math.round(r.top)},${Math.round(r.width)},${Math.round(r.height)}`
@@ -370,7 +400,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     (e) => {
       if (!pressedDown) return
       const { dx, dy } = offset()
-      if (pressedDown.far) sendDrag({ x: e.clientX + dx, y: e.clientY + dy })
+      if (pressedDown.far && !onlySelectedText(pressedDown)) sendDrag({ x: e.clientX + dx, y: e.clientY + dy })
       else pressedDown = null
     },
     true,
@@ -420,7 +450,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
       const boxes = new Map<Element, string>()
       for (let k = 0, el = target; k < 8 && el && el.localName !== 'body'; k++, el = el.parentElement)
         boxes.set(el, boxKey(el))
-      pressedDown = e.button === 0 ? { at, x, y, far: false, target, boxes } : null
+      pressedDown = e.button === 0 ? { at, x, y, far: false, target, boxes, selection: selectedText() } : null
       send({
         kind: 'pointerdown',
         x,

@@ -615,6 +615,43 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
           log('dropped:' + (column ? column.id : 'nowhere') + ':' + e.isTrusted)
         })
       </script></body></html>`,
+    // HTML5 drag and drop (draggable=true: dragstart, dragover, drop, dragend) and a paragraph to select text in
+    '/dnd': `<!doctype html><html><head><title>Fruit</title><style>
+      body { margin: 0; font: 20px sans-serif }
+      .fruit { position: absolute; left: 60px; width: 160px; height: 50px; line-height: 50px; text-align: center;
+        background: #cfc; cursor: grab }
+      .zone { position: absolute; top: 60px; width: 240px; height: 200px; border: 2px dashed #999 }
+      #story { position: absolute; left: 60px; top: 400px; width: 700px; margin: 0; line-height: 30px }
+    </style></head><body>
+      <div class="fruit" id="apple" draggable="true" style="top:60px">Apple</div>
+      <div class="fruit" id="pear" draggable="true" style="top:140px">Pear</div>
+      <div class="zone" id="basket" role="region" aria-label="Basket" style="left:320px"></div>
+      <div class="zone" id="bin" role="region" aria-label="Bin" style="left:620px"></div>
+      <p id="story">The quick brown fox jumps over the lazy dog while the recorder watches every move it makes.</p>
+      <script>
+        const log = (e) => fetch('/log?e=' + encodeURIComponent(e))
+        // a variant with the two zones swapped: a drop by coordinates would land in the bin
+        if (location.search.includes('swap')) {
+          document.getElementById('basket').style.left = '620px'
+          document.getElementById('bin').style.left = '320px'
+        }
+        for (const fruit of document.querySelectorAll('.fruit'))
+          fruit.addEventListener('dragstart', (e) => {
+            e.dataTransfer.setData('text/plain', fruit.id)
+            e.dataTransfer.effectAllowed = 'move'
+            log('dragstart:' + fruit.id + ':' + e.isTrusted)
+          })
+        for (const zone of document.querySelectorAll('.zone')) {
+          zone.addEventListener('dragover', (e) => e.preventDefault())
+          zone.addEventListener('drop', (e) => {
+            e.preventDefault()
+            log('drop:' + e.dataTransfer.getData('text/plain') + ':' + zone.id + ':' + e.isTrusted)
+          })
+        }
+        document.getElementById('story').addEventListener('click', () =>
+          log('story-click:' + getSelection().toString().trim()),
+        )
+      </script></body></html>`,
   }
   let server: Server
   let url: string
@@ -857,6 +894,63 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
     expect(swapped.code, swapped.stdout + swapped.stderr).toBe(0)
     await sleep(300)
     expect(seen.filter((e) => e.startsWith('dropped'))).toEqual(['dropped:done:true'])
+  })
+
+  it('an HTML5 drag and drop (draggable, drop listeners) is a drag step; a text selection by mouse is not', async () => {
+    const file = join(dir, 'dnd.json')
+    seen = []
+    const rec = await startRecording(`${url}/dnd`, file)
+    // select "quick brown fox" with the mouse: press on the text, move across it, release on the text
+    await restAt({ x: 110, y: 415 }, 200)
+    await xdo('mousedown', '1')
+    await sleep(150)
+    for (const f of [0.25, 0.5, 0.75, 1])
+      await xdo('mousemove', '--sync', String(Math.round(origin.x + 110 + 150 * f)), String(Math.round(origin.y + 415)))
+    await sleep(100)
+    await xdo('mouseup', '1')
+    await sleep(1000)
+    // drag the pear (60..220 × 140..190) into the basket (320..560 × 60..260) with the browser's own drag and drop
+    await restAt({ x: 140, y: 165 }, 200)
+    await xdo('mousedown', '1')
+    await sleep(150)
+    for (const f of [0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 0.95, 1]) {
+      await xdo(
+        'mousemove',
+        '--sync',
+        String(Math.round(origin.x + 140 + 300 * f)),
+        String(Math.round(origin.y + 165 - 5 * f)),
+      )
+      await sleep(80)
+    }
+    await sleep(200)
+    await xdo('mouseup', '1')
+    await sleep(1200)
+    rec.interrupt()
+    expect(await rec.exited, rec.stderr()).toBe(0)
+    // the page's own listeners: text was selected (the click after it saw the selection), the pear was dropped in
+    // the basket by a real drag
+    // (the selection's ends depend on the font: some letters of "quick brown fox")
+    expect([...seen].sort()).toEqual([
+      'dragstart:pear:true',
+      'drop:pear:basket:true',
+      expect.stringMatching(/^story-click:\S* brown \S+$/),
+    ])
+    const saved = JSON.parse(await readFile(file, 'utf8')) as GestureCase
+    expect(saved.actions.map((a) => a.action_type)).toEqual(['click', 'drag'])
+    const drag = saved.actions[1]!
+    expect(drag.identity?.id).toBe('pear')
+    expect(drag.drop_identity?.ax_name).toBe('Basket')
+    seen = []
+    const r = await qa(['replay', file, '--url', `${url}/dnd`, '--json', '--report-dir', 'reports-dnd'])
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    await sleep(300)
+    expect(seen.filter((e) => !e.startsWith('story-click'))).toEqual(['dragstart:pear:true', 'drop:pear:basket:true'])
+    // the zones swapped places: the pear still goes into the basket
+    seen = []
+    const swapped = await qa(['replay', file, '--url', `${url}/dnd?swap`, '--json', '--report-dir', 'reports-dnd-swap'])
+    expect(swapped.code, swapped.stdout + swapped.stderr).toBe(0)
+    await sleep(300)
+    expect(seen.filter((e) => e.startsWith('drop'))).toEqual(['drop:pear:basket:true'])
   })
 })
 
