@@ -70,9 +70,34 @@ async function describeAll(
   limit: number,
   known?: { role: string; name: string },
   labelsOnly = false,
+  frameOrigin?: () => Promise<{ x: number; y: number } | null>,
 ): Promise<PlaywrightCandidate[]> {
   const descriptions = (await locator.evaluateAll(describeElementsInPage, { labelsOnly })) as PageElementDescription[]
+  // a frame that cannot see its iframe (another origin, out of process) describes boxes in its own viewport:
+  // they are moved into the page's, where the recorded box is
+  if (frameOrigin && descriptions.some((d) => d.framePath.length === 0)) {
+    const origin = await frameOrigin()
+    if (origin)
+      for (const d of descriptions)
+        if (d.framePath.length === 0) d.box = { ...d.box, x: d.box.x + origin.x, y: d.box.y + origin.y }
+  }
   return descriptions.slice(0, limit).map((d, i) => toCandidate(d, locator.nth(i), known))
+}
+
+/** Where the innermost frame of a scope shows its viewport's (0, 0) in the page: its iframe's content box. */
+async function frameOriginOf(scope: Scope): Promise<{ x: number; y: number } | null> {
+  if (!('owner' in scope)) return { x: 0, y: 0 }
+  const iframe = scope.owner()
+  const box = await iframe.boundingBox()
+  if (!box) return null
+  const inset = await iframe.evaluate((el) => {
+    const style = getComputedStyle(el)
+    return {
+      x: el.clientLeft + Number.parseFloat(style.paddingLeft || '0'),
+      y: el.clientTop + Number.parseFloat(style.paddingTop || '0'),
+    }
+  })
+  return { x: box.x + inset.x, y: box.y + inset.y }
 }
 
 /**
@@ -130,22 +155,44 @@ export function playwrightCandidateSource(
     return resolved
   }
   const limit = opts.maxCandidates ?? 400
+  let origin: Promise<{ x: number; y: number } | null> | null = null
+  const frameOrigin =
+    (opts.framePath?.length ?? 0) > 0
+      ? () => {
+          origin ??= scope()
+            .then(frameOriginOf)
+            .catch(() => null)
+          return origin
+        }
+      : undefined
   return {
     async byRole(role, name) {
       const locator = (await scope()).getByRole(role as Parameters<Page['getByRole']>[0], { name: wholeName(name) })
-      return describeAll(locator, limit, { role, name })
+      return describeAll(locator, limit, { role, name }, false, frameOrigin)
     },
     async byAttribute(attribute, value, tagName) {
-      return describeAll((await scope()).locator(`${tagName ?? ''}[${ATTRIBUTE[attribute]}=${quote(value)}]`), limit)
+      return describeAll(
+        (await scope()).locator(`${tagName ?? ''}[${ATTRIBUTE[attribute]}=${quote(value)}]`),
+        limit,
+        undefined,
+        false,
+        frameOrigin,
+      )
     },
     async bySelector(selector, kind) {
-      return describeAll((await scope()).locator(kind === 'xpath' ? `xpath=${selector}` : selector), limit)
+      return describeAll(
+        (await scope()).locator(kind === 'xpath' ? `xpath=${selector}` : selector),
+        limit,
+        undefined,
+        false,
+        frameOrigin,
+      )
     },
     async byText(text) {
-      return describeAll((await scope()).getByText(text, { exact: true }), limit)
+      return describeAll((await scope()).getByText(text, { exact: true }), limit, undefined, false, frameOrigin)
     },
     async listCandidates() {
-      return describeAll((await scope()).locator(INTERACTIVE_SELECTOR), limit)
+      return describeAll((await scope()).locator(INTERACTIVE_SELECTOR), limit, undefined, false, frameOrigin)
     },
     ...(opts.elementCrop || opts.loadElementCrop
       ? {

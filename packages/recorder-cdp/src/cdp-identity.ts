@@ -195,6 +195,74 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
     }
   }
 
+  /**
+   * The out-of-process frame an iframe element hit at a point shows (its own target and session, where it is in
+   * the page, its frame path), or null for any other node (a same-process iframe's document is hit-tested with
+   * the page's).
+   */
+  async function intoOutOfProcessFrame(
+    s: CDPSession,
+    backendNodeId: number,
+    parent: InFrame | undefined,
+  ): Promise<InFrame | null> {
+    const { node } = await s.send('DOM.describeNode', { backendNodeId })
+    if ((node.localName !== 'iframe' && node.localName !== 'frame') || !node.frameId) return null
+    const fields = secretFieldsOf(page)
+    const [frameSession, origin] = await Promise.all([
+      fields.sessionOfFrame(node.frameId),
+      fields.frameOrigin(node.frameId),
+    ])
+    if (!frameSession || !origin) return null
+    const { object } = await s.send('DOM.resolveNode', { backendNodeId })
+    const iframe = object.objectId ? await fromObject(object.objectId, parent) : null
+    await frameSession.send('DOM.enable').catch(() => undefined)
+    await frameSession.send('Accessibility.enable').catch(() => undefined)
+    return {
+      session: frameSession,
+      targetId: node.frameId,
+      origin,
+      framePath: iframe ? [...iframe.description.framePath, iframe.description.css] : [],
+    }
+  }
+
+  /**
+   * The node hit at a viewport point: hit-tested in the page, then in each out-of-process iframe the point falls
+   * in (another target, whose document the page's hit test does not enter), in that frame's own coordinates.
+   * Null when the document changed under the point (a navigation).
+   */
+  async function hitAt(
+    x: number,
+    y: number,
+  ): Promise<{
+    session: CDPSession
+    backendNodeId: number
+    inFrame?: InFrame
+    point: { x: number; y: number }
+  } | null> {
+    let s = session
+    let inFrame: InFrame | undefined
+    let point = { x, y }
+    for (let hops = 0; ; hops++) {
+      let backendNodeId: number
+      try {
+        ;({ backendNodeId } = await nodeForViewportPoint(s, point.x, point.y, {
+          includeUserAgentShadowDOM: false,
+          // false: an overlay with pointer-events: none (a scroll shadow, a ripple) does not receive the click, so
+          // it is not what was clicked (true would hit-test it like any element).
+          ignorePointerEventsNone: false,
+        }))
+      } catch {
+        await s.send('DOM.getDocument', { depth: 0 }).catch(() => undefined)
+        return null
+      }
+      const inner = hops < 8 ? await intoOutOfProcessFrame(s, backendNodeId, inFrame).catch(() => null) : null
+      if (!inner) return { session: s, backendNodeId, ...(inFrame ? { inFrame } : {}), point }
+      s = inner.session
+      inFrame = inner
+      point = { x: x - inner.origin.x, y: y - inner.origin.y }
+    }
+  }
+
   /** Why the last `atPoint` found no element (read by `clickTargetAt`). */
   let lastWarning: string | null = null
   const reader: CdpIdentityReader = {
@@ -205,40 +273,27 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
     },
     async atPoint(x, y) {
       lastWarning = 'the page changed under the pointer (navigation)'
-      let backendNodeId: number
-      try {
-        ;({ backendNodeId } = await nodeForViewportPoint(session, x, y, {
-          includeUserAgentShadowDOM: false,
-          // false: an overlay with pointer-events: none (a scroll shadow, a ripple) does not receive the click, so it is
-          // not what was clicked (true would hit-test it like any element).
-          ignorePointerEventsNone: false,
-        }))
-      } catch {
-        // The document changed under us (navigation); the caller records coordinates only.
-        await session.send('DOM.getDocument', { depth: 0 }).catch(() => undefined)
-        return null
-      }
-      const { object } = await session.send('DOM.resolveNode', { backendNodeId })
+      const at = await hitAt(x, y)
+      if (!at) return null
+      const { object } = await at.session.send('DOM.resolveNode', { backendNodeId: at.backendNodeId })
       if (!object.objectId) return null
-      const hit = await resolveClickTarget(session, object.objectId, page.viewportSize(), { x, y })
+      const hit = await resolveClickTarget(at.session, object.objectId, page.viewportSize(), at.point)
       lastWarning = hit.warning
       if (!hit.objectId) return null
-      const target = await fromObject(hit.objectId)
+      const target = await fromObject(hit.objectId, at.inFrame)
       // after the clicked element's identity (the click may change it): the control it operates, if any
-      const control = target ? await operatedControl(session, hit.objectId) : null
-      if (target && control) target.operates = await fromObject(control).catch(() => null)
+      const control = target ? await operatedControl(at.session, hit.objectId) : null
+      if (target && control) target.operates = await fromObject(control, at.inFrame).catch(() => null)
       return target
     },
     async assertTargetAt(x, y) {
       const target = await reader.atPoint(x, y)
       if (target) return target
       try {
-        const { backendNodeId } = await nodeForViewportPoint(session, x, y, {
-          includeUserAgentShadowDOM: false,
-          ignorePointerEventsNone: false,
-        })
-        const { object } = await session.send('DOM.resolveNode', { backendNodeId })
-        const element = object.objectId ? await fromObject(object.objectId) : null
+        const at = await hitAt(x, y)
+        if (!at) return null
+        const { object } = await at.session.send('DOM.resolveNode', { backendNodeId: at.backendNodeId })
+        const element = object.objectId ? await fromObject(object.objectId, at.inFrame) : null
         return element && !DOCUMENT_TAGS.has(element.identity.tagName.toLowerCase()) ? element : null
       } catch {
         return null

@@ -25,8 +25,14 @@ export interface PointerDownSnapshot {
   passwords: { x: number; y: number; width: number; height: number }[]
 }
 
-/** What the injected script reports. Coordinates are top-level viewport CSS pixels. */
-export type PageInputEvent =
+/**
+ * What the injected script reports. Coordinates are top-level viewport CSS pixels, except with `local`: the
+ * script runs in a frame whose place in the page it cannot see (a cross-origin, out-of-process iframe, or a frame
+ * inside one), and its coordinates are its own viewport's; Node moves them into the page (`frame.frameElement()`).
+ */
+export type PageInputEvent = PageInputEventOf & { local?: boolean }
+
+type PageInputEventOf =
   | {
       kind: 'pointerdown'
       x: number
@@ -101,9 +107,9 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   // an assert mode of the toolbar is waiting for its pick: that click is the toolbar's, not the page's
   const picking = () =>
     (window as unknown as Record<symbol, unknown>)[Symbol.for('qa.recorderToolbar.picking')] === true
-  const send = (event: unknown) => {
+  const send = (event: Record<string, unknown>) => {
     const fn = (window as unknown as Record<string, ((e: unknown) => void) | undefined>)[binding]
-    if (typeof fn === 'function') fn(event)
+    if (typeof fn === 'function') fn(offset().top ? event : { ...event, local: true })
   }
   // Offset of this frame's viewport inside the top-level viewport (same-origin frames); `top`: it reached the top.
   const offset = () => {
@@ -128,7 +134,8 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
       dy += r.top + (frameEl as HTMLElement).clientTop
       win = win.parent
     }
-    return { dx, dy, top }
+    // a frame that cannot see its place in the page reports in its own viewport's coordinates (`local`)
+    return top ? { dx, dy, top } : { dx: 0, dy: 0, top }
   }
   const centre = (el: Element) => {
     const r = el.getBoundingClientRect()
@@ -287,15 +294,22 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
       let common: Element | null = el
       while (common && !common.contains(pressed)) common = common.parentElement
       if (!common || common.localName === 'body' || common.localName === 'html') return null
+      // (in an iframe, "the page" is the top one where this frame can see it: a menu may fill a small frame)
+      let pageArea = innerWidth * innerHeight
+      try {
+        pageArea = Math.max(pageArea, (window.top?.innerWidth ?? 0) * (window.top?.innerHeight ?? 0))
+      } catch {
+        // a cross-origin top: this frame's own viewport
+      }
       const r = common.getBoundingClientRect()
-      if (r.width * r.height > innerWidth * innerHeight * 0.6) return null
+      if (r.width * r.height > pageArea * 0.6) return null
       return { el, at: snap.at }
     }
     return null
   }
   /** The hover that revealed the pressed element (the chain's first element interactive by its markup). */
-  const hoverAt = (e: PointerEvent, top: boolean) => {
-    if (!helpers || !top) return null
+  const hoverAt = (e: PointerEvent) => {
+    if (!helpers) return null
     try {
       const path = e.composedPath().filter((n): n is Element => n instanceof Element)
       const pressed = path.find((el) => el.matches(INTERACTIVE))
@@ -459,7 +473,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
         detail: e.detail,
         at,
         snapshot: snapshotAt(e, top, dx, dy),
-        hover: e.button === 0 && e.detail <= 1 ? hoverAt(e, top) : null,
+        hover: e.button === 0 && e.detail <= 1 ? hoverAt(e) : null,
       })
     },
     true,

@@ -9,7 +9,7 @@ import {
   type TestCase,
 } from '@qa/model'
 import { saveTestCase } from '@qa/model/node'
-import type { Locator, Page } from 'playwright-core'
+import type { Frame, Locator, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
 import { type SecretFieldRef, secretFieldsOf, type ViewportBox } from './cdp-secret-fields'
@@ -735,8 +735,18 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
        * A hover step: the element the pointer rested on to reveal the one pressed next. Its before-screenshot is
        * the newest frame from before the pointer entered it.
        */
-      const hoverStep = async (hover: HoverReveal, pressedAtMs: number | undefined): Promise<Action | null> => {
-        const target = await (await readerFor()).fromDescription(hover.description).catch(() => null)
+      const hoverStep = async (
+        hover: HoverReveal,
+        pressedAtMs: number | undefined,
+        inLocalFrame: boolean,
+      ): Promise<Action | null> => {
+        // a frame that cannot see its place in the page (cross-origin) describes the element without its frames:
+        // the element at the hover point is read over CDP, which knows them
+        const reader = await readerFor()
+        const target = await (inLocalFrame
+          ? reader.assertTargetAt(hover.x, hover.y)
+          : reader.fromDescription(hover.description)
+        ).catch(() => null)
         if (!target) return null
         const index = actions.length
         const frames = buffers.get(page)
@@ -786,7 +796,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
               }),
             )
             // the hover that made the pressed element visible (a hover-only menu) is a step of its own, before it
-            const hover = event.hover ? await hoverStep(event.hover, event.at) : null
+            const hover = event.hover ? await hoverStep(event.hover, event.at, event.local === true) : null
             const index = actions.length
             const beforeShot = await pointerDownShot(index, buffers.get(page), event.at, event.snapshot).catch(
               () => undefined,
@@ -814,9 +824,11 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             const owner = actions.find((a) => pressedAt.get(a) === pageDownAt.get(event.downAt))
             // only a plain click becomes a drag (a double click or a right click stays what it was)
             if (owner === undefined || owner.actionType !== 'click') break
-            const drop = event.drop
-              ? await (await readerFor()).fromDescription(event.drop).catch(() => null)
-              : await (await readerFor()).atPoint(event.endX, event.endY).catch(() => null)
+            // (a cross-origin frame's description knows no frames above it: the drop point is read over CDP)
+            const drop =
+              event.drop && !event.local
+                ? await (await readerFor()).fromDescription(event.drop).catch(() => null)
+                : await (await readerFor()).atPoint(event.endX, event.endY).catch(() => null)
             // what was dragged, as it was at pointer-down: a card or a row is often no control by its markup, and
             // by the time its click was read it had moved away with the pointer
             const atDown = downSnapshots.get(owner)
@@ -1052,7 +1064,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
       }
       /** Reports a page's input, and moves the recording into a page it opens (after the click that opened it). */
       const attach = async (target: Page) => {
-        await target.exposeBinding(RECORD_BINDING, (_source, event: PageInputEvent) => {
+        await target.exposeBinding(RECORD_BINDING, (source, event: PageInputEvent) => {
           if (stopped || target !== page) return
           if (event.kind === 'pointerdown') {
             // stamped on arrival, so that a dialog the click opens finds it before the queue reaches it
@@ -1061,7 +1073,14 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             if (pageAt !== undefined) pageDownAt.set(pageAt, event.at)
             downs.push(event.at)
           }
-          enqueue(() => handle(event))
+          enqueue(async () => {
+            // a cross-origin frame's coordinates are its own: moved into the page by where its iframe is
+            if (event.local) {
+              const origin = await frameOriginOf(source.frame).catch(() => null)
+              if (origin) moveIntoPage(event, origin)
+            }
+            await handle(event)
+          })
         })
         dialogWatches.push(
           await watchDialogs(target, (d) => {
@@ -1167,4 +1186,46 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
     },
   }
   return recorder
+}
+
+/** Where a frame's viewport (0, 0) is in the page's viewport: its iframe's content box (frames of any origin). */
+async function frameOriginOf(frame: Frame): Promise<{ x: number; y: number } | null> {
+  if (!frame.parentFrame()) return { x: 0, y: 0 }
+  const iframe = await frame.frameElement()
+  try {
+    const box = await iframe.boundingBox()
+    if (!box) return null
+    const inset = await iframe.evaluate((node) => {
+      const el = node as Element
+      const style = getComputedStyle(el)
+      return {
+        x: el.clientLeft + Number.parseFloat(style.paddingLeft || '0'),
+        y: el.clientTop + Number.parseFloat(style.paddingTop || '0'),
+      }
+    })
+    return { x: box.x + inset.x, y: box.y + inset.y }
+  } finally {
+    await iframe.dispose().catch(() => undefined)
+  }
+}
+
+/**
+ * A frame's input event (`local`: in its own viewport's coordinates) moved into the page's viewport; it stays
+ * marked `local` (its descriptions know no frames above it).
+ */
+function moveIntoPage(event: PageInputEvent, origin: { x: number; y: number }): void {
+  const move = (p: { x: number; y: number }) => {
+    p.x += origin.x
+    p.y += origin.y
+  }
+  if ('x' in event && 'y' in event) move(event)
+  if (event.kind === 'drag') {
+    event.endX += origin.x
+    event.endY += origin.y
+    if (event.drop) move(event.drop.box)
+  }
+  if (event.kind === 'pointerdown' && event.hover) {
+    move(event.hover)
+    move(event.hover.description.box)
+  }
 }

@@ -652,6 +652,19 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
           log('story-click:' + getSelection().toString().trim()),
         )
       </script></body></html>`,
+    // the hover menus inside an iframe of the same origin; `other` (set per request) puts them in a frame of
+    // another site too (localhost against 127.0.0.1: an out-of-process frame)
+    '/framed': `<!doctype html><html><head><title>Framed shop</title><style>
+      body { margin: 0 } iframe { position: absolute; top: 100px; width: 600px; height: 400px; border: 0 }
+    </style></head><body><iframe id="same" src="/menu" style="left:0"></iframe><script>
+      if (location.search.includes('other')) {
+        const other = document.createElement('iframe')
+        other.id = 'other'
+        other.src = 'http://localhost:' + location.port + '/menu'
+        other.style.left = '640px'
+        document.body.append(other)
+      }
+    </script></body></html>`,
   }
   let server: Server
   let url: string
@@ -733,6 +746,84 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
     expect(failed.code, failed.stdout + failed.stderr).toBe(1)
     await sleep(300)
     expect(seen).toEqual(['buy:true'])
+  })
+
+  it('a hover menu inside a same-origin iframe: the hover is a step in that frame, and replays before its click', async () => {
+    const file = join(dir, 'framed-menu.json')
+    seen = []
+    const rec = await startRecording(`${url}/framed`, file)
+    // the frame's (0, 0) is the page's (0, 100): Products → Phones, then Account → Sign out
+    await restAt({ x: 120, y: 130 })
+    await restAt({ x: 120, y: 235 }, 300)
+    await clickAt({ x: 120, y: 235 })
+    await restAt({ x: 400, y: 500 }, 300)
+    await restAt({ x: 360, y: 130 })
+    await restAt({ x: 360, y: 235 }, 300)
+    await clickAt({ x: 360, y: 235 })
+    rec.interrupt()
+    expect(await rec.exited, rec.stderr()).toBe(0)
+    expect(seen).toEqual(['phones:true', 'signout:true'])
+    const saved = JSON.parse(await readFile(file, 'utf8')) as {
+      actions: (GestureCase['actions'][number] & { identity?: { frame_path?: string[] } })[]
+    }
+    const menu = (a: GestureCase['actions'][number]) =>
+      a.action_type === 'hover' && a.identity?.id
+        ? `#${a.identity.id}`
+        : (a.identity?.ax_name ?? a.identity?.text_content)
+    expect(saved.actions.map((a) => [a.action_type, menu(a), a.identity?.frame_path])).toEqual([
+      ['hover', expect.stringMatching(/^(Products|#products)$/), ['#same']],
+      ['click', 'Phones', ['#same']],
+      ['hover', expect.stringMatching(/^(Account|#account)$/), ['#same']],
+      ['click', 'Sign out', ['#same']],
+    ])
+    seen = []
+    const r = await qa(['replay', file, '--url', `${url}/framed`, '--json', '--report-dir', 'reports-framed'])
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    await sleep(300)
+    expect(seen).toEqual(['phones:true', 'signout:true'])
+  })
+
+  it('a hover menu inside a cross-origin (out-of-process) iframe: the hover is a step in that frame, and replays', async () => {
+    const file = join(dir, 'framed-other-menu.json')
+    seen = []
+    const rec = await startRecording(`${url}/framed?other`, file)
+    // the other site's frame: its (0, 0) is the page's (640, 100); Products → Laptops, then Account → Profile
+    await restAt({ x: 760, y: 130 })
+    await restAt({ x: 760, y: 185 }, 300)
+    await clickAt({ x: 760, y: 185 })
+    await restAt({ x: 1000, y: 500 }, 300)
+    await restAt({ x: 1000, y: 130 })
+    await restAt({ x: 1000, y: 185 }, 300)
+    await clickAt({ x: 1000, y: 185 })
+    rec.interrupt()
+    expect(await rec.exited, rec.stderr()).toBe(0)
+    expect(seen).toEqual(['laptops:true', 'profile:true'])
+    const saved = JSON.parse(await readFile(file, 'utf8')) as {
+      actions: (GestureCase['actions'][number] & { identity?: { frame_path?: string[] } })[]
+    }
+    const menu = (a: GestureCase['actions'][number]) =>
+      a.action_type === 'hover' && a.identity?.id
+        ? `#${a.identity.id}`
+        : (a.identity?.ax_name ?? a.identity?.text_content)
+    expect(saved.actions.map((a) => [a.action_type, menu(a), a.identity?.frame_path])).toEqual([
+      ['hover', expect.stringMatching(/^(Products|#products)$/), ['#other']],
+      ['click', 'Laptops', ['#other']],
+      ['hover', expect.stringMatching(/^(Account|#account)$/), ['#other']],
+      ['click', 'Profile', ['#other']],
+    ])
+    seen = []
+    const r = await qa([
+      'replay',
+      file,
+      '--url',
+      `${url}/framed?other`,
+      '--json',
+      '--report-dir',
+      'reports-framed-other',
+    ])
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    await sleep(300)
+    expect(seen).toEqual(['laptops:true', 'profile:true'])
   })
 
   it('assertions picked with the toolbar: text and value edited in its field (typed), Escape cancels, visible; replayed', async () => {
