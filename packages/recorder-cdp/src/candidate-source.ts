@@ -246,7 +246,8 @@ export async function listCandidateLabels(
   limit = 400,
 ): Promise<PlaywrightCandidate[]> {
   const scope = await resolveFrameScope(page, framePath ?? [])
-  return describeAll(scope.locator(INTERACTIVE_SELECTOR), limit, undefined, true)
+  const frameOrigin = (framePath?.length ?? 0) > 0 ? () => frameOriginOf(scope).catch(() => null) : undefined
+  return describeAll(scope.locator(INTERACTIVE_SELECTOR), limit, undefined, true, frameOrigin)
 }
 
 /** The frame scope an identity was recorded in. */

@@ -41,7 +41,7 @@ type PageInputEventOf =
       detail: number
       /** When the pointer went down: milliseconds since the epoch (the event's own time stamp). */
       at?: number
-      /** Absent where the page cannot be described from the top (a cross-origin frame) or describing failed. */
+      /** Null where describing failed. In a cross-origin frame it is in that frame's terms: Node completes it (`moveIntoPage`). */
       snapshot?: PointerDownSnapshot | null
       /**
        * The element the pointer rested on that made the pressed one visible (a hover-only menu): the pressed
@@ -174,8 +174,8 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     'a[href],area[href],button,input,select,textarea,summary,option,label,[role],[onclick],[tabindex],[contenteditable]'
   // what the person pressed, described now: the page's own listeners run after this one (added at document start,
   // capture phase, on window) and may replace or remove the element, or navigate away
-  const snapshotAt = (e: PointerEvent, top: boolean, dx: number, dy: number) => {
-    if (!helpers || !top) return null
+  const snapshotAt = (e: PointerEvent, dx: number, dy: number) => {
+    if (!helpers) return null
     try {
       const hit = e.composedPath()[0]
       if (!(hit instanceof Node)) return null
@@ -456,7 +456,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     'pointerdown',
     (e) => {
       if (fromToolbar(e) || picking()) return
-      const { dx, dy, top } = offset()
+      const { dx, dy } = offset()
       const at = performance.timeOrigin + e.timeStamp
       const x = e.clientX + dx
       const y = e.clientY + dy
@@ -472,7 +472,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
         button: e.button,
         detail: e.detail,
         at,
-        snapshot: snapshotAt(e, top, dx, dy),
+        snapshot: snapshotAt(e, dx, dy),
         hover: e.button === 0 && e.detail <= 1 ? hoverAt(e) : null,
       })
     },

@@ -14,7 +14,7 @@ import sharp from 'sharp'
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
 import { type SecretFieldRef, secretFieldsOf, type ViewportBox } from './cdp-secret-fields'
 import { gotoOrExplain } from './browser'
-import { waitForDomQuietInPage } from './page-scripts'
+import { describeElementsInPage, type PageElementDescription, waitForDomQuietInPage } from './page-scripts'
 import { saveElementCrop } from './visual'
 import {
   type HoverReveal,
@@ -1188,9 +1188,12 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
   return recorder
 }
 
-/** Where a frame's viewport (0, 0) is in the page's viewport: its iframe's content box (frames of any origin). */
-async function frameOriginOf(frame: Frame): Promise<{ x: number; y: number } | null> {
-  if (!frame.parentFrame()) return { x: 0, y: 0 }
+/**
+ * Where a frame's viewport (0, 0) is in the page's viewport (its iframe's content box, frames of any origin), and
+ * the frame path of that iframe (null where it cannot be described).
+ */
+async function frameOriginOf(frame: Frame): Promise<{ x: number; y: number; framePath: string[] | null } | null> {
+  if (!frame.parentFrame()) return { x: 0, y: 0, framePath: [] }
   const iframe = await frame.frameElement()
   try {
     const box = await iframe.boundingBox()
@@ -1203,29 +1206,54 @@ async function frameOriginOf(frame: Frame): Promise<{ x: number; y: number } | n
         y: el.clientTop + Number.parseFloat(style.paddingTop || '0'),
       }
     })
-    return { x: box.x + inset.x, y: box.y + inset.y }
+    const described = (await iframe
+      .evaluate(DESCRIBE_HANDLE as unknown as (el: unknown) => PageElementDescription | undefined)
+      .catch(() => undefined)) as PageElementDescription | undefined
+    return {
+      x: box.x + inset.x,
+      y: box.y + inset.y,
+      framePath: described?.css ? [...described.framePath, described.css] : null,
+    }
   } finally {
     await iframe.dispose().catch(() => undefined)
   }
 }
 
+/** The page description of one element handle (sent as source text with its page helpers). */
+const DESCRIBE_HANDLE = new Function('el', `return (${describeElementsInPage.toString()})([el])[0]`)
+
 /**
- * A frame's input event (`local`: in its own viewport's coordinates) moved into the page's viewport; it stays
- * marked `local` (its descriptions know no frames above it).
+ * A frame's input event (`local`: in its own viewport's coordinates, its descriptions without the frames above
+ * it) moved into the page's viewport. With the frame's path known, its descriptions are completed and the event
+ * is the page's like any other; else it stays `local` (its elements are read over CDP at their points).
  */
-function moveIntoPage(event: PageInputEvent, origin: { x: number; y: number }): void {
+function moveIntoPage(event: PageInputEvent, origin: { x: number; y: number; framePath: string[] | null }): void {
   const move = (p: { x: number; y: number }) => {
     p.x += origin.x
     p.y += origin.y
+  }
+  const place = (d: PageElementDescription) => {
+    move(d.box)
+    if (origin.framePath) d.framePath = [...origin.framePath, ...d.framePath]
   }
   if ('x' in event && 'y' in event) move(event)
   if (event.kind === 'drag') {
     event.endX += origin.x
     event.endY += origin.y
-    if (event.drop) move(event.drop.box)
+    if (event.drop) place(event.drop)
   }
-  if (event.kind === 'pointerdown' && event.hover) {
-    move(event.hover)
-    move(event.hover.description.box)
+  if (event.kind === 'pointerdown') {
+    if (event.hover) {
+      move(event.hover)
+      place(event.hover.description)
+    }
+    // without the frame's path, what was pressed cannot be named from the page: it is read at its point
+    if (event.snapshot && !origin.framePath) event.snapshot = null
+    if (event.snapshot) {
+      for (const n of event.snapshot.nodes) move(n.box)
+      for (const d of event.snapshot.descriptions) place(d)
+      for (const b of event.snapshot.passwords) move(b)
+    }
   }
+  if (origin.framePath) event.local = false
 }
