@@ -282,12 +282,10 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
       const target = await reader.atPoint(x, y)
       if (target) return target
       try {
-        const { backendNodeId } = await nodeForViewportPoint(session, x, y, {
-          includeUserAgentShadowDOM: false,
-          ignorePointerEventsNone: false,
-        })
-        const { object } = await session.send('DOM.resolveNode', { backendNodeId })
-        const element = object.objectId ? await fromObject(object.objectId) : null
+        const at = await hitThrough(x, y)
+        const s = at.inFrame?.session ?? session
+        const { object } = await s.send('DOM.resolveNode', { backendNodeId: at.backendNodeId })
+        const element = object.objectId ? await fromObject(object.objectId, at.inFrame) : null
         return element && !DOCUMENT_TAGS.has(element.identity.tagName.toLowerCase()) ? element : null
       } catch {
         return null

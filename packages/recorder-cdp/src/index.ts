@@ -32,6 +32,8 @@ export {
   TOOLBAR_BINDING,
   TOOLBAR_TAG,
   type ToolbarAssertKind,
+  type ToolbarAssertOp,
+  type ToolbarEditRequest,
   type ToolbarRequest,
 } from './recorder-toolbar'
 export { parseScript, type ScriptAssertStep, type ScriptStep, validateScript } from './script'

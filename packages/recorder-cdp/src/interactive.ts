@@ -30,7 +30,11 @@ export interface PointerDownSnapshot {
  * cross-origin parent: there `inFrame` says how many frames up the script could walk, and the coordinates are in
  * the viewport of that frame (`placeFrameEvent` moves them to the top).
  */
-export type PageInputEvent = InputEventKind & { inFrame?: number }
+export type PageInputEvent = InputEventKind & {
+  inFrame?: number
+  /** Set by `placeFrameEvent` when the frame's path in the page could not be described: read elements at points. */
+  framePathUnknown?: boolean
+}
 
 type InputEventKind =
   | {
@@ -41,7 +45,7 @@ type InputEventKind =
       detail: number
       /** When the pointer went down: milliseconds since the epoch (the event's own time stamp). */
       at?: number
-      /** Absent where the page cannot be described from the top (a cross-origin frame) or describing failed. */
+      /** Null where describing failed. Below a cross-origin parent it is in that frame's terms (`placeFrameEvent`). */
       snapshot?: PointerDownSnapshot | null
       /**
        * The element the pointer rested on that made the pressed one visible (a hover-only menu): the pressed
@@ -223,8 +227,8 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     'a[href],area[href],button,input,select,textarea,summary,option,label,[role],[onclick],[tabindex],[contenteditable]'
   // what the person pressed, described now: the page's own listeners run after this one (added at document start,
   // capture phase, on window) and may replace or remove the element, or navigate away
-  const snapshotAt = (e: PointerEvent, top: boolean, dx: number, dy: number) => {
-    if (!helpers || !top) return null
+  const snapshotAt = (e: PointerEvent, dx: number, dy: number) => {
+    if (!helpers) return null
     try {
       const hit = e.composedPath()[0]
       if (!(hit instanceof Node)) return null
@@ -343,15 +347,22 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
       let common: Element | null = el
       while (common && !common.contains(pressed)) common = common.parentElement
       if (!common || common.localName === 'body' || common.localName === 'html') return null
+      // (in an iframe, "the page" is the top one where this frame can see it: a menu may fill a small frame)
+      let pageArea = innerWidth * innerHeight
+      try {
+        pageArea = Math.max(pageArea, (window.top?.innerWidth ?? 0) * (window.top?.innerHeight ?? 0))
+      } catch {
+        // a cross-origin top: this frame's own viewport
+      }
       const r = common.getBoundingClientRect()
-      if (r.width * r.height > innerWidth * innerHeight * 0.6) return null
+      if (r.width * r.height > pageArea * 0.6) return null
       return { el, at: snap.at }
     }
     return null
   }
   /** The hover that revealed the pressed element (the chain's first element interactive by its markup). */
-  const hoverAt = (e: PointerEvent, top: boolean) => {
-    if (!helpers || !top) return null
+  const hoverAt = (e: PointerEvent) => {
+    if (!helpers) return null
     try {
       const path = e.composedPath().filter((n): n is Element => n instanceof Element)
       const pressed = path.find((el) => el.matches(INTERACTIVE))
@@ -376,7 +387,37 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     /** What was pressed, and where it and its ancestors were then: what moved with the pointer is not the drop. */
     target: Element | null
     boxes: Map<Element, string>
+    /** The text selected when the pointer went down (a press the page let through collapses it). */
+    selection: string
   } | null = null
+  /** The text selected now: in the document, or in the focused field. */
+  const selectedText = () => {
+    const active = document.activeElement as HTMLInputElement | null
+    if (active && (active.localName === 'input' || active.localName === 'textarea')) {
+      try {
+        const { selectionStart: start, selectionEnd: end } = active
+        if (start !== null && end !== null && start !== end) return `field:${active.value.slice(start, end)}`
+      } catch {
+        // an input type without a text selection (checkbox, range, …)
+      }
+    }
+    const selection = getSelection()
+    return selection && !selection.isCollapsed ? selection.toString() : ''
+  }
+  /**
+   * The press selected text, and that is all it did: text is selected now that was not when the pointer went
+   * down, and nothing pressed moved (a card a page moves with the pointer is dragged, whatever got selected
+   * meanwhile). Such a press is no drag: moving something from the press point to the release point on replay
+   * is not what the person did. Neither Chrome DevTools Recorder nor Playwright codegen records a selection: each
+   * records the click the browser dispatches when the button comes up (on the common ancestor of press and
+   * release), and so the press stays the click it was recorded as.
+   */
+  const onlySelectedText = (down: NonNullable<typeof pressedDown>) => {
+    const now = selectedText()
+    if (now.trim() === '' || now === down.selection) return false
+    for (const [el, box] of down.boxes) if (el.isConnected && boxKey(el) !== box) return false
+    return true
+  }
   const boxKey = (el: Element) => {
     const r = el.getBoundingClientRect()
     return `${Math.round(r.left)},${Math.round(r.top)},${Math.round(r.width)},${Math.round(r.height)}`
@@ -426,7 +467,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     (e) => {
       if (!pressedDown) return
       const { dx, dy } = offset()
-      if (pressedDown.far) sendDrag({ x: e.clientX + dx, y: e.clientY + dy })
+      if (pressedDown.far && !onlySelectedText(pressedDown)) sendDrag({ x: e.clientX + dx, y: e.clientY + dy })
       else pressedDown = null
     },
     true,
@@ -468,7 +509,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     'pointerdown',
     (e) => {
       if (fromToolbar(e) || picking()) return
-      const { dx, dy, top } = offset()
+      const { dx, dy } = offset()
       const at = performance.timeOrigin + e.timeStamp
       const x = e.clientX + dx
       const y = e.clientY + dy
@@ -476,7 +517,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
       const boxes = new Map<Element, string>()
       for (let k = 0, el = target; k < 8 && el && el.localName !== 'body'; k++, el = el.parentElement)
         boxes.set(el, boxKey(el))
-      pressedDown = e.button === 0 ? { at, x, y, far: false, target, boxes } : null
+      pressedDown = e.button === 0 ? { at, x, y, far: false, target, boxes, selection: selectedText() } : null
       send({
         kind: 'pointerdown',
         x,
@@ -484,8 +525,8 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
         button: e.button,
         detail: e.detail,
         at,
-        snapshot: snapshotAt(e, top, dx, dy),
-        hover: e.button === 0 && e.detail <= 1 ? hoverAt(e, top) : null,
+        snapshot: snapshotAt(e, dx, dy),
+        hover: e.button === 0 && e.detail <= 1 ? hoverAt(e) : null,
       })
     },
     true,
@@ -494,6 +535,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'input',
     (e) => {
+      if (fromToolbar(e)) return
       const el = e.composedPath()[0] as HTMLInputElement | undefined
       if (!el || !('value' in el)) return
       if (el.localName === 'select') return
@@ -520,6 +562,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'change',
     (e) => {
+      if (fromToolbar(e)) return
       const el = e.composedPath()[0] as HTMLSelectElement | undefined
       const files = (el as unknown as HTMLInputElement | undefined)?.files
       if (el?.localName === 'input' && files) {
@@ -535,7 +578,8 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'keydown',
     (e) => {
-      if (!SPECIAL_KEYS.has(e.key) || fromToolbar(e)) return
+      // typing into the toolbar's editor, or Escape ending an assert mode, is the toolbar's
+      if (!SPECIAL_KEYS.has(e.key) || fromToolbar(e) || picking()) return
       const mods = [
         e.ctrlKey && 'Control',
         e.altKey && 'Alt',

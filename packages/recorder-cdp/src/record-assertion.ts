@@ -46,7 +46,8 @@ async function pointOfSelector(page: Page, selector: string): Promise<{ x: numbe
 /** Longest text the page description keeps (`clean` in page-scripts): a longer one is asserted by `contains`. */
 const DESCRIBED_TEXT_MAX = 200
 
-function label(identity: Action['identity']): string | null {
+/** How an assertion's description names its target: `button "Checkout"`, `h2 "3 items"`. */
+export function assertionTargetLabel(identity: Action['identity']): string | null {
   if (!identity) return null
   const name = identity.axName || identity.ariaLabel || identity.placeholder || identity.textContent || identity.name
   const role = identity.axRole || (identity.tagName !== 'unknown' ? identity.tagName : 'element')
@@ -166,6 +167,6 @@ export async function captureAssertion(
         break
     }
   }
-  action.description = describeAssertion(assertion, label(identity))
+  action.description = describeAssertion(assertion, assertionTargetLabel(identity))
   return action
 }

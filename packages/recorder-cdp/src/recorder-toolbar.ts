@@ -20,14 +20,45 @@ export const TOOLBAR_SCREENSHOT_STYLE = `${TOOLBAR_TAG}{opacity:0!important}`
 /** What an assert mode of the toolbar records about the element the person picks next. */
 export type ToolbarAssertKind = 'visible' | 'text' | 'value'
 
+/** How an edited text or value assertion compares: the toolbar offers these two. */
+export type ToolbarAssertOp = 'equals' | 'contains'
+
 /**
- * The requests the toolbar sends to Node: stop, or an assertion about the element at a point (viewport CSS pixels)
- * that the person picked in an assert mode (the page never saw that click).
+ * The requests the toolbar sends to Node: stop; an assertion about the element at a point (viewport CSS pixels)
+ * that the person picked in an assert mode (the page never saw that click); and, for text and value, the answer
+ * to the editor Node opened with the current text or value (`ToolbarEditRequest`): what the person confirmed, or
+ * that they cancelled it.
  */
-export type ToolbarRequest = { kind: 'stop' } | { kind: 'assert'; assert: ToolbarAssertKind; x: number; y: number }
+export type ToolbarRequest =
+  | { kind: 'stop' }
+  | { kind: 'assert'; assert: ToolbarAssertKind; x: number; y: number }
+  | { kind: 'assert-confirm'; id: number; op: ToolbarAssertOp; expected: string }
+  | { kind: 'assert-cancel'; id: number }
+
+/**
+ * What Node asks the toolbar to show after a text or value pick (`window[Symbol.for(TOOLBAR_EDIT_KEY)]`): an
+ * editable field pre-filled with `expected`, equals/contains, Add and Cancel; or, with `error`, why nothing can be
+ * asserted there (the pick ends).
+ */
+export type ToolbarEditRequest =
+  | { id: number; assert: 'text' | 'value'; expected: string; op: ToolbarAssertOp }
+  | { id: number; error: string }
 
 /** Set on the window (under this symbol) while an assert mode waits for its pick: the input reporter stays quiet. */
 export const TOOLBAR_PICKING_KEY = 'qa.recorderToolbar.picking'
+
+/** The toolbar's function that opens the editor of a picked text or value assertion (a `Symbol.for` key). */
+export const TOOLBAR_EDIT_KEY = 'qa.recorderToolbar.edit'
+
+/** Opens the toolbar's editor in the page (run with `page.evaluate`); false when there is no toolbar there. */
+export function openToolbarEditorInPage(request: ToolbarEditRequest): boolean {
+  const open = (window as unknown as Record<symbol, ((r: ToolbarEditRequest) => void) | undefined>)[
+    Symbol.for('qa.recorderToolbar.edit')
+  ]
+  if (typeof open !== 'function') return false
+  open(request)
+  return true
+}
 
 /**
  * Runs in every frame at document start (it returns at once in frames other than the top one). Self-contained: it
@@ -36,7 +67,7 @@ export const TOOLBAR_PICKING_KEY = 'qa.recorderToolbar.picking'
  */
 export function installRecorderToolbarInPage(args: { binding: string; tag: string }): void {
   if (window !== window.top) return
-  const store = window as unknown as Record<symbol, Element | undefined>
+  const store = window as unknown as Record<symbol, unknown>
   const key = Symbol.for('qa.recorderToolbar')
   if (store[key]) return
   const host = document.createElement(args.tag)
@@ -49,27 +80,50 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
     i { width: 8px; height: 8px; border-radius: 50%; background: #e53935; }
     button { font: inherit; padding: 3px 10px; border: 0; border-radius: 4px; background: #e53935; color: #fff;
       cursor: pointer; }
-    button.mode { background: #3c4043; }
-    button.mode[aria-pressed="true"] { background: #1a73e8; }
-  </style><div role="toolbar" aria-label="qa recorder"><i></i><span>Recording</span>
+    button.mode, button.op, button.cancel { background: #3c4043; }
+    button.mode[aria-pressed="true"], button.op[aria-pressed="true"] { background: #1a73e8; }
+    button.ok { background: #188038; }
+    [hidden] { display: none !important; }
+    input { font: inherit; width: 220px; padding: 3px 6px; border: 1px solid #5f6368; border-radius: 4px;
+      background: #fff; color: #202124; }
+  </style><div role="toolbar" aria-label="qa recorder"><i></i><span class="label">Recording</span>
     <button type="button" class="mode" data-assert="visible" aria-pressed="false"
       title="Assert that the element you click next is visible (the page is not clicked)">Assert visible</button>
     <button type="button" class="mode" data-assert="text" aria-pressed="false"
-      title="Assert the text of the element you click next, as it is now (the page is not clicked)">Assert text</button>
+      title="Assert the text of the element you click next; you can edit it before it is added (the page is not clicked)">Assert text</button>
     <button type="button" class="mode" data-assert="value" aria-pressed="false"
-      title="Assert the value of the field you click next, as it is now (the page is not clicked)">Assert value</button>
+      title="Assert the value of the field you click next; you can edit it before it is added (the page is not clicked)">Assert value</button>
+    <span class="edit" hidden>
+      <button type="button" class="op" data-op="equals" aria-pressed="true" title="The text must be exactly this">equals</button>
+      <button type="button" class="op" data-op="contains" aria-pressed="false" title="The text must contain this">contains</button>
+      <input type="text" class="expected" aria-label="Expected" spellcheck="false" autocomplete="off">
+      <button type="button" class="ok" title="Add the assertion (Enter)">Add</button>
+      <button type="button" class="cancel" title="Do not add it (Escape)">Cancel</button>
+    </span>
     <button type="button" class="stop" title="Stop recording and save the case">Stop</button></div>`
   // The page never sees the toolbar's input: this listener, added at document start before any page script, is the
   // first of every dispatch, and ends the ones aimed at the toolbar there. The buttons are hit-tested here (their
   // own listeners never run). In an assert mode, the next click on the page picks the element to assert on: that
   // click, its press and release end here too, and the input reporter does not record them (`TOOLBAR_PICKING_KEY`).
-  const label = root.querySelector('span')
+  // A text or value pick opens an editor in the toolbar, pre-filled by Node with what the element shows now: the
+  // person types into it (its key events end here too, after the browser has typed them: only their propagation is
+  // stopped), chooses equals or contains, and adds it with Enter or Add. Escape cancels a mode or an open editor;
+  // nothing is recorded then.
+  const label = root.querySelector('span.label')
   const stopButton = root.querySelector('button.stop') as HTMLButtonElement | null
   const modeButtons = Array.from(root.querySelectorAll('button.mode')) as HTMLButtonElement[]
+  const editor = root.querySelector('span.edit') as HTMLElement | null
+  const opButtons = Array.from(root.querySelectorAll('button.op')) as HTMLButtonElement[]
+  const field = root.querySelector('input.expected') as HTMLInputElement | null
+  const okButton = root.querySelector('button.ok') as HTMLButtonElement | null
+  const cancelButton = root.querySelector('button.cancel') as HTMLButtonElement | null
   const pickingKey = Symbol.for('qa.recorderToolbar.picking')
   const flags = window as unknown as Record<symbol, unknown>
   let stopping = false
   let mode: string | null = null
+  /** The open editor's request id; `waiting` while Node reads the picked element. */
+  let editing: number | 'waiting' | null = null
+  let op = 'equals'
   const hits = (b: Element | null, e: MouseEvent) => {
     const r = b?.getBoundingClientRect()
     return !!r && e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom
@@ -78,39 +132,150 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
     const fn = (window as unknown as Record<string, ((r: unknown) => void) | undefined>)[args.binding]
     if (typeof fn === 'function') fn(request)
   }
+  const setLabel = (text: string) => {
+    if (label) label.textContent = text
+  }
+  const setPicking = () => {
+    flags[pickingKey] = mode !== null || editing !== null
+  }
   const setMode = (next: string | null) => {
     mode = next
-    flags[pickingKey] = next !== null
+    setPicking()
     for (const b of modeButtons) b.setAttribute('aria-pressed', String(b.dataset.assert === next))
-    if (label) label.textContent = next ? `Click the element to assert (${next})` : 'Recording'
+    setLabel(next ? `Click the element to assert (${next})` : 'Recording')
+  }
+  const setOp = (next: string) => {
+    op = next
+    for (const b of opButtons) b.setAttribute('aria-pressed', String(b.dataset.op === next))
+  }
+  const closeEditor = (message = 'Recording') => {
+    editing = null
+    setPicking()
+    if (editor) editor.hidden = true
+    for (const b of modeButtons) b.hidden = false
+    if (field) {
+      field.blur()
+      field.value = ''
+    }
+    setLabel(message)
+  }
+  const confirmEdit = () => {
+    if (typeof editing !== 'number') return
+    call({ kind: 'assert-confirm', id: editing, op, expected: field?.value ?? '' })
+    closeEditor()
+  }
+  const cancelEdit = () => {
+    if (typeof editing === 'number') call({ kind: 'assert-cancel', id: editing })
+    closeEditor()
+  }
+  store[Symbol.for('qa.recorderToolbar.edit')] = (request: ToolbarEditRequest) => {
+    if (stopping) return
+    // the pick was cancelled (Escape) while Node read the element: that draft is dropped
+    if (editing !== 'waiting') {
+      if (!('error' in request)) call({ kind: 'assert-cancel', id: request.id })
+      return
+    }
+    if ('error' in request) {
+      closeEditor(request.error)
+      return
+    }
+    editing = request.id
+    setPicking()
+    setOp(request.op)
+    for (const b of modeButtons) b.hidden = true
+    if (editor) editor.hidden = false
+    setLabel(`Assert ${request.assert}`)
+    if (field) {
+      field.setAttribute('aria-label', `Expected ${request.assert}`)
+      field.value = request.expected
+      field.focus()
+      field.select()
+    }
   }
   const PICK_EVENTS = new Set(['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick'])
+  const KEY_EVENTS = new Set(['keydown', 'keyup', 'keypress', 'beforeinput', 'input', 'change'])
   const swallow = (e: Event) => {
     const onToolbar = e.composedPath().includes(host)
     if (!onToolbar) {
+      // Escape ends an assert mode (or an editor that lost focus): the page never sees that key
+      if (e.type === 'keydown' && (e as KeyboardEvent).key === 'Escape' && (mode || editing !== null)) {
+        e.stopImmediatePropagation()
+        e.preventDefault()
+        setMode(null)
+        if (editing !== null) cancelEdit()
+        return
+      }
+      // while an editor is open (or Node reads the picked element), the page's clicks and keys wait
+      if (editing !== null && (PICK_EVENTS.has(e.type) || KEY_EVENTS.has(e.type))) {
+        e.stopImmediatePropagation()
+        if (e.cancelable) e.preventDefault()
+        if (e.type === 'click' && typeof editing === 'number') field?.focus()
+        return
+      }
       // an assert mode's pick: the page never sees it; the click names the element
       if (!mode || !PICK_EVENTS.has(e.type)) return
       e.stopImmediatePropagation()
       if (e.cancelable) e.preventDefault()
       if (e.type !== 'click') return
       const m = e as MouseEvent
-      call({ kind: 'assert', assert: mode, x: m.clientX, y: m.clientY })
+      const kind = mode
+      call({ kind: 'assert', assert: kind, x: m.clientX, y: m.clientY })
       setMode(null)
+      if (kind === 'text' || kind === 'value') {
+        // Node reads the element and opens the editor with its text or value
+        editing = 'waiting'
+        setPicking()
+        setLabel('Reading…')
+      }
       return
     }
     e.stopImmediatePropagation()
-    if (e.cancelable && e.type !== 'wheel') e.preventDefault()
+    if (KEY_EVENTS.has(e.type)) {
+      // typing into the editor: the browser types it, the page never hears of it
+      if (e.type !== 'keydown') return
+      const k = (e as KeyboardEvent).key
+      if (k === 'Enter') {
+        e.preventDefault()
+        confirmEdit()
+      } else if (k === 'Escape') {
+        e.preventDefault()
+        setMode(null)
+        cancelEdit()
+      }
+      return
+    }
+    // a press in the field places the caret there (its default action); everything else on the toolbar is inert
+    const inField = e instanceof MouseEvent && !editor?.hidden && hits(field, e)
+    if (e.cancelable && e.type !== 'wheel' && !inField) e.preventDefault()
     if (e.type !== 'click' || stopping) return
     const m = e as MouseEvent
-    const modeButton = modeButtons.find((b) => hits(b, m))
+    if (typeof editing === 'number') {
+      const opButton = opButtons.find((b) => hits(b, m))
+      if (opButton) {
+        setOp(opButton.dataset.op ?? 'equals')
+        field?.focus()
+        return
+      }
+      if (hits(okButton, m)) {
+        confirmEdit()
+        return
+      }
+      if (hits(cancelButton, m)) {
+        cancelEdit()
+        return
+      }
+    }
+    const modeButton = editing === null ? modeButtons.find((b) => hits(b, m)) : undefined
     if (modeButton) {
       setMode(mode === modeButton.dataset.assert ? null : (modeButton.dataset.assert ?? null))
       return
     }
     if (!hits(stopButton, m)) return
     stopping = true
+    // an open editor is not added: Stop is not a confirmation
+    if (editing !== null) cancelEdit()
     setMode(null)
-    if (label) label.textContent = 'Saving…'
+    setLabel('Saving…')
     if (stopButton) stopButton.disabled = true
     call({ kind: 'stop' })
   }
@@ -125,6 +290,10 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
     'contextmenu',
     'keydown',
     'keyup',
+    'keypress',
+    'beforeinput',
+    'input',
+    'change',
   ])
     addEventListener(type, swallow, true)
   const mount = () => {
@@ -140,4 +309,5 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
 export function removeRecorderToolbarInPage(): void {
   const store = window as unknown as Record<symbol, Element | undefined>
   store[Symbol.for('qa.recorderToolbar')]?.remove()
+  delete store[Symbol.for('qa.recorderToolbar.edit')]
 }

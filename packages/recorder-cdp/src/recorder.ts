@@ -1,13 +1,20 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, relative, resolve } from 'node:path'
-import { type Action, CURRENT_FORMAT_VERSION, isClickLike, type TestCase } from '@qa/model'
+import {
+  type Action,
+  CURRENT_FORMAT_VERSION,
+  describeAssertion,
+  isClickLike,
+  normalizeAssertedText,
+  type TestCase,
+} from '@qa/model'
 import { saveTestCase } from '@qa/model/node'
 import type { Frame, Locator, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
 import { contentOrigin, type SecretFieldRef, secretFieldsOf, type ViewportBox } from './cdp-secret-fields'
 import { gotoOrExplain } from './browser'
-import { waitForDomQuietInPage } from './page-scripts'
+import { describeElementsInPage, type PageElementDescription, waitForDomQuietInPage } from './page-scripts'
 import { saveElementCrop } from './visual'
 import {
   type HoverReveal,
@@ -21,6 +28,7 @@ import { composeBeforeShot, type FrameBuffer, startFrameBuffer } from './cdp-fra
 import { isSameElement, targetAtPointerDown } from './pointer-down-target'
 import {
   installRecorderToolbarInPage,
+  openToolbarEditorInPage,
   removeRecorderToolbarInPage,
   TOOLBAR_BINDING,
   TOOLBAR_SCREENSHOT_STYLE,
@@ -31,7 +39,7 @@ import { elementLabel } from './element-label'
 import { assertInViewport } from './in-viewport'
 import { adoptPage, watchNewPages } from './new-page'
 import type { ScriptAssertStep, ScriptStep } from './script'
-import { captureAssertion } from './record-assertion'
+import { assertionTargetLabel, captureAssertion } from './record-assertion'
 import { pageAssertionProbe, pollAssertion } from './assert-step'
 
 export interface WebRecorderOptions {
@@ -217,15 +225,21 @@ export async function maskedScreenshot(page: Page, path?: string): Promise<Buffe
 
 /**
  * An input event reported from below a cross-origin parent (`inFrame`: how many frames up its script could walk),
- * moved into the top-level viewport by the content-box origin of the highest frame it reached. Throws when that
- * frame cannot be placed (gone): the event is dropped rather than recorded at a wrong point.
+ * moved into the top-level viewport by the content-box origin of the highest frame it reached: its points, and the
+ * boxes of what it described (what was pressed, the hover that revealed it, the drop), whose frame paths get that
+ * frame's own path in front. Where that path cannot be described, the descriptions are left out and
+ * `framePathUnknown` says the elements are read over CDP at their points. Throws when that frame cannot be placed
+ * (gone): the event is dropped rather than recorded at a wrong point.
  */
 export async function placeFrameEvent(event: PageInputEvent, frame: Frame): Promise<PageInputEvent> {
   let boundary: Frame | null = frame
   for (let k = 0; k < (event.inFrame ?? 0) && boundary; k++) boundary = boundary.parentFrame()
-  const origin = boundary ? await contentOrigin(boundary) : null
+  const [origin, framePath] = boundary
+    ? await Promise.all([contentOrigin(boundary), framePathOf(boundary).catch(() => null)])
+    : [null, null]
   if (!origin) throw new Error('the frame the input came from is gone')
-  const placed = { ...event, inFrame: undefined } as PageInputEvent & Record<string, unknown>
+  const placed = { ...event } as PageInputEvent & Record<string, unknown>
+  delete placed.inFrame
   for (const [key, axis] of [
     ['x', 'x'],
     ['y', 'y'],
@@ -233,14 +247,68 @@ export async function placeFrameEvent(event: PageInputEvent, frame: Frame): Prom
     ['endY', 'y'],
   ] as const)
     if (typeof placed[key] === 'number') placed[key] = (placed[key] as number) + origin[axis]
-  if (placed.kind === 'drag' && placed.drop)
-    placed.drop = {
-      ...placed.drop,
-      box: { ...placed.drop.box, x: placed.drop.box.x + origin.x, y: placed.drop.box.y + origin.y },
-    }
-  delete placed.inFrame
+  const moved = <B extends { x: number; y: number }>(box: B): B => ({
+    ...box,
+    x: box.x + origin.x,
+    y: box.y + origin.y,
+  })
+  const place = (d: PageElementDescription): PageElementDescription => ({
+    ...d,
+    box: moved(d.box),
+    framePath: [...(framePath ?? []), ...d.framePath],
+  })
+  if (!framePath) placed.framePathUnknown = true
+  if (placed.kind === 'drag' && placed.drop) {
+    if (framePath) placed.drop = place(placed.drop)
+    else delete placed.drop
+  }
+  if (placed.kind === 'pointerdown') {
+    if (placed.hover) placed.hover = { ...moved(placed.hover), description: place(placed.hover.description) }
+    // without the frame's path, what was pressed cannot be named from the page: it is read at its point
+    if (placed.snapshot && framePath)
+      placed.snapshot = {
+        ...placed.snapshot,
+        nodes: placed.snapshot.nodes.map((n) => ({ ...n, box: moved(n.box) })),
+        descriptions: placed.snapshot.descriptions.map(place),
+        passwords: placed.snapshot.passwords.map(moved),
+      }
+    else placed.snapshot = null
+  }
   return placed
 }
+
+/**
+ * The frame path (from the top document) of a frame's iframe element, described in its parent's document; null
+ * when that parent cannot place itself in the top document either (below another cross-origin parent).
+ */
+async function framePathOf(frame: Frame): Promise<string[] | null> {
+  if (!frame.parentFrame()) return []
+  const iframe = await frame.frameElement()
+  try {
+    const described = (await iframe.evaluate(DESCRIBE_IN_TOP as unknown as (el: unknown) => unknown)) as
+      | PageElementDescription
+      | null
+      | undefined
+    return described?.css ? [...described.framePath, described.css] : null
+  } finally {
+    await iframe.dispose().catch(() => undefined)
+  }
+}
+
+/** One element's page description, or null when its document cannot walk its frames up to the top one. */
+const DESCRIBE_IN_TOP = new Function(
+  'el',
+  `let w = window
+  try {
+    while (w !== w.parent) {
+      if (!w.frameElement) return null
+      w = w.parent
+    }
+  } catch {
+    return null
+  }
+  return (${describeElementsInPage.toString()})([el])[0]`,
+)
 
 /** Keys that change a field's text: a character (with or without Shift), deleting. */
 const EDITING_KEY = /^(?:Shift\+)?(?:.|Backspace|Delete|Space)$/u
@@ -754,8 +822,18 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
        * A hover step: the element the pointer rested on to reveal the one pressed next. Its before-screenshot is
        * the newest frame from before the pointer entered it.
        */
-      const hoverStep = async (hover: HoverReveal, pressedAtMs: number | undefined): Promise<Action | null> => {
-        const target = await (await readerFor()).fromDescription(hover.description).catch(() => null)
+      const hoverStep = async (
+        hover: HoverReveal,
+        pressedAtMs: number | undefined,
+        framePathUnknown: boolean,
+      ): Promise<Action | null> => {
+        // a cross-origin frame whose place in the page could not be described (`placeFrameEvent`): the element at
+        // the hover point is read over CDP, which knows its frames
+        const reader = await readerFor()
+        const target = await (framePathUnknown
+          ? reader.assertTargetAt(hover.x, hover.y)
+          : reader.fromDescription(hover.description)
+        ).catch(() => null)
         if (!target) return null
         const index = actions.length
         const frames = buffers.get(page)
@@ -805,7 +883,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
               }),
             )
             // the hover that made the pressed element visible (a hover-only menu) is a step of its own, before it
-            const hover = event.hover ? await hoverStep(event.hover, event.at) : null
+            const hover = event.hover ? await hoverStep(event.hover, event.at, event.framePathUnknown === true) : null
             const index = actions.length
             const beforeShot = await pointerDownShot(index, buffers.get(page), event.at, event.snapshot).catch(
               () => undefined,
@@ -833,9 +911,11 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             const owner = actions.find((a) => pressedAt.get(a) === pageDownAt.get(event.downAt))
             // only a plain click becomes a drag (a double click or a right click stays what it was)
             if (owner === undefined || owner.actionType !== 'click') break
-            const drop = event.drop
-              ? await (await readerFor()).fromDescription(event.drop).catch(() => null)
-              : await (await readerFor()).atPoint(event.endX, event.endY).catch(() => null)
+            // (a cross-origin frame whose path could not be described: the drop point is read over CDP)
+            const drop =
+              event.drop && !event.framePathUnknown
+                ? await (await readerFor()).fromDescription(event.drop).catch(() => null)
+                : await (await readerFor()).atPoint(event.endX, event.endY).catch(() => null)
             // what was dragged, as it was at pointer-down: a card or a row is often no control by its markup, and
             // by the time its click was read it had moved away with the pointer
             const atDown = downSnapshots.get(owner)
@@ -991,11 +1071,15 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             break
         }
       }
+      /** Text and value assertions picked with the toolbar, waiting for the person to confirm them in its editor. */
+      const drafts = new Map<number, { action: Action; index: number; target: Page }>()
+      let draftIds = 0
       /**
        * An assertion picked with the toolbar (the page never saw the click): the element at the point, captured like
-       * a click's target, with its text or value as it is now for `expected`.
+       * a click's target, with its text or value as it is now for `expected`. A visible assertion is a step at once;
+       * a text or value one opens the toolbar's editor with that text or value, and is a step once confirmed there.
        */
-      const pickedAssertion = async (request: Extract<ToolbarRequest, { kind: 'assert' }>) => {
+      const pickedAssertion = async (request: Extract<ToolbarRequest, { kind: 'assert' }>, target: Page) => {
         typing = null
         const index = actions.length
         const before = await shotWithBytes(index, 'before').catch(() => undefined)
@@ -1005,7 +1089,15 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           x: request.x,
           y: request.y,
         }).catch(() => null)
-        if (!partial) return
+        const edited = request.assert === 'text' || request.assert === 'value'
+        if (!partial) {
+          await removeShots(before?.path)
+          if (edited)
+            await target
+              .evaluate(openToolbarEditorInPage, { id: -1, error: 'Nothing to assert there' })
+              .catch(() => undefined)
+          return
+        }
         const action: Action = { timestamp: Date.now(), ...partial }
         if (before) {
           action.screenshotBeforePath = before.path
@@ -1013,7 +1105,55 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           const elementCrop = await crop(index, before, action)
           if (elementCrop) action.elementCropPath = elementCrop
         }
+        if (!edited || !action.assertion) {
+          pushStep(action)
+          return
+        }
+        const id = ++draftIds
+        drafts.set(id, { action, index, target })
+        const assertion = action.assertion
+        const opened = await target
+          .evaluate(openToolbarEditorInPage, {
+            id,
+            assert: request.assert as 'text' | 'value',
+            expected: String(assertion.expected ?? ''),
+            op: assertion.op === 'contains' ? ('contains' as const) : ('equals' as const),
+          })
+          .catch(() => false)
+        // no editor to confirm it in (the page went away meanwhile): the assertion is kept as it was read
+        if (!opened) confirmDraft(id, null)
+      }
+      /** A draft assertion as the person confirmed it in the toolbar (null: as it was read). */
+      const confirmDraft = (id: number, edit: { op: 'equals' | 'contains'; expected: string } | null) => {
+        const draft = drafts.get(id)
+        if (!draft) return
+        drafts.delete(id)
+        const { action } = draft
+        const assertion = action.assertion
+        if (edit && assertion) {
+          assertion.expected = assertion.kind === 'text' ? normalizeAssertedText(edit.expected) : edit.expected
+          if (edit.op === 'contains') assertion.op = 'contains'
+          else delete assertion.op
+          action.description = describeAssertion(assertion, assertionTargetLabel(action.identity))
+          delete action.warning
+        }
+        // another step took this draft's screenshot names meanwhile: it keeps none rather than another step's
+        if (actions.length !== draft.index) {
+          delete action.screenshotBeforePath
+          delete action.screenshotPath
+          delete action.elementCropPath
+        }
         pushStep(action)
+      }
+      const cancelDraft = async (id: number) => {
+        const draft = drafts.get(id)
+        if (!draft) return
+        drafts.delete(id)
+        if (actions.length === draft.index)
+          await removeShots(draft.action.screenshotBeforePath, draft.action.elementCropPath)
+      }
+      const removeShots = async (...paths: (string | null | undefined)[]) => {
+        for (const path of paths) if (path) await rm(join(caseDir, path), { force: true })
       }
       /** Reports a page's input, and moves the recording into a page it opens (after the click that opened it). */
       const attach = async (target: Page) => {
@@ -1049,7 +1189,15 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           await target.exposeBinding(TOOLBAR_BINDING, (_source, request: ToolbarRequest) => {
             if (stopped) return
             if (request?.kind === 'stop') onStopRequest()
-            else if (request?.kind === 'assert' && target === page) enqueue(() => pickedAssertion(request))
+            else if (request?.kind === 'assert' && target === page) enqueue(() => pickedAssertion(request, target))
+            else if (request?.kind === 'assert-confirm')
+              enqueue(async () =>
+                confirmDraft(request.id, {
+                  op: request.op === 'contains' ? 'contains' : 'equals',
+                  expected: String(request.expected ?? ''),
+                }),
+              )
+            else if (request?.kind === 'assert-cancel') enqueue(() => cancelDraft(request.id))
           })
           const toolbar = { binding: TOOLBAR_BINDING, tag: TOOLBAR_TAG }
           await target.addInitScript(installRecorderToolbarInPage, toolbar)

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { planUrls } from './url-plan'
+import { importDevtoolsRecording } from './devtools'
+import { planUrls, rebaseCaseUrls } from './url-plan'
 
 // URL parts already in the form `new URL` keeps them in (lower-case ASCII, no characters it would escape).
 const segment = fc.stringMatching(/^[a-z0-9_-]{1,8}$/)
@@ -114,5 +115,59 @@ describe('planUrls — --base-url (many cases)', () => {
     })
     expect(plan.start).toBe('http://127.0.0.1:9000/login?build=7')
     expect(plan.rebase('http://127.0.0.1:3000/list')).toBe('http://127.0.0.1:5000/list')
+  })
+})
+
+describe('rebaseCaseUrls (qa import devtools --url / --base-url)', () => {
+  // a DevTools recording: a click opens a popup, a step runs in it (its target is the popup's URL), an asserted
+  // navigation, a URL assertion, and a link to another site that must stay where it is
+  const recording = {
+    title: 'popup',
+    steps: [
+      {
+        type: 'navigate',
+        url: 'http://127.0.0.1:3000/shop',
+        assertedEvents: [{ type: 'navigation', url: 'http://127.0.0.1:3000/shop', title: '' }],
+      },
+      { type: 'click', target: 'main', selectors: [['#open']], offsetX: 1, offsetY: 1 },
+      { type: 'click', target: 'http://127.0.0.1:3000/popup?id=7#top', selectors: [['#ok']], offsetX: 1, offsetY: 1 },
+      {
+        type: 'click',
+        target: 'main',
+        selectors: [['#next']],
+        offsetX: 1,
+        offsetY: 1,
+        assertedEvents: [{ type: 'navigation', url: 'http://127.0.0.1:3000/next', title: 'Next' }],
+      },
+      { type: 'click', target: 'https://help.example.org/page', selectors: [['#help']], offsetX: 1, offsetY: 1 },
+      { type: 'navigate', url: 'http://127.0.0.1:3000/done' },
+    ],
+  }
+  const targets = (tc: ReturnType<typeof rebaseCaseUrls>) =>
+    tc.actions.map((a) => (a.extra?.devtools as { target?: string } | undefined)?.target ?? null)
+
+  it('--base-url moves popup targets, URL assertions and navigations on the recorded origin, and nothing else', () => {
+    const { testCase } = importDevtoolsRecording(recording)
+    const moved = rebaseCaseUrls(testCase, { baseUrl: 'http://staging.local:8080/app/' })
+    expect(moved.startUrl).toBe('http://staging.local:8080/app/shop')
+    expect(targets(moved).filter((t) => t !== null && t !== 'main')).toEqual([
+      'http://staging.local:8080/app/popup?id=7#top',
+      'https://help.example.org/page',
+    ])
+    expect(moved.actions.filter((a) => a.actionType === 'navigate').map((a) => a.url)).toEqual([
+      'http://staging.local:8080/app/done',
+    ])
+    expect(moved.actions.filter((a) => a.assertion?.kind === 'url').map((a) => a.assertion?.expected)).toEqual([
+      'http://staging.local:8080/app/next',
+    ])
+    // the imported case itself is left as it was
+    expect(targets(testCase)).toContain('http://127.0.0.1:3000/popup?id=7#top')
+  })
+
+  it('--url moves them onto its origin, keeping their own paths', () => {
+    const { testCase } = importDevtoolsRecording(recording)
+    const moved = rebaseCaseUrls(testCase, { url: 'http://127.0.0.1:9000/shop?build=2' })
+    expect(moved.startUrl).toBe('http://127.0.0.1:9000/shop?build=2')
+    expect(targets(moved)).toContain('http://127.0.0.1:9000/popup?id=7#top')
   })
 })

@@ -1,4 +1,4 @@
-import type { TestCase } from '@qa/model'
+import type { JsonObject, TestCase } from '@qa/model'
 
 /**
  * Where a replay goes: the start URL and every later recorded URL (navigate steps), given the options a person
@@ -79,15 +79,43 @@ export function rebaseUrl(
 }
 
 /**
- * A case whose URLs follow the plan: `start_url` becomes the plan's start and every navigate step's URL is
- * rebased (for `qa import devtools --url/--base-url`, which writes the case for another environment).
+ * A case whose URLs follow the plan (for `qa import devtools --url/--base-url`, which writes the case for another
+ * environment): `start_url` becomes the plan's start, and every other recorded URL on the recorded origin is
+ * rebased: navigate steps, exact URL assertions, and what a DevTools step kept (the popup page it runs in, its
+ * `target`; the URL of a step kept whole; asserted navigation events).
  */
 export function rebaseCaseUrls(testCase: TestCase, opts: Omit<UrlPlanOptions, 'recordedStart'>): TestCase {
   if (!opts.url && !opts.baseUrl) return testCase
   const plan = planUrls({ recordedStart: testCase.startUrl ?? null, ...opts })
   const out = structuredClone(testCase)
   if (plan.start) out.startUrl = plan.start
-  for (const action of out.actions)
+  const absolute = (v: unknown): v is string => typeof v === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(v)
+  for (const action of out.actions) {
     if (action.actionType === 'navigate' && action.url) action.url = plan.rebase(action.url)
+    const assertion = action.assertion
+    if (assertion?.kind === 'url' && (assertion.op ?? 'equals') === 'equals' && absolute(assertion.expected))
+      assertion.expected = plan.rebase(assertion.expected)
+    const kept = action.extra?.devtools
+    if (!isObject(kept)) continue
+    // `main` names the page the case started in; any other target is the URL of the popup the step runs in
+    if (absolute(kept.target)) kept.target = plan.rebase(kept.target)
+    const step = kept.step
+    if (isObject(step)) {
+      if (absolute(step.target)) step.target = plan.rebase(step.target)
+      if (absolute(step.url)) step.url = plan.rebase(step.url)
+      rebaseEvents(step.assertedEvents, plan)
+    }
+    rebaseEvents(kept.assertedEvents, plan)
+  }
   return out
+}
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+/** DevTools asserted events (`{ type: 'navigation', url, title }`): their URLs move too. */
+function rebaseEvents(events: unknown, plan: UrlPlan): void {
+  if (!Array.isArray(events)) return
+  for (const e of events) if (isObject(e) && typeof e.url === 'string' && e.url) e.url = plan.rebase(e.url)
 }

@@ -577,13 +577,15 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
       #coupon { position: absolute; left: 100px; top: 220px; width: 300px; height: 50px; font: inherit }
       #checkout { position: absolute; left: 100px; top: 320px; width: 300px; height: 60px; font: inherit }
     </style></head><body>
-      <h2 id="count" onclick="log('count-clicked')">3 items</h2>
+      <h2 id="count" onclick="log('count-clicked')">3 items in your cart</h2>
       <input id="coupon" aria-label="Coupon" value="SPRING-25" onpointerdown="log('coupon-pressed')">
       <button id="checkout" type="button" onclick="log('checkout:' + event.isTrusted)">Checkout</button>
       <script>
         const log = (e) => fetch('/log?e=' + encodeURIComponent(e))
         const n = new URLSearchParams(location.search).get('n')
-        if (n) document.getElementById('count').textContent = n + ' items'
+        if (n) document.getElementById('count').textContent = n + ' items in your cart'
+        // every key the page hears (typing into the recorder's toolbar must never reach it)
+        addEventListener('keydown', (e) => log('key:' + e.key))
       </script></body></html>`,
     // a box that answers double clicks, one with its own context menu, and a card dragged into a column
     '/gestures': `<!doctype html><html><head><title>Board</title><style>
@@ -635,6 +637,56 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
           log('dropped:' + (column ? column.id : 'nowhere') + ':' + e.isTrusted)
         })
       </script></body></html>`,
+    // HTML5 drag and drop (draggable=true: dragstart, dragover, drop, dragend) and a paragraph to select text in
+    '/dnd': `<!doctype html><html><head><title>Fruit</title><style>
+      body { margin: 0; font: 20px sans-serif }
+      .fruit { position: absolute; left: 60px; width: 160px; height: 50px; line-height: 50px; text-align: center;
+        background: #cfc; cursor: grab }
+      .zone { position: absolute; top: 60px; width: 240px; height: 200px; border: 2px dashed #999 }
+      #story { position: absolute; left: 60px; top: 400px; width: 700px; margin: 0; line-height: 30px }
+    </style></head><body>
+      <div class="fruit" id="apple" draggable="true" style="top:60px">Apple</div>
+      <div class="fruit" id="pear" draggable="true" style="top:140px">Pear</div>
+      <div class="zone" id="basket" role="region" aria-label="Basket" style="left:320px"></div>
+      <div class="zone" id="bin" role="region" aria-label="Bin" style="left:620px"></div>
+      <p id="story">The quick brown fox jumps over the lazy dog while the recorder watches every move it makes.</p>
+      <script>
+        const log = (e) => fetch('/log?e=' + encodeURIComponent(e))
+        // a variant with the two zones swapped: a drop by coordinates would land in the bin
+        if (location.search.includes('swap')) {
+          document.getElementById('basket').style.left = '620px'
+          document.getElementById('bin').style.left = '320px'
+        }
+        for (const fruit of document.querySelectorAll('.fruit'))
+          fruit.addEventListener('dragstart', (e) => {
+            e.dataTransfer.setData('text/plain', fruit.id)
+            e.dataTransfer.effectAllowed = 'move'
+            log('dragstart:' + fruit.id + ':' + e.isTrusted)
+          })
+        for (const zone of document.querySelectorAll('.zone')) {
+          zone.addEventListener('dragover', (e) => e.preventDefault())
+          zone.addEventListener('drop', (e) => {
+            e.preventDefault()
+            log('drop:' + e.dataTransfer.getData('text/plain') + ':' + zone.id + ':' + e.isTrusted)
+          })
+        }
+        document.getElementById('story').addEventListener('click', () =>
+          log('story-click:' + getSelection().toString().trim()),
+        )
+      </script></body></html>`,
+    // the hover menus inside an iframe of the same origin; `other` (set per request) puts them in a frame of
+    // another site too (localhost against 127.0.0.1: an out-of-process frame)
+    '/framed': `<!doctype html><html><head><title>Framed shop</title><style>
+      body { margin: 0 } iframe { position: absolute; top: 100px; width: 600px; height: 400px; border: 0 }
+    </style></head><body><iframe id="same" src="/menu" style="left:0"></iframe><script>
+      if (location.search.includes('other')) {
+        const other = document.createElement('iframe')
+        other.id = 'other'
+        other.src = 'http://localhost:' + location.port + '/menu'
+        other.style.left = '640px'
+        document.body.append(other)
+      }
+    </script></body></html>`,
   }
   let server: Server
   let url: string
@@ -718,8 +770,92 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
     expect(seen).toEqual(['buy:true'])
   })
 
-  it('assertions picked with the toolbar (assert text, value, visible): recorded without clicking the page, replayed', async () => {
-    // where the toolbar's buttons are: the same toolbar, in a probe page of the same size (its shadow root opened)
+  /**
+   * A hover menu in an iframe recorded by hand (Products → an item, then Account → an item; `origin`: where the
+   * frame's (0, 0) is in the page, `itemY`: how far down in the frame the item is), replayed: each hover is a step
+   * in that frame (`framePath`) before its click.
+   */
+  const hoverMenuInFrame = async (opts: {
+    name: string
+    path: string
+    origin: { x: number; y: number }
+    itemY: number
+    items: [string, string]
+    /** What the page logs for the two clicks. */
+    logged: [string, string]
+    framePath: string[]
+  }) => {
+    const file = join(dir, `${opts.name}.json`)
+    seen = []
+    const rec = await startRecording(`${url}${opts.path}`, file)
+    const { x, y } = opts.origin
+    await restAt({ x: x + 120, y: y + 30 })
+    await restAt({ x: x + 120, y: y + opts.itemY }, 300)
+    await clickAt({ x: x + 120, y: y + opts.itemY })
+    await restAt({ x: x + 360, y: y + 400 }, 300)
+    await restAt({ x: x + 360, y: y + 30 })
+    await restAt({ x: x + 360, y: y + opts.itemY }, 300)
+    await clickAt({ x: x + 360, y: y + opts.itemY })
+    rec.interrupt()
+    expect(await rec.exited, rec.stderr()).toBe(0)
+    expect(seen).toEqual(opts.logged)
+    const saved = JSON.parse(await readFile(file, 'utf8')) as {
+      actions: (GestureCase['actions'][number] & { identity?: { frame_path?: string[] } })[]
+    }
+    const menu = (a: GestureCase['actions'][number]) =>
+      a.action_type === 'hover' && a.identity?.id
+        ? `#${a.identity.id}`
+        : (a.identity?.ax_name ?? a.identity?.text_content)
+    expect(saved.actions.map((a) => [a.action_type, menu(a), a.identity?.frame_path])).toEqual([
+      ['hover', expect.stringMatching(/^(Products|#products)$/), opts.framePath],
+      ['click', opts.items[0], opts.framePath],
+      ['hover', expect.stringMatching(/^(Account|#account)$/), opts.framePath],
+      ['click', opts.items[1], opts.framePath],
+    ])
+    seen = []
+    const r = await qa([
+      'replay',
+      file,
+      '--url',
+      `${url}${opts.path}`,
+      '--json',
+      '--report-dir',
+      `reports-${opts.name}`,
+    ])
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    await sleep(300)
+    expect(seen).toEqual(opts.logged)
+  }
+
+  it('a hover menu inside a same-origin iframe: the hover is a step in that frame, and replays before its click', async () => {
+    // the frame's (0, 0) is the page's (0, 100): Products → Phones, then Account → Sign out
+    await hoverMenuInFrame({
+      name: 'framed-menu',
+      path: '/framed',
+      origin: { x: 0, y: 100 },
+      itemY: 135,
+      items: ['Phones', 'Sign out'],
+      logged: ['phones:true', 'signout:true'],
+      framePath: ['#same'],
+    })
+  })
+
+  it('a hover menu inside a cross-origin (out-of-process) iframe: the hover is a step in that frame, and replays', async () => {
+    // the other site's frame: its (0, 0) is the page's (640, 100); Products → Laptops, then Account → Profile
+    await hoverMenuInFrame({
+      name: 'framed-other-menu',
+      path: '/framed?other',
+      origin: { x: 640, y: 100 },
+      itemY: 85,
+      items: ['Laptops', 'Profile'],
+      logged: ['laptops:true', 'profile:true'],
+      framePath: ['#other'],
+    })
+  })
+
+  it('assertions picked with the toolbar: text and value edited in its field (typed), Escape cancels, visible; replayed', async () => {
+    // where the toolbar's buttons are: the same toolbar, in a probe page of the same size (its shadow root opened),
+    // first as it starts, then with its editor open (a text pick: Assert text, a click on the page, the editor)
     const probePage = await probe.newPage({ viewport: VIEWPORT })
     await probePage.setContent('<body></body>')
     await probePage.evaluate(() => {
@@ -729,24 +865,55 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
       }
     })
     await probePage.evaluate(installRecorderToolbarInPage, { binding: TOOLBAR_BINDING, tag: TOOLBAR_TAG })
-    const buttons = await probePage.evaluate((tag) => {
-      const root = document.querySelector(tag)?.shadowRoot
-      return Object.fromEntries(
-        Array.from(root?.querySelectorAll('button') ?? []).map((b) => {
-          const r = b.getBoundingClientRect()
-          return [b.textContent?.trim() ?? '', { x: r.left + r.width / 2, y: r.top + r.height / 2 }]
-        }),
-      )
-    }, TOOLBAR_TAG)
-    await probePage.close()
+    const toolbarButtons = () =>
+      probePage.evaluate((tag) => {
+        const root = document.querySelector(tag)?.shadowRoot
+        return Object.fromEntries(
+          Array.from(root?.querySelectorAll('button') ?? [])
+            .filter((b) => b.getClientRects().length > 0)
+            .map((b) => {
+              const r = b.getBoundingClientRect()
+              return [b.textContent?.trim() ?? '', { x: r.left + r.width / 2, y: r.top + r.height / 2 }]
+            }),
+        )
+      }, TOOLBAR_TAG)
+    const buttons = await toolbarButtons()
     expect(Object.keys(buttons)).toEqual(['Assert visible', 'Assert text', 'Assert value', 'Stop'])
+    await probePage.mouse.click(buttons['Assert text']!.x, buttons['Assert text']!.y)
+    await probePage.mouse.click(100, 100)
+    await probePage.evaluate(
+      (request) =>
+        (window as unknown as Record<symbol, (r: unknown) => void>)[Symbol.for('qa.recorderToolbar.edit')]?.(request),
+      { id: 1, assert: 'text', expected: '3 items in your cart', op: 'equals' },
+    )
+    const editor = await toolbarButtons()
+    await probePage.close()
+    expect(Object.keys(editor)).toEqual(['equals', 'contains', 'Add', 'Cancel', 'Stop'])
+
     const file = join(dir, 'cart-asserts.json')
     seen = []
     const rec = await startRecording(`${url}/cart`, file)
+    // assert text: the field shows "3 items in your cart", selected; the person types over it, picks "contains"
+    // and adds it with Enter
     await clickAt(buttons['Assert text']!)
     await clickAt({ x: 250, y: 130 })
+    await sleep(1000)
+    await typeText('3 items')
+    await clickAt(editor.contains!)
+    await pressKey('Return')
+    // assert value: the coupon's value as it is, added with the Add button
     await clickAt(buttons['Assert value']!)
     await clickAt({ x: 250, y: 245 })
+    await sleep(1000)
+    await clickAt(editor.Add!)
+    // a text pick cancelled with Escape in its editor, then an assert mode cancelled with Escape: nothing recorded
+    await clickAt(buttons['Assert text']!)
+    await clickAt({ x: 250, y: 350 })
+    await sleep(1000)
+    await typeText('never')
+    await pressKey('Escape')
+    await clickAt(buttons['Assert value']!)
+    await pressKey('Escape')
     await clickAt(buttons['Assert visible']!)
     await clickAt({ x: 250, y: 350 })
     // and a real click on the button, which the page sees
@@ -754,23 +921,23 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
     await clickAt(buttons.Stop!)
     expect(await rec.exited, rec.stderr()).toBe(0)
     expect(rec.stdout()).toMatch(/Stopped: the Stop button of the recorder toolbar was clicked/)
-    // the page saw only the last click: the picks never reached it
+    // the page saw only the last click: the picks, the typing into the toolbar and both Escapes never reached it
     expect(seen).toEqual(['checkout:true'])
     const saved = JSON.parse(await readFile(file, 'utf8')) as {
       actions: {
         action_type: string
-        assertion?: { kind: string; expected?: string }
+        assertion?: { kind: string; op?: string; expected?: string }
         identity?: { ax_name?: string }
         screenshot_path?: string
       }[]
     }
     expect(saved.actions.map((a) => [a.action_type, a.assertion ?? null, a.identity?.ax_name])).toEqual([
-      ['assert', { kind: 'text', expected: '3 items' }, '3 items'],
+      ['assert', { kind: 'text', op: 'contains', expected: '3 items' }, '3 items in your cart'],
       ['assert', { kind: 'value', expected: 'SPRING-25' }, 'Coupon'],
       ['assert', { kind: 'visible' }, 'Checkout'],
       ['click', null, 'Checkout'],
     ])
-    expect(rec.stdout()).toMatch(/ {2}1\. Assert /)
+    expect(rec.stdout()).toMatch(/ {2}1\. Assert .*contains "3 items"/)
     seen = []
     const r = await qa(['replay', file, '--url', `${url}/cart`, '--json', '--report-dir', 'reports-cart'])
     expect(r.code, r.stdout + r.stderr).toBe(0)
@@ -845,6 +1012,63 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
     expect(swapped.code, swapped.stdout + swapped.stderr).toBe(0)
     await sleep(300)
     expect(seen.filter((e) => e.startsWith('dropped'))).toEqual(['dropped:done:true'])
+  })
+
+  it('an HTML5 drag and drop (draggable, drop listeners) is a drag step; a text selection by mouse is not', async () => {
+    const file = join(dir, 'dnd.json')
+    seen = []
+    const rec = await startRecording(`${url}/dnd`, file)
+    // select "quick brown fox" with the mouse: press on the text, move across it, release on the text
+    await restAt({ x: 110, y: 415 }, 200)
+    await xdo('mousedown', '1')
+    await sleep(150)
+    for (const f of [0.25, 0.5, 0.75, 1])
+      await xdo('mousemove', '--sync', String(Math.round(origin.x + 110 + 150 * f)), String(Math.round(origin.y + 415)))
+    await sleep(100)
+    await xdo('mouseup', '1')
+    await sleep(1000)
+    // drag the pear (60..220 × 140..190) into the basket (320..560 × 60..260) with the browser's own drag and drop
+    await restAt({ x: 140, y: 165 }, 200)
+    await xdo('mousedown', '1')
+    await sleep(150)
+    for (const f of [0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 0.95, 1]) {
+      await xdo(
+        'mousemove',
+        '--sync',
+        String(Math.round(origin.x + 140 + 300 * f)),
+        String(Math.round(origin.y + 165 - 5 * f)),
+      )
+      await sleep(80)
+    }
+    await sleep(200)
+    await xdo('mouseup', '1')
+    await sleep(1200)
+    rec.interrupt()
+    expect(await rec.exited, rec.stderr()).toBe(0)
+    // the page's own listeners: text was selected (the click after it saw the selection), the pear was dropped in
+    // the basket by a real drag
+    // (the selection's ends depend on the font: some letters of "quick brown fox")
+    expect([...seen].sort()).toEqual([
+      'dragstart:pear:true',
+      'drop:pear:basket:true',
+      expect.stringMatching(/^story-click:\S* brown \S+$/),
+    ])
+    const saved = JSON.parse(await readFile(file, 'utf8')) as GestureCase
+    expect(saved.actions.map((a) => a.action_type)).toEqual(['click', 'drag'])
+    const drag = saved.actions[1]!
+    expect(drag.identity?.id).toBe('pear')
+    expect(drag.drop_identity?.ax_name).toBe('Basket')
+    seen = []
+    const r = await qa(['replay', file, '--url', `${url}/dnd`, '--json', '--report-dir', 'reports-dnd'])
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    await sleep(300)
+    expect(seen.filter((e) => !e.startsWith('story-click'))).toEqual(['dragstart:pear:true', 'drop:pear:basket:true'])
+    // the zones swapped places: the pear still goes into the basket
+    seen = []
+    const swapped = await qa(['replay', file, '--url', `${url}/dnd?swap`, '--json', '--report-dir', 'reports-dnd-swap'])
+    expect(swapped.code, swapped.stdout + swapped.stderr).toBe(0)
+    await sleep(300)
+    expect(seen.filter((e) => e.startsWith('drop'))).toEqual(['drop:pear:basket:true'])
   })
 })
 
