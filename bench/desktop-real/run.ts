@@ -99,7 +99,12 @@ async function recordCase(program: Program, c: BenchCase): Promise<string> {
   const truth = await app.finish()
   if (code !== 0) throw new Error(`${program.id}/${c.id}: qa record desktop exited ${code}: ${stderr}`)
   // the recording itself must have reached every target, or the case is not what the bench says it is
-  const judged = judgeRun(c, truth, c.steps.map(() => true), 'unchanged')
+  const judged = judgeRun(
+    c,
+    truth,
+    c.steps.map(() => true),
+    'unchanged',
+  )
   const bad = judged.filter((o) => o !== 'right')
   if (bad.length) throw new Error(`${program.id}/${c.id}: the recording did not reach its targets: ${judged} ${stdout}`)
   const tc = JSON.parse(readFileSync(caseFile, 'utf8'))
@@ -122,7 +127,7 @@ function judgeRun(c: BenchCase, truth: Truth, acted: boolean[], variant: Variant
       if (got === undefined) return 'missed'
       return got === step.click && variant !== 'removal' ? 'right' : 'wrong'
     }
-    return truth.fields.get(step.into) === step.type && variant !== 'removal' ? 'right' : 'wrong'
+    return truth.fields.get(step.into)?.includes(step.type) && variant !== 'removal' ? 'right' : 'wrong'
   })
 }
 
@@ -141,6 +146,8 @@ async function replayOurs(program: Program, c: BenchCase, caseFile: string, vari
   const outcomes = judgeRun(c, truth, acted, variant)
   outcomes.forEach((outcome, i) => {
     const step = c.steps[i] as BenchCase['steps'][number]
+    // a removal judges clicks only: with the target gone, where typing lands says nothing more
+    if (variant === 'removal' && !('click' in step)) return
     const verification = report.verificationResults[i]
     const verdictPass = acted[i] === true && verification?.finalResult !== 'fail'
     rows.push({
@@ -188,6 +195,8 @@ async function replayBaseline(program: Program, c: BenchCase, caseFile: string, 
   const truth = await app.finish()
   judgeRun(c, truth, acted, variant).forEach((outcome, i) => {
     const step = c.steps[i] as BenchCase['steps'][number]
+    // a removal judges clicks only: with the target gone, where typing lands says nothing more
+    if (variant === 'removal' && !('click' in step)) return
     rows.push({
       program: program.id,
       caseId: c.id,
@@ -215,7 +224,8 @@ function summary(): string {
       const clicks = rs.filter((r) => r.kind === 'click')
       const wrong = clicks.filter((r) => r.outcome === 'wrong' || r.outcome === 'missed').length
       const right = variant === 'removal' ? '—' : pct(rs.filter((r) => r.outcome === 'right').length, rs.length)
-      const refused = variant === 'removal' ? pct(clicks.filter((r) => r.outcome === 'refused').length, clicks.length) : '—'
+      const refused =
+        variant === 'removal' ? pct(clicks.filter((r) => r.outcome === 'refused').length, clicks.length) : '—'
       const verdict =
         approach === 'ours' ? pct(rs.filter((r) => r.verdictPass === r.achieved).length, rs.length) : 'no verdict'
       lines.push(`| ${variant} | ${approach} | ${right} | ${pct(wrong, clicks.length)} | ${refused} | ${verdict} |`)
