@@ -4,7 +4,8 @@
 // baselines run here (the recorded coordinates; Airtest-style single-scale template matching, threshold 0.7).
 // Ground truth is what the program itself reports (see programs.ts), never a replayer's verdict.
 // Run from the repo root after `pnpm build`:
-//   node --import tsx bench/desktop-real/run.ts [--only tk-rolodex,xaw] [--variants unchanged,moved] [--json rows.json]
+//   node --import tsx bench/desktop-real/run.ts [--only tk-rolodex,xaw] [--variants unchanged,moved] [--cases N]
+//     [--json rows.json]      (--cases: the first N cases of each program; --json: every judged step)
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -46,6 +47,9 @@ const only = arg('--only')?.split(',')
 const variants = (arg('--variants')?.split(',') ?? [...VARIANTS]) as Variant[]
 for (const v of variants) if (!VARIANTS.includes(v)) throw new Error(`--variants: unknown variant ${v} (${VARIANTS})`)
 const jsonOut = arg('--json')
+const casesArg = arg('--cases')
+const maxCases = casesArg === undefined ? Number.POSITIVE_INFINITY : Number(casesArg)
+if (!(maxCases >= 1)) throw new Error(`--cases: expected a positive number, got ${casesArg}`)
 const programs = PROGRAMS.filter((p) => !only || only.some((o) => p.id.includes(o)))
 
 const xvfb = await startXvfb({ width: 1280, height: 800 })
@@ -236,7 +240,7 @@ function summary(): string {
 
 try {
   for (const program of programs) {
-    for (const c of program.cases) {
+    for (const c of program.cases.slice(0, maxCases)) {
       const t0 = performance.now()
       const caseFile = await recordCase(program, c)
       for (const variant of variants) {
