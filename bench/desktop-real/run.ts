@@ -6,6 +6,7 @@
 // Run from the repo root after `pnpm build`:
 //   node --import tsx bench/desktop-real/run.ts [--only tk-rolodex,xaw] [--variants unchanged,moved] [--cases N]
 //     [--json rows.json]      (--cases: the first N cases of each program; --json: every judged step)
+//   node --import tsx bench/desktop-real/run.ts --from rows.json[,more.json]   (the tables of earlier runs)
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -51,6 +52,62 @@ const casesArg = arg('--cases')
 const maxCases = casesArg === undefined ? Number.POSITIVE_INFINITY : Number(casesArg)
 if (!(maxCases >= 1)) throw new Error(`--cases: expected a positive number, got ${casesArg}`)
 const programs = PROGRAMS.filter((p) => !only || only.some((o) => p.id.includes(o)))
+
+const pct = (n: number, d: number) => (d === 0 ? '—' : `${((100 * n) / d).toFixed(1)} % (${n}/${d})`)
+
+function summary(rows: Row[]): string {
+  const lines = [
+    '| variant | approach | steps right | wrong clicks | removed targets refused | verdict agrees with truth |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ]
+  for (const variant of variants) {
+    for (const approach of APPROACHES) {
+      const rs = rows.filter((r) => r.variant === variant && r.approach === approach)
+      if (!rs.length) continue
+      const clicks = rs.filter((r) => r.kind === 'click')
+      const wrong = clicks.filter((r) => r.outcome === 'wrong' || r.outcome === 'missed').length
+      const right = variant === 'removal' ? '—' : pct(rs.filter((r) => r.outcome === 'right').length, rs.length)
+      const refused =
+        variant === 'removal' ? pct(clicks.filter((r) => r.outcome === 'refused').length, clicks.length) : '—'
+      const verdict =
+        approach === 'ours' ? pct(rs.filter((r) => r.verdictPass === r.achieved).length, rs.length) : 'no verdict'
+      lines.push(`| ${variant} | ${approach} | ${right} | ${pct(wrong, clicks.length)} | ${refused} | ${verdict} |`)
+    }
+  }
+  return lines.join('\n')
+}
+
+/** Ours per program and variant: what a miss is made of. */
+function perProgram(rows: Row[]): string {
+  const lines = [
+    '| program | variant | steps right (removal: refused) | wrong clicks | verdict agrees |',
+    '| --- | --- | --- | --- | --- |',
+  ]
+  for (const program of [...new Set(rows.map((r) => r.program))]) {
+    for (const variant of variants) {
+      const rs = rows.filter((r) => r.program === program && r.variant === variant && r.approach === 'ours')
+      if (!rs.length) continue
+      const clicks = rs.filter((r) => r.kind === 'click')
+      const good = rs.filter((r) => r.outcome === (variant === 'removal' ? 'refused' : 'right')).length
+      const wrong = clicks.filter((r) => r.outcome === 'wrong' || r.outcome === 'missed').length
+      const agree = rs.filter((r) => r.verdictPass === r.achieved).length
+      lines.push(
+        `| ${program} | ${variant} | ${pct(good, rs.length)} | ${pct(wrong, clicks.length)} | ${pct(agree, rs.length)} |`,
+      )
+    }
+  }
+  return lines.join('\n')
+}
+
+// --from a.json,b.json: print the tables of earlier runs' rows (e.g. programs run one at a time), run nothing
+const from = arg('--from')
+if (from) {
+  const earlier: Row[] = from.split(',').flatMap((f) => JSON.parse(readFileSync(f, 'utf8')) as Row[])
+  console.log(summary(earlier))
+  console.log()
+  console.log(perProgram(earlier))
+  process.exit(0)
+}
 
 const xvfb = await startXvfb({ width: 1280, height: 800 })
 process.env.DISPLAY = xvfb.display
@@ -214,30 +271,6 @@ async function replayBaseline(program: Program, c: BenchCase, caseFile: string, 
   })
 }
 
-const pct = (n: number, d: number) => (d === 0 ? '—' : `${((100 * n) / d).toFixed(1)} % (${n}/${d})`)
-
-function summary(): string {
-  const lines = [
-    '| variant | approach | steps right | wrong clicks | removed targets refused | verdict agrees with truth |',
-    '| --- | --- | --- | --- | --- | --- |',
-  ]
-  for (const variant of variants) {
-    for (const approach of APPROACHES) {
-      const rs = rows.filter((r) => r.variant === variant && r.approach === approach)
-      if (!rs.length) continue
-      const clicks = rs.filter((r) => r.kind === 'click')
-      const wrong = clicks.filter((r) => r.outcome === 'wrong' || r.outcome === 'missed').length
-      const right = variant === 'removal' ? '—' : pct(rs.filter((r) => r.outcome === 'right').length, rs.length)
-      const refused =
-        variant === 'removal' ? pct(clicks.filter((r) => r.outcome === 'refused').length, clicks.length) : '—'
-      const verdict =
-        approach === 'ours' ? pct(rs.filter((r) => r.verdictPass === r.achieved).length, rs.length) : 'no verdict'
-      lines.push(`| ${variant} | ${approach} | ${right} | ${pct(wrong, clicks.length)} | ${refused} | ${verdict} |`)
-    }
-  }
-  return lines.join('\n')
-}
-
 try {
   for (const program of programs) {
     for (const c of program.cases.slice(0, maxCases)) {
@@ -261,7 +294,9 @@ try {
   console.log(
     `bench/desktop-real: ${programs.map((p) => `${p.id} (${p.toolkit})`).join(', ')}; ${rows.filter((r) => r.approach === 'ours').length} judged steps of ours`,
   )
-  console.log(summary())
+  console.log(summary(rows))
+  console.log()
+  console.log(perProgram(rows))
 } finally {
   await closeNut()
   await xvfb.stop({ deferToExit: true })
