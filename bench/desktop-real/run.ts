@@ -6,6 +6,7 @@
 // Run from the repo root after `pnpm build`:
 //   node --import tsx bench/desktop-real/run.ts [--only tk-rolodex,xaw] [--variants unchanged,moved] [--cases N]
 //     [--json rows.json]      (--cases: the first N cases of each program; --json: every judged step)
+//     [--no-analyze]          (record without --analyze: no OCR labels, as in the first full run)
 //   node --import tsx bench/desktop-real/run.ts --from rows.json[,more.json]   (the tables of earlier runs)
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -48,6 +49,9 @@ const only = arg('--only')?.split(',')
 const variants = (arg('--variants')?.split(',') ?? [...VARIANTS]) as Variant[]
 for (const v of variants) if (!VARIANTS.includes(v)) throw new Error(`--variants: unknown variant ${v} (${VARIANTS})`)
 const jsonOut = arg('--json')
+// recording with --analyze (QA_VISION=ocr) stores each click's OCR label, which the semantic and OCR strategies of
+// the replay need; --no-analyze records as `qa record desktop` does without it (enrichment pending)
+const analyze = !process.argv.includes('--no-analyze')
 const casesArg = arg('--cases')
 const maxCases = casesArg === undefined ? Number.POSITIVE_INFINITY : Number(casesArg)
 if (!(maxCases >= 1)) throw new Error(`--cases: expected a positive number, got ${casesArg}`)
@@ -127,7 +131,8 @@ async function recordCase(program: Program, c: BenchCase): Promise<string> {
   const caseFile = join(workDir, program.id, c.id, 'case.json')
   mkdirSync(dirname(caseFile), { recursive: true })
   const app = await program.launch('unchanged', xvfb.display, workDir)
-  const rec: ChildProcess = spawn(process.execPath, [QA, 'record', 'desktop', '--out', caseFile], { env })
+  const recordArgs = [QA, 'record', 'desktop', '--out', caseFile, ...(analyze ? ['--analyze'] : [])]
+  const rec: ChildProcess = spawn(process.execPath, recordArgs, { env })
   let stderr = ''
   let stdout = ''
   rec.stdout?.on('data', (d) => {
