@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import { fc, test } from '@fast-check/vitest'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { buttonScreen, centre, type TestButton } from './__tests__/screens'
-import { createDesktopRecorder } from './desktop-recorder'
-import { decodeImage, framesEqual } from './frame'
+import { createDesktopRecorder, pointerArrivalMs } from './desktop-recorder'
+import { cropFrame, decodeImage, framesEqual } from './frame'
 import { nowMs } from './input-event'
 import { memoryScreen, scriptedInput } from './memory-screen'
 import type { ElementAnalyzer } from './semantic-info'
@@ -159,6 +159,77 @@ describe('createDesktopRecorder', () => {
 
 // seed 001 Property 1: every recorded click carries its physical coordinates and semantic_info with a
 // target_element. Drives the real recorder (memory screen, scripted hook) with random clicks and elements.
+describe('the element crop without the hover effect (issue 14 Build 4)', () => {
+  it('is cut from the newest frame before the pointer came near the button, not from the highlighted one', async () => {
+    const hovered = buttonScreen(480, 320, [{ ...START, rgb: [120, 170, 250] }])
+    const screen = memoryScreen(menu)
+    const input = scriptedInput()
+    const rec = createDesktopRecorder({ input, screen, outDir: dir, frameIntervalMs: 15, settleMs: 60 })
+    await rec.start()
+    const p = centre(START)
+    input.emit({ kind: 'mousemove', timeMs: nowMs(), x: 20, y: 300 })
+    await sleep(60)
+    // the pointer arrives and rests on the button; the toolkit draws it highlighted from then on
+    input.emit({ kind: 'mousemove', timeMs: nowMs(), x: p.x, y: p.y })
+    screen.set(hovered)
+    await sleep(120)
+    click(input, p.x, p.y)
+    await sleep(20)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'f10' })
+    const tc = await rec.stop()
+    const a = tc.actions[0]
+    if (!a?.elementCropBox) throw new Error('no crop')
+    const crop = await decodeImage(join(dir, a.elementCropPath ?? ''))
+    expect(framesEqual(crop, cropFrame(menu, a.elementCropBox))).toBe(true)
+    expect(framesEqual(crop, cropFrame(hovered, a.elementCropBox))).toBe(false)
+    // the before-screenshot stays the screen just before the click (what the click acted on)
+    expect(framesEqual(await decodeImage(join(dir, a.screenshotBeforePath ?? '')), hovered)).toBe(true)
+  })
+
+  it('pointerArrivalMs: the first position near the click after the last one away from it', () => {
+    const near = { halfWidth: 96, halfHeight: 40 }
+    const moves = [
+      { timeMs: 0, x: 500, y: 500 },
+      { timeMs: 10, x: 150, y: 120 },
+      { timeMs: 20, x: 100, y: 100 },
+      { timeMs: 30, x: 102, y: 101 },
+      { timeMs: 90, x: 600, y: 100 },
+    ]
+    expect(pointerArrivalMs(moves, 100, 100, 35, near)).toBe(10)
+    // moves after the click are not its approach
+    expect(pointerArrivalMs(moves, 100, 100, 25, near)).toBe(10)
+    // rested there longer than the trail reaches back, or no move seen: unknown
+    expect(pointerArrivalMs(moves.slice(2, 4), 100, 100, 35, near)).toBeNull()
+    expect(pointerArrivalMs([], 100, 100, 35, near)).toBeNull()
+  })
+
+  it('keeps the usual crop when the pointer was already resting there before the previous action', async () => {
+    const screen = memoryScreen(menu)
+    const input = scriptedInput()
+    const rec = createDesktopRecorder({ input, screen, outDir: dir, frameIntervalMs: 15, settleMs: 40 })
+    await rec.start()
+    const p = centre(START)
+    input.emit({ kind: 'mousemove', timeMs: nowMs(), x: 20, y: 300 })
+    await sleep(40)
+    input.emit({ kind: 'mousemove', timeMs: nowMs(), x: p.x, y: p.y })
+    await sleep(40)
+    click(input, p.x, p.y)
+    await sleep(80)
+    // the first click turned the button red; the second click on the same place must crop the red button
+    const red = buttonScreen(480, 320, [{ ...START, rgb: [200, 60, 60] }])
+    screen.set(red)
+    await sleep(600) // past the double-click window: a second click of its own
+    click(input, p.x, p.y)
+    await sleep(80)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'f10' })
+    const tc = await rec.stop()
+    const second = tc.actions[1]
+    if (!second?.elementCropBox) throw new Error('no second crop')
+    const crop = await decodeImage(join(dir, second.elementCropPath ?? ''))
+    expect(framesEqual(crop, cropFrame(red, second.elementCropBox))).toBe(true)
+  })
+})
+
 describe('seed 001 Property 1: click actions are complete', () => {
   const small = buttonScreen(120, 80, [{ x: 20, y: 20, width: 60, height: 30, rgb: [45, 108, 223], label: 3 }])
   const arbClick = fc.record({

@@ -71,7 +71,43 @@ export interface DesktopRecorder {
 interface Pending {
   raw: RawAction
   before: TimedFrame | null
+  /**
+   * The newest frame from before the pointer came near the click (issue 14 Build 4): a person rests on a button
+   * before clicking and the toolkit draws it highlighted; the element crop is cut from this frame so it shows
+   * the element as the replay, with the pointer elsewhere, sees it. Null when no such frame is known.
+   */
+  unhovered: TimedFrame | null
   done: Promise<Action>
+}
+
+/** A pointer position the hook reported. */
+interface PointerAt {
+  timeMs: number
+  x: number
+  y: number
+}
+
+/**
+ * When the pointer came near (x, y) for the last time before `clickMs`: the time of the first pointer event
+ * inside the near box after the latest one outside it. Null when the moves kept do not show it arriving (it
+ * rested there longer than they reach back, or no move was seen).
+ */
+export function pointerArrivalMs(
+  moves: readonly PointerAt[],
+  x: number,
+  y: number,
+  clickMs: number,
+  near: { halfWidth: number; halfHeight: number },
+): number | null {
+  let arrival: number | null = null
+  for (let i = moves.length - 1; i >= 0; i--) {
+    const m = moves[i] as PointerAt
+    if (m.timeMs > clickMs) continue
+    const inside = Math.abs(m.x - x) <= near.halfWidth && Math.abs(m.y - y) <= near.halfHeight
+    if (!inside) return arrival
+    arrival = m.timeMs
+  }
+  return null
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -254,8 +290,9 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
         }
         action.screenTransition = transition
         if (isClickLike(action)) {
-          const box = boxAround(raw.x, raw.y, cropW, cropH, before.frame)
-          const crop: RgbaFrame = cropFrame(before.frame, box)
+          const cropSource = p.unhovered ?? before
+          const box = boxAround(raw.x, raw.y, cropW, cropH, cropSource.frame)
+          const crop: RgbaFrame = cropFrame(cropSource.frame, box)
           const cropRel = `${shotsDir}/action_${n}_crop.png`
           await writeFileAtomic(join(opts.outDir, cropRel), await encodePng(crop), { overwrite: true })
           action.elementCropPath = cropRel
@@ -285,9 +322,30 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
     }
   }
 
+  /** Pointer positions of the last moments (moves and presses), to find when it came near each click. */
+  const pointerTrail: PointerAt[] = []
+  let lastActionMs = Number.NEGATIVE_INFINITY
+  /**
+   * The frame for the element crop: the newest before the pointer arrived near the click, if it is newer than
+   * the previous action (an older frame could show the screen before that action's effect).
+   */
+  const unhoveredFrame = (raw: RawAction): TimedFrame | null => {
+    if (!['click', 'double_click', 'right_click'].includes(raw.actionType)) return null
+    // near: within the crop's own extent around the click, plus a crop's size (a widget reacts to the pointer
+    // anywhere on itself, which can be larger than the crop)
+    const arrival = pointerArrivalMs(pointerTrail, raw.x, raw.y, raw.timeMs, { halfWidth: cropW, halfHeight: cropH })
+    if (arrival === null) return null
+    const frame = ring.newestBefore(arrival)
+    return frame && frame.timeMs > lastActionMs ? frame : null
+  }
+
   const onEvent = (e: InputEvent) => {
     if (!acceptsInput(state)) return
     events++
+    if (e.kind === 'mousemove' || e.kind === 'mousedown') {
+      pointerTrail.push({ timeMs: e.timeMs, x: e.x, y: e.y })
+      while (pointerTrail.length > 2 && (pointerTrail[0] as PointerAt).timeMs < e.timeMs - 5000) pointerTrail.shift()
+    }
     for (const op of coalescer.push(e)) {
       if (op.op === 'stop') {
         void requestStop('hotkey')
@@ -298,8 +356,10 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
       const item: Pending = {
         raw: op.action,
         before: ring.newestBefore(op.action.timeMs),
+        unhovered: unhoveredFrame(op.action),
         done: Promise.resolve(null as never),
       }
+      lastActionMs = Math.max(lastActionMs, op.action.timeMs + (op.action.durationMs ?? 0))
       item.done = processAction(item)
       item.done.then(
         (a) => opts.onAction?.(a, pending.indexOf(item)),

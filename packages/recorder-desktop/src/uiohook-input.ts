@@ -161,6 +161,10 @@ export function uiohookInput(): InputSource {
             if (button) ev = { kind: e.type === 7 ? 'mousedown' : 'mouseup', timeMs, x: e.x, y: e.y, button }
             break
           }
+          case 9: // moved
+          case 10: // dragged (moved with a button held)
+            ev = { kind: 'mousemove', timeMs, x: e.x, y: e.y }
+            break
           case 11: {
             const ticks = e.rotation
             ev =

@@ -68,7 +68,7 @@ describe('qa verify', () => {
       ),
       { numRuns: 100 },
     )
-  }, 300_000)
+  }, 900_000)
 
   test('bad input exits 2 with a clear message and hint, never a stack trace (built CLI)', async () => {
     const good = writePng(4, 4, frame(4, 4, [1, 2, 3]))

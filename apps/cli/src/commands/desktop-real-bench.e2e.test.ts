@@ -1,0 +1,41 @@
+// The CI slice of bench/desktop-real (issue 14, item 8): one real Debian program (xmessage, Athena widgets), two of
+// its cases, recorded with `qa record desktop` and real xdotool input, replayed with `qa replay --verify` on the
+// unchanged window and on the window moved. The bench judges every step by the button xmessage itself prints,
+// never by our verdict. The full bench: node --import tsx bench/desktop-real/run.ts (see its README for the
+// variants this slice leaves out, among them a removal where ours still clicks a look-alike button).
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { repoRoot } from '../__tests__/run-cli'
+
+const run = promisify(execFile)
+
+interface BenchRow {
+  variant: string
+  approach: 'ours' | 'coords' | 'template'
+  outcome: 'right' | 'wrong' | 'missed' | 'refused'
+  verdictPass?: boolean
+  achieved: boolean
+}
+
+describe('bench/desktop-real slice: xmessage unchanged and moved', () => {
+  it('ours clicks every button right on both; every verdict agrees with the button xmessage printed', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'qa-desktop-real-slice-')), 'rows.json')
+    const args = ['--import', 'tsx', 'bench/desktop-real/run.ts', '--only', 'xaw-xmessage', '--cases', '2']
+    await run(process.execPath, [...args, '--variants', 'unchanged,moved', '--json', out], {
+      cwd: repoRoot,
+      maxBuffer: 16 * 1024 * 1024,
+    })
+    const rows: BenchRow[] = JSON.parse(readFileSync(out, 'utf8'))
+    const of = (variant: string, approach: BenchRow['approach']) =>
+      rows.filter((r) => r.variant === variant && r.approach === approach).map((r) => r.outcome)
+    expect(of('unchanged', 'ours')).toEqual(['right', 'right'])
+    expect(of('moved', 'ours')).toEqual(['right', 'right'])
+    for (const r of rows.filter((x) => x.approach === 'ours')) expect(r.verdictPass).toBe(r.achieved)
+    // the recorded-coordinates baseline ran on the same screens: once the window moved, its clicks miss
+    expect(of('moved', 'coords')).not.toContain('right')
+  }, 170_000)
+})
