@@ -573,19 +573,21 @@ export async function locate<H = unknown>(
       const first = ranked[0] as (typeof ranked)[0]
       const second = ranked[1]
       const margin = second ? first.score - second.score : 1
+      /** The best candidate, taken below the floor or the margin for the reason given. */
+      const taken = (why: string): StepOutcome<E> => ({
+        outcome: 'matched',
+        element: first.element,
+        point: pointOf(first.element, recordedPoint),
+        confidence: first.score,
+        candidates: list.length,
+        detail: `similarity ${fmt(first.score)}; ${why}`,
+      })
       if (
         (first.score < minScore || margin < minMargin) &&
         first.score >= minExactScore &&
         (await soleHolder(first.element))
       )
-        return {
-          outcome: 'matched',
-          element: first.element,
-          point: pointOf(first.element, recordedPoint),
-          confidence: first.score,
-          candidates: list.length,
-          detail: `similarity ${fmt(first.score)}; the only element whose label agrees with the recorded one, which was unique on its page`,
-        }
+        return taken('the only element whose label agrees with the recorded one, which was unique on its page')
       // The only element of the page that passes the precision rule — it carries the recorded label (reworded at
       // most: agreement ≥ SAME_LABEL_AGREEMENT) and stands among the recorded neighbours — is the element the user
       // saw, though a redesign changed enough of the rest (classes, place, structure) to score it below the floor.
@@ -596,14 +598,7 @@ export async function locate<H = unknown>(
         labelKeys(identity).length > 0 &&
         carriesLabel(first.element)
       )
-        return {
-          outcome: 'matched',
-          element: first.element,
-          point: pointOf(first.element, recordedPoint),
-          confidence: first.score,
-          candidates: list.length,
-          detail: `similarity ${fmt(first.score)}; the only element that carries the recorded label and stands among the recorded neighbours`,
-        }
+        return taken('the only element that carries the recorded label and stands among the recorded neighbours')
       if (first.score < minScore)
         return {
           outcome: 'below_threshold',

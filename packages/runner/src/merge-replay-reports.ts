@@ -7,18 +7,10 @@ import {
   type ReplayResult,
   type VerificationResult,
 } from '@qa/model'
+import type { MergedCaseEntry } from '@qa/verifier'
 import { ServerError } from './errors'
 
-/** One case inside a merged report (`extra.merged`). */
-export interface MergedCaseEntry {
-  testCaseName: string
-  sessionId: string
-  passed: boolean
-  totalActions: number
-  passedCount: number
-  failedCount: number
-  warningCount: number
-}
+export type { MergedCaseEntry }
 
 export interface MergeReportsOptions {
   /** Name of the merged report (default: "N reports merged"). */

@@ -61,6 +61,7 @@ export {
   casesOfReport,
   type JunitOptions,
   type JunitSuite,
+  type MergedCaseEntry,
   renderJunitReport,
   renderJunitXml,
 } from './reports/junit-report'

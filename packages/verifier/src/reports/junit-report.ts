@@ -31,7 +31,8 @@ export interface JunitOptions {
   name?: string
 }
 
-interface MergedCase {
+/** One case inside a merged report (`extra.merged`, written by `qa report merge`). */
+export interface MergedCaseEntry {
   testCaseName: string
   sessionId: string
   passed: boolean
@@ -48,7 +49,7 @@ interface MergedCase {
 export function casesOfReport(report: ReplayReport): ReplayReport[] {
   const merged = (report.extra as { merged?: unknown } | undefined)?.merged
   if (!Array.isArray(merged) || merged.length === 0) return [report]
-  const entries = merged as MergedCase[]
+  const entries = merged as MergedCaseEntry[]
   const steps = entries.reduce((n, c) => n + c.totalActions, 0)
   if (steps !== report.verificationResults.length) return [report] // not a layout we can split: one testcase
   const cases: ReplayReport[] = []
