@@ -217,11 +217,17 @@ const arbRect = fc
     }),
   )
 
-/** How many pixels differ between two frames of the same size. */
+/** How many pixels differ plainly (by 64 or more in a channel) between two frames of the same size. */
 function changedPixels(a: RgbaImage, b: RgbaImage): number {
   let n = 0
-  for (let i = 0; i < a.data.length; i += 4)
-    if (a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2]) n++
+  for (let i = 0; i < a.data.length; i += 4) {
+    const d = Math.max(
+      Math.abs((a.data[i] as number) - (b.data[i] as number)),
+      Math.abs((a.data[i + 1] as number) - (b.data[i + 1] as number)),
+      Math.abs((a.data[i + 2] as number) - (b.data[i + 2] as number)),
+    )
+    if (d >= 64) n++
+  }
   return n
 }
 
@@ -263,8 +269,8 @@ describe('expected-change properties', () => {
       fc.pre(!overlaps(change, other, 8))
       const recordedBefore = paintRect(syntheticFrame(W, H, seed), other, [10, 10, 10])
       const recordedAfter = paintRect(recordedBefore, change, [200, 30, 30])
-      // the recording changed the screen (the synthetic frame may already show that colour under most of the
-      // rectangle: seed 889401 at 59,62 kept 7 of 8 columns, a change too small to be one)
+      // the recording changed the screen plainly (the synthetic frame may already show a near colour under most of
+      // the rectangle: seeds 889401 at 59,62 and 191660 at 81,12 kept 7 of 8 columns alike, a change too small to be one)
       fc.pre(changedPixels(recordedBefore, recordedAfter) >= (change.width * change.height) / 2)
       // the replay made the recorded change, and another one elsewhere
       const actualAfter = paintRect(recordedAfter, other, [250, 250, 120])
