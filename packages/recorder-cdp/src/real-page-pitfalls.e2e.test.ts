@@ -222,14 +222,23 @@ describe('real-page pitfalls (issue 13, build item 4)', () => {
     await session.page.mouse.wheel(0, 200)
     await session.page.waitForTimeout(300)
     await human('.menu-toggle:has-text("Authentications")', 0.4)
-    // the submenu slides open (a CSS transition, slower under load): aim once it has come to rest
+    // the submenu slides open (a CSS transition, slower under load): aim once it has come to rest and the link
+    // is what a click at its point reaches (its first item keeps its place while the list grows below it, clipped)
+    const reachable = (at: [number, number]) =>
+      rec.page.evaluate(
+        ([x, y]) => document.elementFromPoint(x, y)?.closest('a')?.getAttribute('href') === 'auth-login-basic.html',
+        at,
+      )
     await expect
-      .poll(async () => {
-        const first = await inView(rec.page, 'a[href="auth-login-basic.html"]', 0.3).catch(() => null)
-        await rec.page.waitForTimeout(150)
-        const again = await inView(rec.page, 'a[href="auth-login-basic.html"]', 0.3).catch(() => null)
-        return first !== null && JSON.stringify(first) === JSON.stringify(again)
-      })
+      .poll(
+        async () => {
+          const first = await inView(rec.page, 'a[href="auth-login-basic.html"]', 0.3).catch(() => null)
+          await rec.page.waitForTimeout(150)
+          const again = await inView(rec.page, 'a[href="auth-login-basic.html"]', 0.3).catch(() => null)
+          return first !== null && JSON.stringify(first) === JSON.stringify(again) && (await reachable(again!))
+        },
+        { timeout: 15_000 },
+      )
       .toBe(true)
     await human('a[href="auth-login-basic.html"]', 0.3)
     await expect.poll(() => rec.page.url()).toMatch(/auth-login-basic\.html$/)
