@@ -8,6 +8,20 @@ import type { CandidateElement } from './score-candidate'
 const outcomes = (r: { attempts: { strategy: string; outcome: string }[] }) =>
   Object.fromEntries(r.attempts.map((a) => [a.strategy, a.outcome]))
 
+/** A profile page's "REPLY" link in row `row`: its own row's text comes first, the other rows follow as further neighbours. */
+const replyInRows =
+  (rows: string[]) =>
+  (handle: string, row: number, who: string): CandidateElement<string> => ({
+    handle,
+    axRole: 'link',
+    axName: 'REPLY',
+    tagName: 'a',
+    classNames: ['btn', 'btn-link'],
+    xpath: `/html/body/ul/li[${row}]/a`,
+    boundingBox: { x: 600, y: 100 + 60 * row, width: 60, height: 30 },
+    neighborText: [who, ...rows.filter((r) => r !== who).map((r) => `${r} REPLY`)],
+  })
+
 describe('locate on an unchanged page', () => {
   it('finds the element by role + name first, with high confidence', async () => {
     const r = await locate(identityOf(signIn), memoryCandidateSource(recordedPage))
@@ -445,22 +459,12 @@ describe('precision over recall', () => {
   })
 
   it('of twins in rows, the one among the recorded neighbours is it, not the one at the recorded place (profile "REPLY", rows reordered)', async () => {
-    // every row lists the others as further neighbours; its own row comes first
     const rows = [
       'Sophie B. Hi! I need more information',
       'Anne Marie Awesome work, can you change',
       'Ivanna About files I can',
     ]
-    const reply = (handle: string, row: number, who: string): CandidateElement<string> => ({
-      handle,
-      axRole: 'link',
-      axName: 'REPLY',
-      tagName: 'a',
-      classNames: ['btn', 'btn-link'],
-      xpath: `/html/body/ul/li[${row}]/a`,
-      boundingBox: { x: 600, y: 100 + 60 * row, width: 60, height: 30 },
-      neighborText: [who, ...rows.filter((r) => r !== who).map((r) => `${r} REPLY`)],
-    })
+    const reply = replyInRows(rows)
     const sophie = reply('sophie', 1, 'Sophie B. Hi! I need more information')
     const recorded = identityOf(sophie, { sameLabelCount: 2 })
     const reordered = [
@@ -482,16 +486,7 @@ describe('precision over recall', () => {
       'Nick Daniel Hi! I need more information..',
       'Peterson Have a great afternoon..',
     ]
-    const reply = (handle: string, row: number, who: string): CandidateElement<string> => ({
-      handle,
-      axRole: 'link',
-      axName: 'REPLY',
-      tagName: 'a',
-      classNames: ['btn', 'btn-link'],
-      xpath: `/html/body/ul/li[${row}]/a`,
-      boundingBox: { x: 600, y: 100 + 60 * row, width: 60, height: 30 },
-      neighborText: [who, ...rows.filter((r) => r !== who).map((r) => `${r} REPLY`)],
-    })
+    const reply = replyInRows(rows)
     const sophie = reply('sophie', 1, rows[0] as string)
     const recorded = identityOf(sophie, { sameLabelCount: 2 })
     const reordered = [

@@ -22,3 +22,21 @@ export function writeDesktopKeyCase(dir: string, file: string, name: string): st
   )
   return path
 }
+
+/**
+ * Writes `<dir>/desktop.json`: a desktop case of one coordinate click. Enough for the checks that come before any
+ * work (configuration, display, output collisions); no test replays it against a program.
+ */
+export function writeDesktopClickCase(dir: string): string {
+  const path = join(dir, 'desktop.json')
+  writeFileSync(
+    path,
+    JSON.stringify({
+      name: 'd',
+      version: '3.0',
+      platform: 'desktop',
+      actions: [{ timestamp: 0, action_type: 'click', x: 1, y: 2, description: 'c' }],
+    }),
+  )
+  return path
+}

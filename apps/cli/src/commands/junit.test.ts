@@ -1,50 +1,18 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { type ReplayReport, serializeReplayReport, stringifyDocument } from '@qa/model'
+import { join } from 'node:path'
+import type { ReplayReport } from '@qa/model'
 import { parse as parseJunit, type TestSuites } from 'junit2json'
 import { describe, expect, test } from 'vitest'
 import { validateJunit } from '../__tests__/junit'
+import { replayReportOf, writeReportFile } from '../__tests__/report-fixture'
 import { qa } from '../__tests__/run-cli'
 
 /** Issue 17 item 5: `qa report merge --junit` and `qa report --format junit` give one testcase per case. */
-function report(name: string, verdicts: Array<'pass' | 'fail'>): ReplayReport {
-  const failedCount = verdicts.filter((v) => v === 'fail').length
-  return {
-    testCaseName: name,
-    sessionId: name,
-    startTime: '2026-01-01T00:00:00.000Z',
-    endTime: '2026-01-01T00:00:02.000Z',
-    totalActions: verdicts.length,
-    passedCount: verdicts.length - failedCount,
-    failedCount,
-    warningCount: 0,
-    successRate: (verdicts.length - failedCount) / verdicts.length,
-    passed: failedCount === 0,
-    testCasePath: `cases/${name}.json`,
-    verificationResults: verdicts.map((v, i) => ({
-      actionIndex: i,
-      actionDescription: `버튼 ${i} 클릭`,
-      screenshotMatch: v !== 'fail',
-      screenshotSimilarity: v === 'fail' ? 0.5 : 1,
-      visionVerified: false,
-      visionMatch: false,
-      finalResult: v,
-      reason: v === 'fail' ? '저장 대화상자가 열리지 않았습니다' : null,
-      actualScreenshot: `artifacts/${name}-${i}.png`,
-      durationMs: 500,
-    })),
-    summary: '',
-  }
-}
-
 const dir = mkdtempSync(join(tmpdir(), 'qa-junit-cli-'))
-const write = (rel: string, r: ReplayReport) => {
-  const p = join(dir, rel)
-  mkdirSync(dirname(p), { recursive: true })
-  writeFileSync(p, stringifyDocument(serializeReplayReport(r)))
-  return p
-}
+const report = (name: string, verdicts: Array<'pass' | 'fail'>) =>
+  replayReportOf(name, verdicts, (i) => `버튼 ${i} 클릭`)
+const write = (rel: string, r: ReplayReport) => writeReportFile(dir, rel, r)
 
 describe('JUnit from the CLI', () => {
   const a = write('shard-1/report.json', report('로그인', ['pass', 'pass']))

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { writeDesktopClickCase } from '../__tests__/desktop-key-case'
 import { qa, repoRoot } from '../__tests__/run-cli'
 
 /**
@@ -9,16 +10,7 @@ import { qa, repoRoot } from '../__tests__/run-cli'
  * bad key or a bad QA_* variable stops each of them the same way, before any work, naming the key or variable.
  */
 const dir = mkdtempSync(join(tmpdir(), 'qa-one-config-'))
-const desktopCase = join(dir, 'desktop.json')
-writeFileSync(
-  desktopCase,
-  JSON.stringify({
-    name: 'd',
-    version: '3.0',
-    platform: 'desktop',
-    actions: [{ timestamp: 't', action_type: 'click', x: 1, y: 2, description: 'c' }],
-  }),
-)
+const desktopCase = writeDesktopClickCase(dir)
 const legacyCase = join(repoRoot, 'packages/model/test/fixtures/v1/coordinate-only.json')
 const withConfig = (name: string, config: unknown) => {
   const sub = mkdtempSync(join(dir, `${name}-`))

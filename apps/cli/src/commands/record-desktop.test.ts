@@ -2,19 +2,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { writeDesktopClickCase } from '../__tests__/desktop-key-case'
 import { qa } from '../__tests__/run-cli'
 
 const dir = mkdtempSync(join(tmpdir(), 'qa-desktop-cli-'))
-const desktopCase = join(dir, 'desktop.json')
-writeFileSync(
-  desktopCase,
-  JSON.stringify({
-    name: 'd',
-    version: '3.0',
-    platform: 'desktop',
-    actions: [{ timestamp: 't', action_type: 'click', x: 1, y: 2, description: 'c' }],
-  }),
-)
+const desktopCase = writeDesktopClickCase(dir)
 
 /** Without an X display the desktop commands exit 2 with how to get one, never a native crash. */
 describe.each([

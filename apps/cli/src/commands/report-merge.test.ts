@@ -1,62 +1,14 @@
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { parseReplayReport, type ReplayReport, serializeReplayReport, stringifyDocument } from '@qa/model'
+import { join } from 'node:path'
+import { parseReplayReport, type ReplayReport } from '@qa/model'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { qa } from '../__tests__/run-cli'
-
-const cliDir = join(dirname(fileURLToPath(import.meta.url)), '../..')
-
-/** Rebuilds the CLI when a source is newer than dist (serialised across test files with flock). */
-function ensureBuilt(): void {
-  const script = `
-    const fs = require('node:fs'), path = require('node:path'), cp = require('node:child_process');
-    const newest = (d) => fs.readdirSync(d, { withFileTypes: true }).reduce((t, e) => { const p = path.join(d, e.name); return Math.max(t, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs) }, 0);
-    const built = 'dist/main.js';
-    if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < newest('src')) cp.execFileSync('pnpm', ['build'], { stdio: 'ignore' });`
-  execFileSync('flock', [join(tmpdir(), 'qa-cli-build.lock'), process.execPath, '-e', script], {
-    cwd: cliDir,
-    stdio: 'ignore',
-  })
-}
-
-function report(name: string, verdicts: Array<'pass' | 'fail' | 'warning'>): ReplayReport {
-  const passedCount = verdicts.filter((v) => v === 'pass').length
-  const failedCount = verdicts.filter((v) => v === 'fail').length
-  return {
-    testCaseName: name,
-    sessionId: name,
-    startTime: '2026-01-01T00:00:00.000Z',
-    endTime: '2026-01-01T00:00:02.000Z',
-    totalActions: verdicts.length,
-    passedCount,
-    failedCount,
-    warningCount: verdicts.length - passedCount - failedCount,
-    successRate: 0,
-    passed: failedCount === 0,
-    verificationResults: verdicts.map((v, i) => ({
-      actionIndex: i,
-      actionDescription: `step ${i}`,
-      screenshotMatch: v !== 'fail',
-      screenshotSimilarity: v === 'fail' ? 0.5 : 1,
-      visionVerified: false,
-      visionMatch: false,
-      finalResult: v,
-      actualScreenshot: `artifacts/${name}-${i}.png`,
-    })),
-    summary: '',
-  }
-}
+import { replayReportOf, writeReportFile } from '../__tests__/report-fixture'
+import { ensureBuilt, qa } from '../__tests__/run-cli'
 
 const dir = mkdtempSync(join(tmpdir(), 'qa-merge-'))
-const write = (rel: string, r: ReplayReport) => {
-  const p = join(dir, rel)
-  mkdirSync(dirname(p), { recursive: true })
-  writeFileSync(p, stringifyDocument(serializeReplayReport(r)))
-  return p
-}
+const report = replayReportOf
+const write = (rel: string, r: ReplayReport) => writeReportFile(dir, rel, r)
 
 beforeAll(() => ensureBuilt(), 180_000)
 

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { writeDesktopClickCase } from '../__tests__/desktop-key-case'
 import { qa } from '../__tests__/run-cli'
 
 const dir = mkdtempSync(join(tmpdir(), 'qa-usage-'))
@@ -12,16 +13,7 @@ writeFileSync(
   webCase,
   JSON.stringify({ name: 'w', version: '3.0', platform: 'web', start_url: 'http://127.0.0.1:9/', actions: [] }),
 )
-const desktopCase = join(dir, 'desktop.json')
-writeFileSync(
-  desktopCase,
-  JSON.stringify({
-    name: 'd',
-    version: '3.0',
-    platform: 'desktop',
-    actions: [{ timestamp: 0, action_type: 'click', x: 1, y: 1, description: 'c' }],
-  }),
-)
+const desktopCase = writeDesktopClickCase(dir)
 
 const folder = mkdtempSync(join(tmpdir(), 'qa-usage-folder-'))
 const folderCase = join(folder, 'ok.json')

@@ -1,28 +1,13 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { type SampleApp, startSampleApp } from '@qa/sample-app'
 import type { RunnerEvent } from '@qa/runner'
 import { DEMO_CASES_DIR, type RunningServer, startServer } from '@qa/api'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startTestRedis, type TestRedis } from '../../../../packages/runner/src/__tests__/redis-server'
-import { bin } from '../__tests__/run-cli'
-
-const cliDir = join(dirname(fileURLToPath(import.meta.url)), '../..')
-
-function ensureBuilt(): void {
-  const script = `
-    const fs = require('node:fs'), path = require('node:path'), cp = require('node:child_process');
-    const newest = (d) => fs.readdirSync(d, { withFileTypes: true }).reduce((t, e) => { const p = path.join(d, e.name); return Math.max(t, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs) }, 0);
-    const built = 'dist/main.js';
-    if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < newest('src')) cp.execFileSync('pnpm', ['build'], { stdio: 'ignore' });`
-  execFileSync('flock', [join(tmpdir(), 'qa-cli-build.lock'), process.execPath, '-e', script], {
-    cwd: cliDir,
-    stdio: 'ignore',
-  })
-}
+import { bin, ensureBuilt } from '../__tests__/run-cli'
 
 /** 12 suites: the three passing demo cases, four times each under new names. */
 function twelveCases(): string {
