@@ -1161,3 +1161,37 @@ describe('an unlabelled field told by its own caption (material-dashboard navbar
     expect(r.status).toBe('not_found')
   })
 })
+
+describe('labels that share a word are no twins (gentelella segmented chart tabs "7 days / 30 days / 90 days")', () => {
+  const tab = (days: number, slot: number, order: number[]): CandidateElement<string> => ({
+    handle: `${days}`,
+    axRole: 'button',
+    axName: `${days} days`,
+    textContent: `${days} days`,
+    tagName: 'button',
+    classNames: days === 7 ? ['chart-tab', 'active'] : ['chart-tab'],
+    xpath: `/html/body/main/div/div[6]/div[3]/div[2]/button[${slot + 1}]`,
+    boundingBox: { x: 107 + 62 * slot, y: 567, width: 60, height: 22 },
+    neighborText: [...order.filter((d) => d !== days).map((d) => `${d} days`), 'SEGMENTED (CHART-TAB)'],
+  })
+  const recordedOrder = [7, 30, 90]
+  // "30 days" and "90 days" share a word with "7 days": the recorder counted them as carrying its label
+  const recorded = identityOf(tab(7, 0, recordedOrder), { sameLabelCount: 2 })
+  const reordered = [90, 30, 7]
+
+  it('reordered, the tab with the recorded label is taken, not the one now standing among its recorded neighbours', async () => {
+    const page = reordered.map((d, slot) => tab(d, slot, reordered))
+    const r = await locate(recorded, memoryCandidateSource(page))
+    expect(r.element?.handle ?? null).toBe('7')
+  })
+
+  it('with "7 days" gone and a look-alike in its place, nothing is taken', async () => {
+    const page = [
+      { ...tab(7, 2, reordered), handle: 'print', axName: 'Print', textContent: 'Print' },
+      tab(90, 0, reordered),
+      tab(30, 1, reordered),
+    ]
+    const r = await locate(recorded, memoryCandidateSource(page))
+    expect(r.status).toBe('not_found')
+  })
+})

@@ -344,6 +344,13 @@ export async function locate<H = unknown>(
     const [best, next] = byPlace as [(typeof byPlace)[0], (typeof byPlace)[0]]
     return best.context >= minContextScore && best.context - next.context >= TWIN_CONTEXT_MARGIN ? best.element : null
   }
+  /**
+   * Holders that pass the label check themselves: the twins that can stand for the recorded element. "30 days"
+   * carries the recorded "7 days" as far as counting goes (they share a word), but is a recorded neighbour's
+   * label, so it never outranks "7 days" by standing where "7 days" stood (gentelella's segmented chart tabs,
+   * reordered).
+   */
+  const labelTwins = async (): Promise<E[]> => (await labelHolders()).filter((h) => labels.check(h).ok)
   const aHolderIsGone = async (): Promise<boolean> => {
     if (othersWhenRecorded < 1 || labelKeys(identity).length === 0) return false
     const now = await labelHolders()
@@ -392,7 +399,7 @@ export async function locate<H = unknown>(
     // Twins with the recorded label (sneat's "Button" in btn-primary and btn-secondary, swapped): the one
     // that lost the recorded classes while another kept them exactly is the other twin.
     if (othersWhenRecorded >= 1 && recordedClasses.size > 0 && !sameClasses(e)) {
-      const twins = (await labelHolders()).filter((h) => !sameCandidate(h, e) && sameClasses(h))
+      const twins = (await labelTwins()).filter((h) => !sameCandidate(h, e) && sameClasses(h))
       if (twins.length > 0)
         return describe(
           e,
@@ -408,7 +415,7 @@ export async function locate<H = unknown>(
       const mine = labels.neighbours(e)
       if (mine !== null && mine < 1 - TWIN_NEIGHBOURS_MARGIN) {
         const needed = Math.max(TWIN_NEIGHBOURS_AGREEMENT, mine + TWIN_NEIGHBOURS_MARGIN)
-        const better = (await labelHolders()).some((h) => !sameCandidate(h, e) && (labels.neighbours(h) ?? 0) >= needed)
+        const better = (await labelTwins()).some((h) => !sameCandidate(h, e) && (labels.neighbours(h) ?? 0) >= needed)
         if (better)
           return describe(
             e,
