@@ -1195,3 +1195,43 @@ describe('labels that share a word are no twins (gentelella segmented chart tabs
     expect(r.status).toBe('not_found')
   })
 })
+
+describe('a label that only shares a word is no twin of the exact one (stisla breadcrumb "Bootstrap Components", reordered)', () => {
+  const breadcrumb = (neighborText: string[], x: number): CandidateElement<string> => ({
+    handle: 'breadcrumb',
+    axRole: 'link',
+    axName: 'Bootstrap Components',
+    textContent: 'Bootstrap Components',
+    tagName: 'a',
+    href: '#',
+    xpath: '/html/body/div/div/div[3]/section/div[1]/div/div[2]/a',
+    boundingBox: { x, y: 99, width: 124, height: 16 },
+    neighborText,
+  })
+  // the sidebar's dropdown toggle, open: its menu lists "Buttons", and "Dashboard" stands right above it
+  const sidebar: CandidateElement<string> = {
+    handle: 'sidebar',
+    axRole: 'link',
+    axName: 'Bootstrap',
+    textContent: 'Bootstrap',
+    tagName: 'a',
+    href: '#',
+    classNames: ['nav-link', 'has-dropdown'],
+    iconClasses: ['fa-th'],
+    xpath: '/html/body/div/div/div[2]/aside/ul/li[6]/a',
+    boundingBox: { x: 0, y: 288, width: 250, height: 50 },
+    neighborText: ['Dashboard', 'Alert Badge Breadcrumb Buttons Card Carousel', 'Button'],
+  }
+  const recorded = identityOf(breadcrumb(['Dashboard', 'Button', 'Buttons'], 1065), { sameLabelCount: 1 })
+
+  it('the breadcrumb, its items reordered, is taken; the sidebar link is not', async () => {
+    const reordered = breadcrumb(['Button', 'Dashboard', 'Buttons'], 1042)
+    const r = await locate(recorded, memoryCandidateSource([sidebar, reordered]))
+    expect(r.element?.handle ?? null).toBe('breadcrumb')
+  })
+
+  it('with the breadcrumb link gone, the sidebar link is not taken for it', async () => {
+    const r = await locate(recorded, memoryCandidateSource([sidebar]))
+    expect(r.element?.handle ?? null).not.toBe('sidebar')
+  })
+})

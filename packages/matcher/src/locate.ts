@@ -345,12 +345,20 @@ export async function locate<H = unknown>(
     return best.context >= minContextScore && best.context - next.context >= TWIN_CONTEXT_MARGIN ? best.element : null
   }
   /**
-   * Holders that pass the label check themselves: the twins that can stand for the recorded element. "30 days"
-   * carries the recorded "7 days" as far as counting goes (they share a word), but is a recorded neighbour's
-   * label, so it never outranks "7 days" by standing where "7 days" stood (gentelella's segmented chart tabs,
+   * The other holders that carry the recorded label at least as well as `e` does: the twins that can stand for the
+   * recorded element instead of it. "30 days" is counted as carrying the recorded "7 days" (they share a word) and
+   * the sidebar's "Bootstrap" as carrying the breadcrumb's "Bootstrap Components", but neither outranks the element
+   * with the recorded label itself by standing where it stood (gentelella's chart tabs and stisla's breadcrumb,
    * reordered).
    */
-  const labelTwins = async (): Promise<E[]> => (await labelHolders()).filter((h) => labels.check(h).ok)
+  const twinsOf = async (e: E): Promise<E[]> => {
+    const mine = labels.check(e).agreement
+    return (await labelHolders()).filter((h) => {
+      if (sameCandidate(h, e)) return false
+      const theirs = labels.check(h)
+      return theirs.ok && theirs.agreement >= mine
+    })
+  }
   const aHolderIsGone = async (): Promise<boolean> => {
     if (othersWhenRecorded < 1 || labelKeys(identity).length === 0) return false
     const now = await labelHolders()
@@ -399,7 +407,7 @@ export async function locate<H = unknown>(
     // Twins with the recorded label (sneat's "Button" in btn-primary and btn-secondary, swapped): the one
     // that lost the recorded classes while another kept them exactly is the other twin.
     if (othersWhenRecorded >= 1 && recordedClasses.size > 0 && !sameClasses(e)) {
-      const twins = (await labelTwins()).filter((h) => !sameCandidate(h, e) && sameClasses(h))
+      const twins = (await twinsOf(e)).filter(sameClasses)
       if (twins.length > 0)
         return describe(
           e,
@@ -415,7 +423,7 @@ export async function locate<H = unknown>(
       const mine = labels.neighbours(e)
       if (mine !== null && mine < 1 - TWIN_NEIGHBOURS_MARGIN) {
         const needed = Math.max(TWIN_NEIGHBOURS_AGREEMENT, mine + TWIN_NEIGHBOURS_MARGIN)
-        const better = (await labelTwins()).some((h) => !sameCandidate(h, e) && (labels.neighbours(h) ?? 0) >= needed)
+        const better = (await twinsOf(e)).some((h) => (labels.neighbours(h) ?? 0) >= needed)
         if (better)
           return describe(
             e,
@@ -597,13 +605,18 @@ export async function locate<H = unknown>(
         return taken('the only element whose label agrees with the recorded one, which was unique on its page')
       // The only element of the page that passes the precision rule — it carries the recorded label (reworded at
       // most: agreement ≥ SAME_LABEL_AGREEMENT) and stands among the recorded neighbours — is the element the user
-      // saw, though a redesign changed enough of the rest (classes, place, structure) to score it below the floor.
+      // saw, though a redesign changed enough of the rest (classes, place, structure) to score it below the floor —
+      // unless another element carries the recorded label better (the breadcrumb "Bootstrap Components" the rules
+      // set aside is still there; the sidebar's "Bootstrap" only shares a word with it).
       if (
         first.score < minScore &&
         list.length === 1 &&
         first.score >= minExactScore &&
         labelKeys(identity).length > 0 &&
-        carriesLabel(first.element)
+        carriesLabel(first.element) &&
+        !(await labelHolders()).some(
+          (h) => !sameCandidate(h, first.element) && labels.check(h).agreement > labels.check(first.element).agreement,
+        )
       )
         return taken('the only element that carries the recorded label and stands among the recorded neighbours')
       if (first.score < minScore)
