@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import type { BoundingBox } from '@qa/model'
 import { cancel, email, forgot, identityOf, password, recordedPage, signIn } from './__tests__/login-page'
 import { toHealingRecord } from './healing-record'
 import { locate } from './locate'
@@ -1233,5 +1234,44 @@ describe('a label that only shares a word is no twin of the exact one (stisla br
   it('with the breadcrumb link gone, the sidebar link is not taken for it', async () => {
     const r = await locate(recorded, memoryCandidateSource([sidebar]))
     expect(r.element?.handle ?? null).not.toBe('sidebar')
+  })
+})
+
+describe('identical pixels do not settle what the page could not (sneat pagination "first page" chevrons, reordered)', () => {
+  const chevron = (handle: string, nav: number, slot: number, y: number): CandidateElement<string> => ({
+    handle,
+    axRole: 'link',
+    axName: '',
+    tagName: 'a',
+    href: 'javascript:void(0);',
+    classNames: ['page-link'],
+    iconClasses: ['bx-chevrons-left'],
+    xpath: `/html/body/div/nav[${nav}]/ul/li[${slot}]/a`,
+    boundingBox: { x: 310, y, width: 35, height: 34 },
+    neighborText: ['1', '2', '3', '4'],
+  })
+  const recorded = identityOf(chevron('first', 1, 1, 287), { sameLabelCount: 2 })
+  // the recorded pagination's items reordered: its chevron is now last; two other paginations look the same
+  const page = [chevron('first', 1, 7, 287), chevron('second', 2, 1, 340), chevron('third', 3, 1, 393)]
+  const withVisual = (element: CandidateElement<string>, lookAlikes: number | undefined) =>
+    memoryCandidateSource(page, {
+      visual: () => ({
+        box: element.boundingBox as BoundingBox,
+        score: 0.99,
+        element,
+        ...(lookAlikes === undefined ? {} : { lookAlikes }),
+      }),
+    })
+
+  it('the cascade finds them alike, the best pixel peak shows one of the others: nothing is clicked', async () => {
+    const r = await locate(recorded, withVisual(page[1] as CandidateElement<string>, 2))
+    expect(r.element?.handle ?? null).toBe(null)
+    const unknown = await locate(recorded, withVisual(page[2] as CandidateElement<string>, undefined))
+    expect(unknown.element?.handle ?? null).toBe(null)
+  })
+
+  it('pixels only one element shows still settle it', async () => {
+    const r = await locate(recorded, withVisual(page[0] as CandidateElement<string>, 0))
+    expect(r.attempts.find((a) => a.strategy === 'visual')?.outcome).not.toBe('ambiguous')
   })
 })

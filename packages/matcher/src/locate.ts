@@ -512,10 +512,16 @@ export async function locate<H = unknown>(
     }
   }
 
+  /** An earlier strategy found several elements the recorded identity fits equally well. */
+  let sawAmbiguous = false
   const step = (method: WebStrategy, skip: string | null, run: () => Promise<StepOutcome<E>>): CascadeStep<E> => ({
     method,
     skip: only && !only.has(method) ? 'not selected' : method !== 'coordinate' && notATarget ? notATarget : skip,
-    run,
+    run: async () => {
+      const outcome = await run()
+      if (outcome.outcome === 'ambiguous') sawAmbiguous = true
+      return outcome
+    },
   })
 
   const css = opts.selectors?.css
@@ -670,6 +676,15 @@ export async function locate<H = unknown>(
           candidates: 1,
           confidence: hit.score,
           detail: `NCC ${fmt(hit.score)} < ${fmt(needed)}`,
+        }
+      // The page's elements fit the recorded one equally well and others show the same pixels: the best peak
+      // among identical pixels is one of them by chance (sneat's seven "first page" chevrons, reordered).
+      if (sawAmbiguous && hit.lookAlikes !== 0)
+        return {
+          outcome: 'ambiguous',
+          candidates: 1 + (hit.lookAlikes ?? 0),
+          confidence: hit.score,
+          detail: `NCC ${fmt(hit.score)}, but ${hit.lookAlikes === undefined ? 'other elements may show' : `${hit.lookAlikes} other element(s) show`} the same pixels, and the earlier strategies found several elements alike`,
         }
       if (hit.element) {
         // The element under the pixels must pass the precision rule like any other answer: carry what the user
