@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path'
 import { type QaConfig, serializeReplayReport } from '@qa/model'
 import { writeFileAtomic } from '@qa/model/node'
-import { runDesktopReplay } from '@qa/recorder-desktop'
+import { desktopReplaySettingsOf, runDesktopReplay } from '@qa/recorder-desktop'
 import { renderReport } from '@qa/verifier'
 import { visionConfigOf } from './config'
 import { EXIT_PASS, EXIT_TEST_FAILED } from './exit-codes'
@@ -32,13 +32,11 @@ export async function replayDesktopFromCli(opts: {
     casePath: opts.casePath,
     vision: visionConfigOf(opts.config, process.env),
     verify: opts.verify,
-    allowCoordinates: opts.allowCoordinates ?? false,
+    // the same settings a folder, a shard, the server and a worker use (desktopSuitesOf)
+    ...desktopReplaySettingsOf(opts.config),
+    allowCoordinates: opts.allowCoordinates ?? opts.config.replay.allowCoordinates,
     reportDir: opts.reportDir,
     formats: opts.config.replay.reportFormats,
-    policy: {
-      passSimilarity: opts.config.verify.passSimilarity,
-      fallbackSimilarity: opts.config.verify.fallbackSimilarity,
-    },
     onProgress: log,
     onStep: ({ index, total, action, result, verification }) => {
       const verdict = verification ? verification.finalResult.toUpperCase() : ''

@@ -60,6 +60,11 @@ export {
 } from './nut-desktop'
 export { keyStrokeOf, planTyping, type TypeStep } from './type-plan'
 export { type DesktopSession, openDesktop } from './open-desktop'
+export {
+  type DesktopReplaySettings,
+  desktopReplayOptionsOf,
+  desktopReplaySettingsOf,
+} from './desktop-replay-settings'
 export { type RunDesktopReplayOptions, type RunDesktopReplayResult, runDesktopReplay } from './run-desktop-replay'
 export { type RunDesktopRecordOptions, runDesktopRecord } from './run-desktop-record'
 export { type AppWindow, openAppWindow, startXvfb, type VirtualDisplay } from './xvfb'
