@@ -99,7 +99,7 @@ export function screenSizeWarning(
   current: { width: number; height: number },
 ): string | null {
   if (!recorded || (recorded.width === current.width && recorded.height === current.height)) return null
-  return `The screen is ${current.width}×${current.height} now and was ${recorded.width}×${recorded.height} when recorded: elements may be elsewhere or scaled (template matching searches 0.5–2×), and whole-screen comparisons cannot match.`
+  return `The screen is ${current.width}×${current.height} now and was ${recorded.width}×${recorded.height} when recorded: elements may be elsewhere or scaled (template matching searches 0.5–2×, and each step's expected region is compared where, and at the scale, its target was found), and whole-screen comparisons cannot match.`
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -170,10 +170,16 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
   const total = tc.actions.length
   const allowCoordinates = opts.allowCoordinates ?? opts.locate?.allowCoordinateFallback ?? false
   const warnings: string[] = []
-  const sizeWarning = screenSizeWarning(tc.screen, await opts.screen.info())
+  const screenNow = await opts.screen.info()
+  const sizeWarning = screenSizeWarning(tc.screen, screenNow)
   if (sizeWarning) warnings.push(sizeWarning)
   /** How far the last located target had moved: typing and keys after it act in the same (moved) window. */
   let displacement: { x: number; y: number } = { x: 0, y: 0 }
+  /** The scale the last located target was found at (template match), about its recorded point. */
+  let scale = 1
+  let anchor: { x: number; y: number } = { x: 0, y: 0 }
+  /** The scale of this step's located target (set by runAction). */
+  let stepScale = 1
 
   for (const [index, action] of tc.actions.entries()) {
     const started = performance.now()
@@ -186,6 +192,7 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
     let before: RgbaFrame | null = null
     try {
       before = await settle()
+      stepScale = 1
       result = await runAction(action, before)
     } catch (error) {
       result = {
@@ -203,7 +210,11 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
     } catch {
       after = null
     }
-    if (result.success && result.coordinateChange && isClickLike(action)) displacement = result.coordinateChange
+    if (result.success && result.coordinateChange && isClickLike(action)) {
+      displacement = result.coordinateChange
+      scale = stepScale
+      anchor = { x: action.x, y: action.y }
+    }
     if (!opts.verify && result.success && before && after && action.screenTransition?.changed != null) {
       const changed = hammingDistance(await averageHash(before), await averageHash(after)) >= 5
       result.screenTransitionVerified = changed === action.screenTransition.changed
@@ -235,6 +246,7 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
           : await verifier.verifyAction(index, action, actual, {
               actualBefore: before,
               displacement,
+              ...(scale !== 1 ? { scale, anchor } : {}),
               previousAction: index > 0 ? (tc.actions[index - 1] ?? null) : null,
             })
       // the transition the step was meant to make is what the expected region shows
@@ -286,6 +298,10 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
         }
         const x = round(located.point.x)
         const y = round(located.point.y)
+        // a template match found the crop drawn larger or smaller: the step's expected region scales with it
+        const foundBox = located.element?.boundingBox
+        if (located.strategy === 'template' && crop && foundBox && crop.width > 0)
+          stepScale = foundBox.width / crop.width
         const button = a.button ?? (a.actionType === 'right_click' ? 'right' : 'left')
         if (a.actionType === 'double_click') await opts.input.doubleClick(x, y, button)
         else await opts.input.click(x, y, button)
@@ -336,6 +352,12 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
   const passed = stepsOk && (!opts.verify || verifier.determineTestResult())
   const report = verifier.buildReport({ visionUsage: opts.visionUsage?.() ?? null })
   report.passed = passed
+  if (sizeWarning && tc.screen)
+    report.screenSizeChange = {
+      recorded: { width: tc.screen.width, height: tc.screen.height },
+      replayed: { width: screenNow.width, height: screenNow.height },
+      message: sizeWarning,
+    }
   const failed = results.filter((r) => !r.success).length
   const notFound = results.filter((r) => r.errorMessage?.startsWith('Element not found')).length
   const blind = results.filter((r, i) => r.method === 'coordinate' && isClickLike(tc.actions[i] as Action)).length
