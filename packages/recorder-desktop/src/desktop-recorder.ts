@@ -77,6 +77,11 @@ interface Pending {
    * the element as the replay, with the pointer elsewhere, sees it. Null when no such frame is known.
    */
   unhovered: TimedFrame | null
+  /** When the next action began (its first event), once it has; its after-frame is taken before that. */
+  nextInputMs: number | null
+  /** Resolved with the newest frame before the next action began, when it begins (issue 14 item 7). */
+  nextInput: Promise<TimedFrame | null>
+  reachedNextInput: (frame: TimedFrame | null) => void
   done: Promise<Action>
 }
 
@@ -251,8 +256,11 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
     try {
       const masked = raw.actionType === 'type' && opts.maskTyping === true
       // the after frame: the first one captured `settleMs` after the action's last event (re-read: a click may
-      // become a double click, typing may go on)
-      const after = await waitFrame((f) => f.timeMs >= raw.endTimeMs + settleMs)
+      // become a double click, typing may go on) — but at the latest the newest frame before the next action
+      // began: a quick next click must not be in this one's after-frame (issue 14 item 7)
+      const settled = waitFrame((f) => f.timeMs >= raw.endTimeMs + settleMs && f.timeMs < (p.nextInputMs ?? Infinity))
+      const capped = p.nextInput.then((f) => f ?? settled)
+      const after = await Promise.race([settled, capped])
       const action: Action = {
         timestamp: iso(raw.timeMs),
         actionType: raw.actionType,
@@ -352,11 +360,24 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
         continue
       }
       if (op.op !== 'append') continue
+      // the previous action's after-frame is taken before this one began, at the latest
+      const previous = pending[pending.length - 1]
+      if (previous && previous.nextInputMs === null) {
+        previous.nextInputMs = op.action.timeMs
+        previous.reachedNextInput(ring.newestBefore(op.action.timeMs))
+      }
       // the before frame is picked now, in the hook callback, before the ring can drop it
+      let reachedNextInput: (frame: TimedFrame | null) => void = () => undefined
+      const nextInput = new Promise<TimedFrame | null>((resolve) => {
+        reachedNextInput = resolve
+      })
       const item: Pending = {
         raw: op.action,
         before: ring.newestBefore(op.action.timeMs),
         unhovered: unhoveredFrame(op.action),
+        nextInputMs: null,
+        nextInput,
+        reachedNextInput,
         done: Promise.resolve(null as never),
       }
       lastActionMs = Math.max(lastActionMs, op.action.timeMs + (op.action.durationMs ?? 0))
