@@ -13,6 +13,7 @@ import { averageHash, differenceHash, hammingDistance, TRUSTED_LABEL_SCORE } fro
 import { type BackgroundQueue, createBackgroundQueue } from './background-queue'
 import { type CoalesceOptions, createActionCoalescer, type RawAction } from './coalesce-actions'
 import { DesktopError } from './errors'
+import { screenTransitionOf } from './regional-transition'
 import { boxAround, cropFrame, encodePng, type RgbaFrame } from './frame'
 import { createFrameRing, ringCapacityFor, type TimedFrame } from './frame-ring'
 import { type InputEvent, nowMs } from './input-event'
@@ -291,11 +292,8 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
         action.screenshotBeforePath = beforeShot.path
         action.uiStateHashBefore = beforeShot.aHash
         const diff = hammingDistance(beforeShot.aHash, afterShot.aHash)
-        const transition: ScreenTransition = {
-          changed: diff >= 5,
-          transitionType: diff < 5 ? 'none' : diff >= 20 ? 'scene_change' : 'partial_change',
-          hashDifference: diff,
-        }
+        // decided tile by tile: a menu opening on a large screen barely moves the whole-screen hash
+        const transition: ScreenTransition = screenTransitionOf(before.frame, after.frame, diff)
         action.screenTransition = transition
         if (isClickLike(action)) {
           const cropSource = p.unhovered ?? before

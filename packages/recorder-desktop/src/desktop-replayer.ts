@@ -18,8 +18,8 @@ import {
   type UiAnalysis,
 } from '@qa/matcher'
 import { createReplayVerifier, resultWithoutScreenshot, type VerdictPolicy, type VisionReverifier } from '@qa/verifier'
-import { averageHash, hammingDistance } from '@qa/vision'
 import { DesktopError } from './errors'
+import { regionalTransition } from './regional-transition'
 import { decodeImage, framesEqual, type RgbaFrame } from './frame'
 import type { KeyboardInput, PointerInput, ScreenCapture } from './ports'
 
@@ -216,7 +216,7 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
       anchor = { x: action.x, y: action.y }
     }
     if (!opts.verify && result.success && before && after && action.screenTransition?.changed != null) {
-      const changed = hammingDistance(await averageHash(before), await averageHash(after)) >= 5
+      const changed = regionalTransition(before, after).changed
       result.screenTransitionVerified = changed === action.screenTransition.changed
     }
     result.durationMs = Math.round(performance.now() - started)
