@@ -20,7 +20,9 @@ export async function replayDesktopFromCli(opts: {
   reportDir: string
   json: boolean
   junit?: string
-  /** Replace an existing --junit file (checked before the replay by the caller). */
+  /** Write the case with its verified heals here (`--save-heals`, checked before the replay by the caller). */
+  saveHeals?: string
+  /** Replace an existing --junit / --save-heals file (checked before the replay by the caller). */
   force?: boolean
   out: (line: string) => void
   err: (line: string) => void
@@ -37,6 +39,7 @@ export async function replayDesktopFromCli(opts: {
     allowCoordinates: opts.allowCoordinates ?? opts.config.replay.allowCoordinates,
     reportDir: opts.reportDir,
     formats: opts.config.replay.reportFormats,
+    ...(opts.saveHeals ? { saveHeals: opts.saveHeals, overwrite: opts.force ?? false } : {}),
     onProgress: log,
     onStep: ({ index, total, action, result, verification }) => {
       const verdict = verification ? verification.finalResult.toUpperCase() : ''
@@ -60,6 +63,7 @@ export async function replayDesktopFromCli(opts: {
       await renderReport(r.report, 'junit', { baseDir: dirname(resolve(opts.casePath)) }),
       { overwrite: opts.force ?? false },
     )
+  if (opts.saveHeals) log(`Learnt ${r.healsSaved} verified heal(s) into ${opts.saveHeals}`)
   if (opts.json) opts.out(JSON.stringify(serializeReplayReport(r.report)))
   else {
     opts.out(r.report.summary)

@@ -37,6 +37,7 @@ export {
   type RecorderProgress,
 } from './desktop-recorder'
 export {
+  type DesktopHeal,
   type DesktopReplayOptions,
   type DesktopReplayOutcome,
   type DesktopStepEvent,
@@ -65,6 +66,7 @@ export {
   desktopReplayOptionsOf,
   desktopReplaySettingsOf,
 } from './desktop-replay-settings'
+export { healedDesktopCase, healsFolderOf, saveDesktopHeals } from './desktop-heals'
 export { type RunDesktopReplayOptions, type RunDesktopReplayResult, runDesktopReplay } from './run-desktop-replay'
 export { type RunDesktopRecordOptions, runDesktopRecord } from './run-desktop-record'
 export { type AppWindow, openAppWindow, startXvfb, type VirtualDisplay } from './xvfb'
