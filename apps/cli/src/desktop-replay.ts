@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path'
 import { type QaConfig, serializeReplayReport } from '@qa/model'
 import { writeFileAtomic } from '@qa/model/node'
-import { runDesktopReplay } from '@qa/recorder-desktop'
+import { desktopReplaySettingsOf, runDesktopReplay } from '@qa/recorder-desktop'
 import { renderReport } from '@qa/verifier'
 import { visionConfigOf } from './config'
 import { EXIT_PASS, EXIT_TEST_FAILED } from './exit-codes'
@@ -20,7 +20,9 @@ export async function replayDesktopFromCli(opts: {
   reportDir: string
   json: boolean
   junit?: string
-  /** Replace an existing --junit file (checked before the replay by the caller). */
+  /** Write the case with its verified heals here (`--save-heals`, checked before the replay by the caller). */
+  saveHeals?: string
+  /** Replace an existing --junit / --save-heals file (checked before the replay by the caller). */
   force?: boolean
   out: (line: string) => void
   err: (line: string) => void
@@ -32,13 +34,12 @@ export async function replayDesktopFromCli(opts: {
     casePath: opts.casePath,
     vision: visionConfigOf(opts.config, process.env),
     verify: opts.verify,
-    allowCoordinates: opts.allowCoordinates ?? false,
+    // the same settings a folder, a shard, the server and a worker use (desktopSuitesOf)
+    ...desktopReplaySettingsOf(opts.config),
+    allowCoordinates: opts.allowCoordinates ?? opts.config.replay.allowCoordinates,
     reportDir: opts.reportDir,
     formats: opts.config.replay.reportFormats,
-    policy: {
-      passSimilarity: opts.config.verify.passSimilarity,
-      fallbackSimilarity: opts.config.verify.fallbackSimilarity,
-    },
+    ...(opts.saveHeals ? { saveHeals: opts.saveHeals, overwrite: opts.force ?? false } : {}),
     onProgress: log,
     onStep: ({ index, total, action, result, verification }) => {
       const verdict = verification ? verification.finalResult.toUpperCase() : ''
@@ -62,6 +63,7 @@ export async function replayDesktopFromCli(opts: {
       await renderReport(r.report, 'junit', { baseDir: dirname(resolve(opts.casePath)) }),
       { overwrite: opts.force ?? false },
     )
+  if (opts.saveHeals) log(`Learnt ${r.healsSaved} verified heal(s) into ${opts.saveHeals}`)
   if (opts.json) opts.out(JSON.stringify(serializeReplayReport(r.report)))
   else {
     opts.out(r.report.summary)

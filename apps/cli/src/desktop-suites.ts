@@ -1,10 +1,12 @@
 import type { QaConfig } from '@qa/model'
+import { desktopReplaySettingsOf } from '@qa/recorder-desktop'
 import { type DesktopSuiteReplayFn, desktopReplayer } from '@qa/runner'
 import { visionConfigOf } from './config'
 
 /**
  * The desktop replayer of a folder, a shard, `qa serve`, `qa mcp` and `qa worker --tags desktop`: the same
- * config keys as `qa replay <desktop case>` (threshold, fallback, vision, allowCoordinates), one display
+ * config keys as `qa replay <desktop case>` (`desktopReplaySettingsOf`: thresholds, masks, match threshold,
+ * allowCoordinates; and vision), one display
  * (`--display`, default DISPLAY), one suite at a time. Opening the display waits for the first desktop suite, so
  * a web-only folder never needs one.
  */
@@ -15,9 +17,7 @@ export function desktopSuitesOf(
   return desktopReplayer({
     vision: visionConfigOf(config, process.env),
     verify: run.verify,
-    passSimilarity: config.verify.passSimilarity,
-    fallbackSimilarity: config.verify.fallbackSimilarity,
-    allowCoordinates: config.replay.allowCoordinates,
+    ...desktopReplaySettingsOf(config),
     env: process.env,
     ...(run.display ? { display: run.display } : {}),
   })

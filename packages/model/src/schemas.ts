@@ -250,6 +250,12 @@ export const visionUsageSchema = schema('VisionUsage', [
   opt('totalLatencyMs', nonNegative),
 ])
 
+export const screenSizeChangeSchema = schema('ScreenSizeChange', [
+  req('recorded', k.object(sizeSchema)),
+  req('replayed', k.object(sizeSchema)),
+  req('message', k.string()),
+])
+
 export const replayReportSchema = schema('ReplayReport', [
   req('testCaseName', k.string()),
   req('sessionId', k.string()),
@@ -267,6 +273,7 @@ export const replayReportSchema = schema('ReplayReport', [
   opt('visionUsage', k.object(visionUsageSchema)),
   opt('testCasePath', k.string()),
   opt('platform', k.enum(PLATFORMS)),
+  opt('screenSizeChange', k.object(screenSizeChangeSchema)),
   req('summary', k.string()),
 ])
 

@@ -513,7 +513,18 @@ export interface ReplayReport {
   visionUsage?: VisionUsage | null
   testCasePath?: string | null
   platform?: Platform | null
+  /** The replay screen is not the size the case was recorded on (desktop): both sizes, and what that means. */
+  screenSizeChange?: ScreenSizeChange | null
   summary: string
+  extra?: Extra
+}
+
+/** A desktop replay on a screen of another size than the recording's (issue 14 item 7). */
+export interface ScreenSizeChange {
+  recorded: Size
+  replayed: Size
+  /** For people: what differs and how the replay deals with it. */
+  message: string
   extra?: Extra
 }
 

@@ -175,7 +175,7 @@ export function createActionCoalescer(opts: CoalesceOptions = {}): ActionCoalesc
             endOpen()
             return [{ op: 'stop', timeMs: e.timeMs }]
           }
-          if (MODIFIER_KEYS.has(key)) return []
+          if (MODIFIER_KEYS.has(key) || e.dead) return []
           scrolling = null
           lastClick = null
           const printable = typeof e.char === 'string' && e.char.length > 0 && !e.ctrl && !e.alt && !e.meta

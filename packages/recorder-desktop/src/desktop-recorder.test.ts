@@ -30,6 +30,29 @@ const click = (input: ReturnType<typeof scriptedInput>, x: number, y: number) =>
 }
 
 describe('createDesktopRecorder', () => {
+  it("takes a quick click's after-frame before the next click, however long the settle time (issue 14 item 7)", async () => {
+    const screen = memoryScreen(menu)
+    const input = scriptedInput()
+    const rec = createDesktopRecorder({ input, screen, outDir: dir, frameIntervalMs: 15, settleMs: 500, name: 'quick' })
+    await rec.start()
+    await sleep(40)
+    const p = centre(START)
+    click(input, p.x, p.y)
+    screen.set(level) // the first click opens the level
+    await sleep(120) // a quick person: the next click 120 ms later, long before the 500 ms settle time
+    click(input, 300 + 80, 220 + 28)
+    screen.set(menu) // the second click goes back to the menu
+    await sleep(700)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'f10' })
+    const tc = await rec.stop()
+    expect(tc.actions).toHaveLength(2)
+    const [first, second] = tc.actions
+    // the first click's after-frame shows the level it opened, not the menu the second click went back to
+    const afterFirst = await decodeImage(join(dir, first?.screenshotPath as string))
+    expect(framesEqual(afterFirst, level)).toBe(true)
+    expect(framesEqual(await decodeImage(join(dir, second?.screenshotPath as string)), menu)).toBe(true)
+  })
+
   it('saves the frame from before the click, the after frame, a crop, hashes and the analysis', async () => {
     const screen = memoryScreen(menu)
     const input = scriptedInput()

@@ -13,6 +13,7 @@ import { averageHash, differenceHash, hammingDistance, TRUSTED_LABEL_SCORE } fro
 import { type BackgroundQueue, createBackgroundQueue } from './background-queue'
 import { type CoalesceOptions, createActionCoalescer, type RawAction } from './coalesce-actions'
 import { DesktopError } from './errors'
+import { screenTransitionOf } from './regional-transition'
 import { boxAround, cropFrame, encodePng, type RgbaFrame } from './frame'
 import { createFrameRing, ringCapacityFor, type TimedFrame } from './frame-ring'
 import { type InputEvent, nowMs } from './input-event'
@@ -77,6 +78,11 @@ interface Pending {
    * the element as the replay, with the pointer elsewhere, sees it. Null when no such frame is known.
    */
   unhovered: TimedFrame | null
+  /** When the next action began (its first event), once it has; its after-frame is taken before that. */
+  nextInputMs: number | null
+  /** Resolved with the newest frame before the next action began, when it begins (issue 14 item 7). */
+  nextInput: Promise<TimedFrame | null>
+  reachedNextInput: (frame: TimedFrame | null) => void
   done: Promise<Action>
 }
 
@@ -251,8 +257,11 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
     try {
       const masked = raw.actionType === 'type' && opts.maskTyping === true
       // the after frame: the first one captured `settleMs` after the action's last event (re-read: a click may
-      // become a double click, typing may go on)
-      const after = await waitFrame((f) => f.timeMs >= raw.endTimeMs + settleMs)
+      // become a double click, typing may go on) — but at the latest the newest frame before the next action
+      // began: a quick next click must not be in this one's after-frame (issue 14 item 7)
+      const settled = waitFrame((f) => f.timeMs >= raw.endTimeMs + settleMs && f.timeMs < (p.nextInputMs ?? Infinity))
+      const capped = p.nextInput.then((f) => f ?? settled)
+      const after = await Promise.race([settled, capped])
       const action: Action = {
         timestamp: iso(raw.timeMs),
         actionType: raw.actionType,
@@ -283,11 +292,8 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
         action.screenshotBeforePath = beforeShot.path
         action.uiStateHashBefore = beforeShot.aHash
         const diff = hammingDistance(beforeShot.aHash, afterShot.aHash)
-        const transition: ScreenTransition = {
-          changed: diff >= 5,
-          transitionType: diff < 5 ? 'none' : diff >= 20 ? 'scene_change' : 'partial_change',
-          hashDifference: diff,
-        }
+        // decided tile by tile: a menu opening on a large screen barely moves the whole-screen hash
+        const transition: ScreenTransition = screenTransitionOf(before.frame, after.frame, diff)
         action.screenTransition = transition
         if (isClickLike(action)) {
           const cropSource = p.unhovered ?? before
@@ -352,11 +358,24 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
         continue
       }
       if (op.op !== 'append') continue
+      // the previous action's after-frame is taken before this one began, at the latest
+      const previous = pending[pending.length - 1]
+      if (previous && previous.nextInputMs === null) {
+        previous.nextInputMs = op.action.timeMs
+        previous.reachedNextInput(ring.newestBefore(op.action.timeMs))
+      }
       // the before frame is picked now, in the hook callback, before the ring can drop it
+      let reachedNextInput: (frame: TimedFrame | null) => void = () => undefined
+      const nextInput = new Promise<TimedFrame | null>((resolve) => {
+        reachedNextInput = resolve
+      })
       const item: Pending = {
         raw: op.action,
         before: ring.newestBefore(op.action.timeMs),
         unhovered: unhoveredFrame(op.action),
+        nextInputMs: null,
+        nextInput,
+        reachedNextInput,
         done: Promise.resolve(null as never),
       }
       lastActionMs = Math.max(lastActionMs, op.action.timeMs + (op.action.durationMs ?? 0))

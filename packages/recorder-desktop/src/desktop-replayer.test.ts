@@ -109,6 +109,27 @@ describe('replayDesktopCase', () => {
     })
   })
 
+  it('verifies each step at the scale its target was found at (the v2 buttons are drawn 1.25× larger)', async () => {
+    const out = await replayDesktopCase(tc, {
+      caseDir: dir,
+      screen: memoryScreen(screens.v2),
+      input: recordingInput(),
+      settle,
+      verify: true,
+      recheckMs: 0,
+    })
+    expect(out.results[0]?.method).toBe('template')
+    const region = out.verifications[0]?.details?.region as { scale?: number } | undefined
+    // the template match's own estimate of the 1.25× (a crop inside a plain button pins it only roughly)
+    expect(region?.scale).toBeGreaterThan(1.15)
+    expect(region?.scale).toBeLessThan(1.4)
+    // the expected region (on the recorded screen) is compared scaled by that much where v2 draws the button
+    const expected = out.verifications[0]?.expectedRegion
+    const actual = out.verifications[0]?.actualRegion
+    expect(expected && actual).toBeTruthy()
+    expect((actual?.width ?? 0) / (expected?.width ?? 1)).toBeCloseTo(region?.scale ?? 0, 1)
+  })
+
   it('uses the semantic analysis when it is confident, before the template', async () => {
     const input = recordingInput()
     const out = await replayDesktopCase(tc, {
@@ -221,12 +242,19 @@ describe('replayDesktopCase', () => {
     expect(out.warnings).toHaveLength(1)
     expect(out.warnings[0]).toMatch(/^The screen is 640×400 now and was 1280×720 when recorded/)
     expect(out.report.summary).toMatch(/Warning: The screen is 640×400 now and was 1280×720 when recorded/)
+    // a field of the report too (JSON, and a line of the TXT and HTML reports)
+    expect(out.report.screenSizeChange).toEqual({
+      recorded: { width: 1280, height: 720 },
+      replayed: { width: 640, height: 400 },
+      message: out.warnings[0],
+    })
     const same = await replayDesktopCase(
       { ...tc, screen: { width: W, height: H, scale: 1 } },
       { caseDir: dir, screen: memoryScreen(screens.v1), input: recordingInput(), settle },
     )
     expect(same.warnings).toEqual([])
     expect(same.report.summary).not.toMatch(/Warning/)
+    expect(same.report.screenSizeChange ?? null).toBeNull()
   })
 
   it('refuses a web case', async () => {

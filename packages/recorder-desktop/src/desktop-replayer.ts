@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path'
 import {
   type Action,
   type BoundingBox,
+  type HealingRecord,
   isClickLike,
   type ReplayReport,
   type ReplayResult,
@@ -15,12 +16,13 @@ import {
   type LocateOnScreenOptions,
   locateOnScreen,
   type OcrWord,
+  toHealingRecord,
   type UiAnalysis,
 } from '@qa/matcher'
 import { createReplayVerifier, resultWithoutScreenshot, type VerdictPolicy, type VisionReverifier } from '@qa/verifier'
-import { averageHash, hammingDistance } from '@qa/vision'
 import { DesktopError } from './errors'
-import { decodeImage, framesEqual, type RgbaFrame } from './frame'
+import { regionalTransition } from './regional-transition'
+import { clipBox, cropFrame, decodeImage, framesEqual, type RgbaFrame } from './frame'
 import type { KeyboardInput, PointerInput, ScreenCapture } from './ports'
 
 export interface SettleOptions {
@@ -67,6 +69,11 @@ export interface DesktopReplayOptions {
   verifyRegion?: boolean
   /** Masks (recorded-screen pixels) never compared: clocks, counters. */
   compareIgnore?: { x: number; y: number; width: number; height: number }[]
+  /**
+   * Learn heals (`qa replay --save-heals`): a click found by another strategy than the first one tried (the target
+   * moved or changed) whose step then passed verification yields its new point and a crop cut at the new place.
+   */
+  learnHeals?: boolean
   /** Values of `secret_env` variables for masked typing. */
   env?: Record<string, string | undefined>
   /** Vision calls made during the replay, for the report. */
@@ -91,6 +98,18 @@ export interface DesktopReplayOutcome {
   passed: boolean
   /** Things the person should know about this run (the screen size differs from the recorded one); also in the summary. */
   warnings: string[]
+  /** Verified heals (only with `learnHeals`), in step order. */
+  heals: DesktopHeal[]
+}
+
+/** A verified heal of one click: where its target is now and how it looks there. */
+export interface DesktopHeal {
+  index: number
+  point: { x: number; y: number }
+  /** The element crop cut at the new place from the screen before the click (null when the step had no crop). */
+  crop: RgbaFrame | null
+  cropBox: BoundingBox | null
+  record: HealingRecord
 }
 
 /** The warning when the replay screen is not the recorded size, or null. Pure. */
@@ -99,7 +118,7 @@ export function screenSizeWarning(
   current: { width: number; height: number },
 ): string | null {
   if (!recorded || (recorded.width === current.width && recorded.height === current.height)) return null
-  return `The screen is ${current.width}×${current.height} now and was ${recorded.width}×${recorded.height} when recorded: elements may be elsewhere or scaled (template matching searches 0.5–2×), and whole-screen comparisons cannot match.`
+  return `The screen is ${current.width}×${current.height} now and was ${recorded.width}×${recorded.height} when recorded: elements may be elsewhere or scaled (template matching searches 0.5–2×, and each step's expected region is compared where, and at the scale, its target was found), and whole-screen comparisons cannot match.`
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -128,6 +147,21 @@ function cropBoxOf(action: Action): BoundingBox | null {
   return [x, y, width, height].every((v) => typeof v === 'number' && Number.isFinite(v))
     ? { x: x as number, y: y as number, width: width as number, height: height as number }
     : null
+}
+
+/**
+ * How far a step's point was moved by verified heals (`--save-heals`) since its screenshots were taken: the sum of
+ * their coordinate changes. Pure.
+ */
+export function healedShift(a: Action): { x: number; y: number } {
+  let x = 0
+  let y = 0
+  for (const h of a.healingHistory ?? []) {
+    if (h.verified !== true || !h.coordinateChange) continue
+    x += h.coordinateChange.x
+    y += h.coordinateChange.y
+  }
+  return { x, y }
 }
 
 /** What a desktop step's target was, for messages: `button "OK" at (120, 300)`. */
@@ -170,10 +204,19 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
   const total = tc.actions.length
   const allowCoordinates = opts.allowCoordinates ?? opts.locate?.allowCoordinateFallback ?? false
   const warnings: string[] = []
-  const sizeWarning = screenSizeWarning(tc.screen, await opts.screen.info())
+  const screenNow = await opts.screen.info()
+  const sizeWarning = screenSizeWarning(tc.screen, screenNow)
   if (sizeWarning) warnings.push(sizeWarning)
   /** How far the last located target had moved: typing and keys after it act in the same (moved) window. */
   let displacement: { x: number; y: number } = { x: 0, y: 0 }
+  /** The scale the last located target was found at (template match), about its recorded point. */
+  let scale = 1
+  let anchor: { x: number; y: number } = { x: 0, y: 0 }
+  /** The scale of this step's located target (set by runAction). */
+  let stepScale = 1
+  /** This step's heal, kept when its verification passes. */
+  let stepHeal: Omit<DesktopHeal, 'index'> | null = null
+  const heals: DesktopHeal[] = []
 
   for (const [index, action] of tc.actions.entries()) {
     const started = performance.now()
@@ -186,6 +229,8 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
     let before: RgbaFrame | null = null
     try {
       before = await settle()
+      stepScale = 1
+      stepHeal = null
       result = await runAction(action, before)
     } catch (error) {
       result = {
@@ -203,9 +248,15 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
     } catch {
       after = null
     }
-    if (result.success && result.coordinateChange && isClickLike(action)) displacement = result.coordinateChange
+    if (result.success && result.coordinateChange && isClickLike(action)) {
+      // the screenshots show the target where it was recorded, before any heal moved the step's point
+      const shift = healedShift(action)
+      displacement = { x: result.coordinateChange.x + shift.x, y: result.coordinateChange.y + shift.y }
+      scale = stepScale
+      anchor = { x: action.x - shift.x, y: action.y - shift.y }
+    }
     if (!opts.verify && result.success && before && after && action.screenTransition?.changed != null) {
-      const changed = hammingDistance(await averageHash(before), await averageHash(after)) >= 5
+      const changed = regionalTransition(before, after).changed
       result.screenTransitionVerified = changed === action.screenTransition.changed
     }
     result.durationMs = Math.round(performance.now() - started)
@@ -235,11 +286,15 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
           : await verifier.verifyAction(index, action, actual, {
               actualBefore: before,
               displacement,
+              ...(scale !== 1 ? { scale, anchor } : {}),
               previousAction: index > 0 ? (tc.actions[index - 1] ?? null) : null,
             })
       // the transition the step was meant to make is what the expected region shows
       result.screenTransitionVerified = verification.regionSimilarity != null && verification.finalResult !== 'fail'
     }
+    // a heal is learnt only when the step is proven right
+    const heal = stepHeal as Omit<DesktopHeal, 'index'> | null // set inside runAction
+    if (heal && result.success && verification?.finalResult === 'pass') heals.push({ index, ...heal })
     verifier.recordReplayResult(result)
     opts.onStep?.({ index, total, action, result, ...(verification ? { verification } : {}) })
 
@@ -286,6 +341,23 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
         }
         const x = round(located.point.x)
         const y = round(located.point.y)
+        // a template match found the crop drawn larger or smaller: the step's expected region scales with it
+        const foundBox = located.element?.boundingBox
+        if (located.strategy === 'template' && crop && foundBox && crop.width > 0)
+          stepScale = foundBox.width / crop.width
+        if (opts.learnHeals) {
+          const record = toHealingRecord(located, { original: { x: a.x, y: a.y }, verified: true })
+          const recordedBox = crop ? (cropBoxOf(a) ?? null) : null
+          const newBox = recordedBox
+            ? clipBox(
+                { ...recordedBox, x: recordedBox.x + x - a.x, y: recordedBox.y + y - a.y },
+                frame.width,
+                frame.height,
+              )
+            : null
+          if (record)
+            stepHeal = { point: { x, y }, record, cropBox: newBox, crop: newBox ? cropFrame(frame, newBox) : null }
+        }
         const button = a.button ?? (a.actionType === 'right_click' ? 'right' : 'left')
         if (a.actionType === 'double_click') await opts.input.doubleClick(x, y, button)
         else await opts.input.click(x, y, button)
@@ -336,6 +408,12 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
   const passed = stepsOk && (!opts.verify || verifier.determineTestResult())
   const report = verifier.buildReport({ visionUsage: opts.visionUsage?.() ?? null })
   report.passed = passed
+  if (sizeWarning && tc.screen)
+    report.screenSizeChange = {
+      recorded: { width: tc.screen.width, height: tc.screen.height },
+      replayed: { width: screenNow.width, height: screenNow.height },
+      message: sizeWarning,
+    }
   const failed = results.filter((r) => !r.success).length
   const notFound = results.filter((r) => r.errorMessage?.startsWith('Element not found')).length
   const blind = results.filter((r, i) => r.method === 'coordinate' && isClickLike(tc.actions[i] as Action)).length
@@ -353,5 +431,5 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
     if (notes) report.summary = `${report.summary} ${notes[0]?.toUpperCase()}${notes.slice(1)}.`
   }
   if (warnings.length) report.summary = `${report.summary} Warning: ${warnings.join(' ')}`
-  return { report, results, verifications, passed, warnings }
+  return { report, results, verifications, passed, warnings, heals }
 }

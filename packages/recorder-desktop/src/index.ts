@@ -37,6 +37,7 @@ export {
   type RecorderProgress,
 } from './desktop-recorder'
 export {
+  type DesktopHeal,
   type DesktopReplayOptions,
   type DesktopReplayOutcome,
   type DesktopStepEvent,
@@ -60,6 +61,12 @@ export {
 } from './nut-desktop'
 export { keyStrokeOf, planTyping, type TypeStep } from './type-plan'
 export { type DesktopSession, openDesktop } from './open-desktop'
+export {
+  type DesktopReplaySettings,
+  desktopReplayOptionsOf,
+  desktopReplaySettingsOf,
+} from './desktop-replay-settings'
+export { healedDesktopCase, healsFolderOf, saveDesktopHeals } from './desktop-heals'
 export { type RunDesktopReplayOptions, type RunDesktopReplayResult, runDesktopReplay } from './run-desktop-replay'
 export { type RunDesktopRecordOptions, runDesktopRecord } from './run-desktop-record'
 export { type AppWindow, openAppWindow, startXvfb, type VirtualDisplay } from './xvfb'

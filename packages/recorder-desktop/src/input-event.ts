@@ -12,6 +12,8 @@ export type InputEvent =
       key: string
       /** The character the key types with the current modifiers, when printable. */
       char?: string | null
+      /** A dead key (an accent waiting for the next key): it types nothing itself and is no key press. */
+      dead?: boolean
       ctrl?: boolean
       alt?: boolean
       meta?: boolean

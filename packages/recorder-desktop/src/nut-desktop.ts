@@ -5,7 +5,9 @@ import type { MouseButton, ScreenInfo } from '@qa/model'
 import { DesktopError } from './errors'
 import type { RgbaFrame } from './frame'
 import type { KeyboardInput, PointerInput, ScreenCapture } from './ports'
+import { planKeyTyping } from './keymap'
 import { planTyping } from './type-plan'
+import { openX11Keyboard, type X11Keyboard } from './x11-keyboard'
 
 /**
  * nut-js (libnut) runs in a worker thread: a grab (XGetImage, ~20 ms at 1280×720) and the BGRA → RGBA
@@ -311,7 +313,22 @@ async function untilClipboardHolds(cmd: string, args: string[], text: string): P
 /** Time a program gets to fetch the clipboard after Ctrl+V before anything else is typed or pasted. */
 const PASTE_SETTLE_MS = 400
 
-/** Synthetic mouse and keyboard input on nut-js (XTest on X11), in the worker. */
+/** The display's keyboard over the X protocol, or null when the X client is not installed (not an X11 desktop). */
+async function x11KeyboardOrNull(): Promise<X11Keyboard | null> {
+  const display = process.env.DISPLAY
+  if (!display) return null
+  try {
+    return await openX11Keyboard(display)
+  } catch (error) {
+    if ((error as { code?: string }).code === 'DESKTOP_NATIVE_MISSING') return null
+    throw error
+  }
+}
+
+/**
+ * Synthetic mouse and keyboard input on nut-js (XTest on X11), in the worker; typed text goes through the
+ * display's own keyboard layout (`openX11Keyboard`), so AltGr characters of a German or French layout arrive too.
+ */
 export function nutInput(): PointerInput & KeyboardInput {
   const call = (op: string, args: unknown) => nutWorker().call<void>(op, args)
   return {
@@ -320,14 +337,29 @@ export function nutInput(): PointerInput & KeyboardInput {
     drag: (x, y, endX, endY, button?: MouseButton) => call('drag', { x, y, endX, endY, button }),
     scroll: (x, y, dx, dy) => call('scroll', { x, y, dx, dy }),
     type: async (text) => {
-      for (const step of planTyping(text)) {
-        if (step.kind === 'keys') await call('keys', { keys: step.keys })
-        else {
-          await setClipboard(step.text)
-          await call('press', { keys: ['LeftControl', 'V'] })
-          // the program fetches the clipboard asynchronously: the next paste must not replace it before
-          await new Promise((r) => setTimeout(r, PASTE_SETTLE_MS))
+      const paste = async (chunk: string) => {
+        await setClipboard(chunk)
+        await call('press', { keys: ['LeftControl', 'V'] })
+        // the program fetches the clipboard asynchronously: the next paste must not replace it before
+        await new Promise((r) => setTimeout(r, PASTE_SETTLE_MS))
+      }
+      const keyboard = await x11KeyboardOrNull()
+      if (!keyboard) {
+        // no X protocol client: the keys of a US layout by name (nut-js), the rest pasted
+        for (const step of planTyping(text)) {
+          if (step.kind === 'keys') await call('keys', { keys: step.keys })
+          else await paste(step.text)
         }
+        return
+      }
+      try {
+        // the display's own layout, read now: Shift and AltGr held as it needs, dead keys, the rest pasted
+        for (const step of planKeyTyping(keyboard.keymap, text)) {
+          if (step.kind === 'keys') await keyboard.tap(step.strokes)
+          else await paste(step.text)
+        }
+      } finally {
+        await keyboard.close()
       }
     },
     press: async (combo) => {

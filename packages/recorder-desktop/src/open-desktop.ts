@@ -2,6 +2,7 @@ import { assertDisplay } from './display'
 import { closeNut, nutInput, nutScreen } from './nut-desktop'
 import type { InputSource, KeyboardInput, PointerInput, ScreenCapture } from './ports'
 import { uiohookInput } from './uiohook-input'
+import { readKeymap } from './x11-keyboard'
 
 export interface DesktopSession {
   display: string
@@ -19,7 +20,8 @@ export interface DesktopSession {
 export async function openDesktop(env: Record<string, string | undefined> = process.env): Promise<DesktopSession> {
   const display = await assertDisplay(env)
   if (process.env.DISPLAY !== display) process.env.DISPLAY = display
-  const hook = uiohookInput()
+  // the hook reads typing through the display's own layout (AltGr, dead keys), read when recording starts
+  const hook = uiohookInput({ keymap: () => readKeymap(display) })
   return {
     display,
     screen: nutScreen(),

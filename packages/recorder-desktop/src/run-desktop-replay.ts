@@ -2,20 +2,28 @@ import { join, resolve } from 'node:path'
 import { loadTestCase } from '@qa/model/node'
 import { type ReportFormat, type VerdictPolicy, writeReports } from '@qa/verifier'
 import type { VisionConfig } from '@qa/vision'
+import { type DesktopReplaySettings, desktopReplayOptionsOf } from './desktop-replay-settings'
 import { type DesktopReplayOutcome, type DesktopStepEvent, replayDesktopCase } from './desktop-replayer'
+import { saveDesktopHeals } from './desktop-heals'
 import { desktopVision } from './desktop-vision'
 import { type DesktopSession, openDesktop } from './open-desktop'
 
-export interface RunDesktopReplayOptions {
+export interface RunDesktopReplayOptions extends DesktopReplaySettings {
   casePath: string
   vision: VisionConfig
   verify?: boolean
   reportDir?: string
   formats?: ReportFormat[]
+  /** The verdict thresholds (passSimilarity / fallbackSimilarity of the settings win when set). */
   policy?: VerdictPolicy
-  /** Click the recorded point when no strategy finds the target (legacy coordinate-only cases; default false). */
-  allowCoordinates?: boolean
   env?: Record<string, string | undefined>
+  /**
+   * Write the case with its verified heals to this new file (`--save-heals`; needs `verify`), new crops in the
+   * `<name>_heals` folder beside it. Checked for collisions by the caller before the replay.
+   */
+  saveHeals?: string
+  /** Replace an existing saveHeals file and crops. */
+  overwrite?: boolean
   /** An already open desktop (tests, demo); else `openDesktop(env)`. */
   desktop?: DesktopSession
   onStep?: (step: DesktopStepEvent) => void
@@ -25,6 +33,21 @@ export interface RunDesktopReplayOptions {
 export interface RunDesktopReplayResult extends DesktopReplayOutcome {
   reportFiles: Partial<Record<ReportFormat, string>>
   exitCode: 0 | 1
+  /** Heals written to `saveHeals` (0 without it). */
+  healsSaved: number
+}
+
+/** The settings of the options, `policy` filling in the thresholds they leave unset. Pure. */
+function settingsOf(opts: RunDesktopReplayOptions): DesktopReplaySettings {
+  const passSimilarity = opts.passSimilarity ?? opts.policy?.passSimilarity
+  const fallbackSimilarity = opts.fallbackSimilarity ?? opts.policy?.fallbackSimilarity
+  return {
+    ...(passSimilarity !== undefined ? { passSimilarity } : {}),
+    ...(fallbackSimilarity !== undefined ? { fallbackSimilarity } : {}),
+    ...(opts.masks ? { masks: opts.masks } : {}),
+    ...(opts.matchThreshold !== undefined ? { matchThreshold: opts.matchThreshold } : {}),
+    allowCoordinates: opts.allowCoordinates ?? false,
+  }
 }
 
 /** `qa replay <desktop case>`: opens the desktop, replays with the cascade, verifies, writes reports. */
@@ -47,9 +70,10 @@ export async function runDesktopReplay(opts: RunDesktopReplayOptions): Promise<R
       analyze: vision.analyze,
       ocr: vision.ocr,
       verify: opts.verify ?? false,
-      allowCoordinates: opts.allowCoordinates ?? false,
+      learnHeals: opts.saveHeals !== undefined && opts.verify === true,
+      allowCoordinates: false,
       reverifier: vision.reverifier,
-      ...(opts.policy ? { policy: opts.policy } : {}),
+      ...desktopReplayOptionsOf(settingsOf(opts)),
       artifactDir: join(reportDir, 'artifacts'),
       env,
       visionUsage: () => vision.usage(),
@@ -59,7 +83,16 @@ export async function runDesktopReplay(opts: RunDesktopReplayOptions): Promise<R
     const reportFiles = await writeReports(outcome.report, reportDir, opts.formats ?? ['json', 'txt', 'html'], {
       baseDir: loaded.dir,
     })
-    return { ...outcome, reportFiles, exitCode: outcome.passed ? 0 : 1 }
+    const healsSaved = opts.saveHeals
+      ? await saveDesktopHeals({
+          testCase: loaded.testCase,
+          caseDir: loaded.dir,
+          heals: outcome.heals,
+          outPath: opts.saveHeals,
+          overwrite: opts.overwrite ?? false,
+        })
+      : 0
+    return { ...outcome, reportFiles, exitCode: outcome.passed ? 0 : 1, healsSaved }
   } finally {
     await vision.close()
     if (own) await desktop.close()

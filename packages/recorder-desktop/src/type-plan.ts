@@ -2,7 +2,8 @@
  * How a text is typed on the desktop, decided purely: characters a US keyboard types become key strokes (nut-js
  * Key names) with Shift held where the layout needs it (`*` is Shift+8, `(` is Shift+9); anything else (Hangul,
  * accented letters, emoji) is pasted from the clipboard, as a person without that input method would.
- * The X server's default layout (Xvfb's, most CI machines') is US; AltGr and other layouts are not planned here.
+ * The fallback when the display's own layout cannot be read (no X protocol client): `planKeyTyping` of ./keymap
+ * plans by the real layout, AltGr included.
  */
 export type TypeStep = { kind: 'keys'; keys: { key: string; shift: boolean }[] } | { kind: 'paste'; text: string }
 

@@ -1,13 +1,18 @@
-// Issue 14 item 6: replayed typing reaches a real text field exactly, Shift included. Under Xvfb (its default US
-// layout), a Tk program (Debian's `wish`) with a text field writes the field's value to a file on every change;
-// the test reads that file, never what the replayer reports.
-import { type ChildProcess, spawn } from 'node:child_process'
+// Issue 14 item 6: typing is recorded and replayed exactly into a real text field, Shift and AltGr included.
+// Under Xvfb (its default US layout, then a German one set with setxkbmap), a Tk program (Debian's `wish`) with a
+// text field writes the field's value to a file on every change; the test reads that file, never what the
+// replayer reports. A person's key strokes are raw XTEST key events by keycode (the physical keys: right Alt,
+// Q), sent by this test over its own X connection, recorded by the uiohook hook.
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { createRequire } from 'node:module'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CURRENT_FORMAT_VERSION, type TestCase } from '@qa/model'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createActionCoalescer } from './coalesce-actions'
 import { replayDesktopCase } from './desktop-replayer'
+import type { InputEvent } from './input-event'
 import { type DesktopSession, openDesktop } from './open-desktop'
 import { startXvfb, type VirtualDisplay } from './xvfb'
 
@@ -61,6 +66,46 @@ function typingCase(text: string): TestCase {
   }
 }
 
+/** Sets the display's keyboard layout as a person does (`setxkbmap de`). */
+const setLayout = (layout: string) =>
+  new Promise<void>((resolve, reject) =>
+    execFile('setxkbmap', [layout], { env: { ...process.env, DISPLAY: xvfb.display } }, (e) =>
+      e ? reject(e) : resolve(),
+    ),
+  )
+
+/** A person's fingers: each chord (X keycodes, held in order, released in reverse) as raw XTEST key events. */
+async function pressKeys(chords: number[][]): Promise<void> {
+  type XTest = { KeyPress: number; KeyRelease: number; FakeInput(...args: number[]): void }
+  type XClient = {
+    require(ext: string, cb: (e: unknown, t: XTest) => void): void
+    GetInputFocus(cb: (e: unknown) => void): void
+    terminate(): void
+  }
+  type Connected = { client: XClient; screen: { root: number }[] }
+  const x11 = createRequire(import.meta.url)('x11') as {
+    createClient(o: { display: string }, cb: (err: unknown, d: Connected) => void): void
+  }
+  await new Promise<void>((resolve, reject) => {
+    x11.createClient({ display: xvfb.display }, (err, d) => {
+      if (err) return reject(err)
+      const X = d.client
+      X.require('xtest', async (e, t) => {
+        if (e) return reject(e)
+        const root = d.screen[0]?.root ?? 0
+        for (const chord of chords) {
+          for (const k of chord) t.FakeInput(t.KeyPress, k, 0, root, 0, 0)
+          for (const k of [...chord].reverse()) t.FakeInput(t.KeyRelease, k, 0, root, 0, 0)
+          await new Promise((r) => X.GetInputFocus(r)) // a person's keys come one after the other
+          await sleep(15)
+        }
+        X.terminate()
+        resolve()
+      })
+    })
+  })
+}
+
 const PRINTABLE_ASCII = Array.from({ length: 0x7e - 0x20 + 1 }, (_, i) => String.fromCharCode(0x20 + i)).join('')
 
 beforeAll(async () => {
@@ -76,8 +121,8 @@ afterAll(async () => {
     app.kill('SIGTERM')
     await gone
   }
-  await desktop?.close() // the hook never started: no X connection outlives this, so the server can go now
-  await xvfb?.stop()
+  await desktop?.close()
+  await xvfb?.stop({ deferToExit: true }) // libuiohook keeps an X connection; Xlib exits the process if the server goes first
   await rm(dir, { recursive: true, force: true })
 })
 
@@ -101,6 +146,84 @@ describe('typing on replay into a real text field (Tk entry under Xvfb)', () => 
   it('Hangul (and mixed text) arrives through the clipboard, as a person without a Korean input method pastes it', async () => {
     await startField('hangul')
     const text = 'id: 한글 테스트 (ok)'
+    const out = await replayDesktopCase(typingCase(text), {
+      caseDir: dir,
+      screen: desktop.screen,
+      input: desktop.input,
+      settle: { timeoutMs: 300 },
+    })
+    expect(out.results[0]?.success).toBe(true)
+    expect(await fieldValue()).toBe(text)
+  })
+})
+
+// X keycodes (evdev) of the physical keys, as engraved on a German keyboard
+const RIGHT_ALT = 108
+const SHIFT = 50
+const K = { q: 24, e: 26, n7: 16, n8: 17, n9: 18, n0: 19, sz: 20, plus: 35, less: 94, circumflex: 49, acute: 21 }
+const SPACE = 65
+const Y = 29 // types z on a German layout
+
+describe('a German layout: AltGr characters recorded and replayed exactly (setxkbmap de)', () => {
+  beforeAll(async () => {
+    await setLayout('de')
+  })
+  afterAll(async () => {
+    await setLayout('us')
+  })
+
+  it('the hook records AltGr, Shift and dead keys as the characters they typed', async () => {
+    await startField('de-record')
+    const events: InputEvent[] = []
+    await desktop.hook.start((e) => events.push(e))
+    try {
+      await pressKeys([
+        [RIGHT_ALT, K.q], // @
+        [RIGHT_ALT, K.n7], // {
+        [RIGHT_ALT, K.n8], // [
+        [RIGHT_ALT, K.n9], // ]
+        [RIGHT_ALT, K.n0], // }
+        [RIGHT_ALT, K.sz], // \
+        [RIGHT_ALT, K.plus], // ~
+        [RIGHT_ALT, K.e], // €
+        [SHIFT, K.plus], // *
+        [Y], // z
+        [K.circumflex], // dead ^
+        [SPACE], // → ^
+        [K.acute], // dead ´
+        [K.e], // → é
+      ])
+      await sleep(300)
+    } finally {
+      await desktop.hook.stop()
+    }
+    const coalescer = createActionCoalescer()
+    for (const e of events) coalescer.push(e)
+    const typed = coalescer.actions.filter((a) => a.actionType === 'type').map((a) => a.text)
+    const expected = '@{[]}\\~€*z^é'
+    expect(typed).toEqual([expected])
+    expect(coalescer.actions.filter((a) => a.actionType === 'key_press')).toEqual([])
+    // what the person typed reached the field as recorded (the program read the same keys)
+    expect(await fieldValue()).toBe(expected)
+
+    // and the recorded text replays exactly into a fresh field
+    await startField('de-replay-recorded')
+    const out = await replayDesktopCase(typingCase(typed[0] as string), {
+      caseDir: dir,
+      screen: desktop.screen,
+      input: desktop.input,
+      settle: { timeoutMs: 300 },
+    })
+    expect(out.results[0]?.success).toBe(true)
+    expect(await fieldValue()).toBe(expected)
+  })
+
+  it.each([
+    ['AltGr characters', '@{[]}\\~|€ µ²³'],
+    ['the full printable ASCII set', PRINTABLE_ASCII],
+    ['dead-key letters and Hangul', 'é à ô ñ 한글 ü ß'],
+  ])('%s replay exactly', async (name, text) => {
+    await startField(`de-${name.replace(/\W+/g, '-')}`)
     const out = await replayDesktopCase(typingCase(text), {
       caseDir: dir,
       screen: desktop.screen,

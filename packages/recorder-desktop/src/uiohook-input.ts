@@ -1,6 +1,7 @@
 import type { MouseButton } from '@qa/model'
 import { DesktopError } from './errors'
 import { type InputEvent, nowMs } from './input-event'
+import { composeDeadKey, type Keymap, keyOutput } from './keymap'
 import type { InputSource } from './ports'
 
 /** uiohook key codes (US layout) → key names used in actions. */
@@ -114,6 +115,75 @@ export function keyChar(name: string, shift: boolean): string | null {
   return shift ? (SHIFTED[name] ?? name) : name
 }
 
+/** uiohook codes of the keys outside the main block that matter for typing, → X keycodes (evdev). */
+const X_KEYCODES: Record<number, number> = { 3612: 104, 3613: 105, 3637: 106, 3640: 108 }
+const SHIFT_CODES = new Set([42, 54])
+const LEFT_ALT = 56
+const RIGHT_ALT = 3640
+
+/**
+ * The X keycode (evdev) of a uiohook key code: the main block's codes are the keyboard's scan codes, 8 below the
+ * X keycodes (libuiohook's evdev table); a few others by table; null when unknown. Pure.
+ */
+export function xKeycodeOf(uiohookKeycode: number): number | null {
+  if (uiohookKeycode >= 1 && uiohookKeycode <= 88) return uiohookKeycode + 8
+  return X_KEYCODES[uiohookKeycode] ?? null
+}
+
+/** What the typing part of a key event is on the display's layout. */
+export interface LayoutKey {
+  /** The character typed (a pending dead key's accent composed in), or null. */
+  char: string | null
+  /** A dead key: it types nothing now and changes the next character. */
+  dead: boolean
+  /** Alt held as Alt (not AltGr): a shortcut, not typing. */
+  alt: boolean
+  /** The key's name on this layout for shortcuts (`z` on a German layout's Z key), or null to keep the US name. */
+  name: string | null
+}
+
+/**
+ * Reads key events through the display's layout (issue 14 item 6): Shift and AltGr (the right Alt key when the
+ * layout makes it ISO_Level3_Shift) choose the level, dead keys compose with the next key. Pure but for the state
+ * of held keys and a pending dead key, fed with every key event in order.
+ */
+export function createLayoutReader(keymap: Keymap) {
+  const held = new Set<number>()
+  let deadMark: string | null = null
+  const altGrIsLevelThree = keymap.levelThreeKeycode === xKeycodeOf(RIGHT_ALT)
+  return {
+    read(uiohookKeycode: number, down: boolean, shift: boolean): LayoutKey {
+      if (down) held.add(uiohookKeycode)
+      else held.delete(uiohookKeycode)
+      const levelThree = altGrIsLevelThree && held.has(RIGHT_ALT)
+      const alt = held.has(LEFT_ALT) || (held.has(RIGHT_ALT) && !altGrIsLevelThree)
+      const xKeycode = xKeycodeOf(uiohookKeycode)
+      const none: LayoutKey = { char: null, dead: false, alt, name: null }
+      if (!down || xKeycode === null || SHIFT_CODES.has(uiohookKeycode) || uiohookKeycode === RIGHT_ALT) return none
+      const plain = keyOutput(keymap, xKeycode, { shift: false, levelThree: false })
+      const name = plain && 'char' in plain && /^\p{L}$/u.test(plain.char) ? plain.char.toLowerCase() : null
+      const out = keyOutput(keymap, xKeycode, { shift, levelThree })
+      if (!out) {
+        deadMark = null
+        return { ...none, name }
+      }
+      if ('deadMark' in out) {
+        // a second dead key types the first one's accent, as X's compose does for an unknown sequence
+        deadMark = out.deadMark
+        return { char: null, dead: true, alt, name }
+      }
+      // Enter and Tab stay key presses, as on a US layout
+      if (out.char === '\n' || out.char === '\t') {
+        deadMark = null
+        return { ...none, name }
+      }
+      const char = deadMark ? composeDeadKey(deadMark, out.char) : out.char
+      deadMark = null
+      return { char, dead: false, alt, name }
+    },
+  }
+}
+
 const BUTTONS: Record<number, MouseButton> = { 1: 'left', 2: 'right', 3: 'middle' }
 
 type Uiohook = typeof import('uiohook-napi')
@@ -122,7 +192,7 @@ type Uiohook = typeof import('uiohook-napi')
  * The global input hook on uiohook-napi (X11 needs the XRecord extension: `Xvfb … +extension RECORD`).
  * The native module is loaded on start(), never at import time. Call `assertDisplay` first.
  */
-export function uiohookInput(): InputSource {
+export function uiohookInput(opts: { keymap?: () => Promise<Keymap | null> } = {}): InputSource {
   let mod: Uiohook | undefined
   let listener: ((e: unknown) => void) | undefined
   let running = false
@@ -137,6 +207,9 @@ export function uiohookInput(): InputSource {
         })
       }
       const hook = mod.uIOhook
+      // the display's layout, read before the hook starts; without it, a US layout's characters
+      const keymap = (await opts.keymap?.()) ?? null
+      const layout = keymap ? createLayoutReader(keymap) : null
       const wheelHorizontal = mod.WheelDirection.HORIZONTAL
       listener = (raw) => {
         const e = raw as {
@@ -175,14 +248,17 @@ export function uiohookInput(): InputSource {
           }
           case 4:
           case 5: {
-            const key = keyName(e.keycode)
+            const usName = keyName(e.keycode)
+            const onLayout = layout?.read(e.keycode, e.type === 4, e.shiftKey)
+            const key = onLayout?.name ?? usName
             ev = {
               kind: e.type === 4 ? 'keydown' : 'keyup',
               timeMs,
               key,
-              char: keyChar(key, e.shiftKey),
+              char: onLayout ? onLayout.char : keyChar(usName, e.shiftKey),
+              ...(onLayout?.dead ? { dead: true } : {}),
               ctrl: e.ctrlKey,
-              alt: e.altKey,
+              alt: onLayout ? onLayout.alt : e.altKey,
               meta: e.metaKey,
               shift: e.shiftKey,
             }

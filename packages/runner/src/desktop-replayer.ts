@@ -4,18 +4,22 @@ type DesktopModule = typeof import('@qa/recorder-desktop')
 type DesktopSession = Awaited<ReturnType<DesktopModule['openDesktop']>>
 /** The vision configuration of the desktop cascade (semantic match, OCR, re-verification). */
 export type DesktopVisionConfig = Parameters<DesktopModule['desktopVision']>[0]
+/** What the config decides about a desktop replay (thresholds, masks, match threshold), as `qa replay <case>`. */
+export type DesktopReplaySettings = import('@qa/recorder-desktop').DesktopReplaySettings
 
-export interface DesktopReplayerOptions {
+export interface DesktopReplayerOptions extends DesktopReplaySettings {
   /** The X display this replayer owns, e.g. `:99` (default: `DISPLAY` of `env`). */
   display?: string
   vision: DesktopVisionConfig
   /** Compare each step with its recorded screenshot (default true). */
   verify?: boolean
-  passSimilarity?: number
-  fallbackSimilarity?: number
-  /** Click the recorded point when no strategy finds the target (coordinate-only legacy cases; default false). */
-  allowCoordinates?: boolean
   env?: Readonly<Record<string, string | undefined>>
+}
+
+/** The replay settings among the options. Pure. */
+function settingsOf(opts: DesktopReplayerOptions): DesktopReplaySettings {
+  const { passSimilarity, fallbackSimilarity, masks, matchThreshold, allowCoordinates } = opts
+  return { passSimilarity, fallbackSimilarity, masks, matchThreshold, allowCoordinates }
 }
 
 /** A replay function that owns a display: close it when the runner is done. */
@@ -47,10 +51,6 @@ export function desktopReplayer(opts: DesktopReplayerOptions): DesktopSuiteRepla
       const { mod, desktop } = await open()
       const vision = mod.desktopVision(opts.vision)
       try {
-        const policy = {
-          ...(opts.passSimilarity !== undefined ? { passSimilarity: opts.passSimilarity } : {}),
-          ...(opts.fallbackSimilarity !== undefined ? { fallbackSimilarity: opts.fallbackSimilarity } : {}),
-        }
         const outcome = await mod.replayDesktopCase(input.testCase, {
           caseDir: input.caseDir,
           caseFile: input.caseFile,
@@ -59,9 +59,9 @@ export function desktopReplayer(opts: DesktopReplayerOptions): DesktopSuiteRepla
           analyze: vision.analyze,
           ocr: vision.ocr,
           verify: opts.verify ?? true,
-          allowCoordinates: opts.allowCoordinates ?? false,
           reverifier: vision.reverifier,
-          policy,
+          // the same mapping as `qa replay <case>` (runDesktopReplay): thresholds, masks, match threshold
+          ...mod.desktopReplayOptionsOf({ ...settingsOf(opts), allowCoordinates: opts.allowCoordinates ?? false }),
           artifactDir: input.artifactDir,
           env,
           visionUsage: () => vision.usage(),

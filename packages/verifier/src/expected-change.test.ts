@@ -291,3 +291,46 @@ describe('expected-change properties', () => {
     },
   )
 })
+
+describe('a program drawn larger on replay (a screen of another size): scale-mapped regions', () => {
+  /** A white screen with blue rectangles. */
+  const screen = (w: number, h: number, rects: { x: number; y: number; width: number; height: number }[]) => {
+    const data = new Uint8Array(w * h * 4).fill(255)
+    for (const r of rects)
+      for (let y = r.y; y < r.y + r.height; y++)
+        for (let x = r.x; x < r.x + r.width; x++) data.set([30, 90, 200, 255], (y * w + x) * 4)
+    return { width: w, height: h, data }
+  }
+  // recorded on 200×100: the click at (50, 25) made a panel appear at (120, 40), 40×20
+  const click = { x: 50, y: 25 }
+  const recordedBefore = screen(200, 100, [])
+  const recordedAfter = screen(200, 100, [{ x: 120, y: 40, width: 40, height: 20 }])
+  // replayed on 400×200 with the program drawn at 2×: the click was found at (120, 70); the panel is at
+  // (120 + (120 − 50)·2, 70 + (40 − 25)·2) = (260, 100), 80×40
+  const located = { x: 120, y: 70 }
+  const displacement = { x: located.x - click.x, y: located.y - click.y }
+  const actualBefore = screen(400, 200, [])
+  const actualAfter = screen(400, 200, [{ x: 260, y: 100, width: 80, height: 40 }])
+  const input = { recordedBefore, recordedAfter, actualBefore, actualAfter, displacement }
+
+  it('compares the recorded change where the scale puts it: the step did what was recorded', () => {
+    const r = assessExpectedChange({ ...input, scale: 2, anchor: click })
+    expect(r.scale).toBe(2)
+    expect(r.regionSimilarity).toBeGreaterThan(0.95)
+    expect(r.expectedChangeMissing).toBe(false)
+    expect(r.changedElsewhere).toBe(false)
+    expect(r.actualRegion).toEqual({ x: 260, y: 100, width: 80, height: 40 })
+  })
+
+  it('moved only (scale 1), the same replay reads as a missing change and a change elsewhere', () => {
+    const r = assessExpectedChange(input)
+    expect(r.regionSimilarity).toBeLessThan(0.5)
+    expect(r.changedElsewhere).toBe(true)
+  })
+
+  it('a scaled replay where the panel did not appear still fails', () => {
+    const r = assessExpectedChange({ ...input, actualAfter: actualBefore, scale: 2, anchor: click })
+    expect(r.expectedChangeMissing).toBe(true)
+    expect(r.regionSimilarity).toBeLessThan(0.5)
+  })
+})

@@ -39,6 +39,14 @@ export interface ExpectedChangeInput {
   actualBefore?: RgbaImage | null
   /** How far the target moved between recording and replay (replayed point − recorded point). Default 0,0. */
   displacement?: Displacement | null
+  /**
+   * How much larger the program is drawn now than when recorded (a template match at 1.25×: 1.25; a replay
+   * screen of another size), about `anchor`: a recorded pixel p is compared with the current pixel at
+   * anchor + displacement + (p − anchor) × scale. Default 1: only moved.
+   */
+  scale?: number | null
+  /** The recorded point the scale is taken about: the step's recorded target point. Default (0, 0). */
+  anchor?: Displacement | null
   /** The target element's box on the recorded screen, checked with the changed regions. */
   targetBox?: Rect | null
   /**
@@ -67,9 +75,11 @@ export interface ExpectedChangeResult {
   expectedRegions: Rect[]
   /** The bounding box of `expectedRegions` (recorded screen), or null when there is nothing to compare. */
   expectedRegion: Rect | null
-  /** The same box on the current screen (moved by the displacement). */
+  /** The same box on the current screen (moved by the displacement, scaled by the scale). */
   actualRegion: Rect | null
   displacement: Displacement
+  /** The scale the regions were mapped with (1: only moved). */
+  scale: number
   /** Pixels compared inside the regions. */
   comparedPixels: number
   /** Pixels that changed between the recorded before and after frames, inside the regions. */
@@ -249,6 +259,50 @@ const grow = (r: Rect, m: number): Rect => ({
   height: r.height + 2 * m,
 })
 
+/** Where a recorded pixel is looked for on the current screen, and back. */
+interface Placement {
+  x(recordedX: number): number
+  y(recordedY: number): number
+  backX(actualX: number): number
+  backY(actualY: number): number
+  rect(r: Rect): Rect
+}
+
+/** Where the recording had it. */
+const AS_RECORDED: Placement = {
+  x: (v) => v,
+  y: (v) => v,
+  backX: (v) => v,
+  backY: (v) => v,
+  rect: (r) => plain(r),
+}
+
+/** Moved by the displacement and scaled about the anchor (a pixel's centre maps to the pixel it falls in). */
+function moved(d: Displacement, scale: number, anchor: Displacement): Placement {
+  if (scale === 1)
+    return {
+      x: (v) => v + d.x,
+      y: (v) => v + d.y,
+      backX: (v) => v - d.x,
+      backY: (v) => v - d.y,
+      rect: (r) => ({ x: r.x + d.x, y: r.y + d.y, width: r.width, height: r.height }),
+    }
+  const fwd = (v: number, a: number, o: number) => Math.floor(a + o + (v + 0.5 - a) * scale)
+  const back = (v: number, a: number, o: number) => Math.floor(a + (v + 0.5 - a - o) / scale)
+  return {
+    x: (v) => fwd(v, anchor.x, d.x),
+    y: (v) => fwd(v, anchor.y, d.y),
+    backX: (v) => back(v, anchor.x, d.x),
+    backY: (v) => back(v, anchor.y, d.y),
+    rect: (r) => ({
+      x: Math.round(anchor.x + d.x + (r.x - anchor.x) * scale),
+      y: Math.round(anchor.y + d.y + (r.y - anchor.y) * scale),
+      width: Math.round(r.width * scale),
+      height: Math.round(r.height * scale),
+    }),
+  }
+}
+
 /**
  * What the step was meant to change, and whether the replay changed it (issue 14): the regions that changed
  * between the recorded before and after frames, plus the target's box, are compared between the recorded
@@ -261,6 +315,8 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
   const rec = input.recordedAfter
   const act = input.actualAfter
   const d = { x: Math.round(input.displacement?.x ?? 0), y: Math.round(input.displacement?.y ?? 0) }
+  const scale = input.scale && Number.isFinite(input.scale) && input.scale > 0 ? input.scale : 1
+  const anchor = { x: input.anchor?.x ?? 0, y: input.anchor?.y ?? 0 }
   const threshold = input.threshold ?? DEFAULT_THRESHOLD
   const maxDelta = maxDeltaOf(threshold)
   const minExpected = input.minExpectedPixels ?? 16
@@ -298,18 +354,19 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
   // Each region is compared where the displacement puts it and, when that differs, where it was recorded: a
   // layout that shifted only in part moves the target but may leave the step's effect (a panel, a status
   // line) where it was. Each region counts at its better place.
-  const offsets = d.x === 0 && d.y === 0 ? [d] : [d, { x: 0, y: 0 }]
+  const placements: Placement[] =
+    d.x === 0 && d.y === 0 && scale === 1 ? [moved(d, scale, anchor)] : [moved(d, scale, anchor), AS_RECORDED]
   let compared = 0
   let expectedChanged = 0
   let differing = 0
   let union = 0
   let stillBefore = 0
-  const placed: Displacement[] = []
+  const placed: Placement[] = []
   const counted = new Uint8Array(W * H)
   for (const region of regions) {
     const [x0, y0, x1, y1] = bounds(region, W, H)
-    let best: { o: Displacement; c: number; m: number; diff: number; u: number; still: number } | null = null
-    for (const o of offsets) {
+    let best: { o: Placement; c: number; m: number; diff: number; u: number; still: number } | null = null
+    for (const o of placements) {
       const t = tally(x0, y0, x1, y1, o)
       if (!best || t.diff < best.diff) best = { o, ...t }
     }
@@ -323,7 +380,7 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     for (let y = y0; y < y1; y++) counted.fill(1, y * W + x0, y * W + x1)
   }
   /** Counts of one region at one offset; pixels of earlier regions are not counted twice. */
-  function tally(x0: number, y0: number, x1: number, y1: number, o: Displacement) {
+  function tally(x0: number, y0: number, x1: number, y1: number, o: Placement) {
     let c = 0
     let m = 0
     let diff = 0
@@ -333,14 +390,14 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     const A = act.data
     const Bf = before?.data
     for (let y = y0; y < y1; y++) {
-      const ay = y + o.y
+      const ay = o.y(y)
       for (let x = x0; x < x1; x++) {
         const i = y * W + x
         if (!inRegion[i] || counted[i]) continue
         c++
         const changedHere = expectedMask ? (expectedMask[i] as number) : 0
         m += changedHere
-        const ax = x + o.x
+        const ax = o.x(x)
         const p = i * 4
         let differs = true
         let likeBefore = false
@@ -369,10 +426,10 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
   let unexpectedPixels = 0
   const actBefore = input.actualBefore
   if (actBefore && actBefore.width === act.width && actBefore.height === act.height) {
-    const moved = regions.flatMap((r) => offsets.map((o) => grow({ ...r, x: r.x + o.x, y: r.y + o.y }, margin)))
-    const ignoreMoved = (input.ignore ?? []).map((r) => ({ ...r, x: r.x + d.x, y: r.y + d.y }))
+    const movedRegions = regions.flatMap((r) => placements.map((o) => grow(o.rect(r), margin)))
+    const ignoreMoved = (input.ignore ?? []).map((r) => (placements[0] as Placement).rect(r))
     const own = input.actualTargetBox ? [grow(input.actualTargetBox, margin)] : []
-    const mask = changeMask(actBefore, act, { threshold, ignore: [...moved, ...ignoreMoved, ...own] })
+    const mask = changeMask(actBefore, act, { threshold, ignore: [...movedRegions, ...ignoreMoved, ...own] })
     const R = rec.data
     const A = act.data
     for (let ay = 0; ay < act.height; ay++) {
@@ -382,9 +439,9 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
         const q = i * 4
         // the recording shows the same pixel there after the step (where the displacement puts it, or where it
         // was): the replay changed what the recording changed
-        const asRecorded = offsets.some((o) => {
-          const x = ax - o.x
-          const y = ay - o.y
+        const asRecorded = placements.some((o) => {
+          const x = o.backX(ax)
+          const y = o.backY(ay)
           if (x < 0 || y < 0 || x >= W || y >= H) return false
           const p = (y * W + x) * 4
           return (R[p] === A[q] && R[p + 1] === A[q + 1] && R[p + 2] === A[q + 2]) || yiqDelta(R, p, A, q) <= maxDelta
@@ -403,9 +460,10 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     expectedRegions: regions,
     expectedRegion,
     actualRegion: regions.length
-      ? unionBox(regions.map((r, k) => ({ ...r, x: r.x + (placed[k]?.x ?? d.x), y: r.y + (placed[k]?.y ?? d.y) })))
+      ? unionBox(regions.map((r, k) => (placed[k] ?? (placements[0] as Placement)).rect(r)))
       : null,
     displacement: d,
+    scale,
     comparedPixels: compared,
     expectedChangedPixels: expectedChanged,
     differingPixels: differing,

@@ -23,6 +23,12 @@ export interface StepContext {
   actualBefore?: ScreenshotInput | null
   /** Replayed point − recorded point (the target moved): the expected region moves with it. */
   displacement?: Displacement | null
+  /**
+   * The program's scale now against the recording (the template match's scale; a replay screen of another size),
+   * about `anchor`, the recorded point of the step that measured it: the expected region is scaled too.
+   */
+  scale?: number | null
+  anchor?: Displacement | null
   /** The case's previous action: its after-screenshot is this step's "before" when the step recorded none. */
   previousAction?: Action | null
   /** The located element's box on the current screen (its hover or focus look is no change elsewhere). */
@@ -152,6 +158,7 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
         ...(targetBox ? { targetBox } : {}),
         ...(context?.actualBefore ? { actualBefore: context.actualBefore } : {}),
         ...(context?.displacement ? { displacement: context.displacement } : {}),
+        ...(context?.scale && context.scale !== 1 ? { scale: context.scale, anchor: context.anchor ?? null } : {}),
         ...(context?.actualTargetBox ? { actualTargetBox: context.actualTargetBox } : {}),
         ...(previousBox ? { notEffects: [previousBox] } : {}),
       },

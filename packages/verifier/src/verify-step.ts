@@ -56,6 +56,9 @@ export interface VerifyStepInput {
   actualBefore?: ScreenshotInput | null
   /** Replayed point − recorded point: the expected region moves with it (the window moved). */
   displacement?: Displacement | null
+  /** The program's scale now against the recording, about `anchor` (the recorded point): the region scales too. */
+  scale?: number | null
+  anchor?: Displacement | null
   /** The target element's box on the recorded screen; part of the expected region. */
   targetBox?: Rect | null
   /** The located element's box on the current screen: its own look may change during the step. */
@@ -245,6 +248,8 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
           actualAfter: now,
           actualBefore,
           displacement: step.displacement ?? null,
+          scale: step.scale ?? null,
+          anchor: step.anchor ?? null,
           targetBox: step.targetBox ?? null,
           actualTargetBox: step.actualTargetBox ?? null,
           ...(step.notEffects?.length ? { notEffects: step.notEffects } : {}),
@@ -372,6 +377,7 @@ function regionDetails(r: ExpectedChangeResult): JsonObject {
   return {
     expected_regions: r.expectedRegions.map(rect),
     displacement: { x: r.displacement.x, y: r.displacement.y },
+    ...(r.scale !== 1 ? { scale: ratio4(r.scale) } : {}),
     compared_pixels: r.comparedPixels,
     expected_changed_pixels: r.expectedChangedPixels,
     differing_pixels: r.differingPixels,

@@ -54,13 +54,16 @@ describe('qa record desktop / qa replay <desktop case>: refusals before any work
     expect(readFileSync(join(dir, 'taken_screenshots', 'step-001-before.png'), 'utf8')).toBe('x')
   })
 
-  it('replay --save-heals of a desktop case is refused with why, before the display is opened', () => {
+  it('replay --save-heals of a desktop case refuses an existing folder for the new crops, before the display is opened', () => {
     const healed = join(dir, 'healed.json')
+    mkdirSync(join(dir, 'healed_heals'), { recursive: true })
+    writeFileSync(join(dir, 'healed_heals', 'action_0000_crop.png'), 'x')
     const r = qa(['replay', desktopCase, '--verify', '--save-heals', healed], { env: { DISPLAY: '' } })
     expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/--save-heals is not supported for desktop cases yet: .*nothing was replayed/)
+    expect(r.stderr).toMatch(/healed_heals\/ .*already exists/)
     expect(r.stderr).not.toMatch(/No display/)
     expect(existsSync(healed)).toBe(false)
+    expect(readFileSync(join(dir, 'healed_heals', 'action_0000_crop.png'), 'utf8')).toBe('x')
   })
 })
 

@@ -116,6 +116,33 @@ describe('qa replay of a desktop case on a real Tk program', () => {
     return { code: r.code, stderr: r.stderr, report: parseReplayReport(JSON.parse(r.stdout)) }
   }
 
+  it('--save-heals on a moved window: verified heals written to a new case, which then replays by the fast path (issue 14 item 7)', async () => {
+    const moveKeypad = () => xdo('search', '--sync', '--name', 'qa keypad', 'windowmove', '160', '110')
+    let kp = await restartKeypad('heals-moved.txt')
+    await moveKeypad()
+    await sleep(400)
+    const healed = join(dir, 'keypad.healed.json')
+    const r = await verified(casePath(), 'r-heals', ['--save-heals', healed])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.report.replayResults?.map((x) => x.method)).toEqual(['template', 'template', 'template', 'template'])
+    expect(existsSync(healed)).toBe(true)
+    expect(readFileSync(kp.stateFile, 'utf8')).toBe('7*3=')
+    const doc = JSON.parse(readFileSync(healed, 'utf8'))
+    for (const a of doc.actions) {
+      expect(a.healing_history?.[0]).toMatchObject({ strategy: 'template', verified: true })
+      expect(existsSync(join(dir, a.element_crop_path))).toBe(true)
+    }
+    expect(JSON.parse(readFileSync(casePath(), 'utf8')).actions[0].healing_history).toBeUndefined() // input untouched
+    // the healed case on the moved window: every key found where it was healed to, and right
+    kp = await restartKeypad('heals-replayed.txt')
+    await moveKeypad()
+    await sleep(400)
+    const again = await verified(healed, 'r-healed')
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.report.replayResults?.map((x) => x.method)).toEqual(['direct', 'direct', 'direct', 'direct'])
+    expect(readFileSync(kp.stateFile, 'utf8')).toBe('7*3=')
+  })
+
   it('--verify on the unchanged program: every step passes on its expected region, exit 0 (issue 14 Build 1)', async () => {
     const kp = await restartKeypad('verify-unchanged.txt')
     const { code, stderr, report } = await verified(casePath(), 'r-verify')

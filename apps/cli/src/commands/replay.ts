@@ -1,7 +1,8 @@
 import { serializeReplayReport } from '@qa/model'
-import { join, resolve } from 'node:path'
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { isDirectory, loadTestCase, saveTestCase, writeFileAtomic } from '@qa/model/node'
 import { openBrowser, replayWebCase } from '@qa/recorder-cdp'
+import { healsFolderOf } from '@qa/recorder-desktop'
 import { type ReportFormat, renderReport, writeReports } from '@qa/verifier'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
@@ -36,7 +37,8 @@ export class ReplayCommand extends QaCommand {
       finds fails with "not found" and the strategies tried; nothing is clicked. --allow-coordinates (or
       "replay": { "allowCoordinates": true } in the config) clicks the recorded point instead, for coordinate-only
       legacy cases; such steps are reported with method "coordinate" and a warning, never as located.
-      --save-heals is for web cases; a desktop case with it is refused before anything runs.
+      --save-heals on a desktop case writes each verified heal (the click's new place and a crop cut there) to a
+      new case in the case's folder, with the new crops in a <name>_heals folder beside it.
       A folder or --shard honours the same config and flags as one case (--config, --headed, --viewport,
       --files-dir, --threshold, --timeout, masks, vision) and writes --junit from the merged report;
       --save-heals works with one case only.
@@ -164,15 +166,22 @@ export class ReplayCommand extends QaCommand {
         `${this.casePath} has no actions; there is nothing to replay.`,
         'Record the flow again (qa record web … --script steps.json), or check that this is the right file.',
       )
-    if (tc.platform !== 'web' && this.saveHeals)
-      throw new UsageError(
-        `--save-heals is not supported for desktop cases yet: ${this.casePath} is a desktop case, and its heals (a moved crop, a new place) are not written back; nothing was replayed.`,
-        'Replay without --save-heals (the report names the strategy that found each step), or record the case again on the changed program.',
-      )
+    if (this.saveHeals && tc.platform !== 'web') {
+      // the healed case keeps referring to the recording's screenshots, which must stay inside its folder
+      const up = relative(dirname(resolve(this.saveHeals)), loaded.dir)
+      if (up.startsWith('..') || isAbsolute(up))
+        throw new UsageError(
+          `--save-heals ${this.saveHeals}: the healed copy of a desktop case goes in the case's folder (${loaded.dir}) or a folder above it, from where its screenshots can be referenced; nothing was replayed.`,
+          `Use --save-heals ${join(loaded.dir, basename(this.saveHeals))}.`,
+        )
+    }
     await guardOutputs({
       outputs: [
         this.junit && { path: this.junit, flag: '--junit' },
         this.saveHeals && { path: this.saveHeals, flag: '--save-heals' },
+        // a desktop case's new crops go into a folder beside it
+        this.saveHeals &&
+          tc.platform !== 'web' && { path: healsFolderOf(this.saveHeals), flag: '--save-heals', folder: true },
       ],
       inputs: caseInputs(loaded),
       force: this.force,
@@ -187,6 +196,7 @@ export class ReplayCommand extends QaCommand {
         reportDir: resolve(config.replay.reportDir),
         json: this.json,
         ...(this.junit ? { junit: this.junit } : {}),
+        ...(this.saveHeals ? { saveHeals: this.saveHeals } : {}),
         force: this.force,
         out: (l) => this.out(l),
         err: (l) => this.err(l),

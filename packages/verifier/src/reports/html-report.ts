@@ -3,7 +3,15 @@ import type { ReplayReport, VerificationResult } from '@qa/model'
 import { readImageFile } from '../decode-screenshot'
 import { loadSharp } from '../internal/lazy-sharp'
 import { escapeXml as escapeHtml } from './junit-report'
-import { assertionOf, healingLabel, percent, regionLabel, replayResultFor, VERDICT_LABEL } from './report-helpers'
+import {
+  assertionOf,
+  healingLabel,
+  percent,
+  regionLabel,
+  replayResultFor,
+  screenSizeLabel,
+  VERDICT_LABEL,
+} from './report-helpers'
 
 export interface HtmlReportOptions {
   /** Folder the screenshot paths in the report are relative to. Default: the current folder. */
@@ -18,7 +26,7 @@ const CSS = `
 body{margin:0;padding:24px;font:15px/1.5 system-ui,-apple-system,"Segoe UI","Noto Sans CJK KR","Noto Sans KR","Apple SD Gothic Neo","Malgun Gothic","Noto Sans",sans-serif;color:#1f2328;background:#f6f8fa}
 h1{font-size:22px;margin:0 0 4px}
 .meta{color:var(--muted);margin:0 0 16px}
-.summary{display:flex;gap:12px;flex-wrap:wrap;margin-bottom:20px}
+.screen-size-change{background:#fff4e5;border-left:4px solid #ef6c00;padding:8px 12px}\n.summary{display:flex;gap:12px;flex-wrap:wrap;margin-bottom:20px}
 .card{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:10px 16px}
 .card b{display:block;font-size:20px}
 .result-pass{color:var(--pass)}.result-fail{color:var(--fail)}
@@ -111,6 +119,13 @@ ${healing ? `<dt>Located by</dt><dd class="healing">${escapeHtml(healing)}</dd>`
 </section>`
 }
 
+/** The screen-size change of a desktop replay, as a paragraph (empty when the size did not change). */
+function screenSizeChangeHtml(report: ReplayReport): string {
+  const c = report.screenSizeChange
+  if (!c) return ''
+  return `<p class="screen-size-change" id="screen-size-change" data-recorded="${c.recorded.width}x${c.recorded.height}" data-replayed="${c.replayed.width}x${c.replayed.height}"><b>Screen size changed:</b> ${escapeHtml(screenSizeLabel(c))}</p>\n`
+}
+
 /**
  * A self-contained HTML file (no server, no external resources): summary, then per step the expected / actual / diff
  * thumbnails (embedded as data URIs), similarity, verdict, reason and healing method.
@@ -144,7 +159,7 @@ ${card('Warnings', String(report.warningCount))}
 ${card('Success rate', percent(report.successRate, 1))}
 </div>
 <p class="summary-text">${escapeHtml(report.summary)}</p>
-${steps.join('\n')}
+${screenSizeChangeHtml(report)}${steps.join('\n')}
 </body>
 </html>
 `

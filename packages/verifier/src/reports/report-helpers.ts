@@ -1,4 +1,4 @@
-import type { ReplayReport, ReplayResult, VerificationResult } from '@qa/model'
+import type { ReplayReport, ReplayResult, ScreenSizeChange, VerificationResult } from '@qa/model'
 
 export const percent = (x: number, digits = 2) => `${(x * 100).toFixed(digits)}%`
 
@@ -43,4 +43,10 @@ export function regionLabel(v: VerificationResult): string | null {
     ? ` of ${box(e)}${a && (a.x !== e.x || a.y !== e.y) ? ` → (${Math.round(a.x)}, ${Math.round(a.y)})` : ''}`
     : ''
   return `${percent(v.regionSimilarity)}${where}`
+}
+
+/** `1600×900 now, 1280×720 when recorded (×1.25 wide, ×1.25 high): <message>`. */
+export function screenSizeLabel(c: ScreenSizeChange): string {
+  const ratio = (a: number, b: number) => `×${(a / b).toFixed(2)}`
+  return `${c.replayed.width}×${c.replayed.height} now, ${c.recorded.width}×${c.recorded.height} when recorded (${ratio(c.replayed.width, c.recorded.width)} wide, ${ratio(c.replayed.height, c.recorded.height)} high): ${c.message}`
 }

@@ -189,3 +189,28 @@ describe('reports of a step verified on its expected region (issue 14)', () => {
     expect(html).toMatch(/<dd class="region-similarity">12\.50% of 96×237 at \(250, 52\) → \(370, 122\)<\/dd>/)
   })
 })
+
+describe('a desktop replay on a screen of another size (issue 14 item 7)', () => {
+  const change = {
+    recorded: { width: 1280, height: 720 },
+    replayed: { width: 1600, height: 900 },
+    message: 'elements are searched at 0.5–2× and the expected regions compared at the located scale',
+  }
+  test('JSON keeps both sizes and the message as screen_size_change', () => {
+    const report = { ...run.report, screenSizeChange: change }
+    const json = JSON.parse(renderJsonReport(report))
+    expect(json.screen_size_change).toEqual(change)
+    expect(parseReplayReport(json).screenSizeChange).toEqual(change)
+  })
+  test('text and HTML say so next to the result; a run on the recorded size says nothing', async () => {
+    const report = { ...run.report, screenSizeChange: change }
+    expect(renderTextReport(report)).toContain(
+      'Screen size:   1600×900 now, 1280×720 when recorded (×1.25 wide, ×1.25 high): elements are searched',
+    )
+    const html = await renderHtmlReport(report, { baseDir: run.dir })
+    expect(html).toMatch(/id="screen-size-change" data-recorded="1280x720" data-replayed="1600x900"/)
+    expect(html).toContain('1600×900 now, 1280×720 when recorded')
+    expect(renderTextReport(run.report)).not.toContain('Screen size:')
+    expect(await renderHtmlReport(run.report, { baseDir: run.dir })).not.toContain('screen-size-change"')
+  })
+})

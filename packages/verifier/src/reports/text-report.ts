@@ -1,5 +1,13 @@
 import type { ReplayReport } from '@qa/model'
-import { assertionOf, healingLabel, percent, regionLabel, replayResultFor, VERDICT_LABEL } from './report-helpers'
+import {
+  assertionOf,
+  healingLabel,
+  percent,
+  regionLabel,
+  replayResultFor,
+  screenSizeLabel,
+  VERDICT_LABEL,
+} from './report-helpers'
 
 /** The human summary of seed 000: counts, success rate, the test's result and one line per action. */
 export function renderTextReport(report: ReplayReport): string {
@@ -12,6 +20,7 @@ export function renderTextReport(report: ReplayReport): string {
     `Result:        ${passed ? 'PASSED' : 'FAILED'}`,
     `Actions:       ${report.totalActions} (passed ${report.passedCount}, failed ${report.failedCount}, warnings ${report.warningCount})`,
     `Success rate:  ${percent(report.successRate, 1)}`,
+    ...(report.screenSizeChange ? [`Screen size:   ${screenSizeLabel(report.screenSizeChange)}`] : []),
     '',
     report.summary,
     '',
