@@ -265,10 +265,10 @@ describe('toolbar assertions picked inside iframes (issue 15)', () => {
     other: await (await frameOf(page, `${otherSite.url}cart`)).locator('#log').textContent(),
   })
 
-  it('picks the element inside a same-origin and a cross-origin frame without clicking it, and replays the assertions there', async () => {
+  /** A recording of the two-frame page with the toolbar, its shadow root opened (where its buttons are is read). */
+  const recordWithToolbar = async () => {
     const dir = await mkdtemp(join(tmpdir(), 'qa-xo-assert-'))
     const page = await freshPage()
-    // the toolbar's shadow root opened, for this test only: where its buttons are is read from it
     await page.addInitScript(() => {
       const attach = Element.prototype.attachShadow
       Element.prototype.attachShadow = function (init) {
@@ -276,10 +276,10 @@ describe('toolbar assertions picked inside iframes (issue 15)', () => {
       }
     })
     const rec = await createWebRecorder(page, { caseFile: join(dir, 'case.json') })
-    let stopRequested = false
+    const stop = { requested: false }
     const listening = await rec.listen({
       onStopRequest: () => {
-        stopRequested = true
+        stop.requested = true
       },
     })
     await rec.start(pages.url)
@@ -313,6 +313,11 @@ describe('toolbar assertions picked inside iframes (issue 15)', () => {
           (document.querySelector('qa-recorder-toolbar')?.shadowRoot?.querySelector('input') as HTMLInputElement | null)
             ?.value,
       )
+    return { dir, page, rec, stop, listening, toolbar, human, label, fieldValue }
+  }
+
+  it('picks the element inside a same-origin and a cross-origin frame without clicking it, and replays the assertions there', async () => {
+    const { dir, page, rec, stop, listening, toolbar, human, label, fieldValue } = await recordWithToolbar()
     const buttons = await toolbar()
     // assert text in the same-origin frame: the editor opens with the heading's text; "3 items" kept, Enter adds it
     await human(buttons['Assert text']!)
@@ -340,7 +345,7 @@ describe('toolbar assertions picked inside iframes (issue 15)', () => {
     // then a real click on Pay, which the frame's page sees
     await human(centre(PAY, FRAME_OTHER))
     await human(buttons.Stop!)
-    await expect.poll(() => stopRequested).toBe(true)
+    await expect.poll(() => stop.requested).toBe(true)
     await listening.stop()
     await rec.save()
     await rec.close()
@@ -381,5 +386,26 @@ describe('toolbar assertions picked inside iframes (issue 15)', () => {
     expect(rest.map((r) => r.finalResult)).toEqual(['pass', 'pass', 'pass'])
     expect(text?.finalResult).toBe('fail')
     expect(text?.reason).toMatch(/expected .*3 items.*actual .*4 items/)
+  })
+
+  it('Stop while the editor of a pick in a cross-origin frame is open: the assertion is kept as edited, marked not confirmed', async () => {
+    const { page, rec, stop, listening, toolbar, human, label, fieldValue } = await recordWithToolbar()
+    const buttons = await toolbar()
+    await human(buttons['Assert text']!)
+    await human(centre(TOTAL, FRAME_OTHER))
+    await expect.poll(label, { timeout: 10_000 }).toBe('Assert text')
+    expect(await fieldValue()).toBe('3 items')
+    // the person types over the selected text, then clicks Stop without adding it
+    await page.keyboard.type('3 it', { delay: 30 })
+    await human(buttons.Stop!)
+    await expect.poll(() => stop.requested).toBe(true)
+    await listening.stop()
+    await rec.close()
+    expect(await logs(page)).toEqual({ same: '', other: '' })
+    const actions = rec.testCase().actions
+    expect(actions.map((a) => [a.actionType, a.assertion ?? null, a.identity?.framePath ?? null])).toEqual([
+      ['assert', { kind: 'text', expected: '3 it' }, ['#other']],
+    ])
+    expect(actions[0]?.warning).toMatch(/^not confirmed: recording stopped while its editor was open/)
   })
 })

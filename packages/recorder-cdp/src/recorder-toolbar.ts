@@ -120,7 +120,11 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
   const pickingKey = Symbol.for('qa.recorderToolbar.picking')
   /** Marks the toolbar's own messages between frames (the page's message listeners never see them). */
   const MESSAGE = '__qaRecorderToolbar'
-  type ToolbarMessage = { [MESSAGE]: 'state' | 'ask' | 'escape' | 'focus'; mode?: string | null; editing?: boolean }
+  type ToolbarMessage = {
+    [MESSAGE]: 'state' | 'ask' | 'escape' | 'focus' | 'enter'
+    mode?: string | null
+    editing?: boolean
+  }
   const PICK_EVENTS = new Set(['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick'])
   const KEY_EVENTS = new Set(['keydown', 'keyup', 'keypress', 'beforeinput', 'input', 'change'])
   const LISTENED = [...PICK_EVENTS, 'contextmenu', ...KEY_EVENTS]
@@ -173,7 +177,7 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
     )
     // a frame that loads while a mode is on learns it from its parent
     window.parent.postMessage({ [MESSAGE]: 'ask' }, '*')
-    const toTop = (kind: 'escape' | 'focus') => window.top?.postMessage({ [MESSAGE]: kind }, '*')
+    const toTop = (kind: 'escape' | 'focus' | 'enter') => window.top?.postMessage({ [MESSAGE]: kind }, '*')
     // where this frame's viewport is in the highest frame its script can reach (the top one, unless a parent of
     // another origin stops the walk: the recorder places the point from there)
     const offset = () => {
@@ -212,7 +216,10 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
       if (editing && (PICK_EVENTS.has(e.type) || KEY_EVENTS.has(e.type))) {
         e.stopImmediatePropagation()
         if (e.cancelable) e.preventDefault()
+        // a click there, or a key typed there (the focus went to this frame), sends the focus back to the editor;
+        // Enter adds the assertion, as in the editor
         if (e.type === 'click') toTop('focus')
+        else if (e.type === 'keydown') toTop((e as KeyboardEvent).key === 'Enter' ? 'enter' : 'focus')
         return
       }
       if (mode === null || !PICK_EVENTS.has(e.type)) return
@@ -348,6 +355,19 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
       field.focus()
       field.select()
     }
+    // After a pick inside a frame of another process, the browser may give that frame the focus after this: the
+    // field takes it back for a moment (its text still selected while untouched), so that typing goes into it.
+    const id = request.id
+    let checks = 15
+    const holdFocus = () => {
+      if (editing !== id || !field || checks-- <= 0) return
+      if (document.activeElement !== host) {
+        field.focus()
+        if (field.value === request.expected) field.select()
+      }
+      setTimeout(holdFocus, 100)
+    }
+    setTimeout(holdFocus, 100)
   }
   // a pick in a frame below: the recorder reads the element there, as for a pick in this page
   store[Symbol.for('qa.recorderToolbar.picked')] = (kind: string) => {
@@ -375,6 +395,8 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
         setMode(null)
         if (editing !== null) cancelEdit()
       } else if (message[MESSAGE] === 'focus' && typeof editing === 'number') field?.focus()
+      // Enter pressed in a frame while the editor is open: the editor's Enter (Add)
+      else if (message[MESSAGE] === 'enter' && typeof editing === 'number') confirmEdit()
     },
     true,
   )
@@ -456,8 +478,8 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
     }
     if (!hits(stopButton, m)) return
     stopping = true
-    // an open editor is not added: Stop is not a confirmation
-    if (editing !== null) cancelEdit()
+    // an open editor stays as it is: the recorder keeps that assertion as the editor holds it, marked as not
+    // confirmed, as when recording stops any other way (a person never loses an edit without being told)
     setMode(null)
     setLabel('Saving…')
     if (stopButton) stopButton.disabled = true

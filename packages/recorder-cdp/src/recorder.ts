@@ -1169,7 +1169,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         if (unconfirmed)
           action.warning = edit
             ? 'not confirmed: recording stopped while its editor was open; saved as the editor held it then'
-            : 'not confirmed: recording stopped while its editor was open, and the editor could not be read; saved with the value read from the page'
+            : 'not confirmed: recording stopped while its editor was open; saved with the value read from the page (the editor could not be read)'
         // another step took this draft's screenshot names meanwhile: it keeps none rather than another step's
         if (actions.length !== draft.index) {
           delete action.screenshotBeforePath
@@ -1307,9 +1307,9 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         async stop() {
           stopped = true
           await queue
-          // Stopped while the toolbar's editor was open (Ctrl-C, the window closed, the browser gone: its Stop
-          // button cancels the editor first): the assertion is kept as the editor holds it, never dropped
-          // silently; its warning says it was not confirmed.
+          // Stopped while the toolbar's editor was open (its Stop button, Ctrl-C, the window closed, the browser
+          // gone): the assertion is kept as the editor holds it, never dropped silently; its warning (in the live
+          // list of steps) says it was not confirmed.
           for (const [id, draft] of [...drafts]) {
             const held = draft.target.isClosed()
               ? null

@@ -1261,11 +1261,30 @@ describe('nested cross-origin frames, recorded by hand (real X input) and replay
     await sleep(300)
     expect(seen.filter((e) => e.startsWith('send:'))).toEqual(['send:주문 42:true'])
     // where the innermost frame shows 4 items, the text assertion fails there with expected and actual
-    const changed = await qa(['replay', file, '--url', `${topUrl}?n=4`, '--json', '--report-dir', 'reports-nested-4'])
+    // (in --json, in the JUnit file and in the HTML report)
+    const junit = join(dir, 'nested-4.xml')
+    const changed = await qa([
+      'replay',
+      file,
+      '--url',
+      `${topUrl}?n=4`,
+      '--json',
+      '--report-dir',
+      'reports-nested-4',
+      '--junit',
+      junit,
+    ])
     expect(changed.code, changed.stdout + changed.stderr).toBe(1)
     const report = JSON.parse(changed.stdout) as { verification_results: { final_result: string; reason: string }[] }
     expect(report.verification_results.map((v) => v.final_result)).toEqual(['pass', 'pass', 'pass', 'fail', 'pass'])
     expect(report.verification_results[3]?.reason).toMatch(/expected .*3 items.*actual .*4 items/)
+    expect(await readFile(junit, 'utf8')).toMatch(
+      /<failure [^>]*expected text equals &quot;3 items&quot;[^]*actual: &quot;4 items&quot;/,
+    )
+    const htmlFile = (await readdir(join(dir, 'reports-nested-4'))).find((f) => f.endsWith('.html'))
+    const html = await readFile(join(dir, 'reports-nested-4', htmlFile ?? 'missing.html'), 'utf8')
+    expect(html).toContain('<dd class="assertion-expected">text equals &quot;3 items&quot;</dd>')
+    expect(html).toContain('<dd class="assertion-actual">&quot;4 items&quot;</dd>')
   })
 })
 
