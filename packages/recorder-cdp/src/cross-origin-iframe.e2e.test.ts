@@ -195,3 +195,217 @@ describe('clicks in a cross-origin iframe (issue 16)', () => {
     expect(log).toBe('Send by hand 손으로;')
   })
 })
+
+/**
+ * Issue 15: the recorder toolbar's assert modes pick elements inside frames, same-origin and cross-origin (another
+ * process) alike: the frame's page never sees the pick, its text or value pre-fills the editor, and the assertion is
+ * recorded with the frame chain and replayed there. Real input through the browser (`page.mouse`, `page.keyboard`);
+ * the frames' own listeners say what they saw, in their own `#log`.
+ */
+describe('toolbar assertions picked inside iframes (issue 15)', () => {
+  const FRAME_SAME = { x: 20, y: 60, width: 340, height: 260 }
+  const FRAME_OTHER = { x: 400, y: 60, width: 340, height: 260 }
+  const TOTAL = { x: 20, y: 10, width: 260, height: 40 }
+  const COUPON = { x: 20, y: 70, width: 200, height: 36 }
+  const PAY = { x: 20, y: 130, width: 120, height: 40 }
+  /** The framed cart: its count from `n` (a variant makes the text assertion false), every input logged. */
+  const cart = `<!doctype html><html><head><meta charset="utf-8"></head>
+<body style="margin:0; font: 16px sans-serif; background: #efe">
+<h2 id="total" style="${px(TOTAL)}; margin:0">3 items</h2>
+<input id="coupon" aria-label="Coupon" value="봄-25" style="${px(COUPON)}">
+<button id="pay" type="button" style="${px(PAY)}">Pay</button>
+<p id="log" style="position:absolute;left:20px;top:190px;margin:0"></p>
+<script>
+  const n = new URLSearchParams(location.search).get('n')
+  if (n) document.getElementById('total').textContent = n + ' items'
+  const log = (what) => { document.getElementById('log').textContent += what + ';' }
+  for (const type of ['pointerdown', 'click', 'keydown'])
+    addEventListener(type, (e) => log(type + ':' + (e.target.id || e.target.localName) + (e.key ? ':' + e.key : '')))
+</script>
+</body></html>`
+  let pages: { server: Server; url: string }
+  let otherSite: { server: Server; url: string }
+  beforeAll(async () => {
+    const route = (path: string, query: URLSearchParams) =>
+      path === '/cart'
+        ? cart
+        : `<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0">
+<iframe id="same" src="/cart?n=${query.get('n') ?? ''}" style="${px(FRAME_SAME)}; border: 0"></iframe>
+<iframe id="other" src="${otherSite.url}cart?n=${query.get('n') ?? ''}" style="${px(FRAME_OTHER)}; border: 0"></iframe>
+</body></html>`
+    const serveRoutes = async (host: string) => {
+      const server = createServer((req, res) => {
+        const u = new URL(req.url ?? '/', 'http://x')
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(route(u.pathname, u.searchParams))
+      })
+      await new Promise<void>((done) => server.listen(0, host, done))
+      return { server, url: `http://${host}:${(server.address() as AddressInfo).port}/` }
+    }
+    otherSite = await serveRoutes('localhost')
+    pages = await serveRoutes('127.0.0.1')
+  })
+  afterAll(async () => {
+    await new Promise((done) => pages.server.close(done))
+    await new Promise((done) => otherSite.server.close(done))
+  })
+
+  const frameOf = async (page: Page, prefix: string): Promise<Frame> => {
+    for (let i = 0; i < 50; i++) {
+      const frame = page.frames().find((f) => f.url().startsWith(prefix))
+      if (frame) {
+        await frame.waitForLoadState('load')
+        return frame
+      }
+      await page.waitForTimeout(100)
+    }
+    throw new Error(`no frame from ${prefix}`)
+  }
+  const logs = async (page: Page) => ({
+    same: await (await frameOf(page, `${pages.url}cart`)).locator('#log').textContent(),
+    other: await (await frameOf(page, `${otherSite.url}cart`)).locator('#log').textContent(),
+  })
+
+  /** A recording of the two-frame page with the toolbar, its shadow root opened (where its buttons are is read). */
+  const recordWithToolbar = async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qa-xo-assert-'))
+    const page = await freshPage()
+    await page.addInitScript(() => {
+      const attach = Element.prototype.attachShadow
+      Element.prototype.attachShadow = function (init) {
+        return attach.call(this, { ...init, mode: 'open' })
+      }
+    })
+    const rec = await createWebRecorder(page, { caseFile: join(dir, 'case.json') })
+    const stop = { requested: false }
+    const listening = await rec.listen({
+      onStopRequest: () => {
+        stop.requested = true
+      },
+    })
+    await rec.start(pages.url)
+    await frameOf(page, `${otherSite.url}cart`)
+    const toolbar = async () =>
+      page.evaluate(() => {
+        const root = document.querySelector('qa-recorder-toolbar')?.shadowRoot
+        return Object.fromEntries(
+          Array.from(root?.querySelectorAll('button') ?? [])
+            .filter((b) => b.getClientRects().length > 0)
+            .map((b) => {
+              const r = b.getBoundingClientRect()
+              return [b.textContent?.trim() ?? '', [r.left + r.width / 2, r.top + r.height / 2] as [number, number]]
+            }),
+        )
+      })
+    const human = async ([x, y]: [number, number]) => {
+      await page.mouse.move(x, y, { steps: 3 })
+      await page.mouse.down()
+      await page.waitForTimeout(60)
+      await page.mouse.up()
+      await page.waitForTimeout(400)
+    }
+    const label = () =>
+      page.evaluate(
+        () => document.querySelector('qa-recorder-toolbar')?.shadowRoot?.querySelector('.label')?.textContent,
+      )
+    const fieldValue = () =>
+      page.evaluate(
+        () =>
+          (document.querySelector('qa-recorder-toolbar')?.shadowRoot?.querySelector('input') as HTMLInputElement | null)
+            ?.value,
+      )
+    return { dir, page, rec, stop, listening, toolbar, human, label, fieldValue }
+  }
+
+  it('picks the element inside a same-origin and a cross-origin frame without clicking it, and replays the assertions there', async () => {
+    const { dir, page, rec, stop, listening, toolbar, human, label, fieldValue } = await recordWithToolbar()
+    const buttons = await toolbar()
+    // assert text in the same-origin frame: the editor opens with the heading's text; "3 items" kept, Enter adds it
+    await human(buttons['Assert text']!)
+    await human(centre(TOTAL, FRAME_SAME))
+    await expect.poll(label, { timeout: 10_000 }).toBe('Assert text')
+    expect(await fieldValue()).toBe('3 items')
+    // while the editor is open, a click in a frame waits too (the page never sees it), and typing goes on in the
+    // editor's field
+    await human(centre(PAY, FRAME_OTHER))
+    await page.keyboard.press('End')
+    await page.keyboard.press('Enter')
+    await expect.poll(label, { timeout: 10_000 }).toBe('Recording')
+    // assert value in the cross-origin frame (its own process): the coupon's Hangul value, added with Add
+    await human(buttons['Assert value']!)
+    await human(centre(COUPON, FRAME_OTHER))
+    await expect.poll(label, { timeout: 10_000 }).toBe('Assert value')
+    expect(await fieldValue()).toBe('봄-25')
+    await human((await toolbar()).Add!)
+    // assert visible in the cross-origin frame, at once; an assert mode ended with Escape in that frame records nothing
+    await human(buttons['Assert visible']!)
+    await human(centre(PAY, FRAME_OTHER))
+    await human(buttons['Assert text']!)
+    await page.keyboard.press('Escape')
+    await expect.poll(label, { timeout: 10_000 }).toBe('Recording')
+    // then a real click on Pay, which the frame's page sees
+    await human(centre(PAY, FRAME_OTHER))
+    await human(buttons.Stop!)
+    await expect.poll(() => stop.requested).toBe(true)
+    await listening.stop()
+    await rec.save()
+    await rec.close()
+    // neither frame's page saw a pick, the click while the editor was open, or the keys: only the last click
+    expect(await logs(page)).toEqual({ same: '', other: 'pointerdown:pay;click:pay;' })
+    const actions = rec.testCase().actions
+    expect(
+      actions.map((a) => [a.actionType, a.assertion ?? null, a.identity?.tagName, a.identity?.framePath ?? null]),
+    ).toEqual([
+      ['assert', { kind: 'text', expected: '3 items' }, 'h2', ['#same']],
+      ['assert', { kind: 'value', expected: '봄-25' }, 'input', ['#other']],
+      ['assert', { kind: 'visible' }, 'button', ['#other']],
+      ['click', null, 'button', ['#other']],
+    ])
+    const recorded = { dir, testCase: rec.testCase() }
+    const replay = async (n: string) => {
+      const replayPage = await freshPage()
+      const outcome = await replayWebCase(
+        { ...recorded.testCase, startUrl: `${pages.url}?n=${n}` },
+        { page: replayPage, caseDir: dir, verify: false },
+      )
+      await replayPage.waitForTimeout(300)
+      return { outcome, log: await logs(replayPage) }
+    }
+    const same = await replay('')
+    expect(same.outcome.replayResults.map((r) => [r.success, r.errorMessage])).toEqual([
+      [true, ''],
+      [true, ''],
+      [true, ''],
+      [true, ''],
+    ])
+    expect(same.outcome.passed).toBe(true)
+    expect(same.log).toEqual({ same: '', other: 'pointerdown:pay;click:pay;' })
+    // a cart that shows 4 items: the text assertion in the same-origin frame fails, with expected and actual
+    const changed = await replay('4')
+    expect(changed.outcome.passed).toBe(false)
+    const [text, ...rest] = changed.outcome.report.verificationResults
+    expect(rest.map((r) => r.finalResult)).toEqual(['pass', 'pass', 'pass'])
+    expect(text?.finalResult).toBe('fail')
+    expect(text?.reason).toMatch(/expected .*3 items.*actual .*4 items/)
+  })
+
+  it('Stop while the editor of a pick in a cross-origin frame is open: the assertion is kept as edited, marked not confirmed', async () => {
+    const { page, rec, stop, listening, toolbar, human, label, fieldValue } = await recordWithToolbar()
+    const buttons = await toolbar()
+    await human(buttons['Assert text']!)
+    await human(centre(TOTAL, FRAME_OTHER))
+    await expect.poll(label, { timeout: 10_000 }).toBe('Assert text')
+    expect(await fieldValue()).toBe('3 items')
+    // the person types over the selected text, then clicks Stop without adding it
+    await page.keyboard.type('3 it', { delay: 30 })
+    await human(buttons.Stop!)
+    await expect.poll(() => stop.requested).toBe(true)
+    await listening.stop()
+    await rec.close()
+    expect(await logs(page)).toEqual({ same: '', other: '' })
+    const actions = rec.testCase().actions
+    expect(actions.map((a) => [a.actionType, a.assertion ?? null, a.identity?.framePath ?? null])).toEqual([
+      ['assert', { kind: 'text', expected: '3 it' }, ['#other']],
+    ])
+    expect(actions[0]?.warning).toMatch(/^not confirmed: recording stopped while its editor was open/)
+  })
+})

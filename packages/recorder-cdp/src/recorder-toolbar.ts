@@ -2,6 +2,11 @@
  * The recorder's toolbar in the page a person records in: a small "Recording… Stop" bar in a closed shadow root,
  * in the top frame only. Its input is never recorded and never reaches the page's own listeners (a window capture
  * listener added before any page script ends those events), and screenshots hide it (`TOOLBAR_SCREENSHOT_STYLE`).
+ * Every frame below the top one (same-origin or not, nested as deep as it goes) gets a small part of it that only
+ * listens: while an assert mode waits for its pick, a click in that frame picks the element there (the frame's page
+ * never sees it), and while the editor is open that frame's clicks and keys wait, as the top page's do. The top
+ * frame tells its frames the mode with `postMessage` (each frame passes it on to its own frames), so that it reaches
+ * frames of other origins, each in its own process, before the person's next click does.
  */
 
 /** The toolbar's host element; a custom tag, so that one CSS rule hides it in screenshots. */
@@ -31,7 +36,17 @@ export type ToolbarAssertOp = 'equals' | 'contains'
  */
 export type ToolbarRequest =
   | { kind: 'stop' }
-  | { kind: 'assert'; assert: ToolbarAssertKind; x: number; y: number }
+  | {
+      kind: 'assert'
+      assert: ToolbarAssertKind
+      x: number
+      y: number
+      /**
+       * A pick in a frame below a cross-origin parent: how many frames up its script could walk; the point is in
+       * the viewport of that frame (the recorder moves it to the top one, as the input reporter's events).
+       */
+      inFrame?: number
+    }
   | { kind: 'assert-confirm'; id: number; op: ToolbarAssertOp; expected: string }
   | { kind: 'assert-cancel'; id: number }
 
@@ -50,6 +65,40 @@ export const TOOLBAR_PICKING_KEY = 'qa.recorderToolbar.picking'
 /** The toolbar's function that opens the editor of a picked text or value assertion (a `Symbol.for` key). */
 export const TOOLBAR_EDIT_KEY = 'qa.recorderToolbar.edit'
 
+/** The toolbar's function that takes a pick made in a frame below the top one (a `Symbol.for` key). */
+export const TOOLBAR_PICKED_KEY = 'qa.recorderToolbar.picked'
+
+/** The toolbar's function that answers what its open editor holds now (a `Symbol.for` key). */
+export const TOOLBAR_DRAFT_KEY = 'qa.recorderToolbar.draft'
+
+/** What the toolbar's editor holds now: the draft it edits, equals or contains, and the text in its field. */
+export interface ToolbarDraft {
+  id: number
+  op: ToolbarAssertOp
+  expected: string
+}
+
+/**
+ * Tells the toolbar (run with `page.evaluate` in the top frame) that a frame below took the assert mode's pick:
+ * the mode ends there too, and a text or value pick waits for its editor (`openToolbarEditorInPage`).
+ */
+export function markToolbarPickedInPage(assert: ToolbarAssertKind): boolean {
+  const picked = (window as unknown as Record<symbol, ((a: ToolbarAssertKind) => void) | undefined>)[
+    Symbol.for('qa.recorderToolbar.picked')
+  ]
+  if (typeof picked !== 'function') return false
+  picked(assert)
+  return true
+}
+
+/** What the toolbar's open editor holds now (run with `page.evaluate`); null when no editor is open. */
+export function readToolbarEditorInPage(): ToolbarDraft | null {
+  const read = (window as unknown as Record<symbol, (() => ToolbarDraft | null) | undefined>)[
+    Symbol.for('qa.recorderToolbar.draft')
+  ]
+  return typeof read === 'function' ? read() : null
+}
+
 /** Opens the toolbar's editor in the page (run with `page.evaluate`); false when there is no toolbar there. */
 export function openToolbarEditorInPage(request: ToolbarEditRequest): boolean {
   const open = (window as unknown as Record<symbol, ((r: ToolbarEditRequest) => void) | undefined>)[
@@ -61,13 +110,132 @@ export function openToolbarEditorInPage(request: ToolbarEditRequest): boolean {
 }
 
 /**
- * Runs in every frame at document start (it returns at once in frames other than the top one). Self-contained: it
- * is sent to the page as source text. The host is published under `Symbol.for('qa.recorderToolbar')` so that the
+ * Runs in every frame at document start: the toolbar in the top frame, its listening part in the others (an assert
+ * mode's pick, and the wait while the editor is open). Self-contained: it is sent to the page as source text. The host is published under `Symbol.for('qa.recorderToolbar')` so that the
  * input reporter can tell the toolbar's events apart.
  */
 export function installRecorderToolbarInPage(args: { binding: string; tag: string }): void {
-  if (window !== window.top) return
   const store = window as unknown as Record<symbol, unknown>
+  const flags = store
+  const pickingKey = Symbol.for('qa.recorderToolbar.picking')
+  /** Marks the toolbar's own messages between frames (the page's message listeners never see them). */
+  const MESSAGE = '__qaRecorderToolbar'
+  type ToolbarMessage = {
+    [MESSAGE]: 'state' | 'ask' | 'escape' | 'focus' | 'enter'
+    mode?: string | null
+    editing?: boolean
+  }
+  const PICK_EVENTS = new Set(['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick'])
+  const KEY_EVENTS = new Set(['keydown', 'keyup', 'keypress', 'beforeinput', 'input', 'change'])
+  const LISTENED = [...PICK_EVENTS, 'contextmenu', ...KEY_EVENTS]
+  const call = (request: unknown) => {
+    const fn = (window as unknown as Record<string, ((r: unknown) => void) | undefined>)[args.binding]
+    if (typeof fn === 'function') fn(request)
+  }
+  const toolbarMessage = (e: MessageEvent): ToolbarMessage | null => {
+    const data = e.data as ToolbarMessage | null
+    return data && typeof data === 'object' && typeof data[MESSAGE] === 'string' ? data : null
+  }
+  /** Posts to this frame's own frames (each passes the toolbar's state on to its own). */
+  const toChildFrames = (message: ToolbarMessage) => {
+    for (let i = 0; i < window.frames.length; i++)
+      try {
+        window.frames[i]?.postMessage(message, '*')
+      } catch {
+        // a frame going away
+      }
+  }
+  const isChildFrame = (source: MessageEventSource | null) => {
+    for (let i = 0; i < window.frames.length; i++) if (source !== null && window.frames[i] === source) return true
+    return false
+  }
+  if (window !== window.top) {
+    // A frame below the top one: the assert mode and the editor's state come from the parent frame.
+    const frameKey = Symbol.for('qa.recorderToolbar.frame')
+    if (store[frameKey]) return
+    store[frameKey] = true
+    let mode: string | null = null
+    let editing = false
+    const setState = (next: { mode: string | null; editing: boolean }) => {
+      mode = next.mode
+      editing = next.editing
+      flags[pickingKey] = mode !== null || editing
+    }
+    addEventListener(
+      'message',
+      (e) => {
+        const message = toolbarMessage(e)
+        if (!message) return
+        e.stopImmediatePropagation()
+        if (message[MESSAGE] === 'state' && e.source === window.parent) {
+          setState({ mode: typeof message.mode === 'string' ? message.mode : null, editing: message.editing === true })
+          toChildFrames(message)
+        } else if (message[MESSAGE] === 'ask' && isChildFrame(e.source))
+          (e.source as Window).postMessage({ [MESSAGE]: 'state', mode, editing }, '*')
+      },
+      true,
+    )
+    // a frame that loads while a mode is on learns it from its parent
+    window.parent.postMessage({ [MESSAGE]: 'ask' }, '*')
+    const toTop = (kind: 'escape' | 'focus' | 'enter') => window.top?.postMessage({ [MESSAGE]: kind }, '*')
+    // where this frame's viewport is in the highest frame its script can reach (the top one, unless a parent of
+    // another origin stops the walk: the recorder places the point from there)
+    const offset = () => {
+      let dx = 0
+      let dy = 0
+      let hops = 0
+      let win: Window = window
+      let top = true
+      while (win !== win.parent) {
+        let frameEl: Element | null = null
+        try {
+          frameEl = win.frameElement
+        } catch {
+          frameEl = null
+        }
+        if (!frameEl) {
+          top = false
+          break
+        }
+        const r = frameEl.getBoundingClientRect()
+        dx += r.left + (frameEl as HTMLElement).clientLeft
+        dy += r.top + (frameEl as HTMLElement).clientTop
+        win = win.parent
+        hops++
+      }
+      return { dx, dy, top, hops }
+    }
+    const swallowInFrame = (e: Event) => {
+      if (e.type === 'keydown' && (e as KeyboardEvent).key === 'Escape' && (mode !== null || editing)) {
+        e.stopImmediatePropagation()
+        e.preventDefault()
+        setState({ mode: null, editing: false })
+        toTop('escape')
+        return
+      }
+      if (editing && (PICK_EVENTS.has(e.type) || KEY_EVENTS.has(e.type))) {
+        e.stopImmediatePropagation()
+        if (e.cancelable) e.preventDefault()
+        // a click there, or a key typed there (the focus went to this frame), sends the focus back to the editor;
+        // Enter adds the assertion, as in the editor
+        if (e.type === 'click') toTop('focus')
+        else if (e.type === 'keydown') toTop((e as KeyboardEvent).key === 'Enter' ? 'enter' : 'focus')
+        return
+      }
+      if (mode === null || !PICK_EVENTS.has(e.type)) return
+      e.stopImmediatePropagation()
+      if (e.cancelable) e.preventDefault()
+      if (e.type !== 'click') return
+      const m = e as MouseEvent
+      const kind = mode
+      const { dx, dy, top, hops } = offset()
+      // the next clicks wait until the editor of a text or value pick is closed (the top frame says when)
+      setState({ mode: null, editing: kind === 'text' || kind === 'value' })
+      call({ kind: 'assert', assert: kind, x: m.clientX + dx, y: m.clientY + dy, ...(top ? {} : { inFrame: hops }) })
+    }
+    for (const type of LISTENED) addEventListener(type, swallowInFrame, true)
+    return
+  }
   const key = Symbol.for('qa.recorderToolbar')
   if (store[key]) return
   const host = document.createElement(args.tag)
@@ -117,8 +285,6 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
   const field = root.querySelector('input.expected') as HTMLInputElement | null
   const okButton = root.querySelector('button.ok') as HTMLButtonElement | null
   const cancelButton = root.querySelector('button.cancel') as HTMLButtonElement | null
-  const pickingKey = Symbol.for('qa.recorderToolbar.picking')
-  const flags = window as unknown as Record<symbol, unknown>
   let stopping = false
   let mode: string | null = null
   /** The open editor's request id; `waiting` while Node reads the picked element. */
@@ -128,15 +294,13 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
     const r = b?.getBoundingClientRect()
     return !!r && e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom
   }
-  const call = (request: unknown) => {
-    const fn = (window as unknown as Record<string, ((r: unknown) => void) | undefined>)[args.binding]
-    if (typeof fn === 'function') fn(request)
-  }
   const setLabel = (text: string) => {
     if (label) label.textContent = text
   }
   const setPicking = () => {
     flags[pickingKey] = mode !== null || editing !== null
+    // the frames below pick and wait as this page does
+    toChildFrames({ [MESSAGE]: 'state', mode, editing: editing !== null })
   }
   const setMode = (next: string | null) => {
     mode = next
@@ -191,9 +355,51 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
       field.focus()
       field.select()
     }
+    // After a pick inside a frame of another process, the browser may give that frame the focus after this: the
+    // field takes it back for a moment (its text still selected while untouched), so that typing goes into it.
+    const id = request.id
+    let checks = 15
+    const holdFocus = () => {
+      if (editing !== id || !field || checks-- <= 0) return
+      if (document.activeElement !== host) {
+        field.focus()
+        if (field.value === request.expected) field.select()
+      }
+      setTimeout(holdFocus, 100)
+    }
+    setTimeout(holdFocus, 100)
   }
-  const PICK_EVENTS = new Set(['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick'])
-  const KEY_EVENTS = new Set(['keydown', 'keyup', 'keypress', 'beforeinput', 'input', 'change'])
+  // a pick in a frame below: the recorder reads the element there, as for a pick in this page
+  store[Symbol.for('qa.recorderToolbar.picked')] = (kind: string) => {
+    if (stopping) return
+    setMode(null)
+    if (kind === 'text' || kind === 'value') {
+      editing = 'waiting'
+      setPicking()
+      setLabel('Reading…')
+    }
+  }
+  store[Symbol.for('qa.recorderToolbar.draft')] = () =>
+    typeof editing === 'number' ? { id: editing, op, expected: field?.value ?? '' } : null
+  addEventListener(
+    'message',
+    (e) => {
+      const message = toolbarMessage(e)
+      if (!message) return
+      e.stopImmediatePropagation()
+      if (e.source === window) return
+      if (message[MESSAGE] === 'ask' && isChildFrame(e.source))
+        (e.source as Window).postMessage({ [MESSAGE]: 'state', mode, editing: editing !== null }, '*')
+      else if (message[MESSAGE] === 'escape' && (mode || editing !== null)) {
+        // Escape in a frame: as in this page
+        setMode(null)
+        if (editing !== null) cancelEdit()
+      } else if (message[MESSAGE] === 'focus' && typeof editing === 'number') field?.focus()
+      // Enter pressed in a frame while the editor is open: the editor's Enter (Add)
+      else if (message[MESSAGE] === 'enter' && typeof editing === 'number') confirmEdit()
+    },
+    true,
+  )
   const swallow = (e: Event) => {
     const onToolbar = e.composedPath().includes(host)
     if (!onToolbar) {
@@ -272,30 +478,14 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
     }
     if (!hits(stopButton, m)) return
     stopping = true
-    // an open editor is not added: Stop is not a confirmation
-    if (editing !== null) cancelEdit()
+    // an open editor stays as it is: the recorder keeps that assertion as the editor holds it, marked as not
+    // confirmed, as when recording stops any other way (a person never loses an edit without being told)
     setMode(null)
     setLabel('Saving…')
     if (stopButton) stopButton.disabled = true
     call({ kind: 'stop' })
   }
-  for (const type of [
-    'pointerdown',
-    'pointerup',
-    'mousedown',
-    'mouseup',
-    'click',
-    'dblclick',
-    'auxclick',
-    'contextmenu',
-    'keydown',
-    'keyup',
-    'keypress',
-    'beforeinput',
-    'input',
-    'change',
-  ])
-    addEventListener(type, swallow, true)
+  for (const type of LISTENED) addEventListener(type, swallow, true)
   const mount = () => {
     if (!host.isConnected) document.documentElement?.appendChild(host)
   }
@@ -305,9 +495,21 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
   addEventListener('load', mount)
 }
 
-/** Removes the toolbar (a person's own browser, attached with --cdp, is left as it was). */
+/**
+ * Removes the toolbar (a person's own browser, attached with --cdp, is left as it was): no assert mode is left on
+ * in its frames either.
+ */
 export function removeRecorderToolbarInPage(): void {
-  const store = window as unknown as Record<symbol, Element | undefined>
-  store[Symbol.for('qa.recorderToolbar')]?.remove()
+  const store = window as unknown as Record<symbol, unknown>
+  ;(store[Symbol.for('qa.recorderToolbar')] as Element | undefined)?.remove()
   delete store[Symbol.for('qa.recorderToolbar.edit')]
+  delete store[Symbol.for('qa.recorderToolbar.picked')]
+  delete store[Symbol.for('qa.recorderToolbar.draft')]
+  store[Symbol.for('qa.recorderToolbar.picking')] = false
+  for (let i = 0; i < window.frames.length; i++)
+    try {
+      window.frames[i]?.postMessage({ __qaRecorderToolbar: 'state', mode: null, editing: false }, '*')
+    } catch {
+      // a frame going away
+    }
 }

@@ -28,7 +28,9 @@ import { composeBeforeShot, type FrameBuffer, startFrameBuffer } from './cdp-fra
 import { isSameElement, targetAtPointerDown } from './pointer-down-target'
 import {
   installRecorderToolbarInPage,
+  markToolbarPickedInPage,
   openToolbarEditorInPage,
+  readToolbarEditorInPage,
   removeRecorderToolbarInPage,
   TOOLBAR_BINDING,
   TOOLBAR_SCREENSHOT_STYLE,
@@ -275,6 +277,21 @@ export async function placeFrameEvent(event: PageInputEvent, frame: Frame): Prom
     else placed.snapshot = null
   }
   return placed
+}
+
+/**
+ * A point in the viewport of the frame `hops` levels up from `frame`, in the top-level viewport: where the toolbar's
+ * pick in a frame below a cross-origin parent was. Null when that frame is gone.
+ */
+async function pointInTopViewport(
+  point: { x: number; y: number },
+  frame: Frame,
+  hops: number,
+): Promise<{ x: number; y: number } | null> {
+  let boundary: Frame | null = frame
+  for (let k = 0; k < hops && boundary; k++) boundary = boundary.parentFrame()
+  const origin = boundary ? await contentOrigin(boundary) : null
+  return origin ? { x: point.x + origin.x, y: point.y + origin.y } : null
 }
 
 /**
@@ -1089,15 +1106,12 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           x: request.x,
           y: request.y,
         }).catch(() => null)
-        const edited = request.assert === 'text' || request.assert === 'value'
         if (!partial) {
           await removeShots(before?.path)
-          if (edited)
-            await target
-              .evaluate(openToolbarEditorInPage, { id: -1, error: 'Nothing to assert there' })
-              .catch(() => undefined)
+          await nothingToAssert(request, target)
           return
         }
+        const edited = request.assert === 'text' || request.assert === 'value'
         const action: Action = { timestamp: Date.now(), ...partial }
         if (before) {
           action.screenshotBeforePath = before.path
@@ -1123,8 +1137,23 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         // no editor to confirm it in (the page went away meanwhile): the assertion is kept as it was read
         if (!opened) confirmDraft(id, null)
       }
-      /** A draft assertion as the person confirmed it in the toolbar (null: as it was read). */
-      const confirmDraft = (id: number, edit: { op: 'equals' | 'contains'; expected: string } | null) => {
+      /** The toolbar's editor, waiting for a text or value pick, says there is nothing to assert there. */
+      const nothingToAssert = async (request: Extract<ToolbarRequest, { kind: 'assert' }>, target: Page) => {
+        if (request.assert === 'text' || request.assert === 'value')
+          await target
+            .evaluate(openToolbarEditorInPage, { id: -1, error: 'Nothing to assert there' })
+            .catch(() => undefined)
+      }
+      /**
+       * A draft assertion as the person confirmed it in the toolbar (null: as it was read). `unconfirmed`: the
+       * recording stopped while its editor was open (Ctrl-C, the window closed): it is kept as the editor held it
+       * then (`edit`; null: the editor could not be read, as it was read), with a warning that says so.
+       */
+      const confirmDraft = (
+        id: number,
+        edit: { op: 'equals' | 'contains'; expected: string } | null,
+        unconfirmed = false,
+      ) => {
         const draft = drafts.get(id)
         if (!draft) return
         drafts.delete(id)
@@ -1137,6 +1166,10 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           action.description = describeAssertion(assertion, assertionTargetLabel(action.identity))
           delete action.warning
         }
+        if (unconfirmed)
+          action.warning = edit
+            ? 'not confirmed: recording stopped while its editor was open; saved as the editor held it then'
+            : 'not confirmed: recording stopped while its editor was open; saved with the value read from the page (the editor could not be read)'
         // another step took this draft's screenshot names meanwhile: it keeps none rather than another step's
         if (actions.length !== draft.index) {
           delete action.screenshotBeforePath
@@ -1186,11 +1219,25 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         }
         const onStopRequest = listenOpts.onStopRequest
         if (onStopRequest) {
-          await target.exposeBinding(TOOLBAR_BINDING, (_source, request: ToolbarRequest) => {
+          await target.exposeBinding(TOOLBAR_BINDING, (source: { frame: Frame }, request: ToolbarRequest) => {
             if (stopped) return
             if (request?.kind === 'stop') onStopRequest()
-            else if (request?.kind === 'assert' && target === page) enqueue(() => pickedAssertion(request, target))
-            else if (request?.kind === 'assert-confirm')
+            else if (request?.kind === 'assert' && target === page) {
+              if (source.frame === target.mainFrame()) enqueue(() => pickedAssertion(request, target))
+              else {
+                // a pick in a frame below: the toolbar (in the top frame) ends its mode and waits for the editor now,
+                // before the queue gets to the pick; the point is moved into the top viewport in order, in the queue
+                void target.evaluate(markToolbarPickedInPage, request.assert).catch(() => undefined)
+                enqueue(async () => {
+                  const point =
+                    request.inFrame === undefined
+                      ? request
+                      : await pointInTopViewport(request, source.frame, request.inFrame).catch(() => null)
+                  if (point) await pickedAssertion({ ...request, x: point.x, y: point.y }, target)
+                  else await nothingToAssert(request, target)
+                })
+              }
+            } else if (request?.kind === 'assert-confirm')
               enqueue(async () =>
                 confirmDraft(request.id, {
                   op: request.op === 'contains' ? 'contains' : 'equals',
@@ -1201,7 +1248,9 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           })
           const toolbar = { binding: TOOLBAR_BINDING, tag: TOOLBAR_TAG }
           await target.addInitScript(installRecorderToolbarInPage, toolbar)
-          await target.evaluate(installRecorderToolbarInPage, toolbar).catch(() => undefined)
+          // the toolbar in the top frame, and its listening part in every frame below (picks inside frames)
+          for (const frame of target.frames())
+            await frame.evaluate(installRecorderToolbarInPage, toolbar).catch(() => undefined)
         }
         // Back and forward (the browser's buttons, Alt+Left): no page event tells them, the history does. A main-frame
         // navigation to an entry the history already had, at another index, is one; it is recorded as a navigate
@@ -1258,6 +1307,16 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         async stop() {
           stopped = true
           await queue
+          // Stopped while the toolbar's editor was open (its Stop button, Ctrl-C, the window closed, the browser
+          // gone): the assertion is kept as the editor holds it, never dropped silently; its warning (in the live
+          // list of steps) says it was not confirmed.
+          for (const [id, draft] of [...drafts]) {
+            const held = draft.target.isClosed()
+              ? null
+              : await draft.target.evaluate(readToolbarEditorInPage).catch(() => null)
+            const edit = held && held.id === id ? { op: held.op, expected: String(held.expected ?? '') } : null
+            confirmDraft(id, edit, true)
+          }
           for (const frames of buffers.values()) await frames.stop()
           buffers.clear()
           attachDialogs()

@@ -1072,6 +1072,222 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
   })
 })
 
+/**
+ * Where the recorder toolbar's buttons are in a viewport of `VIEWPORT`'s size: the same toolbar in a probe page (its
+ * shadow root opened), as it starts and with its editor open (Assert text, a click on the page, the editor).
+ */
+async function toolbarLayout(): Promise<{
+  buttons: Record<string, { x: number; y: number }>
+  editor: Record<string, { x: number; y: number }>
+}> {
+  const probePage = await probe.newPage({ viewport: VIEWPORT })
+  try {
+    await probePage.setContent('<body></body>')
+    await probePage.evaluate(() => {
+      const attach = Element.prototype.attachShadow
+      Element.prototype.attachShadow = function (init) {
+        return attach.call(this, { ...init, mode: 'open' })
+      }
+    })
+    await probePage.evaluate(installRecorderToolbarInPage, { binding: TOOLBAR_BINDING, tag: TOOLBAR_TAG })
+    const visibleButtons = () =>
+      probePage.evaluate((tag) => {
+        const root = document.querySelector(tag)?.shadowRoot
+        return Object.fromEntries(
+          Array.from(root?.querySelectorAll('button') ?? [])
+            .filter((b) => b.getClientRects().length > 0)
+            .map((b) => {
+              const r = b.getBoundingClientRect()
+              return [b.textContent?.trim() ?? '', { x: r.left + r.width / 2, y: r.top + r.height / 2 }]
+            }),
+        )
+      }, TOOLBAR_TAG)
+    const buttons = await visibleButtons()
+    await probePage.mouse.click(buttons['Assert text']!.x, buttons['Assert text']!.y)
+    await probePage.mouse.click(100, 100)
+    await probePage.evaluate(
+      (request) =>
+        (window as unknown as Record<symbol, (r: unknown) => void>)[Symbol.for('qa.recorderToolbar.edit')]?.(request),
+      { id: 1, assert: 'text', expected: '3 items', op: 'equals' },
+    )
+    const editor = await visibleButtons()
+    expect(Object.keys(buttons)).toEqual(['Assert visible', 'Assert text', 'Assert value', 'Stop'])
+    expect(Object.keys(editor)).toEqual(['equals', 'contains', 'Add', 'Cancel', 'Stop'])
+    return { buttons, editor }
+  } finally {
+    await probePage.close()
+  }
+}
+
+describe('nested cross-origin frames, recorded by hand (real X input) and replayed', () => {
+  // The top page on one site (127.0.0.1), a frame from another (localhost) inside it, and inside that a frame from
+  // a third (127.0.0.2): each site in its own renderer process. The innermost frame's page logs what it hears to
+  // its own server; that log, not the recorder, says what happened.
+  const OUTER = { x: 40, y: 60 }
+  const INNER = { x: 60, y: 80 }
+  /** A point of the innermost frame in the top page's viewport. */
+  const inner = (x: number, y: number) => ({ x: OUTER.x + INNER.x + x, y: OUTER.y + INNER.y + y })
+  const TOTAL = inner(150, 40)
+  const NOTE = inner(140, 108)
+  const SEND = inner(80, 170)
+  let sites: Server[] = []
+  let topUrl: string
+  let seen: string[] = []
+  beforeAll(async () => {
+    const ports: number[] = []
+    const page = (path: string, query: URLSearchParams) => {
+      const n = encodeURIComponent(query.get('n') ?? '')
+      if (path === '/top')
+        return `<!doctype html><html><head><meta charset="utf-8"><title>Top</title></head><body style="margin:0">
+          <iframe id="outer" src="http://localhost:${ports[0]}/outer?n=${n}" style="position:absolute;left:${OUTER.x}px;top:${OUTER.y}px;width:700px;height:500px;border:0"></iframe></body></html>`
+      if (path === '/outer')
+        return `<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0;background:#eef;font:16px sans-serif">
+          <p style="margin:8px">Shop frame</p>
+          <iframe id="inner" src="http://127.0.0.2:${ports[1]}/inner?n=${n}" style="position:absolute;left:${INNER.x}px;top:${INNER.y}px;width:560px;height:360px;border:0"></iframe></body></html>`
+      if (path === '/inner')
+        return `<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0;background:#efe;font:20px sans-serif">
+          <h2 id="total" style="position:absolute;left:20px;top:20px;width:260px;height:40px;margin:0">3 items</h2>
+          <input id="note" aria-label="Note" style="position:absolute;left:20px;top:90px;width:240px;height:36px;font:inherit">
+          <button id="send" type="button" style="position:absolute;left:20px;top:150px;width:120px;height:40px;font:inherit">Send</button>
+          <script>
+            const log = (e) => fetch('/log?e=' + encodeURIComponent(e))
+            const n = new URLSearchParams(location.search).get('n')
+            if (n) document.getElementById('total').textContent = n + ' items'
+            const note = document.getElementById('note')
+            addEventListener('pointerdown', (e) => log('down:' + (e.target.id || e.target.localName)))
+            document.getElementById('send').addEventListener('click', (e) => log('send:' + note.value + ':' + e.isTrusted))
+          </script></body></html>`
+      return null
+    }
+    for (const host of ['127.0.0.1', '127.0.0.2']) {
+      const server = createServer((req, res) => {
+        const u = new URL(req.url ?? '/', 'http://x')
+        if (u.pathname === '/log') {
+          seen.push(u.searchParams.get('e') ?? '')
+          res.end('ok')
+          return
+        }
+        const html = page(u.pathname, u.searchParams)
+        res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(html ?? 'not found')
+      })
+      await new Promise<void>((r) => server.listen(0, host, r))
+      sites.push(server)
+      ports.push((server.address() as AddressInfo).port)
+    }
+    // localhost is served by the 127.0.0.1 server: another site to the browser, on the same port
+    topUrl = `http://127.0.0.1:${ports[0]}/top`
+  })
+  afterAll(async () => {
+    await Promise.all(sites.map((server) => new Promise((r) => server.close(r))))
+    sites = []
+  })
+
+  it('clicks, typing (Hangul) and assertions in the innermost frame; Ctrl-C with the editor open keeps that assertion as edited; replayed', async () => {
+    const { buttons, editor } = await toolbarLayout()
+    // each frame is out of process (its own CDP target): the top page's scripts reach neither
+    const look = await probe.newPage({ viewport: VIEWPORT })
+    await look.goto(topUrl)
+    await expect.poll(() => look.frames().length).toBe(3)
+    const browserSession = await probe.newBrowserCDPSession()
+    const { targetInfos } = await browserSession.send('Target.getTargets')
+    await browserSession.detach()
+    await look.close()
+    expect(
+      targetInfos
+        .filter((t) => t.type === 'iframe')
+        .map((t) => new URL(t.url).host.replace(/:\d+$/, ''))
+        .sort(),
+    ).toEqual(['127.0.0.2', 'localhost'])
+    const file = join(dir, 'nested-frames.json')
+    seen = []
+    const rec = await startRecording(topUrl, file)
+    await sleep(1000)
+    await clickAt(NOTE)
+    await typeText('주문 42')
+    await clickAt(SEND)
+    // assert text of the heading in the innermost frame: the editor opens with "3 items", added with Enter
+    await clickAt(buttons['Assert text']!)
+    await clickAt(TOTAL)
+    await sleep(1000)
+    await pressKey('Return')
+    // assert value of the field: the editor opens with "주문 42"; the person types "42" over it and picks
+    // "contains", and presses Ctrl-C in the terminal before adding it
+    await clickAt(buttons['Assert value']!)
+    await clickAt(NOTE)
+    await sleep(1000)
+    await typeText('42')
+    await clickAt(editor.contains!)
+    rec.interrupt()
+    expect(await rec.exited, rec.stderr()).toBe(0)
+    // the innermost page heard the two clicks on it, and nothing of the two picks
+    expect(seen).toEqual(['down:note', 'down:send', 'send:주문 42:true'])
+    const out = rec.stdout()
+    expect(out).toMatch(/Stopped: recording was interrupted from the terminal/)
+    // the open edit is not lost silently: the live list shows it with its warning, and the summary says it again
+    expect(out).toMatch(
+      / {2}5\. Assert value of [^\n]*contains "42"[^\n]*\n\s+warning: not confirmed: recording stopped while its editor was open/,
+    )
+    expect(out).toMatch(/Step 5 was recorded with a warning: not confirmed/)
+    const saved = JSON.parse(await readFile(file, 'utf8')) as {
+      actions: {
+        action_type: string
+        text?: string
+        warning?: string
+        assertion?: { kind: string; op?: string; expected?: string }
+        identity?: { tag_name?: string; frame_path?: string[] }
+      }[]
+    }
+    const path = ['#outer', '#inner']
+    expect(
+      saved.actions.map((a) => [
+        a.action_type,
+        a.text ?? a.assertion ?? null,
+        a.identity?.tag_name ?? null,
+        a.identity?.frame_path ?? null,
+      ]),
+    ).toEqual([
+      ['click', null, 'input', path],
+      ['type', '주문 42', 'input', path],
+      ['click', null, 'button', path],
+      ['assert', { kind: 'text', expected: '3 items' }, 'h2', path],
+      ['assert', { kind: 'value', op: 'contains', expected: '42' }, 'input', path],
+    ])
+    expect(saved.actions[4]?.warning).toMatch(/not confirmed/)
+    expect(saved.actions.slice(0, 4).map((a) => a.warning ?? null)).toEqual([null, null, null, null])
+    // replayed into the innermost frame: the same two clicks and the typing reach it, both assertions hold
+    seen = []
+    const r = await qa(['replay', file, '--url', topUrl, '--json', '--report-dir', 'reports-nested'])
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    await sleep(300)
+    expect(seen.filter((e) => e.startsWith('send:'))).toEqual(['send:주문 42:true'])
+    // where the innermost frame shows 4 items, the text assertion fails there with expected and actual
+    // (in --json, in the JUnit file and in the HTML report)
+    const junit = join(dir, 'nested-4.xml')
+    const changed = await qa([
+      'replay',
+      file,
+      '--url',
+      `${topUrl}?n=4`,
+      '--json',
+      '--report-dir',
+      'reports-nested-4',
+      '--junit',
+      junit,
+    ])
+    expect(changed.code, changed.stdout + changed.stderr).toBe(1)
+    const report = JSON.parse(changed.stdout) as { verification_results: { final_result: string; reason: string }[] }
+    expect(report.verification_results.map((v) => v.final_result)).toEqual(['pass', 'pass', 'pass', 'fail', 'pass'])
+    expect(report.verification_results[3]?.reason).toMatch(/expected .*3 items.*actual .*4 items/)
+    expect(await readFile(junit, 'utf8')).toMatch(
+      /<failure [^>]*expected text equals &quot;3 items&quot;[^]*actual: &quot;4 items&quot;/,
+    )
+    const htmlFile = (await readdir(join(dir, 'reports-nested-4'))).find((f) => f.endsWith('.html'))
+    const html = await readFile(join(dir, 'reports-nested-4', htmlFile ?? 'missing.html'), 'utf8')
+    expect(html).toContain('<dd class="assertion-expected">text equals &quot;3 items&quot;</dd>')
+    expect(html).toContain('<dd class="assertion-actual">&quot;4 items&quot;</dd>')
+  })
+})
+
 describe('every way out of a recording by hand saves the steps so far (sample app)', () => {
   let app: SampleApp
   beforeAll(async () => {

@@ -222,10 +222,15 @@ export class RecordWebCommand extends QaCommand {
         if (why) this.out(`Stopped: ${why}.`)
         this.out(`Recorded ${tc.actions.length} steps of ${tc.startUrl} into ${file}`)
         if (!byHand) for (const [i, a] of tc.actions.entries()) this.out(stepLine(i, a))
-        if (warnings.length > 0)
+        // steps recorded without an element replay by coordinates; others (an assertion saved unconfirmed, one that
+        // did not hold when recorded) say their own warning
+        const byCoordinates = warnings.filter((w) => !tc.actions[w.step - 1]?.identity)
+        if (byCoordinates.length > 0)
           this.out(
-            `${warnings.length} step${warnings.length === 1 ? '' : 's'} recorded with a warning (${warnings.map((w) => w.step).join(', ')}): they replay by coordinates.`,
+            `${byCoordinates.length} step${byCoordinates.length === 1 ? '' : 's'} recorded with a warning (${byCoordinates.map((w) => w.step).join(', ')}): they replay by coordinates.`,
           )
+        for (const w of warnings)
+          if (tc.actions[w.step - 1]?.identity) this.out(`Step ${w.step} was recorded with a warning: ${w.warning}.`)
         if (byHand && tc.actions.length > 0) this.out(`Replay it with: qa replay ${this.outFile}`)
       }
       return EXIT_PASS
