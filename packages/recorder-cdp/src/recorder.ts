@@ -1188,10 +1188,13 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
       const removeShots = async (...paths: (string | null | undefined)[]) => {
         for (const path of paths) if (path) await rm(join(caseDir, path), { force: true })
       }
+      /** Pages a step opened whose input is reported already, before the queue gets to the switch into them. */
+      const opening = new Set<Page>()
       /** Reports a page's input, and moves the recording into a page it opens (after the click that opened it). */
       const attach = async (target: Page) => {
         await target.exposeBinding(RECORD_BINDING, (source: { frame: Frame }, event: PageInputEvent) => {
-          if (stopped || target !== page) return
+          // a page being opened reports from its first moments: its input waits in the queue behind the switch
+          if (stopped || (target !== page && !opening.has(target))) return
           if (event.kind === 'pointerdown') {
             // stamped on arrival, so that a dialog the click opens finds it before the queue reaches it
             const pageAt = event.at
@@ -1287,11 +1290,16 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         })
         target.on('popup', (opened) => {
           if (stopped || target !== page) return
+          // listen at once, not when the queue reaches the switch: a person clicks in the new page while the
+          // opener's step is still being written, and that click must not be lost
+          opening.add(opened)
+          const listening = attach(opened).catch(() => undefined)
           enqueue(async () => {
             const opener = actions.at(-1)
             typing = null
             await switchTo(opened)
-            await attach(opened)
+            opening.delete(opened)
+            await listening
             if (opener && isClickLike(opener)) {
               opener.opensPage = true
               opener.description = `${opener.description} (opens a new page)`
