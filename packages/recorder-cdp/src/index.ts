@@ -59,6 +59,12 @@ export { replayOnPage, type WebReplayLoopOptions } from './web-replay-loop'
 export type { HealedIdentity, LocatedElement, LocatedTarget, ReplayPage, ReplayPageStep } from './replay-page'
 export { type PlaywrightReplayPageOptions, playwrightReplayPage } from './playwright-replay-page'
 export {
+  type FakeReplayPage,
+  type FakeReplayPageOptions,
+  type FakeStepScript,
+  fakeReplayPage,
+} from './fake-replay-page'
+export {
   assertDevtoolsRecording,
   DEVTOOLS_STEP_TYPES,
   type DevtoolsExportResult,

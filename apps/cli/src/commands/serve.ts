@@ -4,7 +4,8 @@ import { QaCommand } from '../base-command'
 import { loadConfig } from '../config'
 import { desktopSuitesOf } from '../desktop-suites'
 import { EXIT_PASS } from '../exit-codes'
-import { parsePositiveInt, parseRatioFlag, parseUrlFlag, UsageError } from '../usage-error'
+import { reverifierOf } from '../reverifier'
+import { parsePositiveInt, parseRatioFlag, parseUrlFlag, parseViewport, UsageError } from '../usage-error'
 
 /** `--port`: 0–65535 (0 picks a free port). */
 export function parsePortFlag(value: string | undefined): number | undefined {
@@ -53,8 +54,9 @@ export class ServeCommand extends QaCommand {
   })
 
   dir = Option.String('--dir', { description: 'Folder of the test cases (default: the current folder).' })
-  reportDir = Option.String('--report-dir', 'qa-reports', {
-    description: 'Reports and run history (default qa-reports).',
+  // no clipanion default: a flag left out never overrides replay.reportDir / QA_REPORT_DIR (loadConfig's default)
+  reportDir = Option.String('--report-dir', {
+    description: 'Reports and run history (default: replay.reportDir, QA_REPORT_DIR, else qa-reports).',
   })
   port = Option.String('--port', { description: `TCP port (default ${DEFAULT_PORT}; 0 picks a free one).` })
   host = Option.String('--host', DEFAULT_HOST, { description: 'Interface to bind (default 127.0.0.1).' })
@@ -68,6 +70,11 @@ export class ServeCommand extends QaCommand {
     description: 'Compare steps with their screenshots (--no-verify to skip).',
   })
   threshold = Option.String('--threshold', { description: 'Similarity 0–1 a step needs to pass (default 0.95).' })
+  headed = Option.Boolean('--headed', false, { description: 'Show the browser window of web suites.' })
+  viewport = Option.String('--viewport', {
+    description: 'Every web case in this viewport WIDTHxHEIGHT (default: the recorded one, else browser.viewport).',
+  })
+  configPath = Option.String('--config', { description: 'Config file (default ./qa.config.json when present).' })
   queue = Option.String('--queue', {
     description: 'redis://host:port: queue suites for `qa worker` processes (BullMQ) instead of running them here.',
   })
@@ -80,9 +87,13 @@ export class ServeCommand extends QaCommand {
     const port = parsePortFlag(this.port)
     const concurrency = parsePositiveInt(this.concurrency, '--concurrency')
     const threshold = parseRatioFlag(this.threshold, '--threshold')
+    const viewport = parseViewport(this.viewport)
     const { config } = await loadConfig({
-      configPath: undefined,
-      flags: threshold !== undefined ? { verify: { passSimilarity: threshold } } : {},
+      configPath: this.configPath,
+      flags: {
+        ...(threshold !== undefined ? { verify: { passSimilarity: threshold } } : {}),
+        ...(this.reportDir !== undefined ? { replay: { reportDir: this.reportDir } } : {}),
+      },
     })
     // desktop suites: one at a time on this host's display, opened on the first desktop suite
     const desktop = desktopSuitesOf(config, { verify: this.verify })
@@ -91,17 +102,19 @@ export class ServeCommand extends QaCommand {
       host: this.host,
       port: port ?? DEFAULT_PORT,
       token: this.token ?? null,
-      reportDir: this.reportDir,
+      // the same options as `qa replay`: one resolved config (browser, masks, timeouts, report folder), the same flags
+      config,
+      headed: this.headed,
+      ...(viewport ? { viewport } : {}),
+      reverifier: reverifierOf(config, this.verify),
       demo: this.demo,
       verify: this.verify,
       env: process.env,
       ...(this.dir ? { dir: this.dir } : {}),
       ...(concurrency ? { concurrency } : {}),
       ...(this.baseUrl ? { baseUrl: parseUrlFlag(this.baseUrl, '--base-url') } : {}),
-      ...(threshold !== undefined ? { passSimilarity: threshold } : {}),
       ...(this.queue ? { queue: this.queue } : {}),
       ...(this.artifacts ? { artifacts: this.artifacts } : {}),
-      ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
     })
     const snap = server.services.catalog.cached()
     this.out(`Runner Inspector: ${server.url}/${this.token ? '?token=<token>' : ''}`)
