@@ -151,11 +151,7 @@ describe.each([
     ['serve', '--port', '0', '--dir', folder, '--config', join(dir, 'no-such-config.json')],
     /no-such-config\.json: no such config file/,
   ],
-  [
-    'mcp with a config that is not valid',
-    ['mcp', '--dir', folder, '--config', badConfig],
-    /verify\.passSimilarity/,
-  ],
+  ['mcp with a config that is not valid', ['mcp', '--dir', folder, '--config', badConfig], /verify\.passSimilarity/],
   ['report merge without reports', ['report', 'merge'], /Not enough positional arguments|at least/],
   [
     'import devtools of a missing file',
