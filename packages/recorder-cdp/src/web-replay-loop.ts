@@ -22,7 +22,11 @@ export interface WebReplayLoopOptions {
   caseFile?: string
   /** Compare every step's screen with its recorded after-screenshot (SPEC §6). */
   verify?: boolean
-  /** Decide each verified step on its expected region (default true, issue 14); false: the whole screen. */
+  /**
+   * Decide each verified step on its expected region (default true, issue 14): the recorded element's region
+   * and the change it caused, moved as far as the element moved. false: seed 000's whole-screen flow (the demo's
+   * restyled v2, which no pixel region can confirm without a vision provider).
+   */
   verifyRegion?: boolean
   reverifier?: VisionReverifier | null
   policy?: VerdictPolicy
@@ -32,7 +36,12 @@ export interface WebReplayLoopOptions {
   artifactDir?: string | null
   /** Keep the actual screenshot of every step in artifactDir (`always`), or only of steps that did not pass. */
   keepActual?: 'always' | 'non-pass'
-  /** When to settle (default `adaptive`; see `WebReplayOptions.settle`). */
+  /**
+   * When to settle (default `adaptive`). `always`: after every step. `adaptive`: after a step that navigated,
+   * before every verified screenshot, and before a step whose element was not found at once by the first
+   * strategy (the cascade then runs again on the settled page, so a heal never happens on a page that was
+   * still changing); after a step that started requests, until they finished; otherwise straight on.
+   */
   settle?: 'adaptive' | 'always'
   onStep?: (event: WebStepEvent) => void
   /** Called before each step runs (progress display). */
