@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Platform } from '@qa/model'
+import { DEFAULT_CONFIG, type Platform, type QaConfig } from '@qa/model'
 import {
   type ArtifactStore,
   createRunner,
@@ -13,15 +13,30 @@ import {
   type SuiteCatalog,
   type SuiteReplayFn,
   webReplayer,
+  type WebReplayerOptions,
+  webReplayerOptionsOf,
 } from '@qa/runner'
 
 /** The bundled example cases `--demo` serves (they run against @qa/sample-app). */
 export const DEMO_CASES_DIR = fileURLToPath(new URL('../demo-cases/', import.meta.url))
 
 export interface RunnerServicesOptions {
+  /**
+   * The one resolved config (`loadConfig` of the CLI): browser, viewport, verification policy, masks, timeouts and
+   * the report folder reach web suites through the runner's `webReplayerOptionsOf`, as in `qa replay`. Default:
+   * the defaults. The options below that name the same thing (`reportDir`, `passSimilarity`, `actionTimeoutMs`,
+   * `executablePath`) override it.
+   */
+  config?: QaConfig
+  /** Show the browser window (`--headed`). */
+  headed?: boolean
+  /** Every web case in this viewport (`--viewport`), whatever it was recorded in. */
+  viewport?: { width: number; height: number }
+  /** The vision second opinion on web steps below the threshold (the CLI builds it from the config's vision). */
+  reverifier?: WebReplayerOptions['reverifier']
   /** Folder of the test cases (each `*.json` case is a suite). Default: the current folder. */
   dir?: string
-  /** Reports and run files (default `qa-reports`). */
+  /** Reports and run files (default: the config's `replay.reportDir`, else `qa-reports`). */
   reportDir?: string
   /** Suites replayed at the same time (default 1). */
   concurrency?: number
@@ -73,19 +88,23 @@ export async function createRunnerServices(opts: RunnerServicesOptions = {}): Pr
   }
   try {
     const dir = resolve(opts.demo && !opts.dir ? DEMO_CASES_DIR : (opts.dir ?? '.'))
-    const reportDir = resolve(opts.reportDir ?? 'qa-reports')
+    const config = configOf(opts)
+    const reportDir = resolve(config.replay.reportDir)
     const catalog = createSuiteCatalog(dir, { excludeDirs: [reportDir] })
     await catalog.list({ maxAgeMs: 0 })
     const store = opts.store ?? fileRunStore(reportDir)
     const baseUrl = opts.baseUrl ?? opts.url ?? demoApp?.url
-    const web = webReplayer({
-      ...(opts.executablePath ? { executablePath: opts.executablePath } : {}),
-      ...(baseUrl ? { baseUrl } : {}),
-      verify: opts.verify ?? true,
-      ...(opts.passSimilarity !== undefined ? { passSimilarity: opts.passSimilarity } : {}),
-      ...(opts.env ? { env: opts.env } : {}),
-      ...(opts.actionTimeoutMs ? { actionTimeoutMs: opts.actionTimeoutMs } : {}),
-    })
+    // the same options as `qa replay`: one resolved config, the same flags
+    const web = webReplayer(
+      webReplayerOptionsOf(config, {
+        verify: opts.verify ?? true,
+        ...(opts.headed ? { headed: true } : {}),
+        ...(opts.viewport ? { viewport: opts.viewport } : {}),
+        ...(baseUrl ? { baseUrl } : {}),
+        ...(opts.env ? { env: opts.env } : {}),
+        ...(opts.reverifier ? { reverifier: opts.reverifier } : {}),
+      }),
+    )
     const replayers: ReplayerTable = { web, ...opts.replayers }
     let artifacts: ArtifactStore | null = null
     let runner: JobRunner
@@ -127,5 +146,23 @@ export async function createRunnerServices(opts: RunnerServicesOptions = {}): Pr
   } catch (error) {
     await demoApp?.close()
     throw error
+  }
+}
+
+/** The config with the options that name the same keys laid over it (they come from flags). */
+function configOf(opts: RunnerServicesOptions): QaConfig {
+  const config = opts.config ?? DEFAULT_CONFIG
+  return {
+    ...config,
+    browser: { ...config.browser, ...(opts.executablePath ? { chromiumPath: opts.executablePath } : {}) },
+    verify: {
+      ...config.verify,
+      ...(opts.passSimilarity !== undefined ? { passSimilarity: opts.passSimilarity } : {}),
+    },
+    replay: {
+      ...config.replay,
+      ...(opts.reportDir !== undefined ? { reportDir: opts.reportDir } : {}),
+      ...(opts.actionTimeoutMs ? { actionTimeoutMs: opts.actionTimeoutMs } : {}),
+    },
   }
 }

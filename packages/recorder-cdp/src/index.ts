@@ -55,6 +55,15 @@ export {
   resolveFrameScope,
 } from './candidate-source'
 export { replayWebCase, type WebReplayOptions, type WebReplayOutcome, type WebStepEvent } from './replayer'
+export { replayOnPage, type WebReplayLoopOptions } from './web-replay-loop'
+export type { HealedIdentity, LocatedElement, LocatedTarget, ReplayPage, ReplayPageStep } from './replay-page'
+export { type PlaywrightReplayPageOptions, playwrightReplayPage } from './playwright-replay-page'
+export {
+  type FakeReplayPage,
+  type FakeReplayPageOptions,
+  type FakeStepScript,
+  fakeReplayPage,
+} from './fake-replay-page'
 export {
   assertDevtoolsRecording,
   DEVTOOLS_STEP_TYPES,

@@ -1,12 +1,9 @@
 import { runMcpStdio } from '@qa/api'
-import { Command, Option } from 'clipanion'
-import { QaCommand } from '../base-command'
-import { loadConfig } from '../config'
-import { desktopSuitesOf } from '../desktop-suites'
+import { Command } from 'clipanion'
 import { EXIT_PASS } from '../exit-codes'
-import { parsePositiveInt, parseRatioFlag, parseUrlFlag } from '../usage-error'
+import { RunnerServicesCommand } from '../runner-services-command'
 
-export class McpCommand extends QaCommand {
+export class McpCommand extends RunnerServicesCommand {
   static override paths = [['mcp']]
   static override usage = Command.Usage({
     category: 'Agents & servers',
@@ -23,41 +20,9 @@ export class McpCommand extends QaCommand {
     ],
   })
 
-  dir = Option.String('--dir', { description: 'Folder of the test cases (default: the current folder).' })
-  reportDir = Option.String('--report-dir', 'qa-reports', {
-    description: 'Reports and run history (default qa-reports).',
-  })
-  concurrency = Option.String('--concurrency', { description: 'Suites replayed at the same time (default 1).' })
-  demo = Option.Boolean('--demo', false, { description: 'Serve the bundled example cases on the bundled sample app.' })
-  baseUrl = Option.String('--base-url,--url', {
-    description: "Move every recorded URL on a case's recorded origin onto this base URL (--url: older name).",
-  })
-  verify = Option.Boolean('--verify', true, {
-    description: 'Compare steps with their screenshots (--no-verify to skip).',
-  })
-  threshold = Option.String('--threshold', { description: 'Similarity 0–1 a step needs to pass (default 0.95).' })
-
   async run(): Promise<number> {
-    const concurrency = parsePositiveInt(this.concurrency, '--concurrency')
-    const threshold = parseRatioFlag(this.threshold, '--threshold')
-    const { config } = await loadConfig({
-      configPath: undefined,
-      flags: threshold !== undefined ? { verify: { passSimilarity: threshold } } : {},
-    })
-    // desktop suites: one at a time on this host's display, opened on the first desktop suite
-    const desktop = desktopSuitesOf(config, { verify: this.verify })
-    const handle = await runMcpStdio({
-      replayers: { desktop },
-      reportDir: this.reportDir,
-      demo: this.demo,
-      verify: this.verify,
-      env: process.env,
-      ...(this.dir ? { dir: this.dir } : {}),
-      ...(concurrency ? { concurrency } : {}),
-      ...(this.baseUrl ? { baseUrl: parseUrlFlag(this.baseUrl, '--base-url') } : {}),
-      ...(threshold !== undefined ? { passSimilarity: threshold } : {}),
-      ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
-    })
+    const { options, desktop } = await this.runnerServicesOptions()
+    const handle = await runMcpStdio(options)
     this.err('qa mcp: serving the runner over stdio (close stdin to stop).')
     await handle.closed
     await desktop.close()

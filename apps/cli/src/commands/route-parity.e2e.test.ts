@@ -1,141 +1,286 @@
-// Issue 17: one web case and one desktop case give the same report through every route that replays them — one
-// case, a folder, a shard, the server's in-process pool (`qa serve`) and a queued `qa worker` — with the same
-// options honoured (--verify and the threshold). Real Chromium on the sample app, Xvfb for the desktop case, real
-// Redis for the worker.
+// Issue 17 (Done when): one web case and one desktop case give the same report through every route that replays
+// them — one case, a folder, a shard, `qa serve` (the built CLI as a process, over HTTP), `qa mcp` (the built CLI
+// over stdio, JSON-RPC) and a queued `qa worker` (real Redis) — with the same flags and config keys honoured:
+// --verify, --threshold, --viewport and the config file's ignore-masks (--config), each of which changes the web
+// report when it is left out (the controls below). Real Chromium, Xvfb for the desktop case.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DEMO_CASES_DIR, startServer } from '@qa/api'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { parseReplayReport, type ReplayReport } from '@qa/model'
 import { startXvfb, type VirtualDisplay } from '@qa/recorder-desktop'
-import { type SampleApp, startSampleApp } from '@qa/sample-app'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startTestRedis, type TestRedis } from '../../../../packages/runner/src/__tests__/redis-server'
 import { writeDesktopKeyCase } from '../__tests__/desktop-key-case'
 import { bin, ensureBuilt, qaAsync } from '../__tests__/run-cli'
 
-/** What must not depend on the route: the counts, the verdict of each step and whether the case passed. */
+/**
+ * What must not depend on the route: the counts, each step's verdict, method and region similarity, the
+ * assertion's actual value (the viewport the page saw) and whether the case passed.
+ */
 const facts = (r: ReplayReport) => ({
   total: r.totalActions,
   passed: r.passedCount,
   failed: r.failedCount,
   warning: r.warningCount,
   verdicts: r.verificationResults.map((v) => v.finalResult),
+  regionSimilarity: r.verificationResults.map((v) =>
+    v.regionSimilarity == null ? null : Math.round(v.regionSimilarity * 1000) / 1000,
+  ),
+  assertionActual: r.verificationResults.map(
+    (v) => (v.details?.assertion as { actual?: unknown } | undefined)?.actual ?? null,
+  ),
   methods: (r.replayResults ?? []).map((x) => x.method),
   ok: r.passed,
 })
 
+/**
+ * The web page: a button that shows a panel with two boxes whose colour changes between recording and replay.
+ * The config's mask covers the left box; the right box alone keeps the step's expected region at about 92 %
+ * similar, a warning at the default threshold (0.95, no vision: QA_VISION=none) and a pass at --threshold 0.9.
+ * Without the mask the region is about 56 % similar: a fail. `#vw` shows the viewport the page is shown in.
+ */
+const MASKED_BOX = { x: 220, y: 120, width: 260, height: 360 }
+let boxColour = '#1565c0'
+const page = () => `<!doctype html><html><head><meta charset="utf-8"><title>parity</title></head>
+<body style="margin:0;background:#fff;font:16px sans-serif">
+<button id="go" style="position:absolute;left:20px;top:20px;width:140px;height:40px" onclick="document.getElementById('panel').style.display='block'">보기</button>
+<output id="vw" style="position:absolute;left:200px;top:30px"></output>
+<div id="panel" style="display:none;position:absolute;left:200px;top:100px;width:600px;height:400px;background:#2e7d32">
+ <div style="position:absolute;left:20px;top:20px;width:260px;height:360px;background:${boxColour}"></div>
+ <div style="position:absolute;left:320px;top:20px;width:120px;height:100px;background:${boxColour}"></div>
+</div>
+<script>const vw = document.getElementById('vw'); const show = () => { vw.textContent = innerWidth + 'x' + innerHeight }; show(); addEventListener('resize', show)</script>
+</body></html>`
+
 let redis: TestRedis
 let xvfb: VirtualDisplay
-let app: SampleApp
+let pageServer: Server
+let appUrl = ''
 let web = ''
 let desktop = ''
+let maskConfig = ''
+let noMaskConfig = ''
 const children: ChildProcess[] = []
 
 beforeAll(async () => {
   ensureBuilt()
-  ;[redis, xvfb, app] = await Promise.all([
+  pageServer = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page()),
+  )
+  ;[redis, xvfb] = await Promise.all([
     startTestRedis(),
     startXvfb({ width: 800, height: 600 }),
-    startSampleApp({ version: 'v1', requireLogin: false }),
+    new Promise<void>((done) => pageServer.listen(0, '127.0.0.1', done)),
   ])
+  appUrl = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}/`
+
   web = mkdtempSync(join(tmpdir(), 'qa-parity-web-'))
-  writeFileSync(join(web, 'login.json'), readFileSync(join(DEMO_CASES_DIR, 'login.json')))
+  const script = join(mkdtempSync(join(tmpdir(), 'qa-parity-script-')), 'steps.json')
+  writeFileSync(
+    script,
+    JSON.stringify([
+      { type: 'click', x: 90, y: 40 },
+      { type: 'assert', kind: 'text', selector: '#vw' },
+    ]),
+  )
+  const caseFile = join(web, 'parity.json')
+  boxColour = '#1565c0'
+  const rec = await qaAsync(
+    ['record', 'web', appUrl, '--script', script, '--out', caseFile, '--viewport', '1000x700'],
+    { env: { QA_VISION: 'none' } },
+  )
+  expect(rec.code, rec.stderr).toBe(0)
+  // a case that recorded no viewport (attached over CDP): its viewport comes from --viewport alone
+  const recorded = JSON.parse(readFileSync(caseFile, 'utf8')) as Record<string, unknown>
+  delete recorded.viewport
+  writeFileSync(caseFile, JSON.stringify(recorded))
+  boxColour = '#ef6c00'
+
+  const configs = mkdtempSync(join(tmpdir(), 'qa-parity-config-'))
+  maskConfig = join(configs, 'masked.json')
+  writeFileSync(maskConfig, JSON.stringify({ verify: { masks: [MASKED_BOX] } }))
+  noMaskConfig = join(configs, 'plain.json')
+  writeFileSync(noMaskConfig, JSON.stringify({ verify: { masks: [] } }))
+
   desktop = mkdtempSync(join(tmpdir(), 'qa-parity-desktop-'))
   writeDesktopKeyCase(desktop, 'keys.json', '키')
 }, 300_000)
 
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM')
-  await app?.close()
+  await new Promise((done) => pageServer?.close(done))
   await redis?.stop()
   await xvfb?.stop({ deferToExit: true })
 })
 
-const env = () => ({ DISPLAY: xvfb.display })
-const options = ['--verify', '--threshold', '0.9']
+const env = () => ({ DISPLAY: xvfb.display, QA_VISION: 'none' })
 
-async function viaCli(args: string[]): Promise<ReplayReport> {
-  const r = await qaAsync([...args, ...options, '--json'], { env: env() })
-  expect(r.code, r.stderr).toBe(0)
+/** The flags every route gets: the same for the CLI, the server, MCP and the worker. */
+const webOptions = () => ['--verify', '--threshold', '0.9', '--viewport', '1000x700', '--config', maskConfig]
+const desktopOptions = () => ['--verify', '--threshold', '0.9']
+
+async function viaCli(args: string[], expectedCode = 0): Promise<ReplayReport> {
+  const r = await qaAsync([...args, '--json'], { env: env() })
+  expect(r.code, r.stderr).toBe(expectedCode)
   return parseReplayReport(JSON.parse(r.stdout))
 }
 
-async function viaServer(dir: string, queue: boolean): Promise<ReplayReport> {
-  const reportDir = mkdtempSync(join(tmpdir(), 'qa-parity-reports-'))
-  // one worker per call: a worker reads the cases from its own --artifacts, which is this server's report folder
-  let worker: ChildProcess | null = null
-  if (queue) {
-    const child = spawn(
-      process.execPath,
-      [bin, 'worker', '--queue', redis.url, '--tags', 'web,desktop', '--display', xvfb.display].concat([
-        '--base-url',
-        app.url,
-        '--artifacts',
-        reportDir,
-        '--threshold',
-        '0.9',
-      ]),
-      { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
-    )
-    children.push(child)
-    worker = child
-    await new Promise<void>((resolve, reject) => {
-      let log = ''
-      child.stdout?.on('data', (d: Buffer) => {
-        log += d.toString()
-        if (/serving/.test(log)) resolve()
-      })
-      child.once('exit', (code) => reject(new Error(`qa worker exited ${code}: ${log}`)))
-    })
-  }
-  const { desktopReplayer } = await import('@qa/runner')
-  const desk = desktopReplayer({ display: xvfb.display, vision: { provider: 'none' }, passSimilarity: 0.9 })
-  const server = await startServer({
-    dir,
-    reportDir,
-    port: 0,
-    baseUrl: app.url,
-    verify: true,
-    passSimilarity: 0.9,
-    replayers: { desktop: desk },
-    ...(queue ? { queue: redis.url, attempts: 1, retryFailed: false } : {}),
+/** Starts the built `qa` with these arguments and resolves once its stdout shows `ready`. */
+async function startCli(args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: { ...process.env, NO_COLOR: '1', ...env() },
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
-  try {
-    const run = server.services.runner.enqueue((await server.services.catalog.list()).suites, { all: true })
-    const done = await server.services.runner.waitFor(run.id)
-    const json = done.suites[0]?.reports.json
-    expect(json, done.suites[0]?.error ?? '').toBeTruthy()
-    return parseReplayReport(JSON.parse(readFileSync(join(reportDir, json as string), 'utf8')))
-  } finally {
-    await server.close()
-    await desk.close()
-    if (worker && worker.exitCode === null) {
-      const exited = new Promise((resolve) => worker?.once('exit', resolve))
-      worker.kill('SIGTERM')
-      await exited
+  children.push(child)
+  let log = ''
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      log += d.toString()
+      const m = ready.exec(log)
+      if (m) resolve(m)
     }
+    child.stdout?.on('data', onData)
+    child.stderr?.on('data', (d: Buffer) => {
+      log += d.toString()
+    })
+    child.once('exit', (code) => reject(new Error(`qa ${args[0]} exited ${code}: ${log}`)))
+  })
+  return { child, match }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  await exited
+}
+
+/**
+ * `qa serve` as a process: every suite run over the HTTP API, the report read from its report folder. With
+ * `queue`, the server queues the suites on Redis and a `qa worker` process (the same flags) replays them.
+ */
+async function viaServe(dir: string, options: string[], urlFlag: string[], queue: boolean): Promise<ReplayReport> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'qa-parity-reports-'))
+  let worker: ChildProcess | null = null
+  try {
+    if (queue) {
+      // the worker reads the cases from its --artifacts, which is this server's report folder
+      worker = (
+        await startCli(
+          ['worker', '--queue', redis.url, '--tags', 'web,desktop', '--display', xvfb.display]
+            .concat(['--artifacts', reportDir])
+            .concat(urlFlag, options),
+          /serving/,
+        )
+      ).child
+    }
+    const server = await startCli(
+      ['serve', '--port', '0', '--dir', dir, '--report-dir', reportDir]
+        .concat(queue ? ['--queue', redis.url] : [])
+        .concat(urlFlag, options),
+      /Runner Inspector: (http:\/\/127\.0\.0\.1:\d+)\//,
+    )
+    try {
+      const url = server.match[1] as string
+      const posted = await fetch(`${url}/api/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ all: true }),
+      })
+      expect(posted.status).toBe(202)
+      const { run } = (await posted.json()) as { run: { id: string } }
+      type Run = { status: string; suites: Array<{ error?: string | null; reports: { json?: string } }> }
+      let done: Run
+      for (;;) {
+        done = ((await (await fetch(`${url}/api/runs/${run.id}`)).json()) as { run: Run }).run
+        if (done.status !== 'queued' && done.status !== 'running') break
+        await new Promise((r) => setTimeout(r, 500))
+      }
+      const json = done.suites[0]?.reports.json
+      expect(json, done.suites[0]?.error ?? done.status).toBeTruthy()
+      return parseReplayReport(JSON.parse(readFileSync(join(reportDir, json as string), 'utf8')))
+    } finally {
+      await stop(server.child)
+    }
+  } finally {
+    if (worker) await stop(worker)
   }
 }
 
+/** `qa mcp` as a process: the MCP SDK client over stdio runs the suite and reads its JSON report. */
+async function viaMcp(dir: string, options: string[], urlFlag: string[]): Promise<ReplayReport> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'qa-parity-mcp-'))
+  let stderr = ''
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'mcp', '--dir', dir, '--report-dir', reportDir, ...urlFlag, ...options],
+    env: { ...(process.env as Record<string, string>), NO_COLOR: '1', ...env() },
+    stderr: 'pipe',
+  })
+  transport.stderr?.on('data', (d) => {
+    stderr += d
+  })
+  const client = new Client({ name: 'qa-route-parity', version: '1.0.0' })
+  await client.connect(transport)
+  try {
+    type Answer = { content: Array<{ type: string; text: string }>; isError?: boolean }
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const res = (await client.callTool({ name, arguments: args }, undefined, { timeout: 240_000 })) as Answer
+      expect(res.isError, `${res.content[0]?.text}\n${stderr}`).not.toBe(true)
+      return JSON.parse(res.content[0]?.text ?? 'null')
+    }
+    await call('run_suite', { index: 0 })
+    const report = await call('get_report', { index: 0, format: 'json' })
+    return parseReplayReport(report.content)
+  } finally {
+    await client.close()
+  }
+}
+
+describe('the web case honours --verify, --threshold, --viewport and masks on one case (controls)', () => {
+  test('each option left out changes the report', async () => {
+    const reports = mkdtempSync(join(tmpdir(), 'qa-parity-controls-'))
+    const base = ['replay', join(web, 'parity.json'), '--base-url', appUrl, '--verify', '--report-dir', reports]
+    const all = await viaCli([...base, '--threshold', '0.9', '--viewport', '1000x700', '--config', maskConfig])
+    expect(facts(all).verdicts).toEqual(['pass', 'pass'])
+    expect(facts(all).assertionActual).toEqual([null, '"1000x700"'])
+    // without --threshold 0.9: the region (about 92 %) is under the default 0.95 → a warning
+    const noThreshold = await viaCli([...base, '--viewport', '1000x700', '--config', maskConfig])
+    expect(facts(noThreshold).verdicts).toEqual(['warning', 'pass'])
+    // without the mask: the changed box counts → a fail
+    const noMask = await viaCli([...base, '--threshold', '0.9', '--viewport', '1000x700', '--config', noMaskConfig], 1)
+    expect(facts(noMask).verdicts[0]).toBe('fail')
+    // without --viewport: the page is shown in the browser's default viewport, and the assertion sees it
+    const noViewport = await viaCli([...base, '--threshold', '0.9', '--config', maskConfig], 1)
+    expect(facts(noViewport).verdicts[1]).toBe('fail')
+    expect(facts(noViewport).assertionActual[1]).not.toBe('"1000x700"')
+  }, 600_000)
+})
+
 describe.each([
-  ['web', () => web, 'login.json', ['--base-url']],
-  ['desktop', () => desktop, 'keys.json', []],
-] as const)('%s case: the same report through every route', (_platform, dirOf, file, urlFlag) => {
-  test('single, folder, shard, the server pool and a queued worker agree', async () => {
+  ['web', () => web, 'parity.json', () => ['--base-url', appUrl], webOptions],
+  ['desktop', () => desktop, 'keys.json', () => [], desktopOptions],
+] as const)('%s case: the same report through every route', (_platform, dirOf, file, urlOf, optionsOf) => {
+  test('single, folder, shard, qa serve, qa mcp and a queued qa worker agree', async () => {
     const dir = dirOf()
-    const url = urlFlag.length ? [...urlFlag, app.url] : []
-    const single = await viaCli(['replay', join(dir, file), ...url, '--report-dir', join(dir, 'r-single')])
+    const url = urlOf()
+    const options = optionsOf()
+    const single = await viaCli(['replay', join(dir, file), ...url, ...options, '--report-dir', join(dir, 'r-single')])
     const routes: Record<string, ReplayReport> = {
-      folder: await viaCli(['replay', dir, ...url, '--report-dir', join(dir, 'r-folder')]),
-      shard: await viaCli(['replay', dir, '--shard', '1/1', ...url, '--report-dir', join(dir, 'r-shard')]),
-      serve: await viaServer(dir, false),
-      worker: await viaServer(dir, true),
+      folder: await viaCli(['replay', dir, ...url, ...options, '--report-dir', join(dir, 'r-folder')]),
+      shard: await viaCli(['replay', dir, '--shard', '1/1', ...url, ...options, '--report-dir', join(dir, 'r-shard')]),
+      serve: await viaServe(dir, options, url, false),
+      mcp: await viaMcp(dir, options, url),
+      worker: await viaServe(dir, options, url, true),
     }
     expect(facts(single).total).toBeGreaterThan(1)
     expect(facts(single).ok).toBe(true)
     for (const [route, report] of Object.entries(routes))
       expect({ route, ...facts(report) }).toEqual({ route, ...facts(single) })
-  }, 300_000)
+  }, 900_000)
 })

@@ -1,10 +1,8 @@
 import { DEFAULT_HOST, DEFAULT_PORT, startServer } from '@qa/api'
 import { Command, Option } from 'clipanion'
-import { QaCommand } from '../base-command'
-import { loadConfig } from '../config'
-import { desktopSuitesOf } from '../desktop-suites'
 import { EXIT_PASS } from '../exit-codes'
-import { parsePositiveInt, parseRatioFlag, parseUrlFlag, UsageError } from '../usage-error'
+import { RunnerServicesCommand } from '../runner-services-command'
+import { UsageError } from '../usage-error'
 
 /** `--port`: 0–65535 (0 picks a free port). */
 export function parsePortFlag(value: string | undefined): number | undefined {
@@ -29,7 +27,7 @@ export function untilSignal(): Promise<NodeJS.Signals> {
   })
 }
 
-export class ServeCommand extends QaCommand {
+export class ServeCommand extends RunnerServicesCommand {
   static override paths = [['serve']]
   static override usage = Command.Usage({
     category: 'Agents & servers',
@@ -52,22 +50,9 @@ export class ServeCommand extends QaCommand {
     ],
   })
 
-  dir = Option.String('--dir', { description: 'Folder of the test cases (default: the current folder).' })
-  reportDir = Option.String('--report-dir', 'qa-reports', {
-    description: 'Reports and run history (default qa-reports).',
-  })
   port = Option.String('--port', { description: `TCP port (default ${DEFAULT_PORT}; 0 picks a free one).` })
   host = Option.String('--host', DEFAULT_HOST, { description: 'Interface to bind (default 127.0.0.1).' })
   token = Option.String('--token', { description: 'Bearer token required on every API call (needed off loopback).' })
-  concurrency = Option.String('--concurrency', { description: 'Suites replayed at the same time (default 1).' })
-  demo = Option.Boolean('--demo', false, { description: 'Serve the bundled example cases on the bundled sample app.' })
-  baseUrl = Option.String('--base-url,--url', {
-    description: "Move every recorded URL on a case's recorded origin onto this base URL (--url: older name).",
-  })
-  verify = Option.Boolean('--verify', true, {
-    description: 'Compare steps with their screenshots (--no-verify to skip).',
-  })
-  threshold = Option.String('--threshold', { description: 'Similarity 0–1 a step needs to pass (default 0.95).' })
   queue = Option.String('--queue', {
     description: 'redis://host:port: queue suites for `qa worker` processes (BullMQ) instead of running them here.',
   })
@@ -78,30 +63,14 @@ export class ServeCommand extends QaCommand {
 
   async run(): Promise<number> {
     const port = parsePortFlag(this.port)
-    const concurrency = parsePositiveInt(this.concurrency, '--concurrency')
-    const threshold = parseRatioFlag(this.threshold, '--threshold')
-    const { config } = await loadConfig({
-      configPath: undefined,
-      flags: threshold !== undefined ? { verify: { passSimilarity: threshold } } : {},
-    })
-    // desktop suites: one at a time on this host's display, opened on the first desktop suite
-    const desktop = desktopSuitesOf(config, { verify: this.verify })
+    const { options, desktop } = await this.runnerServicesOptions()
     const server = await startServer({
-      replayers: { desktop },
+      ...options,
       host: this.host,
       port: port ?? DEFAULT_PORT,
       token: this.token ?? null,
-      reportDir: this.reportDir,
-      demo: this.demo,
-      verify: this.verify,
-      env: process.env,
-      ...(this.dir ? { dir: this.dir } : {}),
-      ...(concurrency ? { concurrency } : {}),
-      ...(this.baseUrl ? { baseUrl: parseUrlFlag(this.baseUrl, '--base-url') } : {}),
-      ...(threshold !== undefined ? { passSimilarity: threshold } : {}),
       ...(this.queue ? { queue: this.queue } : {}),
       ...(this.artifacts ? { artifacts: this.artifacts } : {}),
-      ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
     })
     const snap = server.services.catalog.cached()
     this.out(`Runner Inspector: ${server.url}/${this.token ? '?token=<token>' : ''}`)

@@ -15,6 +15,9 @@ writeFileSync(
 )
 const desktopCase = writeDesktopClickCase(dir)
 
+const badConfig = join(dir, 'bad.config.json')
+writeFileSync(badConfig, JSON.stringify({ verify: { passSimilarity: 3 } }))
+
 const folder = mkdtempSync(join(tmpdir(), 'qa-usage-folder-'))
 const folderCase = join(folder, 'ok.json')
 writeFileSync(
@@ -124,6 +127,23 @@ describe.each([
   ],
   ['doctor with an unknown flag', ['doctor', '--fast'], /Unsupported option name \("--fast"\)/],
   ['serve with a missing folder', ['serve', '--dir', join(dir, 'no-such-folder')], /no-such-folder/],
+  [
+    'serve with a bad viewport',
+    ['serve', '--port', '0', '--dir', folder, '--viewport', 'wide'],
+    /--viewport: expected WIDTHxHEIGHT like 1280x720, got "wide"/,
+  ],
+  ['mcp with a bad viewport', ['mcp', '--dir', folder, '--viewport', '1280'], /--viewport: expected WIDTHxHEIGHT/],
+  [
+    'worker with a bad viewport',
+    ['worker', '--queue', 'redis://127.0.0.1:9', '--viewport', '0x'],
+    /--viewport: expected WIDTHxHEIGHT like 1280x720, got "0x"/,
+  ],
+  [
+    'serve with a missing config file',
+    ['serve', '--port', '0', '--dir', folder, '--config', join(dir, 'no-such-config.json')],
+    /no-such-config\.json: no such config file/,
+  ],
+  ['mcp with a config that is not valid', ['mcp', '--dir', folder, '--config', badConfig], /verify\.passSimilarity/],
   ['report merge without reports', ['report', 'merge'], /Not enough positional arguments|at least/],
   [
     'import devtools of a missing file',

@@ -6,7 +6,7 @@ import { loadConfig } from '../config'
 import { desktopSuitesOf } from '../desktop-suites'
 import { reverifierOf } from '../reverifier'
 import { EXIT_PASS } from '../exit-codes'
-import { parsePositiveInt, parseRatioFlag, parseUrlFlag, UsageError } from '../usage-error'
+import { parsePositiveInt, parseRatioFlag, parseUrlFlag, parseViewport, UsageError } from '../usage-error'
 import { untilSignal } from './serve'
 
 /** `--tags web,desktop` → the platform queues to serve; only platforms this worker can replay. */
@@ -68,6 +68,10 @@ export class WorkerCommand extends QaCommand {
   display = Option.String('--display', {
     description: 'With --tags desktop: the X display this worker owns, e.g. :99 (default: DISPLAY).',
   })
+  headed = Option.Boolean('--headed', false, { description: 'Show the browser window of web suites.' })
+  viewport = Option.String('--viewport', {
+    description: 'Every web case in this viewport WIDTHxHEIGHT (default: the recorded one, else browser.viewport).',
+  })
   configPath = Option.String('--config', { description: 'Config file (default ./qa.config.json when present).' })
 
   async run(): Promise<number> {
@@ -77,6 +81,7 @@ export class WorkerCommand extends QaCommand {
     const threshold = parseRatioFlag(this.threshold, '--threshold')
     const platforms = parseTagsFlag(this.tags)
     const baseUrl = parseUrlFlag(this.baseUrl, '--base-url')
+    const viewport = parseViewport(this.viewport)
     const { config } = await loadConfig({
       configPath: this.configPath,
       flags: threshold !== undefined ? { verify: { passSimilarity: threshold } } : {},
@@ -86,6 +91,8 @@ export class WorkerCommand extends QaCommand {
     const web = webReplayer(
       webReplayerOptionsOf(config, {
         verify: this.verify,
+        headed: this.headed,
+        ...(viewport ? { viewport } : {}),
         env: process.env,
         reverifier: reverifierOf(config, this.verify),
         ...(baseUrl ? { baseUrl } : {}),

@@ -1,0 +1,637 @@
+import { describeAttempts, type LocateOptions, type LocateResult, locate, recordedTargetObjection } from '@qa/matcher'
+import { type Action, type AssertionCheck, isClickLike, type KeyModifier, type ReplayResult } from '@qa/model'
+import { resolve } from 'node:path'
+import type { Locator, Page } from 'playwright-core'
+import { pageAssertionProbe, pollAssertion } from './assert-step'
+import { gotoOrExplain } from './browser'
+import { watchBrowserHealth } from './browser-health'
+import { type PlaywrightCandidate, playwrightCandidateSource } from './candidate-source'
+import { closedShadowTargetOf } from './cdp-closed-shadow'
+import { answerDialogs } from './cdp-dialogs'
+import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
+import { secretFieldsOf } from './cdp-secret-fields'
+import { clickSideButton, emulateNetworkConditions } from './cdp-side-buttons'
+import { devtoolsReplayPlan } from './devtools'
+import { WebError } from './errors'
+import { answerFileChooser, filesForStep } from './file-chooser'
+import { adoptPage, type NewPageWatch, watchNewPages } from './new-page'
+import { trackPageActivity } from './page-activity'
+import { maskedScreenshot, settle } from './recorder'
+import type { ReplayPage, ReplayPageStep } from './replay-page'
+import { clickAsAPerson } from './styled-control'
+import { targetLabel } from './target-label'
+import type { UrlPlan } from './url-plan'
+import { decodeFrame } from './visual'
+
+export interface PlaywrightReplayPageOptions {
+  /** The page the replay starts in (a step recorded opening a page moves it into that page). */
+  page: Page
+  /** Folder of the case file: element crops are relative to it, and so are chosen files by default. */
+  caseDir: string
+  /** The case's URLs: recorded URLs on the recorded origin move as `planUrls` says. */
+  urls: UrlPlan
+  /** Time an element gets to become actionable (visible, stable, enabled, receiving events). Default 5000. */
+  actionTimeoutMs?: number
+  /** Where secrets of password steps are read from (`secret_env`). */
+  env?: Readonly<Record<string, string | undefined>>
+  locate?: LocateOptions
+  /** Where the files of steps that choose files are read from, by name; default: the case's folder. */
+  filesDir?: string
+  /** Settle: DOM quiet for this long (default 150 ms). */
+  settleQuietMs?: number
+  /** Settle before healing: a step whose element was not found at once is located again on the settled page. */
+  adaptive?: boolean
+  /** The replay verifies its steps: a healed step's live identity is captured before its input (to be learnt). */
+  verify?: boolean
+}
+
+const round = (v: number) => Math.round(v)
+
+/** Found by the first strategy the identity allows, exactly as recorded: nothing to heal. */
+function foundAtOnce(found: LocateResult<PlaywrightCandidate>): boolean {
+  if (found.status !== 'found') return false
+  const first = found.attempts.find((a) => a.outcome !== 'skipped')
+  return first !== undefined && first.outcome === 'matched' && first.strategy === found.strategy
+}
+
+/**
+ * The real `ReplayPage`: a Playwright page over CDP. Each step is located by the self-healing cascade of
+ * @qa/matcher over the live DOM (role+name → aria-label → name → test id → CSS → XPath → text → similarity →
+ * visual), waited for as Playwright does (visible, stable, enabled, receiving events) and given its input; it
+ * follows the pages steps open, answers the dialogs and file choosers they were recorded answering, and notices a
+ * crashed browser.
+ */
+export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayPage {
+  /** The page steps happen in: a step recorded with `opens_page` moves the replay into the page it opens. */
+  let page = opts.page
+  const timeout = opts.actionTimeoutMs ?? 5_000
+  const env = opts.env ?? {}
+  const urls = opts.urls
+  const adaptive = opts.adaptive ?? true
+  const state: {
+    reader: CdpIdentityReader | null
+    /** The live identity of the element a step healed to, captured before its input; learnt if verified. */
+    pendingIdentity: CapturedElement | null
+    /** What an assert step found: its verdict comes from the condition, not from a screenshot. */
+    assertion: AssertionCheck | null
+  } = { reader: null, pendingIdentity: null, assertion: null }
+  let watchers: {
+    health: ReturnType<typeof watchBrowserHealth>
+    activity: ReturnType<typeof trackPageActivity>
+  } | null = null
+  const watching = () => {
+    if (!watchers) throw new Error('The replay page was not opened: call open(url) first.')
+    return watchers
+  }
+  // the watchers, as the step code below names them
+  const health = {
+    lost: () => watching().health.lost(),
+    check: (p: Page) => watching().health.check(p),
+    follow: (p: Page) => watching().health.follow(p),
+    release: (p: Page) => watching().health.release(p),
+  }
+  const restartActivity = () => {
+    const w = watching()
+    w.activity.dispose()
+    w.activity = trackPageActivity(page)
+    w.activity.mark()
+  }
+
+  return {
+    async open(url) {
+      await gotoOrExplain(page, url)
+      watchers = { health: watchBrowserHealth(page), activity: trackPageActivity(page) }
+    },
+    settle: () => settle(page, opts.settleQuietMs),
+    screenshot: () => maskedScreenshot(page),
+    lost: () => health.lost(),
+    checkLost: () => health.check(page),
+    gone: () => health.lost() !== null || page.isClosed(),
+    startStep,
+    async dispose() {
+      watchers?.activity.dispose()
+      watchers?.health.dispose()
+      watchers = null
+      await state.reader?.detach().catch(() => undefined)
+    },
+  }
+
+  function startStep(action: Action): ReplayPageStep {
+    state.assertion = null
+    state.pendingIdentity = null
+    watching().activity.mark()
+    const newPages = watchNewPages(page)
+    /** The recorded dialog answer, given when the step opens the dialog. */
+    let dialog: ReturnType<typeof answerDialogs> | null = null
+    /** The recorded files, given to the file chooser the step opens. */
+    let chooser: ReturnType<typeof answerFileChooser> | null = null
+    const release = () => {
+      newPages.dispose()
+      chooser?.dispose()
+    }
+    return {
+      get assertion() {
+        return state.assertion
+      },
+      get healedIdentity() {
+        return state.pendingIdentity
+      },
+      navigated: () => watching().activity.navigatedSinceMark(),
+      requested: () => watching().activity.requestsSinceMark(),
+      requestsIdle: () => watching().activity.idle(timeout),
+      async run(result) {
+        try {
+          const plan = devtoolsReplayPlan(action)
+          // a DevTools step names the page it runs in: the main page, or a popup by its URL
+          if (plan?.target) await enterPage(plan.target)
+          dialog = action.dialog ? answerDialogs(page, action.dialog) : null
+          if (action.files?.length) {
+            // the files first: a missing one fails the step before anything is clicked
+            const paths = await filesForStep(action.files, resolve(opts.filesDir ?? opts.caseDir))
+            chooser = answerFileChooser(page, paths, timeout)
+          }
+          const located = await runAction(action, result)
+          await chooser?.settle(targetLabel(action))
+          if (plan?.awaitsNavigation) await navigationCaused(action)
+          if (await followNewPage(action, newPages, result)) {
+            health.follow(page)
+            restartActivity()
+          }
+          return located
+        } finally {
+          release()
+        }
+      },
+      end() {
+        release()
+        dialog?.dispose()
+        return { dialogSeen: dialog?.seen() ?? false }
+      },
+    }
+  }
+
+  /**
+   * After a step recorded as opening a page: waits for the page this step opened and goes on there; when
+   * none opens, the step fails (the steps after it would act on the wrong page). A page opened by a step not
+   * recorded so is left alone: the recording went on in the old page.
+   */
+  async function followNewPage(action: Action, watch: NewPageWatch, result: ReplayResult): Promise<boolean> {
+    try {
+      if (!action.opensPage) return false
+      const opened = await watch.next(timeout)
+      if (!opened) {
+        result.method = result.method === 'none' ? 'failed' : result.method
+        throw new WebError(
+          'WEB_NEW_PAGE_MISSING',
+          `${targetLabel(action)} was recorded opening a new page (tab or window), and none opened.`,
+          { hint: 'The later steps were recorded in that page; check that the link or button still opens it.' },
+        )
+      }
+      await adoptPage(opened)
+      page = opened
+      await state.reader?.detach()
+      state.reader = null
+      return true
+    } finally {
+      watch.dispose()
+    }
+  }
+
+  /**
+   * Goes on in the page a DevTools step names: `main` (the page the replay started in) or the page whose URL is
+   * the recorded one (rebased), waited for up to the step timeout, as @puppeteer/replay does.
+   */
+  async function enterPage(target: string): Promise<void> {
+    let next: Page | undefined = target === 'main' ? opts.page : undefined
+    if (!next) {
+      const want = urls.rebase(target)
+      const deadline = Date.now() + timeout
+      for (;;) {
+        next = opts.page
+          .context()
+          .pages()
+          .find((p) => !p.isClosed() && p.url() === want)
+        if (next || Date.now() > deadline) break
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      if (!next)
+        throw new WebError('WEB_NEW_PAGE_MISSING', `The step runs in the page at ${want}, and no page is open there.`, {
+          hint: 'An earlier step was recorded opening it (a popup or a new tab); check that it still does.',
+        })
+    }
+    if (next === page) return
+    if (next.isClosed())
+      throw new WebError('WEB_NEW_PAGE_MISSING', `The step runs in the ${target} page, which was closed.`)
+    page = next
+    await page.bringToFront().catch(() => undefined)
+    health.follow(page)
+    restartActivity()
+    await state.reader?.detach()
+    state.reader = null
+  }
+
+  /** A DevTools step with an asserted navigation: it must have made the page navigate (waited up to the timeout). */
+  async function navigationCaused(action: Action): Promise<void> {
+    if (watching().activity.navigatedSinceMark()) return
+    const frame = page.mainFrame()
+    const navigated = await page
+      .waitForEvent('framenavigated', { predicate: (f) => f === frame, timeout })
+      .then(() => true)
+      .catch(() => false)
+    if (!navigated)
+      throw new WebError(
+        'WEB_NAVIGATION_MISSING',
+        `${targetLabel(action)} was recorded causing a navigation (an asserted navigation event), and the page did not navigate within ${timeout} ms.`,
+      )
+  }
+
+  /**
+   * An assert step: its target located by the same cascade (or counted by its exact keys), the condition polled
+   * until the step timeout (a DevTools step's own `timeout` when it had one). The step fails when the condition
+   * does not hold, with expected and actual.
+   */
+  async function runAssert(action: Action, result: ReplayResult): Promise<LocateResult<PlaywrightCandidate> | null> {
+    const assertion = action.assertion
+    if (!assertion) throw new Error('The assert step has no assertion.')
+    const kept = (action.extra?.devtools as { timeout?: unknown } | undefined)?.timeout
+    const asserted =
+      assertion.kind === 'url' &&
+      (assertion.op ?? 'equals') === 'equals' &&
+      /^[a-z]+:/i.test(String(assertion.expected))
+        ? { ...assertion, expected: urls.rebase(String(assertion.expected)) }
+        : assertion
+    const probe = pageAssertionProbe(
+      () => page,
+      { ...action, assertion: asserted },
+      { ...(opts.locate ? { locate: opts.locate } : {}) },
+    )
+    const polled = await pollAssertion(asserted, probe, {
+      timeoutMs: typeof kept === 'number' && kept > 0 ? kept : timeout,
+    })
+    state.assertion = polled
+    const found = probe.located
+    result.method = 'none'
+    if (found) {
+      result.strategiesTried = found.attempts
+      result.matchConfidence = found.confidence
+      if (found.status === 'found' && found.point && !found.coordinateFallback) {
+        result.method = found.strategy
+        result.actualCoords = { x: round(found.point.x), y: round(found.point.y) }
+        result.coordinateChange = { x: round(found.point.x) - action.x, y: round(found.point.y) - action.y }
+      } else if (!polled.holds) result.method = 'failed'
+    } else if (probe.countedBy) {
+      result.method = probe.countedBy as ReplayResult['method']
+      result.matchConfidence = 1
+    }
+    if (!polled.holds) {
+      const message = `Assertion failed: expected ${polled.expected}, actual ${polled.actual}.`
+      // a target that was needed and not found: the step did not run; else it ran and its check failed
+      if (result.method === 'failed') throw new WebError('WEB_ASSERTION_FAILED', message)
+      result.errorMessage = message
+    }
+    return found
+  }
+
+  async function runAction(action: Action, result: ReplayResult): Promise<LocateResult<PlaywrightCandidate> | null> {
+    const plan = devtoolsReplayPlan(action)
+    if (plan?.unsupported) {
+      result.method = 'failed'
+      throw new WebError(
+        'WEB_UNSUPPORTED_STEP',
+        `This imported DevTools step cannot be replayed: ${plan.unsupported}.`,
+        {
+          hint: 'Replace it with an equivalent step (an assert, a wait) or remove it from the case.',
+        },
+      )
+    }
+    if (plan?.honour) {
+      result.method = 'none'
+      const h = plan.honour
+      if (h.kind === 'network') await emulateNetworkConditions(page, h)
+      else if (h.kind === 'viewport') await page.setViewportSize({ width: h.width, height: h.height })
+      else if (page !== opts.page) {
+        // closing a popup: the steps after it go on in the main page (or name theirs)
+        health.release(page)
+        watching().activity.dispose()
+        await page.close()
+        page = opts.page
+        watching().activity = trackPageActivity(page)
+        watching().activity.mark()
+      } else await page.close()
+      return null
+    }
+    if (action.actionType === 'scroll' && (action.identity || plan?.scrollsWindow)) return scrollTarget(action, result)
+    switch (action.actionType) {
+      case 'assert':
+        return runAssert(action, result)
+      case 'navigate': {
+        const url = urls.rebase(action.url ?? '')
+        result.method = 'none'
+        await gotoOrExplain(page, url)
+        return null
+      }
+      case 'wait':
+        result.method = 'none'
+        await page.waitForTimeout(Math.min(action.durationMs ?? 0, 60_000))
+        return null
+      case 'scroll':
+        result.method = 'none'
+        await page.mouse.move(action.x, action.y)
+        await page.mouse.wheel(action.scrollDx ?? 0, action.scrollDy ?? 0)
+        return null
+      case 'key_press':
+        result.method = 'none'
+        if (!action.key) throw new Error('The key_press step has no key.')
+        await page.keyboard.press(action.key)
+        return null
+      default:
+        break
+    }
+    const text = action.actionType === 'type' ? secretOrText(action) : null
+    // A recorded body/html (or an empty identity) matches any page: no strategy may answer for it (Build 5).
+    const notATarget = action.identity ? recordedTargetObjection(action.identity) : null
+    if (!action.identity || notATarget) {
+      // A legacy step (only coordinates were recorded), a step recorded with no interactive element under the
+      // point, or a recorded target that was not a real target: coordinates, and the report says why.
+      const why = notATarget ?? action.warning
+      if (why) result.warning = `${why}; replayed by coordinates`
+      result.method = 'coordinate'
+      result.actualCoords = { x: action.x, y: action.y }
+      result.coordinateChange = { x: 0, y: 0 }
+      if (action.actionType === 'drag') await dragBetween(action, { x: action.x, y: action.y })
+      else if (isClickLike(action) || action.actionType === 'hover') await clickAt(action, action.x, action.y)
+      else if (action.actionType === 'type') await page.keyboard.type(text ?? '')
+      await rememberSecretField(action)
+      return null
+    }
+    const cropPath = action.elementCropPath ? resolve(opts.caseDir, action.elementCropPath) : null
+    const loadElementCrop = cropPath ? () => decodeFrame(cropPath).catch(() => null) : null
+    const identity = action.identity
+    const locateHere = () =>
+      locate(
+        identity,
+        playwrightCandidateSource(page, {
+          framePath: identity.framePath ?? null,
+          shadowPath: identity.shadowPath ?? null,
+          loadElementCrop,
+        }),
+        {
+          selectors: action.selectors ?? null,
+          coordinates: { x: action.x, y: action.y },
+          ...opts.locate,
+        },
+      )
+    let found = await locateHere()
+    if (adaptive && !foundAtOnce(found)) {
+      // Not the recorded element at once: the page may still be changing from the last step. Heal (or give
+      // up) only on the settled page.
+      await settle(page, opts.settleQuietMs)
+      found = await locateHere()
+    }
+    if (found.status !== 'found' && action.operates && !recordedTargetObjection(action.operates)) {
+      // The clicked label or styled part is gone: the control it operates stands in (clicked as a person would).
+      const control = action.operates
+      const viaControl = await locate(
+        control,
+        playwrightCandidateSource(page, {
+          framePath: control.framePath ?? null,
+          shadowPath: control.shadowPath ?? null,
+        }),
+        {
+          coordinates: null,
+          ...opts.locate,
+        },
+      )
+      if (viaControl.status === 'found') {
+        found = {
+          ...viaControl,
+          attempts: [
+            ...found.attempts,
+            ...viaControl.attempts.map((a) => ({ ...a, detail: `operated control: ${a.detail ?? a.outcome}` })),
+          ],
+        }
+        result.warning = `the clicked ${targetLabel(action)} was not found; clicked the control it operates`
+      }
+    }
+    result.strategiesTried = found.attempts
+    result.matchConfidence = found.confidence
+    if (found.status !== 'found' || !found.point) {
+      result.method = 'failed'
+      throw new WebError(
+        'WEB_ELEMENT_NOT_FOUND',
+        `Element not found: ${targetLabel(action)} (tried ${describeAttempts(found.attempts)}).`,
+      )
+    }
+    result.method = found.strategy
+    result.actualCoords = { x: round(found.point.x), y: round(found.point.y) }
+    result.coordinateChange = { x: round(found.point.x) - action.x, y: round(found.point.y) - action.y }
+    if (opts.verify && !found.coordinateFallback && found.attempts[0]?.outcome !== 'matched') {
+      // Capture the live identity now, before the input changes the page, in case the heal is learnt.
+      state.reader ??= await createCdpIdentityReader(page)
+      state.pendingIdentity = await state.reader.atPoint(found.point.x, found.point.y).catch(() => null)
+    }
+    const handle: Locator | undefined = found.element?.handle
+    // A visual hit clicks the matched pixels: the element under them only vouches for the place, and it may be a
+    // container (gentelella's segmented "Private | Team | Public" group, whose centre is "Team").
+    const atThePixels = found.strategy === 'visual' && action.actionType !== 'type' && action.actionType !== 'select'
+    if (action.actionType === 'drag') {
+      await dragBetween(action, found.point, found.coordinateFallback || atThePixels ? undefined : handle)
+      return found
+    }
+    if (action.actionType === 'hover') {
+      if (found.coordinateFallback || !handle || atThePixels) await clickAt(action, found.point.x, found.point.y)
+      else await handle.hover({ timeout, ...modifiersOf(action) })
+      return found
+    }
+    // an element in a closed shadow root has no locator: it is clicked at its centre, checked to be what a click
+    // there reaches (scrolled into view first)
+    const closedShadow = found.coordinateFallback || atThePixels ? undefined : closedShadowTargetOf(found.element)
+    if (closedShadow) {
+      const aimed = await closedShadow.aim(targetLabel(action))
+      result.actualCoords = { x: round(aimed.x), y: round(aimed.y) }
+      result.coordinateChange = { x: round(aimed.x) - action.x, y: round(aimed.y) - action.y }
+      await clickAt(action, aimed.x, aimed.y)
+      if (text !== null) {
+        // typing replaces what the field held, as `fill` does for a field a locator reaches
+        await page.keyboard.press('ControlOrMeta+A')
+        await page.keyboard.type(text)
+      }
+      await rememberSecretField(action)
+      return found
+    }
+    if (found.coordinateFallback || !handle || atThePixels) {
+      await clickAt(action, found.point.x, found.point.y)
+      if (text !== null) await page.keyboard.type(text)
+      await rememberSecretField(action)
+      return found
+    }
+    switch (action.actionType) {
+      case 'type':
+        if (await handle.evaluate((el) => el.localName === 'select').catch(() => false)) {
+          // a DevTools `change` on a <select> (its tag unknown at import): the option with that value, or label
+          await handle
+            .selectOption(text ?? '', { timeout })
+            .catch(() => handle.selectOption({ label: text ?? '' }, { timeout }))
+          break
+        }
+        await handle.fill(text ?? '', { timeout })
+        await rememberSecretField(action)
+        break
+      case 'select':
+        await handle
+          .selectOption({ label: action.value ?? '' }, { timeout })
+          .catch(() => handle.selectOption(action.value ?? '', { timeout }))
+        break
+      case 'right_click':
+        await handle.click({ button: 'right', timeout, ...modifiersOf(action) })
+        break
+      case 'double_click':
+        await handle.dblclick({ timeout, ...modifiersOf(action) })
+        break
+      default: {
+        if (action.button === 'back' || action.button === 'forward') {
+          await handle.scrollIntoViewIfNeeded({ timeout })
+          const box = await handle.boundingBox({ timeout })
+          if (!box) throw new Error(`${targetLabel(action)} has no box to click.`)
+          await clickSideButton(
+            page,
+            box.x + box.width / 2,
+            box.y + box.height / 2,
+            action.button,
+            action.modifiers ?? [],
+          )
+          break
+        }
+        // a styled checkbox/radio/switch covered by its own label: click the label, as the person did (Build 3)
+        await clickAsAPerson(handle, {
+          timeout,
+          ...(action.button ? { button: action.button } : {}),
+          ...(action.modifiers?.length ? { modifiers: action.modifiers } : {}),
+        })
+      }
+    }
+    return found
+  }
+
+  function modifiersOf(action: Action): { modifiers?: KeyModifier[] } {
+    return action.modifiers?.length ? { modifiers: [...action.modifiers] } : {}
+  }
+
+  /**
+   * A scroll of an element (located like a click's target) or of the window, by the recorded distance: the
+   * element itself scrolls, not whatever stands under a point.
+   */
+  async function scrollTarget(action: Action, result: ReplayResult): Promise<LocateResult<PlaywrightCandidate> | null> {
+    const dx = action.scrollDx ?? 0
+    const dy = action.scrollDy ?? 0
+    if (!action.identity) {
+      result.method = 'none'
+      await page.evaluate(([x, y]) => window.scrollBy(x as number, y as number), [dx, dy])
+      return null
+    }
+    const identity = action.identity
+    const found = await locate(identity, playwrightCandidateSource(page, { framePath: identity.framePath ?? null }), {
+      selectors: action.selectors ?? null,
+      coordinates: null,
+      ...opts.locate,
+    })
+    result.strategiesTried = found.attempts
+    result.matchConfidence = found.confidence
+    const handle: Locator | undefined =
+      found.status === 'found' && !found.coordinateFallback ? found.element?.handle : undefined
+    if (!handle) {
+      result.method = 'failed'
+      throw new WebError(
+        'WEB_ELEMENT_NOT_FOUND',
+        `Element to scroll not found: ${targetLabel(action)} (tried ${describeAttempts(found.attempts)}).`,
+      )
+    }
+    result.method = found.strategy
+    await handle.evaluate((el, [x, y]) => el.scrollBy(x as number, y as number), [dx, dy])
+    return found
+  }
+
+  /**
+   * A drag from the located source to the drop target, located by the same cascade from `drop_identity` (else the
+   * recorded end point, moved as the source moved). Playwright's mouse drives both mouse drags and HTML5 drag and
+   * drop.
+   */
+  async function dragBetween(action: Action, from: { x: number; y: number }, source?: Locator): Promise<void> {
+    const moved = { x: from.x - action.x, y: from.y - action.y }
+    let to = { x: (action.endX ?? action.x) + moved.x, y: (action.endY ?? action.y) + moved.y }
+    const drop = action.dropIdentity
+    if (drop && !recordedTargetObjection(drop)) {
+      const found = await locate(drop, playwrightCandidateSource(page, { framePath: drop.framePath ?? null }), {
+        selectors: action.dropSelectors ?? null,
+        coordinates: { x: action.endX ?? action.x, y: action.endY ?? action.y },
+        ...opts.locate,
+      })
+      if (found.status !== 'found' || !found.point)
+        throw new WebError(
+          'WEB_ELEMENT_NOT_FOUND',
+          `Drop target not found: ${drop.axRole ?? drop.tagName} "${(drop.axName || drop.textContent || '').slice(0, 50)}" (tried ${describeAttempts(found.attempts)}).`,
+        )
+      to = found.point
+      // where in the drop target it was dropped (a slider's track, a list between two items), kept in proportion
+      const recorded = drop.boundingBox
+      const box = found.coordinateFallback ? null : await found.element?.handle?.boundingBox().catch(() => null)
+      if (box && recorded && recorded.width > 0 && recorded.height > 0 && action.endX != null && action.endY != null) {
+        const fx = Math.min(1, Math.max(0, (action.endX - recorded.x) / recorded.width))
+        const fy = Math.min(1, Math.max(0, (action.endY - recorded.y) / recorded.height))
+        to = { x: box.x + fx * box.width, y: box.y + fy * box.height }
+      }
+    }
+    if (source) {
+      await source.hover({ timeout })
+      const box = await source.boundingBox()
+      if (box) from = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+    }
+    await page.mouse.move(from.x, from.y)
+    await page.mouse.down()
+    await page.mouse.move(from.x + (to.x - from.x) / 3, from.y + (to.y - from.y) / 3, { steps: 4 })
+    await page.mouse.move(to.x, to.y, { steps: 8 })
+    await page.mouse.up()
+  }
+
+  async function clickAt(action: Action, x: number, y: number) {
+    if (action.actionType === 'hover') {
+      await page.mouse.move(x, y)
+      return
+    }
+    if (action.button === 'back' || action.button === 'forward') {
+      await clickSideButton(page, x, y, action.button, action.modifiers ?? [])
+      return
+    }
+    const button = action.actionType === 'right_click' ? 'right' : (action.button ?? 'left')
+    const held = action.modifiers ?? []
+    for (const m of held) await page.keyboard.down(m)
+    try {
+      await page.mouse.click(x, y, { button, clickCount: action.actionType === 'double_click' ? 2 : 1 })
+    } finally {
+      for (const m of [...held].reverse()) await page.keyboard.up(m)
+    }
+  }
+
+  /** The field a secret was typed into stays painted over in every later screenshot ("show password"). */
+  async function rememberSecretField(action: Action): Promise<void> {
+    if (action.actionType === 'type' && action.secretEnv)
+      await secretFieldsOf(page)
+        .rememberFocused()
+        .catch(() => null)
+  }
+
+  function secretOrText(action: Action): string {
+    if (!action.secretEnv) return action.text ?? ''
+    const value = env[action.secretEnv]
+    if (value === undefined) {
+      throw new WebError(
+        'WEB_SECRET_MISSING',
+        `The password step needs the environment variable ${action.secretEnv}.`,
+        {
+          hint: `Set ${action.secretEnv} to the secret before replaying; it is never stored in the case file.`,
+        },
+      )
+    }
+    return value
+  }
+}

@@ -1,0 +1,62 @@
+import type { LocateResult } from '@qa/matcher'
+import type { Action, AssertionCheck, BoundingBox, ElementIdentity, ReplayResult, Selectors } from '@qa/model'
+
+/** What the replay loop needs to know of a located element: where it is now. */
+export interface LocatedElement {
+  readonly boundingBox?: BoundingBox | null
+}
+
+/** How a step's target was located (the cascade's answer), or null when the step has no target. */
+export type LocatedTarget = LocateResult<LocatedElement>
+
+/** The live identity of the element a step healed to, captured before its input (learnt when verified). */
+export interface HealedIdentity {
+  identity: ElementIdentity
+  selectors: Selectors
+}
+
+/**
+ * The browser page the web replay loop drives (the port; `playwrightReplayPage` is the real adapter, over
+ * Playwright and CDP). The loop owns the order of things — settle, verification, verdicts, bookkeeping, learning
+ * heals — and the page owns how a step is done: locating its element through the cascade and giving the input.
+ */
+export interface ReplayPage {
+  /** Opens the start URL; throws an error that says why when the page cannot be reached. */
+  open(url: string): Promise<void>
+  /** Waits until the page is quiet: loaded, and the DOM unchanged for a while. */
+  settle(): Promise<void>
+  /** The screen now, as PNG, with the fields secrets were typed into painted over. */
+  screenshot(): Promise<Uint8Array>
+  /** Why the browser can run no more steps (it crashed), or null. */
+  lost(): string | null
+  /** Asks the browser now whether it is still there: why it is gone, or null. */
+  checkLost(): Promise<string | null>
+  /** The browser is gone or the page was closed: nothing to settle or to wait for. */
+  gone(): boolean
+  /** Starts a step: from now the page watches what it causes (navigations, requests, dialogs, new pages). */
+  startStep(action: Action): ReplayPageStep
+  /** Stops every watcher; the page itself stays open (its owner closes it). */
+  dispose(): Promise<void>
+}
+
+/** One step on a `ReplayPage`, from `startStep` to `end`. */
+export interface ReplayPageStep {
+  /**
+   * Locates the step's target and gives its input. Fills `result` as it goes (method, coordinates, strategies
+   * tried, confidence, a warning); throws when the step cannot run (the message says why). Returns how the
+   * target was located, or null for a step without one (a key, a navigation, a wait).
+   */
+  run(result: ReplayResult): Promise<LocatedTarget | null>
+  /** An assert step: what its condition check found (set by `run`, also when it throws). */
+  readonly assertion: AssertionCheck | null
+  /** A healed step under verification: the live identity of the element it healed to, captured before its input. */
+  readonly healedIdentity: HealedIdentity | null
+  /** The page navigated since the step started. */
+  navigated(): boolean
+  /** The step started requests. */
+  requested(): boolean
+  /** Waits until the requests the step started are done (at most the step timeout). */
+  requestsIdle(): Promise<void>
+  /** Stops watching the step; tells whether a dialog opened while it was watched. */
+  end(): { dialogSeen: boolean }
+}

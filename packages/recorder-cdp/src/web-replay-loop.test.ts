@@ -1,0 +1,339 @@
+import { fc, test } from '@fast-check/vitest'
+import type { Action, TestCase } from '@qa/model'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import sharp from 'sharp'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { type FakeStepScript, fakeReplayPage } from './fake-replay-page'
+import type { LocatedTarget } from './replay-page'
+import { replayOnPage, type WebStepEvent } from './web-replay-loop'
+
+// The web replay loop against a fake page (no browser): settling, verdicts, failure paths and bookkeeping. The
+// real page (`playwrightReplayPage`) is covered by the e2e tests of this package.
+
+const START = 'http://127.0.0.1:9/start'
+
+/** A 200×120 PNG of one colour, with a box of another colour when given. */
+async function png(background: string, box?: { left: number; top: number; colour: string }): Promise<Uint8Array> {
+  const base = sharp({ create: { width: 200, height: 120, channels: 3, background } })
+  const composed = box
+    ? base.composite([
+        {
+          input: { create: { width: 80, height: 60, channels: 3, background: box.colour } },
+          left: box.left,
+          top: box.top,
+        },
+      ])
+    : base
+  return new Uint8Array(await composed.png().toBuffer())
+}
+
+let dir: string
+let blank: Uint8Array
+let withBox: Uint8Array
+let otherScreen: Uint8Array
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'qa-loop-'))
+  blank = await png('#ffffff')
+  withBox = await png('#ffffff', { left: 20, top: 20, colour: '#1565c0' })
+  otherScreen = await png('#202020', { left: 100, top: 50, colour: '#ef6c00' })
+  writeFileSync(join(dir, 'after-box.png'), withBox)
+})
+
+const click = (i: number, extra: Partial<Action> = {}): Action => ({
+  timestamp: i,
+  actionType: 'click',
+  x: 60,
+  y: 50,
+  description: `클릭 ${i + 1}`,
+  ...extra,
+})
+
+const caseOf = (actions: Action[], startUrl: string | null = START): TestCase => ({
+  name: '루프',
+  version: '3.0',
+  platform: 'web',
+  startUrl,
+  actions,
+})
+
+/** Found by the text strategy after role+name found nothing: a heal. */
+const healedByText: LocatedTarget = {
+  status: 'found',
+  strategy: 'text',
+  confidence: 0.9,
+  point: { x: 61, y: 52 },
+  element: { boundingBox: { x: 20, y: 20, width: 80, height: 60 } },
+  coordinateFallback: false,
+  attempts: [
+    { strategy: 'role', outcome: 'none' },
+    { strategy: 'text', outcome: 'matched', candidates: 1 },
+  ],
+}
+
+describe('replayOnPage: every step runs and is counted (seed 000 property 5)', () => {
+  type Kind = 'ok' | 'warning' | 'fails' | 'dialog-missing' | 'crashes'
+  const scriptOf = (kind: Kind): FakeStepScript =>
+    kind === 'ok'
+      ? { method: 'role' }
+      : kind === 'warning'
+        ? { method: 'coordinate', warning: 'the recorded target was the page body' }
+        : kind === 'fails'
+          ? { fails: 'Element not found: button "저장"' }
+          : kind === 'crashes'
+            ? { crashes: 'the browser closed or crashed' }
+            : { method: 'role' }
+
+  test.prop(
+    [fc.array(fc.constantFrom<Kind>('ok', 'warning', 'fails', 'dialog-missing', 'crashes'), { maxLength: 8 })],
+    {
+      numRuns: 100,
+    },
+  )('one result per step, in order; a failed step fails the case; after a crash nothing runs', async (kinds) => {
+    const page = fakeReplayPage({ screen: blank, steps: kinds.map(scriptOf) })
+    const actions = kinds.map((kind, i) =>
+      click(i, kind === 'dialog-missing' ? { dialog: { type: 'confirm', accept: true, message: '삭제할까요?' } } : {}),
+    )
+    const events: WebStepEvent[] = []
+    const outcome = await replayOnPage(caseOf(actions), page, {
+      startUrl: START,
+      caseDir: dir,
+      onStep: (e) => events.push(e),
+    })
+
+    const crashedAt = kinds.indexOf('crashes')
+    const expected = kinds.map((kind, i) =>
+      crashedAt >= 0 && i > crashedAt ? 'fail' : kind === 'ok' ? 'pass' : kind === 'warning' ? 'warning' : 'fail',
+    )
+    expect(outcome.report.verificationResults.map((v) => v.finalResult)).toEqual(expected)
+    expect(events.map((e) => e.index)).toEqual(kinds.map((_, i) => i))
+    expect(outcome.replayResults.map((r) => r.actionIndex)).toEqual(kinds.map((_, i) => i))
+    expect(outcome.report.totalActions).toBe(kinds.length)
+    const { passedCount, failedCount, warningCount } = outcome.report
+    expect(passedCount + failedCount + warningCount).toBe(kinds.length)
+    expect(outcome.passed).toBe(!expected.includes('fail'))
+    for (const r of outcome.replayResults) {
+      expect(r.success).toBe(expected[r.actionIndex ?? -1] !== 'fail')
+      // a step that did not run says why, in one line, and is never reported as located
+      if (!r.success) {
+        expect(r.errorMessage).not.toBe('')
+        expect(r.errorMessage).not.toContain('\n')
+      }
+    }
+    // after a crash, the steps are not run at all, and say so
+    for (let i = crashedAt + 1; crashedAt >= 0 && i < kinds.length; i++) {
+      expect(page.log).not.toContain(`run ${i}`)
+      expect(outcome.replayResults[i]?.errorMessage).toMatch(/crashed before this step/)
+      expect(outcome.replayResults[i]?.method).toBe('failed')
+    }
+    if (crashedAt >= 0) expect(outcome.replayResults[crashedAt]?.errorMessage).toMatch(/crashed during this step/)
+    expect(page.log.at(-1)).toBe('dispose')
+  })
+
+  it('a step recorded opening a dialog that did not open fails, naming the dialog', async () => {
+    const page = fakeReplayPage({ screen: blank, steps: [{ method: 'role', dialogOpens: false }] })
+    const action = click(0, { dialog: { type: 'confirm', accept: true, message: '삭제할까요?' } })
+    const outcome = await replayOnPage(caseOf([action]), page, { startUrl: START, caseDir: dir })
+    expect(outcome.replayResults[0]?.success).toBe(false)
+    expect(outcome.replayResults[0]?.errorMessage).toMatch(/confirm dialog \("삭제할까요\?"\), and none opened/)
+    expect(outcome.report.verificationResults[0]?.finalResult).toBe('fail')
+  })
+
+  it('a thrown step without a method is reported as failed, with the first line of the error', async () => {
+    const page = fakeReplayPage({ screen: blank, steps: [{ fails: 'The password step needs QA_SECRET_PW.' }] })
+    const outcome = await replayOnPage(caseOf([click(0)]), page, { startUrl: START, caseDir: dir })
+    expect(outcome.replayResults[0]).toMatchObject({
+      success: false,
+      method: 'failed',
+      errorMessage: 'The password step needs QA_SECRET_PW.',
+    })
+  })
+
+  it('refuses a case with no start URL before opening anything', async () => {
+    const page = fakeReplayPage({ screen: blank, steps: [{}] })
+    await expect(replayOnPage(caseOf([click(0)], null), page, { startUrl: null, caseDir: dir })).rejects.toMatchObject({
+      code: 'WEB_NO_START_URL',
+    })
+    expect(page.log).toEqual([])
+  })
+})
+
+describe('replayOnPage: settling', () => {
+  const steps: FakeStepScript[] = [
+    { method: 'role' },
+    { method: 'role', navigates: true },
+    { method: 'role', requests: true },
+    { fails: 'Element not found' },
+  ]
+  /** What happened between each step's run and its end. */
+  const between = (log: readonly string[]) =>
+    steps.map((_, i) => log.slice(log.indexOf(`run ${i}`) + 1, log.indexOf(`end ${i}`)))
+
+  it('adaptive: after a navigation or a failure it settles, after requests it waits for them, else it goes on', async () => {
+    const page = fakeReplayPage({ screen: blank, steps })
+    await replayOnPage(caseOf(steps.map((_, i) => click(i))), page, { startUrl: START, caseDir: dir })
+    expect(page.log.slice(0, 2)).toEqual([`open ${START}`, 'settle'])
+    expect(between(page.log)).toEqual([[], ['settle'], ['idle 2'], ['settle']])
+  })
+
+  it('always: it settles after every step', async () => {
+    const page = fakeReplayPage({ screen: blank, steps })
+    await replayOnPage(caseOf(steps.map((_, i) => click(i))), page, { startUrl: START, caseDir: dir, settle: 'always' })
+    expect(between(page.log)).toEqual(steps.map(() => ['settle']))
+  })
+
+  it('with verification: it settles after every step, before the screen is compared', async () => {
+    const page = fakeReplayPage({ screen: blank, steps })
+    await replayOnPage(caseOf(steps.map((_, i) => click(i))), page, { startUrl: START, caseDir: dir, verify: true })
+    expect(between(page.log)).toEqual(steps.map(() => ['settle']))
+  })
+
+  it('once the browser is gone, nothing is settled or waited for', async () => {
+    const crash: FakeStepScript[] = [{ crashes: 'the browser closed or crashed', navigates: true }, { requests: true }]
+    const page = fakeReplayPage({ screen: blank, steps: crash })
+    await replayOnPage(caseOf([click(0), click(1)]), page, { startUrl: START, caseDir: dir })
+    expect(page.log.slice(2)).toEqual(['start 0', 'run 0', 'end 0', 'start 1', 'end 1', 'dispose'])
+  })
+})
+
+describe('replayOnPage: verification against the recorded screenshots (real PNGs)', () => {
+  const recorded = (i: number) => click(i, { screenshotPath: 'after-box.png' })
+
+  it('the same screen passes, a different one fails (no vision), a step without a screenshot is a warning', async () => {
+    const page = fakeReplayPage({
+      screen: blank,
+      steps: [{ method: 'role', screen: withBox }, { method: 'role', screen: otherScreen }, { method: 'role' }],
+    })
+    const outcome = await replayOnPage(caseOf([recorded(0), recorded(1), click(2)]), page, {
+      startUrl: START,
+      caseDir: dir,
+      verify: true,
+      verifyRegion: false,
+    })
+    expect(outcome.report.verificationResults.map((v) => v.finalResult)).toEqual(['pass', 'fail', 'warning'])
+    expect(outcome.report.verificationResults[0]?.screenshotSimilarity).toBe(1)
+    expect(outcome.replayResults.map((r) => r.screenTransitionVerified)).toEqual([true, false, true])
+    expect(outcome.passed).toBe(false)
+  })
+
+  it('region verification: the screen before each step is taken, and a step that changed nothing fails', async () => {
+    // recorded: the box appeared; replayed: the screen stayed blank
+    const page = fakeReplayPage({ screen: blank, steps: [{ method: 'role', located: healedByText }] })
+    const action = recorded(0)
+    action.identity = {
+      tagName: 'button',
+      axRole: 'button',
+      axName: '저장',
+      boundingBox: { x: 20, y: 20, width: 80, height: 60 },
+    }
+    const outcome = await replayOnPage(caseOf([action]), page, { startUrl: START, caseDir: dir, verify: true })
+    expect(page.log.slice(page.log.indexOf('settle') + 1, page.log.indexOf('run 0'))).toEqual(['screenshot', 'start 0'])
+    expect(outcome.report.verificationResults[0]?.finalResult).toBe('fail')
+  })
+
+  it('an assert step is decided by its condition, never by a screenshot', async () => {
+    const assertStep = (i: number): Action => ({
+      ...click(i),
+      actionType: 'assert',
+      screenshotPath: 'after-box.png',
+      assertion: { kind: 'text', op: 'equals', expected: '3개' },
+    })
+    const page = fakeReplayPage({
+      screen: otherScreen,
+      steps: [
+        { method: 'text', assertion: { holds: true, expected: 'text equals "3개"', actual: '"3개"' } },
+        {
+          fails: 'Assertion failed: expected text equals "3개", actual not found.',
+          assertion: { holds: false, expected: 'text equals "3개"', actual: 'not found' },
+        },
+      ],
+    })
+    const outcome = await replayOnPage(caseOf([assertStep(0), assertStep(1)]), page, {
+      startUrl: START,
+      caseDir: dir,
+      verify: true,
+    })
+    const [held, failed] = outcome.report.verificationResults
+    expect(held?.finalResult).toBe('pass')
+    expect(held?.reason).toMatch(/^Assertion held/)
+    expect(failed?.finalResult).toBe('fail')
+    expect(failed?.reason).toMatch(/^Assertion failed: expected text equals "3개", actual not found/)
+    expect(failed?.details).toMatchObject({ assertion: { kind: 'text', holds: false } })
+    // no screen was taken for either step, though the screen differs from the recorded one
+    expect(page.log.filter((l) => l === 'screenshot')).toEqual([])
+  })
+})
+
+describe('replayOnPage: a heal is learnt only when its step is verified a pass', () => {
+  const healedTo = {
+    identity: {
+      tagName: 'button',
+      axRole: 'button',
+      axName: '저장하기',
+      boundingBox: { x: 20, y: 20, width: 80, height: 60 },
+    },
+    selectors: { css: '#save-2', xpath: null, fallbacks: [] },
+  }
+  const action = () => click(0, { screenshotPath: 'after-box.png', selectors: { css: '#save', fallbacks: [] } })
+
+  it('verified pass: the healed case has the new identity and a verified healing record; the input case is unchanged', async () => {
+    const page = fakeReplayPage({
+      screen: blank,
+      steps: [{ method: 'text', located: healedByText, healedIdentity: healedTo, screen: withBox }],
+    })
+    const tc = caseOf([action()])
+    const outcome = await replayOnPage(tc, page, { startUrl: START, caseDir: dir, verify: true, verifyRegion: false })
+    expect(outcome.healedSteps).toEqual([0])
+    const healed = outcome.healedCase.actions[0]
+    expect(healed?.identity).toEqual(healedTo.identity)
+    expect(healed?.healingHistory).toHaveLength(1)
+    expect(healed?.healingHistory?.[0]).toMatchObject({
+      strategy: 'text',
+      verified: true,
+      previousSelector: '#save',
+      newSelector: '#save-2',
+      coordinateChange: { x: 1, y: 2 },
+    })
+    expect(tc.actions[0]?.identity).toBeUndefined()
+    expect(tc.actions[0]?.healingHistory).toBeUndefined()
+  })
+
+  it.each([
+    ['the screen did not match', true, otherScreen],
+    ['the replay was not verified', false, withBox],
+  ])('not learnt when %s', async (_why, verify, screen) => {
+    const page = fakeReplayPage({
+      screen: blank,
+      steps: [{ method: 'text', located: healedByText, healedIdentity: healedTo, screen }],
+    })
+    const outcome = await replayOnPage(caseOf([action()]), page, {
+      startUrl: START,
+      caseDir: dir,
+      verify,
+      verifyRegion: false,
+    })
+    expect(outcome.healedSteps).toEqual([])
+    expect(outcome.healedCase.actions[0]?.healingHistory).toBeUndefined()
+  })
+
+  it('not learnt when the first strategy found the element (nothing healed)', async () => {
+    const atOnce: LocatedTarget = {
+      ...healedByText,
+      strategy: 'role',
+      attempts: [{ strategy: 'role', outcome: 'matched' }],
+    }
+    const page = fakeReplayPage({
+      screen: blank,
+      steps: [{ method: 'role', located: atOnce, healedIdentity: healedTo, screen: withBox }],
+    })
+    const outcome = await replayOnPage(caseOf([action()]), page, {
+      startUrl: START,
+      caseDir: dir,
+      verify: true,
+      verifyRegion: false,
+    })
+    expect(outcome.report.verificationResults[0]?.finalResult).toBe('pass')
+    expect(outcome.healedSteps).toEqual([])
+  })
+})

@@ -1,0 +1,264 @@
+import { toHealingRecord } from '@qa/matcher'
+import type { Action, ReplayReport, ReplayResult, TestCase, VerificationResult } from '@qa/model'
+import { createReplayVerifier, resultWithoutScreenshot, type VerdictPolicy, type VisionReverifier } from '@qa/verifier'
+import { WebError } from './errors'
+import type { LocatedTarget, ReplayPage } from './replay-page'
+import { targetLabel } from './target-label'
+
+export interface WebStepEvent {
+  index: number
+  total: number
+  action: Action
+  result: ReplayResult
+  verification?: VerificationResult
+}
+
+/** How the loop runs a case on a `ReplayPage`: verification, settling and the callbacks. */
+export interface WebReplayLoopOptions {
+  /** The URL the case starts at (`planUrls(…).start`); a case without one is refused. */
+  startUrl: string | null | undefined
+  /** Folder of the case file: the case's screenshot paths are relative to it. */
+  caseDir: string
+  caseFile?: string
+  /** Compare every step's screen with its recorded after-screenshot (SPEC §6). */
+  verify?: boolean
+  /**
+   * Decide each verified step on its expected region (default true, issue 14): the recorded element's region
+   * and the change it caused, moved as far as the element moved. false: seed 000's whole-screen flow (the demo's
+   * restyled v2, which no pixel region can confirm without a vision provider).
+   */
+  verifyRegion?: boolean
+  reverifier?: VisionReverifier | null
+  policy?: VerdictPolicy
+  /** Ignore-masks etc. for comparisons. */
+  compareIgnore?: { x: number; y: number; width: number; height: number }[]
+  /** Where actual and diff screenshots of non-passing steps go (the report folder). */
+  artifactDir?: string | null
+  /** Keep the actual screenshot of every step in artifactDir (`always`), or only of steps that did not pass. */
+  keepActual?: 'always' | 'non-pass'
+  /**
+   * When to settle (default `adaptive`). `always`: after every step. `adaptive`: after a step that navigated,
+   * before every verified screenshot, and before a step whose element was not found at once by the first
+   * strategy (the cascade then runs again on the settled page, so a heal never happens on a page that was
+   * still changing); after a step that started requests, until they finished; otherwise straight on.
+   */
+  settle?: 'adaptive' | 'always'
+  onStep?: (event: WebStepEvent) => void
+  /** Called before each step runs (progress display). */
+  onStepStart?: (event: { index: number; total: number; action: Action }) => void
+}
+
+export interface WebReplayOutcome {
+  report: ReplayReport
+  replayResults: ReplayResult[]
+  /** The case with verified heals learnt: new identity and a `healing_history` entry on each healed step. */
+  healedCase: TestCase
+  healedSteps: number[]
+  passed: boolean
+}
+
+const pad = (n: number) => String(n).padStart(3, '0')
+
+/**
+ * How far the step's element moved since recording: its box now against its recorded box (the click point is
+ * where the person pressed, the located point the element's centre, so they cannot be subtracted). A step
+ * without a located element keeps the last displacement (keys act in the field just typed into); a navigation
+ * starts again from none.
+ */
+function stepDisplacement(
+  action: Action,
+  located: LocatedTarget | null,
+  last: { x: number; y: number },
+): { x: number; y: number } {
+  if (action.actionType === 'navigate') return { x: 0, y: 0 }
+  const now = located?.status === 'found' && !located.coordinateFallback ? located.element?.boundingBox : null
+  const then = action.identity?.boundingBox
+  if (now && then) return { x: Math.round(now.x - then.x), y: Math.round(now.y - then.y) }
+  return located ? { x: 0, y: 0 } : last
+}
+
+/**
+ * The web replay loop over a `ReplayPage`: per action, the step (located and done by the page), a settle, and
+ * (with `verify`) the screenshot verdict of @qa/verifier; an assert step's verdict is its condition. Never stops
+ * at a failing step; a heal is learnt only when its step is verified a pass.
+ */
+export async function replayOnPage(
+  testCase: TestCase,
+  page: ReplayPage,
+  opts: WebReplayLoopOptions,
+): Promise<WebReplayOutcome> {
+  const verifier = createReplayVerifier({
+    testCaseName: testCase.name,
+    baseDir: opts.caseDir,
+    testCasePath: opts.caseFile ?? null,
+    platform: 'web',
+    reverifier: opts.reverifier ?? null,
+    ...(opts.policy ? { policy: opts.policy } : {}),
+    ...(opts.compareIgnore ? { compare: { ignore: opts.compareIgnore } } : {}),
+    artifactDir: opts.artifactDir ?? null,
+    ...(opts.keepActual ? { keepActual: opts.keepActual } : {}),
+  })
+  if (opts.verify) await verifier.preload(testCase.actions)
+  const healedCase: TestCase = structuredClone(testCase)
+  const healedSteps: number[] = []
+  const replayResults: ReplayResult[] = []
+
+  if (!opts.startUrl) {
+    throw new WebError('WEB_NO_START_URL', `${testCase.name}: the case has no start_url and no --url was given.`, {
+      hint: 'Pass the app URL with --url http://host:port/.',
+    })
+  }
+  await page.open(opts.startUrl)
+  try {
+    await page.settle()
+
+    const adaptive = (opts.settle ?? 'adaptive') === 'adaptive'
+    const total = testCase.actions.length
+    /** How far the last located element had moved: the expected region of a step moves with it (Build 1). */
+    let displacement = { x: 0, y: 0 }
+    for (const [index, action] of testCase.actions.entries()) {
+      opts.onStepStart?.({ index, total, action })
+      // the screen before the step, to see a change somewhere else instead of the expected one (verification)
+      const screenBefore =
+        opts.verify && opts.verifyRegion !== false && action.actionType !== 'assert'
+          ? await page.screenshot().catch(() => null)
+          : null
+      const started = performance.now()
+      const result: ReplayResult = {
+        actionId: `action-${pad(index)}`,
+        actionIndex: index,
+        success: false,
+        method: 'none',
+        originalCoords: { x: action.x, y: action.y },
+        matchConfidence: 0,
+        screenTransitionVerified: false,
+        errorMessage: '',
+      }
+      let located: LocatedTarget | null = null
+      const step = page.startStep(action)
+      const lostBefore = page.lost()
+      try {
+        if (lostBefore) {
+          throw new WebError(
+            'WEB_BROWSER_CRASHED',
+            `The browser crashed before this step (${lostBefore}); it did not run.`,
+          )
+        }
+        located = await step.run(result)
+        result.success = true
+      } catch (error) {
+        result.success = false
+        if (result.method === 'none' || !result.method) result.method = 'failed'
+        result.errorMessage = error instanceof Error ? error.message.split('\n')[0]! : String(error)
+        const lost = lostBefore ?? (await page.checkLost())
+        if (lost && !lostBefore)
+          result.errorMessage = `The browser crashed during this step (${lost}); the steps after it cannot run.`
+      }
+      if (page.gone()) {
+        // nothing to settle or wait for: the page is gone
+      } else if (!adaptive || opts.verify || !result.success || step.navigated()) await page.settle()
+      else if (step.requested()) await step.requestsIdle()
+      const { dialogSeen } = step.end()
+      if (result.success && action.dialog && !dialogSeen) {
+        result.success = false
+        result.errorMessage = `${targetLabel(action)} was recorded opening a ${action.dialog.type} dialog ("${(action.dialog.message ?? '').slice(0, 60)}"), and none opened.`
+      }
+      result.durationMs = Math.round(performance.now() - started)
+
+      let verification: VerificationResult | undefined
+      const checked = step.assertion
+      if (action.actionType === 'assert' && action.assertion) {
+        // an assertion's verdict is its condition (polled until the step timeout), never a screenshot
+        const holds = result.success && checked?.holds === true
+        verification = resultWithoutScreenshot({
+          actionIndex: index,
+          action,
+          finalResult: holds ? 'pass' : 'fail',
+          reason: checked
+            ? holds
+              ? `Assertion held: ${checked.expected} (actual ${checked.actual}).`
+              : `Assertion failed: expected ${checked.expected}, actual ${checked.actual}.`
+            : `The assertion could not be checked: ${result.errorMessage}`,
+        })
+        if (checked) {
+          verification.details = {
+            assertion: {
+              kind: action.assertion.kind,
+              op: action.assertion.op ?? null,
+              expected: checked.expected,
+              actual: checked.actual,
+              holds: checked.holds,
+            },
+          }
+        }
+        verifier.recordResult(verification)
+      } else if (!result.success) {
+        verification = resultWithoutScreenshot({
+          actionIndex: index,
+          action,
+          finalResult: 'fail',
+          reason: `The step did not run: ${result.errorMessage}`,
+          withExpected: true,
+        })
+        verifier.recordResult(verification)
+      } else if (opts.verify) {
+        displacement = stepDisplacement(action, located, displacement)
+        // the recorded element's region and the change it caused, moved as far as the element moved (Build 1)
+        verification = await verifier.verifyAction(
+          index,
+          action,
+          () => page.screenshot(),
+          opts.verifyRegion === false
+            ? undefined
+            : {
+                actualBefore: screenBefore,
+                displacement,
+                previousAction: index > 0 ? (testCase.actions[index - 1] ?? null) : null,
+                actualTargetBox:
+                  located?.status === 'found' && !located.coordinateFallback
+                    ? (located.element?.boundingBox ?? null)
+                    : null,
+              },
+        )
+        result.screenTransitionVerified = verification.finalResult !== 'fail'
+      } else {
+        verification = resultWithoutScreenshot({
+          actionIndex: index,
+          action,
+          // a step replayed by coordinates for want of a real target is not called a pass without a screen check
+          finalResult: result.warning ? 'warning' : 'pass',
+          reason: result.warning
+            ? `The step ran, but ${result.warning}; its screen was not compared (replay without --verify).`
+            : 'The step ran; its screen was not compared (replay without --verify).',
+        })
+        verifier.recordResult(verification)
+      }
+      verifier.recordReplayResult(result)
+      replayResults.push(result)
+
+      // Learn a heal only when the step is proven right.
+      if (located && result.success && verification && verification.finalResult === 'pass' && opts.verify) {
+        const record = toHealingRecord(located, {
+          original: { x: action.x, y: action.y },
+          previousSelector: action.selectors?.css ?? null,
+          verified: true,
+        })
+        const healedTo = step.healedIdentity
+        if (record && healedTo) {
+          const healed = healedCase.actions[index]!
+          healed.healingHistory = [...(healed.healingHistory ?? []), record]
+          healed.identity = healedTo.identity
+          healed.selectors = healedTo.selectors
+          record.newSelector = healedTo.selectors.css ?? null
+          healedSteps.push(index)
+        }
+      }
+      opts.onStep?.({ index, total, action, result, ...(verification ? { verification } : {}) })
+    }
+  } finally {
+    await page.dispose()
+  }
+
+  const report = verifier.buildReport()
+  return { report, replayResults, healedCase, healedSteps, passed: report.passed ?? verifier.determineTestResult() }
+}
