@@ -255,12 +255,16 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
       })
       if (isClickLike(a)) {
         const crop = a.elementCropPath ? await decodeImage(pathOf(a.elementCropPath)).catch(() => null) : null
+        // the recorded screen the crop was cut from: what the crop's look-alikes score there, and its surroundings
+        const recordedFrame =
+          crop && a.screenshotBeforePath ? await decodeImage(pathOf(a.screenshotBeforePath)).catch(() => null) : null
         const located = await locateOnScreen(
           {
             original: { x: a.x, y: a.y },
             target: a.semanticInfo?.targetElement ?? null,
             crop,
             cropBox: crop ? cropBoxOf(a) : null,
+            recordedFrame,
           },
           {
             capture: async () => frame,
