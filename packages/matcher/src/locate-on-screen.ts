@@ -16,7 +16,7 @@ import {
   matchTemplate,
   templateScoreAt,
 } from './match-template'
-import { textSimilarity } from './text-similarity'
+import { comparisonKey, textSimilarity } from './text-similarity'
 
 /** A word or line found by OCR on the current screen. */
 export interface OcrWord {
@@ -74,7 +74,7 @@ export interface LocateOnScreenOptions {
    * `ScreenTarget.recordedFrame`.
    */
   lookAlikeMargin?: number
-  /** OCR text similarity needed (default 0.8). */
+  /** OCR text similarity needed (default 0.8); a label shorter than 8 letters and digits must be read exactly. */
   ocrThreshold?: number
   /**
    * A label (the recorded target's `confidence`, an OCR word's confidence now) below this is never used alone
@@ -188,6 +188,12 @@ export function lookAlikeLevel(recorded: Frame, crop: Frame, cropBox: BoundingBo
   }
   return Math.min(1, best)
 }
+
+/**
+ * A recorded label whose comparison key (letters and digits) is shorter than this (8) must be read exactly by
+ * the OCR strategy: in "Ctrl+A", "Add" or "7" a single misread character names another element.
+ */
+const SHORT_LABEL = 8
 
 /** Sizes of the surroundings tried, in crop sizes (3×, then 5×), centred on the crop. */
 const SURROUNDINGS = [3, 5]
@@ -383,7 +389,7 @@ export async function locateOnScreen(
   const directThreshold = opts.directThreshold ?? 0.95
   const semanticThreshold = opts.semanticThreshold ?? 0.7
   const templateThreshold = opts.templateThreshold ?? 0.8
-  const ocrThreshold = opts.ocrThreshold ?? 0.8
+  const ocrThresholdOption = opts.ocrThreshold ?? 0.8
   const minLabelConfidence = opts.minLabelConfidence ?? 0.6
   const templateAmbiguityMargin = opts.templateAmbiguityMargin ?? 0.03
   const lookAlikeMargin = opts.lookAlikeMargin ?? 0.1
@@ -392,7 +398,7 @@ export async function locateOnScreen(
     directThreshold,
     semanticThreshold,
     templateThreshold,
-    ocrThreshold,
+    ocrThreshold: ocrThresholdOption,
     minLabelConfidence,
     templateAmbiguityMargin,
   }))
@@ -438,6 +444,7 @@ export async function locateOnScreen(
             candidates: 1,
             confidence: Math.max(0, score),
             detail: `NCC at the recorded place ${fmt(score)} < ${fmt(directThreshold)}`,
+            near: { x: step.original.x, y: step.original.y },
           }
         return {
           outcome: 'matched',
@@ -577,9 +584,10 @@ export async function locateOnScreen(
         }
         return {
           outcome,
-          candidates: found ? (found.runnerUp ? 2 : 1) : 0,
+          candidates: found ? (outcome === 'ambiguous' && found.runnerUp ? 2 : 1) : 0,
           confidence: Math.max(0, found?.score ?? 0),
           detail: unsettled,
+          ...(found ? { near: pointIn(found.box, found.scale) } : {}),
         }
       },
     },
@@ -593,6 +601,9 @@ export async function locateOnScreen(
             ? 'the source has no OCR'
             : null,
       run: async () => {
+        // one character more or less in a short label is another label ("Ctrl+A" / "Ctrl+C", "7" / "1")
+        const short = Array.from(comparisonKey(text)).length < SHORT_LABEL
+        const ocrThreshold = short ? 1 : ocrThresholdOption
         const words = await (source.ocr as NonNullable<ScreenSource['ocr']>)(await screen())
         const all = words
           .filter((w) => isBox(w.boundingBox))
