@@ -126,11 +126,14 @@ function regionOf(f: Frame, box: BoundingBox): Frame {
   return { width: box.width, height: box.height, data, channels: c }
 }
 
+/** Multiply-adds `lookAlikeLevel` spends before it samples positions sparsely (4·10⁸, about half a second). */
+const LOOK_ALIKE_WORK_BUDGET = 4e8
+
 /**
  * How well the crop's best look-alike scores on the recorded screen: the best NCC (scale 1) at another place
- * than the crop's own box (its centre further than a quarter of the crop's short side); -1 when nothing else
- * comes near. Every same-style button of a dialog scores about 0.8 against another's crop; a match on the
- * replay screen that does no better than that cannot tell the recorded element from a look-alike. Pure.
+ * near the crop (within 2 crop sizes; another place = overlapping the crop's own box by at most a third);
+ * -1 when there is none. The rolodex's empty entries score 1.00 against each other's crops; a match on the
+ * replay screen that does no better than its look-alikes cannot tell the recorded element from them. Pure.
  */
 export function lookAlikeLevel(recorded: Frame, crop: Frame, cropBox: BoundingBox): number {
   // the crop's neighbourhood (2 crop sizes on every side), every position at full resolution, scale 1
@@ -166,9 +169,12 @@ export function lookAlikeLevel(recorded: Frame, crop: Frame, cropBox: BoundingBo
   for (let y = 0; y < rh; y++)
     for (let x = 0; x < rw; x++) region[y * rw + x] = lum(recorded, (y0 + y) * recorded.width + x0 + x)
   const own = { x: cropBox.x, y: cropBox.y, width: w, height: h }
+  // a large crop is sampled every few positions, keeping the work near LOOK_ALIKE_WORK_BUDGET multiply-adds
+  const work = (x1 - x0 + 1) * (y1 - y0 + 1) * n
+  const stride = Math.max(1, Math.ceil(Math.sqrt(work / LOOK_ALIKE_WORK_BUDGET)))
   let best = -1
-  for (let y = y0; y <= y1; y++) {
-    for (let x = x0; x <= x1; x++) {
+  for (let y = y0; y <= y1; y += stride) {
+    for (let x = x0; x <= x1; x += stride) {
       if (iou(own, { x, y, width: w, height: h }) > 1 / 3) continue
       let s = 0
       let sq = 0
