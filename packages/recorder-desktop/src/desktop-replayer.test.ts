@@ -218,6 +218,24 @@ describe('replayDesktopCase', () => {
       ocr: async () => [],
     })
     expect(without.results[0]).toMatchObject({ success: false, method: 'failed' })
+    // another button at that place takes the same hover look: the second look wants a near-exact match, so it
+    // is not clicked
+    const other = { ...button, label: 9 }
+    const replaced = buttonScreen(W, H, [other, v1[1] as TestButton])
+    const replacedHovered = buttonScreen(W, H, [{ ...other, rgb: [236, 240, 250] }, v1[1] as TestButton])
+    const screen2 = memoryScreen(replaced)
+    const input2 = recordingInput((call) => {
+      if (call.kind === 'move') screen2.set(inside(button, call) ? replacedHovered : replaced)
+    })
+    const lookAlike = await replayDesktopCase(hoverCase, {
+      caseDir: dir,
+      screen: screen2,
+      input: input2,
+      settle,
+      ocr: async () => [],
+    })
+    expect(lookAlike.results[0]).toMatchObject({ success: false, method: 'failed' })
+    expect(input2.calls.filter((c) => c.kind === 'click')).toEqual([])
   })
 
   it('with allowCoordinates clicks the recorded points of a coordinate-only case, reported as coordinate', async () => {

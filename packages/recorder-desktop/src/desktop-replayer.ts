@@ -108,6 +108,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** Time a toolkit gets to draw the hover look after the pointer came to rest (150 ms). */
 const HOVER_SETTLE_MS = 150
+/** What a match needs on the second look, with the pointer resting on it (0.95, the fast path's bar). */
+const HOVERED_MATCH_THRESHOLD = 0.95
 /** A near miss scoring at least this (0.6) is worth a second look with the pointer resting on it. */
 const HOVER_RECHECK_MIN = 0.6
 
@@ -279,7 +281,7 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
         // the recorded screen the crop was cut from: what the crop's look-alikes score there, and its surroundings
         const recordedFrame =
           crop && a.screenshotBeforePath ? await decodeImage(pathOf(a.screenshotBeforePath)).catch(() => null) : null
-        const locateOn = (screenNow: RgbaFrame, allowFallback: boolean) =>
+        const locateOn = (screenNow: RgbaFrame, allowFallback: boolean, hovered = false) =>
           locateOnScreen(
             {
               original: { x: a.x, y: a.y },
@@ -290,10 +292,19 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
             },
             {
               capture: async () => screenNow,
-              ...(opts.analyze ? { analyze: opts.analyze as (f: unknown) => Promise<UiAnalysis> } : {}),
-              ...(opts.ocr ? { ocr: opts.ocr as (f: unknown) => Promise<OcrWord[]> } : {}),
+              // the second look is about pixels only: hovering changes no text
+              ...(opts.analyze && !hovered ? { analyze: opts.analyze as (f: unknown) => Promise<UiAnalysis> } : {}),
+              ...(opts.ocr && !hovered ? { ocr: opts.ocr as (f: unknown) => Promise<OcrWord[]> } : {}),
             },
-            { ...opts.locate, allowCoordinateFallback: allowFallback },
+            {
+              ...opts.locate,
+              allowCoordinateFallback: allowFallback,
+              // under the pointer any same-style button takes the hover look a crop cut in that state shows (an
+              // xmessage "Rename" hovered scored 0.90 against "Cancel"'s crop): only a near-exact match counts
+              ...(hovered
+                ? { templateThreshold: Math.max(opts.locate?.templateThreshold ?? 0, HOVERED_MATCH_THRESHOLD) }
+                : {}),
+            },
           )
         const canHover = typeof opts.input.move === 'function'
         let located = await locateOn(frame, canHover ? false : allowCoordinates)
@@ -304,7 +315,7 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
         if (hover && opts.input.move) {
           await opts.input.move(round(hover.x), round(hover.y))
           await sleep(opts.hoverSettleMs ?? HOVER_SETTLE_MS)
-          const second = await locateOn(await settle(), allowCoordinates)
+          const second = await locateOn(await settle(), allowCoordinates, true)
           const note = `after resting the pointer on (${round(hover.x)}, ${round(hover.y)}): `
           located = {
             ...second,
