@@ -58,6 +58,8 @@ export { type CountMatchesResult, countMatches } from './count-matches'
 export {
   type LocateOnScreenOptions,
   locateOnScreen,
+  lookAlikeLevel,
+  matchWithSurroundings,
   type OcrWord,
   type ScreenSource,
   type ScreenTarget,

@@ -2,6 +2,7 @@ import type { TargetElement } from '@qa/model'
 import { describe, expect, it } from 'vitest'
 import type { UiAnalysis } from './find-matching-element'
 import { cropFrame, noiseFrame, pasteScaled } from './internal/synthetic'
+import type { Frame } from './match-template'
 import { crop as cropKey, type KeyBox, keypadPng } from './__tests__/keypad-png'
 import { locateOnScreen, type ScreenSource, settleByPrior } from './locate-on-screen'
 
@@ -120,6 +121,27 @@ describe('locateOnScreen', () => {
     })
     expect(allowed).toMatchObject({ strategy: 'coordinate', coordinateFallback: true, point: original, confidence: 0 })
   })
+
+  it('a short label must be read exactly: "Ctrl+C" is not "Ctrl+A", a longer label tolerates a misread letter', async () => {
+    const blank = noiseFrame(400, 300, 15, 6, 4)
+    const shortcut = { ...target, text: 'Ctrl+A' }
+    const other = await locateOnScreen(
+      { original, target: shortcut },
+      source(blank, undefined, [{ text: 'Ctrl+C', x: 20, y: 200 }]),
+    )
+    expect(other.status).toBe('not_found')
+    expect(other.attempts.find((a) => a.strategy === 'ocr')).toMatchObject({ outcome: 'below_threshold' })
+    const same = await locateOnScreen(
+      { original, target: shortcut },
+      source(blank, undefined, [{ text: 'ctrl+a', x: 20, y: 200 }]),
+    )
+    expect(same).toMatchObject({ status: 'found', strategy: 'ocr', point: { x: 40, y: 210 } })
+    const long = await locateOnScreen(
+      { original, target: { ...target, text: 'Delete Entry' } },
+      source(blank, undefined, [{ text: 'Delete Entrv', x: 20, y: 200 }]),
+    )
+    expect(long).toMatchObject({ status: 'found', strategy: 'ocr' })
+  })
 })
 
 // issue 14 item 3: two places that match the recorded crop equally well are ambiguous (next strategy or "not
@@ -168,6 +190,76 @@ describe('locateOnScreen template ambiguity on a keypad with two identical keys'
     expect(r).toMatchObject({ status: 'found', strategy: 'template', point: { x: b.x + 32, y: b.y + 24 } })
     expect(r.attempts.find((t) => t.strategy === 'template')?.detail).toMatch(/the one at the recorded place/)
   })
+})
+
+// issue 14: on a dialog whose buttons were replaced ("Archive" became "Open" at the same place) the recorded
+// crop still matched the look-alike at NCC 0.83 (the same outline, the same surroundings), and it was clicked
+describe('locateOnScreen with the recorded screen: look-alikes and surroundings (real PNG frames)', () => {
+  // small same-style buttons: the crop of one scores 0.87–0.89 on another at the same place (the old failure)
+  const size = { width: 640, height: 400, keyWidth: 56, keyHeight: 26, gap: 4, fontSize: 10 }
+  const buttons = [['Archive', 'Delete', 'Keep', 'Cancel']]
+  /** The recorder's crop: 96×40 around the click point (the key's centre). */
+  const stepFor = (recorded: { frame: Frame; keys: KeyBox[] }, label: string) => {
+    const k = recorded.keys.find((x) => x.label === label) as KeyBox
+    const original = { x: k.x + k.width / 2, y: k.y + k.height / 2 }
+    const cropBox = { x: original.x - 48, y: original.y - 20, width: 96, height: 40 }
+    return {
+      original,
+      crop: cropKey(recorded.frame, cropBox.x, cropBox.y, 96, 40),
+      cropBox,
+      recordedFrame: recorded.frame,
+    }
+  }
+
+  it('never clicks a same-style button with another label at the recorded place: not found', async () => {
+    const recorded = await keypadPng({ ...size, x: 120, y: 300, rows: buttons })
+    const replaced = await keypadPng({ ...size, x: 120, y: 300, rows: [['Open', 'Print', 'Rename']] })
+    for (const label of ['Archive', 'Cancel']) {
+      const r = await locateOnScreen(stepFor(recorded, label), { capture: async () => replaced.frame })
+      expect(r.status, `${label}: ${JSON.stringify(r.attempts)}`).toBe('not_found')
+      expect(r.point).toBeUndefined()
+    }
+  }, 120_000)
+
+  it('finds every button of the moved dialog, at its own place', async () => {
+    const recorded = await keypadPng({ ...size, x: 120, y: 300, rows: buttons })
+    const moved = await keypadPng({ ...size, x: 330, y: 120, rows: buttons })
+    for (const label of buttons[0] as string[]) {
+      const r = await locateOnScreen(stepFor(recorded, label), { capture: async () => moved.frame })
+      const k = moved.keys.find((x) => x.label === label) as KeyBox
+      expect(r.status, label).toBe('found')
+      expect(r.point?.x).toBeCloseTo(k.x + k.width / 2, 0)
+      expect(r.point?.y).toBeCloseTo(k.y + k.height / 2, 0)
+    }
+  }, 120_000)
+
+  it('two identical keys in a moved keypad: the neighbours settle which is which', async () => {
+    const rows = [
+      ['7', '8', '9', '7'],
+      ['4', '5', '6', '*'],
+    ]
+    const opts = { width: 800, height: 600, rows }
+    const recorded = await keypadPng({ ...opts, x: 100, y: 200 })
+    const moved = await keypadPng({ ...opts, x: 380, y: 330 })
+    for (const index of [0, 3]) {
+      const a = recorded.keys[index] as KeyBox
+      const r = await locateOnScreen(
+        {
+          original: { x: a.x + 32, y: a.y + 24 },
+          crop: cropKey(recorded.frame, a.x, a.y, a.width, a.height),
+          cropBox: { x: a.x, y: a.y, width: a.width, height: a.height },
+          recordedFrame: recorded.frame,
+        },
+        { capture: async () => moved.frame },
+      )
+      const b = moved.keys[index] as KeyBox
+      expect(r.status).toBe('found')
+      expect(r.point).toEqual({ x: b.x + 32, y: b.y + 24 })
+      expect(r.attempts.find((t) => t.strategy === 'template')?.detail).toMatch(
+        /two places score alike.*with its surroundings/,
+      )
+    }
+  }, 120_000)
 })
 
 describe('settleByPrior', () => {

@@ -8,7 +8,7 @@ import {
   type UiElement,
 } from './find-matching-element'
 import { type CascadeStep, type LocateResult, runCascade } from './internal/cascade'
-import { centerOf, isBox, type XY } from './internal/geometry'
+import { centerOf, iou, isBox, type XY } from './internal/geometry'
 import {
   type Frame,
   isAmbiguousMatch,
@@ -16,7 +16,7 @@ import {
   matchTemplate,
   templateScoreAt,
 } from './match-template'
-import { textSimilarity } from './text-similarity'
+import { comparisonKey, textSimilarity } from './text-similarity'
 
 /** A word or line found by OCR on the current screen. */
 export interface OcrWord {
@@ -45,6 +45,12 @@ export interface ScreenTarget {
   crop?: Frame | null
   /** Where `crop` was taken on the recorded screen; defaults to the crop centred on `original`. */
   cropBox?: BoundingBox | null
+  /**
+   * The recorded screen the crop was cut from (the step's before-frame). With it, a template match must beat
+   * what the crop's look-alikes scored on that screen, and an ambiguous element is looked for again with its
+   * surroundings (the neighbours' layout): see `LocateOnScreenOptions.lookAlikeMargin`.
+   */
+  recordedFrame?: Frame | null
 }
 
 export interface LocateOnScreenOptions {
@@ -59,7 +65,16 @@ export interface LocateOnScreenOptions {
    * strategy answers `ambiguous` (the cascade goes on) unless the recorded position settles it.
    */
   templateAmbiguityMargin?: number
-  /** OCR text similarity needed (default 0.8). */
+  /**
+   * A template match must score at least this much above the best look-alike of the crop on the recorded
+   * screen (another place there, scale 1) to be taken alone (default 0.1, issue 14 Build 3): on a screen of
+   * same-style buttons every button scores about 0.8 against any other's crop, so a 0.83 match there says
+   * nothing about the label. Else the element is looked for with its surroundings (the recorded screen around
+   * the crop, 3× and 5× its size), and without a clear winner the strategy answers `ambiguous`. Needs
+   * `ScreenTarget.recordedFrame`.
+   */
+  lookAlikeMargin?: number
+  /** OCR text similarity needed (default 0.8); a label shorter than 8 letters and digits must be read exactly. */
   ocrThreshold?: number
   /**
    * A label (the recorded target's `confidence`, an OCR word's confidence now) below this is never used alone
@@ -97,6 +112,275 @@ export function settleByPrior<T extends { box: BoundingBox }>(
   return at.length === 1 ? (at[0] as T) : null
 }
 
+const isInside = (b: BoundingBox, f: Frame): boolean =>
+  b.x >= 0 && b.y >= 0 && b.width > 0 && b.height > 0 && b.x + b.width <= f.width && b.y + b.height <= f.height
+
+/** The pixels of `box` (inside the frame) as a frame of their own. Pure. */
+function regionOf(f: Frame, box: BoundingBox): Frame {
+  const c = f.channels
+  const data = new Uint8Array(box.width * box.height * c)
+  for (let j = 0; j < box.height; j++) {
+    const from = ((box.y + j) * f.width + box.x) * c
+    data.set(f.data.subarray(from, from + box.width * c), j * box.width * c)
+  }
+  return { width: box.width, height: box.height, data, channels: c }
+}
+
+/** Multiply-adds `lookAlikeLevel` spends before it samples positions sparsely (4·10⁸, about half a second). */
+const LOOK_ALIKE_WORK_BUDGET = 4e8
+
+/**
+ * How well the crop's best look-alike scores on the recorded screen: the best NCC (scale 1) at another place
+ * near the crop (within 2 crop sizes; another place = overlapping the crop's own box by at most a third);
+ * -1 when there is none. The rolodex's empty entries score 1.00 against each other's crops; a match on the
+ * replay screen that does no better than its look-alikes cannot tell the recorded element from them. Pure.
+ */
+export function lookAlikeLevel(recorded: Frame, crop: Frame, cropBox: BoundingBox): number {
+  // the crop's neighbourhood (2 crop sizes on every side), every position at full resolution, scale 1
+  const w = crop.width
+  const h = crop.height
+  const x0 = Math.max(0, cropBox.x - 2 * w)
+  const y0 = Math.max(0, cropBox.y - 2 * h)
+  const x1 = Math.min(recorded.width - w, cropBox.x + 3 * w)
+  const y1 = Math.min(recorded.height - h, cropBox.y + 3 * h)
+  const lum = (f: Frame, i: number): number =>
+    f.channels === 1
+      ? (f.data[i] as number)
+      : ((f.data[i * 4] as number) * 77 + (f.data[i * 4 + 1] as number) * 150 + (f.data[i * 4 + 2] as number) * 29) >> 8
+  const n = w * h
+  const t = new Float64Array(n)
+  let mean = 0
+  for (let k = 0; k < n; k++) {
+    t[k] = lum(crop, k)
+    mean += t[k] as number
+  }
+  mean /= n
+  let tnorm = 0
+  for (let k = 0; k < n; k++) {
+    t[k] = (t[k] as number) - mean
+    tnorm += (t[k] as number) ** 2
+  }
+  if (tnorm < 1e-6 * n) return -1
+  // the region's luma once
+  const rw = x1 + w - x0
+  const rh = y1 + h - y0
+  if (rw <= 0 || rh <= 0) return -1
+  const region = new Float64Array(rw * rh)
+  for (let y = 0; y < rh; y++)
+    for (let x = 0; x < rw; x++) region[y * rw + x] = lum(recorded, (y0 + y) * recorded.width + x0 + x)
+  const own = { x: cropBox.x, y: cropBox.y, width: w, height: h }
+  // a large crop is sampled every few positions, keeping the work near LOOK_ALIKE_WORK_BUDGET multiply-adds
+  const work = (x1 - x0 + 1) * (y1 - y0 + 1) * n
+  const stride = Math.max(1, Math.ceil(Math.sqrt(work / LOOK_ALIKE_WORK_BUDGET)))
+  let best = -1
+  for (let y = y0; y <= y1; y += stride) {
+    for (let x = x0; x <= x1; x += stride) {
+      if (iou(own, { x, y, width: w, height: h }) > 1 / 3) continue
+      let s = 0
+      let sq = 0
+      let cross = 0
+      for (let j = 0; j < h; j++) {
+        const row = (y - y0 + j) * rw + (x - x0)
+        for (let i = 0; i < w; i++) {
+          const v = region[row + i] as number
+          s += v
+          sq += v * v
+          cross += v * (t[j * w + i] as number)
+        }
+      }
+      const variance = sq - (s * s) / n
+      if (variance > 1e-6 * n) best = Math.max(best, cross / Math.sqrt(tnorm * variance))
+    }
+  }
+  return Math.min(1, best)
+}
+
+/**
+ * A recorded label whose comparison key (letters and digits) is shorter than this (8) must be read exactly by
+ * the OCR strategy: in "Ctrl+A", "Add" or "7" a single misread character names another element.
+ */
+const SHORT_LABEL = 8
+
+/** Sizes of the surroundings tried, in crop sizes (3×, then 5×), centred on the crop. */
+const SURROUNDINGS = [3, 5]
+/**
+ * A match of the surroundings must score this much (0.95): the recorded layout, still there (moved or scaled as
+ * a whole). A restyled or re-laid-out window scores 0.8–0.93 somewhere plausible and wrong.
+ */
+const SURROUNDINGS_THRESHOLD = 0.95
+/** What resampling a crop to another scale costs its NCC on UI pixels (0.1). */
+const RESAMPLING_LOSS = 0.1
+/**
+ * The crop's centre (half its width and height, where the click and so the element's label or glyph is) must
+ * agree this much (0.7) at a place the surroundings found: a dialog whose "Archive" button became "Open"
+ * keeps the surroundings and the button's outline (whole-crop NCC 0.81) but not the label (0.38).
+ */
+const CENTRE_AGREEMENT = 0.7
+
+/**
+ * Whether the recorded element is still at a place found by its surroundings: the whole crop scores at least
+ * the template threshold there (less the resampling loss at another scale), and its centre, where the label
+ * is, agrees (`CENTRE_AGREEMENT`) unless the centre is one flat colour. Pure.
+ */
+export function elementStillThere(
+  now: Frame,
+  crop: Frame,
+  box: BoundingBox,
+  threshold: number,
+  scale: number,
+): { ok: boolean; score: number; detail: string } {
+  const whole = scoreResampled(now, crop, box)
+  const bar = Math.abs(scale - 1) < 0.03 ? threshold : threshold - RESAMPLING_LOSS
+  if (whole < bar) return { ok: false, score: whole, detail: `the element there scores ${fmt(whole)} < ${fmt(bar)}` }
+  const inner = { x: Math.round(crop.width / 4), y: Math.round(crop.height / 4) }
+  const innerSize = { width: Math.max(1, Math.round(crop.width / 2)), height: Math.max(1, Math.round(crop.height / 2)) }
+  const centre = regionOf(crop, { ...inner, ...innerSize })
+  const centreBox = {
+    x: Math.round(box.x + inner.x * scale),
+    y: Math.round(box.y + inner.y * scale),
+    width: Math.max(1, Math.round(innerSize.width * scale)),
+    height: Math.max(1, Math.round(innerSize.height * scale)),
+  }
+  const flat = scoreResampled(centre, centre, { x: 0, y: 0, width: centre.width, height: centre.height }) === 0
+  if (flat) return { ok: true, score: whole, detail: `the element there ${fmt(whole)} (its centre is flat)` }
+  const agreement = scoreResampled(now, centre, centreBox)
+  return agreement < CENTRE_AGREEMENT
+    ? {
+        ok: false,
+        score: whole,
+        detail: `the element there scores ${fmt(whole)} and its centre (the label) only ${fmt(agreement)} < ${fmt(CENTRE_AGREEMENT)}`,
+      }
+    : { ok: true, score: whole, detail: `the element there ${fmt(whole)}, its centre ${fmt(agreement)}` }
+}
+
+/**
+ * NCC of the template against the frame's `box` resampled (bilinear, luma) to the template's size: the element
+ * at a place and scale found by other means. 0 when the box leaves the frame or either side is flat. Pure.
+ */
+export function scoreResampled(frame: Frame, template: Frame, box: BoundingBox): number {
+  if (box.x < 0 || box.y < 0 || box.x + box.width > frame.width || box.y + box.height > frame.height) return 0
+  const lum = (f: Frame, x: number, y: number): number => {
+    const i = y * f.width + x
+    return f.channels === 1
+      ? (f.data[i] as number)
+      : 0.299 * (f.data[i * 4] as number) +
+          0.587 * (f.data[i * 4 + 1] as number) +
+          0.114 * (f.data[i * 4 + 2] as number)
+  }
+  const sx = box.width / template.width
+  const sy = box.height / template.height
+  const n = template.width * template.height
+  const a = new Float64Array(n)
+  const b = new Float64Array(n)
+  for (let j = 0; j < template.height; j++) {
+    const fy = Math.min(frame.height - 1, Math.max(0, box.y + (j + 0.5) * sy - 0.5))
+    const y0 = Math.floor(fy)
+    const y1 = Math.min(frame.height - 1, y0 + 1)
+    const wy = fy - y0
+    for (let i = 0; i < template.width; i++) {
+      const fx = Math.min(frame.width - 1, Math.max(0, box.x + (i + 0.5) * sx - 0.5))
+      const x0 = Math.floor(fx)
+      const x1 = Math.min(frame.width - 1, x0 + 1)
+      const wx = fx - x0
+      const top = lum(frame, x0, y0) * (1 - wx) + lum(frame, x1, y0) * wx
+      const bottom = lum(frame, x0, y1) * (1 - wx) + lum(frame, x1, y1) * wx
+      a[j * template.width + i] = lum(template, i, j)
+      b[j * template.width + i] = top * (1 - wy) + bottom * wy
+    }
+  }
+  let ma = 0
+  let mb = 0
+  for (let k = 0; k < n; k++) {
+    ma += a[k] as number
+    mb += b[k] as number
+  }
+  ma /= n
+  mb /= n
+  let ab = 0
+  let aa = 0
+  let bb = 0
+  for (let k = 0; k < n; k++) {
+    const x = (a[k] as number) - ma
+    const y = (b[k] as number) - mb
+    ab += x * y
+    aa += x * x
+    bb += y * y
+  }
+  return aa < 1e-6 * n || bb < 1e-6 * n ? 0 : Math.max(-1, Math.min(1, ab / Math.sqrt(aa * bb)))
+}
+
+/**
+ * Looks for the recorded element with its surroundings (issue 14 Build 3, "the neighbours' layout settles
+ * it"): the recorded screen around the crop, 3× then 5× the crop's size (clipped to the screen), is matched on
+ * the current screen; the first that matches above `threshold`, unambiguously, and clear of its own
+ * look-alikes on the recorded screen by `lookAlikeMargin` places the element. Pure.
+ */
+export function matchWithSurroundings(
+  now: Frame,
+  recorded: Frame,
+  cropBox: BoundingBox,
+  opts: {
+    template?: Omit<MatchTemplateOptions, 'threshold'> | undefined
+    threshold: number
+    ambiguityMargin: number
+    lookAlikeMargin: number
+  },
+): { match: { box: BoundingBox; scale: number; score: number; context: BoundingBox } | null; detail: string } {
+  const tried: string[] = []
+  let previous = ''
+  for (const k of SURROUNDINGS) {
+    const c = centerOf(cropBox)
+    const x0 = Math.max(0, Math.round(c.x - (cropBox.width * k) / 2))
+    const y0 = Math.max(0, Math.round(c.y - (cropBox.height * k) / 2))
+    const x1 = Math.min(recorded.width, Math.round(c.x + (cropBox.width * k) / 2))
+    const y1 = Math.min(recorded.height, Math.round(c.y + (cropBox.height * k) / 2))
+    const context = { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }
+    const key = JSON.stringify(context)
+    if (key === previous || context.width > now.width || context.height > now.height) continue
+    previous = key
+    const template = regionOf(recorded, context)
+    let m: ReturnType<typeof matchTemplate>
+    try {
+      m = matchTemplate(now, template, { ...opts.template, threshold: -1 })
+    } catch {
+      tried.push(`${k}× flat`)
+      continue
+    }
+    const size = `${context.width}×${context.height}`
+    if (!m) {
+      tried.push(`${size} no place matches`)
+      continue
+    }
+    if (m.score < SURROUNDINGS_THRESHOLD) {
+      tried.push(`${size} best NCC ${fmt(m.score)} < ${fmt(SURROUNDINGS_THRESHOLD)}`)
+      continue
+    }
+    if (isAmbiguousMatch(m, opts.ambiguityMargin)) {
+      tried.push(`${size} two places score alike (${fmt(m.score)})`)
+      continue
+    }
+    // the surroundings say where; the element itself must still be there (a dialog whose buttons were
+    // replaced keeps its surroundings): at the recorded size as clear of its look-alikes as a match alone
+    // must be (at most 0.95), at another size above the template threshold less the resampling's loss
+    const box = {
+      x: Math.round(m.box.x + (cropBox.x - context.x) * m.scale),
+      y: Math.round(m.box.y + (cropBox.y - context.y) * m.scale),
+      width: Math.round(cropBox.width * m.scale),
+      height: Math.round(cropBox.height * m.scale),
+    }
+    const check = elementStillThere(now, regionOf(recorded, cropBox), box, opts.threshold, m.scale)
+    if (!check.ok) {
+      tried.push(`${size} NCC ${fmt(m.score)} places it at (${box.x}, ${box.y}), but ${check.detail}`)
+      continue
+    }
+    return {
+      match: { box: m.box, scale: m.scale, score: Math.min(m.score, check.score), context },
+      detail: `${size} NCC ${fmt(m.score)}; ${check.detail}`,
+    }
+  }
+  return { match: null, detail: tried.join(', ') || 'nothing to try' }
+}
+
 /**
  * The desktop cascade (SPEC §5) on the same engine as the web one: direct (recorded pixels still there,
  * no LLM call) → semantic (analysis + `findMatchingElement`, confidence ≥ 0.7) → template (multi-scale NCC
@@ -111,14 +395,16 @@ export async function locateOnScreen(
   const directThreshold = opts.directThreshold ?? 0.95
   const semanticThreshold = opts.semanticThreshold ?? 0.7
   const templateThreshold = opts.templateThreshold ?? 0.8
-  const ocrThreshold = opts.ocrThreshold ?? 0.8
+  const ocrThresholdOption = opts.ocrThreshold ?? 0.8
   const minLabelConfidence = opts.minLabelConfidence ?? 0.6
   const templateAmbiguityMargin = opts.templateAmbiguityMargin ?? 0.03
+  const lookAlikeMargin = opts.lookAlikeMargin ?? 0.1
   for (const [k, v] of Object.entries({
+    lookAlikeMargin,
     directThreshold,
     semanticThreshold,
     templateThreshold,
-    ocrThreshold,
+    ocrThreshold: ocrThresholdOption,
     minLabelConfidence,
     templateAmbiguityMargin,
   }))
@@ -164,6 +450,7 @@ export async function locateOnScreen(
             candidates: 1,
             confidence: Math.max(0, score),
             detail: `NCC at the recorded place ${fmt(score)} < ${fmt(directThreshold)}`,
+            near: { x: step.original.x, y: step.original.y },
           }
         return {
           outcome: 'matched',
@@ -206,43 +493,107 @@ export async function locateOnScreen(
       method: 'template',
       skip: crop ? null : 'no recorded crop',
       run: async () => {
-        const found = matchTemplate(await screen(), crop as Frame, { ...opts.template, threshold: -1 })
-        if (!found) return { outcome: 'none', candidates: 0 }
-        if (found.score < templateThreshold)
-          return {
-            outcome: 'below_threshold',
-            candidates: 1,
-            confidence: Math.max(0, found.score),
-            detail: `best NCC ${fmt(found.score)} < ${fmt(templateThreshold)}`,
+        const now = await screen()
+        const found = matchTemplate(now, crop as Frame, { ...opts.template, threshold: -1 })
+        const where = (b: BoundingBox) => `(${b.x}, ${b.y})`
+        const recorded =
+          step.recordedFrame && cropBox && isInside(cropBox, step.recordedFrame) ? step.recordedFrame : null
+        /** Why the crop alone does not settle the place (then its surroundings are tried). */
+        let unsettled: string
+        let outcome: 'none' | 'below_threshold' | 'ambiguous' = 'ambiguous'
+        let level: number | null = null
+        const elementLevel = (): number => {
+          level ??= recorded ? lookAlikeLevel(recorded, crop as Frame, cropBox as BoundingBox) : -1
+          return level
+        }
+        if (!found) {
+          unsettled = 'no place matches'
+          outcome = 'none'
+        } else if (found.score < templateThreshold) {
+          unsettled = `best NCC ${fmt(found.score)} < ${fmt(templateThreshold)}`
+          outcome = 'below_threshold'
+        } else {
+          let hit: { box: BoundingBox; score: number; scale: number } | null = found
+          let settled = ''
+          unsettled = ''
+          if (isAmbiguousMatch(found, templateAmbiguityMargin) && found.runnerUp) {
+            const second = found.runnerUp
+            hit = settleByPrior([found, second], cropBox)
+            if (hit)
+              settled = `; ${where(found.box)} and ${where(second.box)} score alike, the one at the recorded place was taken`
+            else
+              unsettled = `two places score alike: ${where(found.box)} ${fmt(found.score)} and ${where(second.box)} ${fmt(second.score)}; the recorded position settles neither`
           }
-        let hit: { box: BoundingBox; score: number; scale: number } = found
-        let settled = ''
-        if (isAmbiguousMatch(found, templateAmbiguityMargin) && found.runnerUp) {
-          const second = found.runnerUp
-          const choice = settleByPrior([found, second], cropBox)
-          const where = (b: BoundingBox) => `(${b.x}, ${b.y})`
-          if (!choice)
-            return {
-              outcome: 'ambiguous',
-              candidates: 2,
-              confidence: Math.max(0, found.score),
-              detail: `two places score alike: ${where(found.box)} ${fmt(found.score)} and ${where(second.box)} ${fmt(second.score)}; the recorded position settles neither`,
+          if (hit) {
+            // the outline of a same-style button at the same place scores 0.8 whatever its label says
+            const check = elementStillThere(now, crop as Frame, hit.box, templateThreshold, hit.scale)
+            if (!check.ok) {
+              unsettled = `best NCC ${fmt(hit.score)} at ${where(hit.box)}, but ${check.detail}`
+              hit = null
             }
-          hit = choice
-          settled = `; ${where(found.box)} and ${where(second.box)} score alike, the one at the recorded place was taken`
+          }
+          if (hit && recorded) {
+            const lookAlike = elementLevel()
+            if (hit.score < lookAlike + lookAlikeMargin) {
+              unsettled = `best NCC ${fmt(hit.score)} at ${where(hit.box)} is not clear of the crop's look-alikes on the recorded screen (${fmt(lookAlike)} + ${fmt(lookAlikeMargin)})`
+              hit = null
+            }
+          }
+          if (hit)
+            return {
+              outcome: 'matched',
+              element: {
+                type: step.target?.type ?? 'unknown',
+                text: step.target?.text ?? null,
+                boundingBox: hit.box,
+                confidence: hit.score,
+              },
+              point: pointIn(hit.box, hit.scale),
+              confidence: hit.score,
+              candidates: 1,
+              detail: `scale ${hit.scale.toFixed(2)}${settled}`,
+            }
+        }
+        // the crop alone does not settle it: the neighbours' layout may (the recorded screen around the crop)
+        if (recorded) {
+          const ctx = matchWithSurroundings(now, recorded, cropBox as BoundingBox, {
+            template: opts.template,
+            threshold: templateThreshold,
+            ambiguityMargin: templateAmbiguityMargin,
+            lookAlikeMargin,
+          })
+          if (ctx.match) {
+            const { box, scale, score, context } = ctx.match
+            return {
+              outcome: 'matched',
+              element: {
+                type: step.target?.type ?? 'unknown',
+                text: step.target?.text ?? null,
+                boundingBox: {
+                  x: Math.round(box.x + ((cropBox as BoundingBox).x - context.x) * scale),
+                  y: Math.round(box.y + ((cropBox as BoundingBox).y - context.y) * scale),
+                  width: Math.round((cropBox as BoundingBox).width * scale),
+                  height: Math.round((cropBox as BoundingBox).height * scale),
+                },
+                confidence: score,
+              },
+              point: {
+                x: box.x + (step.original.x - context.x) * scale,
+                y: box.y + (step.original.y - context.y) * scale,
+              },
+              confidence: score,
+              candidates: 1,
+              detail: `${unsettled}; with its surroundings (${context.width}×${context.height} of the recorded screen): NCC ${fmt(score)} at scale ${scale.toFixed(2)}`,
+            }
+          }
+          unsettled = `${unsettled}; with its surroundings: ${ctx.detail}`
         }
         return {
-          outcome: 'matched',
-          element: {
-            type: step.target?.type ?? 'unknown',
-            text: step.target?.text ?? null,
-            boundingBox: hit.box,
-            confidence: hit.score,
-          },
-          point: pointIn(hit.box, hit.scale),
-          confidence: hit.score,
-          candidates: 1,
-          detail: `scale ${hit.scale.toFixed(2)}${settled}`,
+          outcome,
+          candidates: found ? (outcome === 'ambiguous' && found.runnerUp ? 2 : 1) : 0,
+          confidence: Math.max(0, found?.score ?? 0),
+          detail: unsettled,
+          ...(found ? { near: pointIn(found.box, found.scale) } : {}),
         }
       },
     },
@@ -256,6 +607,9 @@ export async function locateOnScreen(
             ? 'the source has no OCR'
             : null,
       run: async () => {
+        // one character more or less in a short label is another label ("Ctrl+A" / "Ctrl+C", "7" / "1")
+        const short = Array.from(comparisonKey(text)).length < SHORT_LABEL
+        const ocrThreshold = short ? 1 : ocrThresholdOption
         const words = await (source.ocr as NonNullable<ScreenSource['ocr']>)(await screen())
         const all = words
           .filter((w) => isBox(w.boundingBox))

@@ -201,6 +201,64 @@ describe('replayDesktopCase', () => {
     expect(out.report.summary).toMatch(/^Test FAILED: .*2 target\(s\) not found/)
   })
 
+  // issue 14 Build 4: the crop shows the hover look (the toolkit lightens a button under the pointer); with the
+  // pointer elsewhere the button looks otherwise and nothing qualifies at once
+  it('rests the pointer on a near miss and looks again: a button that highlights on hover is found', async () => {
+    const button = v1[0] as TestButton
+    const hovered = buttonScreen(W, H, [{ ...button, rgb: [236, 240, 250] }, v1[1] as TestButton])
+    const p = centre(button)
+    const box = boxAround(p.x, p.y, 200, 80, hovered)
+    await writeFileAtomic(join(dir, 'crop_hover.png'), await encodePng(cropFrame(hovered, box)))
+    const hoverCase: TestCase = {
+      ...tc,
+      actions: [
+        { ...(tc.actions[0] as TestCase['actions'][0]), elementCropPath: 'crop_hover.png', elementCropBox: box },
+      ],
+    }
+    const screen = memoryScreen(screens.v1)
+    const input = recordingInput((call) => {
+      if (call.kind === 'move') screen.set(inside(button, call) ? hovered : screens.v1)
+    })
+    const out = await replayDesktopCase(hoverCase, { caseDir: dir, screen, input, settle, ocr: async () => [] })
+    expect(out.results[0]?.strategiesTried?.[0]).toMatchObject({ strategy: 'direct', outcome: 'below_threshold' })
+    expect(out.results[0]).toMatchObject({ success: true, method: 'direct', actualCoords: p })
+    expect(out.results[0]?.strategiesTried?.find((t) => t.outcome === 'matched')?.detail).toMatch(
+      /^after resting the pointer on \(150, 90\)/,
+    )
+    expect(input.calls).toEqual([
+      { kind: 'move', x: p.x, y: p.y },
+      { kind: 'click', x: p.x, y: p.y, button: 'left' },
+    ])
+    // an input that cannot move the pointer gets no second look: not found, nothing clicked
+    const { move: _cannotMove, ...still } = recordingInput()
+    const without = await replayDesktopCase(hoverCase, {
+      caseDir: dir,
+      screen: memoryScreen(screens.v1),
+      input: still,
+      settle,
+      ocr: async () => [],
+    })
+    expect(without.results[0]).toMatchObject({ success: false, method: 'failed' })
+    // another button at that place takes the same hover look: the second look wants a near-exact match, so it
+    // is not clicked
+    const other = { ...button, label: 9 }
+    const replaced = buttonScreen(W, H, [other, v1[1] as TestButton])
+    const replacedHovered = buttonScreen(W, H, [{ ...other, rgb: [236, 240, 250] }, v1[1] as TestButton])
+    const screen2 = memoryScreen(replaced)
+    const input2 = recordingInput((call) => {
+      if (call.kind === 'move') screen2.set(inside(button, call) ? replacedHovered : replaced)
+    })
+    const lookAlike = await replayDesktopCase(hoverCase, {
+      caseDir: dir,
+      screen: screen2,
+      input: input2,
+      settle,
+      ocr: async () => [],
+    })
+    expect(lookAlike.results[0]).toMatchObject({ success: false, method: 'failed' })
+    expect(input2.calls.filter((c) => c.kind === 'click')).toEqual([])
+  })
+
   it('with allowCoordinates clicks the recorded points of a coordinate-only case, reported as coordinate', async () => {
     const input = recordingInput()
     const legacy: TestCase = {

@@ -55,6 +55,8 @@ export interface DesktopReplayOptions {
    */
   allowCoordinates?: boolean
   settle?: SettleOptions
+  /** How long the pointer rests on a near miss before the second look (default 150 ms). */
+  hoverSettleMs?: number
   /**
    * When a step's expected region does not match at once, look again for up to this long (a slow program, a
    * blinking caret). Default 1500 ms; 0 turns it off.
@@ -122,6 +124,27 @@ export function screenSizeWarning(
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** Time a toolkit gets to draw the hover look after the pointer came to rest (150 ms). */
+const HOVER_SETTLE_MS = 150
+/** What a match needs on the second look, with the pointer resting on it (0.95, the fast path's bar). */
+const HOVERED_MATCH_THRESHOLD = 0.95
+/** A near miss scoring at least this (0.6) is worth a second look with the pointer resting on it. */
+const HOVER_RECHECK_MIN = 0.6
+
+/**
+ * Where to rest the pointer for a second look, or null: only after a pixel strategy (direct, template) saw a
+ * candidate it did not take, scoring at least `HOVER_RECHECK_MIN`, and only with an input that can move. Pure.
+ */
+export function hoverRecheckTarget(
+  located: { status: string; nearMiss?: { strategy: string; point: { x: number; y: number }; confidence: number } },
+  input: { move?: unknown },
+): { x: number; y: number } | null {
+  if (located.status === 'found' || typeof input.move !== 'function' || !located.nearMiss) return null
+  const { strategy, point, confidence } = located.nearMiss
+  if ((strategy !== 'direct' && strategy !== 'template') || confidence < HOVER_RECHECK_MIN) return null
+  return point
+}
 const round = (v: number) => Math.round(v)
 
 /** Waits until two grabs `pollMs` apart are identical (or the timeout passes); returns the last grab. */
@@ -310,20 +333,53 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
       })
       if (isClickLike(a)) {
         const crop = a.elementCropPath ? await decodeImage(pathOf(a.elementCropPath)).catch(() => null) : null
-        const located = await locateOnScreen(
-          {
-            original: { x: a.x, y: a.y },
-            target: a.semanticInfo?.targetElement ?? null,
-            crop,
-            cropBox: crop ? cropBoxOf(a) : null,
-          },
-          {
-            capture: async () => frame,
-            ...(opts.analyze ? { analyze: opts.analyze as (f: unknown) => Promise<UiAnalysis> } : {}),
-            ...(opts.ocr ? { ocr: opts.ocr as (f: unknown) => Promise<OcrWord[]> } : {}),
-          },
-          { ...opts.locate, allowCoordinateFallback: allowCoordinates },
-        )
+        // the recorded screen the crop was cut from: what the crop's look-alikes score there, and its surroundings
+        const recordedFrame =
+          crop && a.screenshotBeforePath ? await decodeImage(pathOf(a.screenshotBeforePath)).catch(() => null) : null
+        const locateOn = (screenNow: RgbaFrame, allowFallback: boolean, hovered = false) =>
+          locateOnScreen(
+            {
+              original: { x: a.x, y: a.y },
+              target: a.semanticInfo?.targetElement ?? null,
+              crop,
+              cropBox: crop ? cropBoxOf(a) : null,
+              recordedFrame,
+            },
+            {
+              capture: async () => screenNow,
+              // the second look is about pixels only: hovering changes no text
+              ...(opts.analyze && !hovered ? { analyze: opts.analyze as (f: unknown) => Promise<UiAnalysis> } : {}),
+              ...(opts.ocr && !hovered ? { ocr: opts.ocr as (f: unknown) => Promise<OcrWord[]> } : {}),
+            },
+            {
+              ...opts.locate,
+              allowCoordinateFallback: allowFallback,
+              // under the pointer any same-style button takes the hover look a crop cut in that state shows (an
+              // xmessage "Rename" hovered scored 0.90 against "Cancel"'s crop): only a near-exact match counts
+              ...(hovered
+                ? { templateThreshold: Math.max(opts.locate?.templateThreshold ?? 0, HOVERED_MATCH_THRESHOLD) }
+                : {}),
+            },
+          )
+        const canHover = typeof opts.input.move === 'function'
+        let located = await locateOn(frame, canHover ? false : allowCoordinates)
+        // issue 14 Build 4: a toolkit that highlights on hover drew the recorded crop one way and shows the
+        // element another while the pointer is elsewhere. Rest the pointer on the best near miss and look once
+        // more, with every check as before; the coordinate fallback (if allowed) only after that second look.
+        const hover = hoverRecheckTarget(located, opts.input)
+        if (hover && opts.input.move) {
+          await opts.input.move(round(hover.x), round(hover.y))
+          await sleep(opts.hoverSettleMs ?? HOVER_SETTLE_MS)
+          const second = await locateOn(await settle(), allowCoordinates, true)
+          const note = `after resting the pointer on (${round(hover.x)}, ${round(hover.y)}): `
+          located = {
+            ...second,
+            attempts: [
+              ...located.attempts.filter((t) => t.strategy !== 'coordinate'),
+              ...second.attempts.map((t) => ({ ...t, detail: `${note}${t.detail ?? t.outcome}` })),
+            ],
+          }
+        } else if (canHover && located.status !== 'found' && allowCoordinates) located = await locateOn(frame, true)
         const attempts: StrategyAttempt[] = located.attempts
         if (located.status !== 'found' || !located.point) {
           const searchable = attempts.some((t) => t.strategy !== 'coordinate' && t.outcome !== 'skipped')

@@ -33,6 +33,7 @@ export type InputCall =
   | { kind: 'click' | 'doubleClick'; x: number; y: number; button: MouseButton }
   | { kind: 'drag'; x: number; y: number; endX: number; endY: number; button: MouseButton }
   | { kind: 'scroll'; x: number; y: number; dx: number; dy: number }
+  | { kind: 'move'; x: number; y: number }
   | { kind: 'type'; text: string }
   | { kind: 'press'; combo: string }
 
@@ -51,6 +52,7 @@ export function recordingInput(
     doubleClick: (x, y, button = 'left') => log({ kind: 'doubleClick', x, y, button }),
     drag: (x, y, endX, endY, button = 'left') => log({ kind: 'drag', x, y, endX, endY, button }),
     scroll: (x, y, dx, dy) => log({ kind: 'scroll', x, y, dx, dy }),
+    move: (x, y) => log({ kind: 'move', x, y }),
     type: (text) => log({ kind: 'type', text }),
     press: (combo) => log({ kind: 'press', combo }),
   }

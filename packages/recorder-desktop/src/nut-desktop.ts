@@ -40,6 +40,7 @@ const ops = {
     return { value: { width: w, height: h, data: out, startMs, endMs, scale: img.pixelDensity ? img.pixelDensity.scaleX : 1 }, transfer: [out.buffer] }
   },
   async size() { return { value: { width: await nut.screen.width(), height: await nut.screen.height() } } },
+  async move(a) { await at(a.x, a.y); return {} },
   async click(a) { await at(a.x, a.y); await nut.mouse.click(btn(a.button)); return {} },
   async doubleClick(a) { await at(a.x, a.y); await nut.mouse.doubleClick(btn(a.button)); return {} },
   async drag(a) {
@@ -336,6 +337,7 @@ export function nutInput(): PointerInput & KeyboardInput {
     doubleClick: (x, y, button?: MouseButton) => call('doubleClick', { x, y, button }),
     drag: (x, y, endX, endY, button?: MouseButton) => call('drag', { x, y, endX, endY, button }),
     scroll: (x, y, dx, dy) => call('scroll', { x, y, dx, dy }),
+    move: (x, y) => call('move', { x, y }),
     type: async (text) => {
       const paste = async (chunk: string) => {
         await setClipboard(chunk)

@@ -14,6 +14,8 @@ export interface PointerInput {
   doubleClick(x: number, y: number, button?: MouseButton): Promise<void>
   drag(x: number, y: number, endX: number, endY: number, button?: MouseButton): Promise<void>
   scroll(x: number, y: number, dx: number, dy: number): Promise<void>
+  /** Moves the pointer without clicking (a second look at a candidate the toolkit highlights on hover). */
+  move?(x: number, y: number): Promise<void>
 }
 
 /** Synthetic keyboard input (replay). `press` takes a combo such as `enter` or `ctrl+s`. */

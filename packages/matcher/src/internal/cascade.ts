@@ -9,6 +9,8 @@ export type StepOutcome<E> =
       candidates?: number
       confidence?: number
       detail?: string
+      /** The best candidate's point, when there was one that did not qualify (a near miss). */
+      near?: XY
     }
 
 export interface CascadeStep<E> {
@@ -31,6 +33,8 @@ export interface LocateResult<E> {
   coordinateFallback: boolean
   /** Every strategy, in order, with its outcome (→ `healing_history`, `strategies_tried`). */
   attempts: StrategyAttempt[]
+  /** Not found: the best candidate a strategy saw and did not take (for a second look, e.g. after hovering it). */
+  nearMiss?: { strategy: ReplayMethod; point: XY; confidence: number }
 }
 
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now())
@@ -39,6 +43,7 @@ const round = (v: number, digits = 4): number => Math.round(v * 10 ** digits) / 
 /** Runs the steps in order; the first `matched` wins. A throwing step is recorded as `error` and skipped. */
 export async function runCascade<E>(steps: readonly CascadeStep<E>[]): Promise<LocateResult<E>> {
   const attempts: StrategyAttempt[] = []
+  let nearMiss: LocateResult<E>['nearMiss']
   for (const step of steps) {
     if (step.skip) {
       attempts.push({ strategy: step.method, outcome: 'skipped', detail: step.skip })
@@ -66,6 +71,8 @@ export async function runCascade<E>(steps: readonly CascadeStep<E>[]): Promise<L
     if (out.confidence !== undefined) attempt.confidence = round(out.confidence)
     if (out.detail) attempt.detail = out.detail
     attempts.push(attempt)
+    if (out.outcome !== 'matched' && out.near && (!nearMiss || (out.confidence ?? 0) > nearMiss.confidence))
+      nearMiss = { strategy: step.method, point: out.near, confidence: out.confidence ?? 0 }
     if (out.outcome === 'matched') {
       return {
         status: 'found',
@@ -78,5 +85,12 @@ export async function runCascade<E>(steps: readonly CascadeStep<E>[]): Promise<L
       }
     }
   }
-  return { status: 'not_found', strategy: 'failed', confidence: 0, coordinateFallback: false, attempts }
+  return {
+    status: 'not_found',
+    strategy: 'failed',
+    confidence: 0,
+    coordinateFallback: false,
+    attempts,
+    ...(nearMiss ? { nearMiss } : {}),
+  }
 }
