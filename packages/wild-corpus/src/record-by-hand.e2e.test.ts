@@ -1279,7 +1279,7 @@ describe('nested cross-origin frames, recorded by hand (real X input) and replay
     expect(report.verification_results.map((v) => v.final_result)).toEqual(['pass', 'pass', 'pass', 'fail', 'pass'])
     expect(report.verification_results[3]?.reason).toMatch(/expected .*3 items.*actual .*4 items/)
     expect(await readFile(junit, 'utf8')).toMatch(
-      /<failure [^>]*expected text equals &quot;3 items&quot;[^]*actual: &quot;4 items&quot;/,
+      /<failure [^>]*expected text equals &quot;3 items&quot;[\s\S]*actual: &quot;4 items&quot;/,
     )
     const htmlFile = (await readdir(join(dir, 'reports-nested-4'))).find((f) => f.endsWith('.html'))
     const html = await readFile(join(dir, 'reports-nested-4', htmlFile ?? 'missing.html'), 'utf8')
