@@ -63,8 +63,11 @@ export {
   type OcrWord,
   type ScreenSource,
   type ScreenTarget,
+  scoreResampled,
   settleByPrior,
 } from './locate-on-screen'
+export { type LabelAnchor, labelAnchorOf, placeByAnchor } from './anchor-label'
+export { structureFrame } from './structure-frame'
 export {
   countSameLabel,
   createLabelCheck,

@@ -7,7 +7,8 @@ import {
   type UiAnalysis,
   type UiElement,
 } from './find-matching-element'
-import { type CascadeStep, type LocateResult, runCascade } from './internal/cascade'
+import { labelAnchorOf, placeByAnchor } from './anchor-label'
+import { type CascadeStep, type LocateResult, runCascade, type StepOutcome } from './internal/cascade'
 import { centerOf, iou, isBox, type XY } from './internal/geometry'
 import {
   type Frame,
@@ -16,6 +17,7 @@ import {
   matchTemplate,
   templateScoreAt,
 } from './match-template'
+import { structureFrame } from './structure-frame'
 import { comparisonKey, textSimilarity } from './text-similarity'
 
 /** A word or line found by OCR on the current screen. */
@@ -112,6 +114,9 @@ export function settleByPrior<T extends { box: BoundingBox }>(
   return at.length === 1 ? (at[0] as T) : null
 }
 
+const contains = (b: BoundingBox, p: XY, margin: number): boolean =>
+  p.x >= b.x - margin && p.x <= b.x + b.width + margin && p.y >= b.y - margin && p.y <= b.y + b.height + margin
+
 const isInside = (b: BoundingBox, f: Frame): boolean =>
   b.x >= 0 && b.y >= 0 && b.width > 0 && b.height > 0 && b.x + b.width <= f.width && b.y + b.height <= f.height
 
@@ -200,6 +205,13 @@ export function lookAlikeLevel(recorded: Frame, crop: Frame, cropBox: BoundingBo
  * the OCR strategy: in "Ctrl+A", "Add" or "7" a single misread character names another element.
  */
 const SHORT_LABEL = 8
+
+/**
+ * How well the structure (edges) of the recorded crop must agree with the place its label points at (0.5): an
+ * empty entry restyled or in a larger font keeps its outline; a label left beside nothing, or beside another kind
+ * of widget, does not.
+ */
+const ANCHORED_STRUCTURE_AGREEMENT = 0.5
 
 /** Sizes of the surroundings tried, in crop sizes (3×, then 5×), centred on the crop. */
 const SURROUNDINGS = [3, 5]
@@ -433,6 +445,72 @@ export async function locateOnScreen(
       ? { x: box.x + (step.original.x - cropBox.x) * scale, y: box.y + (step.original.y - cropBox.y) * scale }
       : centerOf(box)
 
+  /** The element's own recorded label, when it can be clicked on alone. */
+  const ownLabel = text && labelConfidence >= minLabelConfidence ? text : null
+  const anchorFrame = step.recordedFrame && cropBox && isInside(cropBox, step.recordedFrame) ? step.recordedFrame : null
+  const canAnchor = anchorFrame !== null && crop !== null
+  /**
+   * A text-less element (an empty entry, an icon) by the label beside or above it on the recorded screen (see
+   * `labelAnchorOf`): found again by OCR now, the element is at the recorded offset from it, scaled as the
+   * label's text was. The element itself must still be there: its structure (edges, whatever the colours) at that
+   * place agrees with the crop's (`ANCHORED_STRUCTURE_AGREEMENT`).
+   */
+  const locateByAnchor = async (): Promise<StepOutcome<UiElement>> => {
+    const ocr = source.ocr as NonNullable<ScreenSource['ocr']>
+    const recordedWords = await ocr(anchorFrame as Frame)
+    // an element with text of its own, read too poorly to trust, is not named by its neighbour: in its place
+    // another button beside the same neighbour would pass for it
+    const own = recordedWords.find((w) => isBox(w.boundingBox) && contains(w.boundingBox, step.original, 2))
+    if (own)
+      return {
+        outcome: 'none',
+        candidates: 0,
+        detail: `its own text on the recorded screen ("${own.text.slice(0, 40)}") is not a label to click on alone`,
+      }
+    const anchor = labelAnchorOf(recordedWords, step.original, cropBox as BoundingBox)
+    if (!anchor)
+      return { outcome: 'none', candidates: 0, detail: 'no target text recorded, and no label beside or above it' }
+    const placed = placeByAnchor(anchor, step.original, await ocr(await screen()), ocrThresholdOption)
+    if (placed.point === null)
+      return { outcome: 'none', candidates: 0, detail: `no target text recorded; ${placed.reason}` }
+    const { point, scale } = placed
+    // the same text in another font is not wider by the font's ratio alone: the crop is compared at the width
+    // ratio, the height ratio and 1, a few pixels up or down (the label and the element share a row, not a baseline)
+    const heightRatio = placed.word.boundingBox.height / anchor.box.height
+    const nowStructure = structureFrame(await screen())
+    const cropStructure = structureFrame(crop as Frame)
+    let best = { agreement: -1, box: { x: 0, y: 0, width: 0, height: 0 }, dy: 0 }
+    for (const s of new Set([scale, heightRatio, 1].map((v) => Math.round(v * 100) / 100))) {
+      for (let dy = -4; dy <= 4; dy++) {
+        const box = {
+          x: Math.round(point.x - (step.original.x - (cropBox as BoundingBox).x) * s),
+          y: Math.round(point.y + dy - (step.original.y - (cropBox as BoundingBox).y) * s),
+          width: Math.round((crop as Frame).width * s),
+          height: Math.round((crop as Frame).height * s),
+        }
+        const agreement = scoreResampled(nowStructure, cropStructure, box)
+        if (agreement > best.agreement) best = { agreement, box, dy }
+      }
+    }
+    const { agreement, box } = best
+    const where = `beside its label "${anchor.text}" (${anchor.side}, scale ${scale.toFixed(2)})`
+    if (agreement < ANCHORED_STRUCTURE_AGREEMENT)
+      return {
+        outcome: 'below_threshold',
+        candidates: 1,
+        confidence: Math.max(0, agreement),
+        detail: `${where}: the element's structure there agrees only ${fmt(agreement)} < ${fmt(ANCHORED_STRUCTURE_AGREEMENT)}`,
+      }
+    return {
+      outcome: 'matched',
+      element: { type: step.target?.type ?? 'unknown', text: null, boundingBox: box, confidence: agreement },
+      point: { x: point.x, y: point.y + best.dy },
+      confidence: agreement,
+      candidates: 1,
+      detail: `${where}; its structure there ${fmt(agreement)}`,
+    }
+  }
+
   const steps: CascadeStep<UiElement>[] = [
     {
       method: 'direct',
@@ -599,14 +677,15 @@ export async function locateOnScreen(
     },
     {
       method: 'ocr',
-      skip: !text
-        ? 'no target text recorded'
-        : labelConfidence < minLabelConfidence
-          ? `the recorded label "${text.slice(0, 40)}" is low-confidence (${fmt(labelConfidence)} < ${fmt(minLabelConfidence)}): never used alone to click`
-          : !source.ocr
-            ? 'the source has no OCR'
-            : null,
+      skip: !source.ocr
+        ? 'the source has no OCR'
+        : ownLabel === null && !canAnchor
+          ? !text
+            ? 'no target text recorded'
+            : `the recorded label "${text.slice(0, 40)}" is low-confidence (${fmt(labelConfidence)} < ${fmt(minLabelConfidence)}): never used alone to click`
+          : null,
       run: async () => {
+        if (ownLabel === null) return locateByAnchor()
         // one character more or less in a short label is another label ("Ctrl+A" / "Ctrl+C", "7" / "1")
         const short = Array.from(comparisonKey(text)).length < SHORT_LABEL
         const ocrThreshold = short ? 1 : ocrThresholdOption

@@ -1,7 +1,9 @@
 import type { VisionUsage } from '@qa/model'
 import type { OcrWord, UiAnalysis } from '@qa/matcher'
 import { createUIAnalyzer, type UIAnalyzer, type VisionConfig } from '@qa/vision'
+import type { VisionReverifier } from '@qa/verifier'
 import type { RgbaFrame } from './frame'
+import { offlineSecondOpinion } from './offline-second-opinion'
 import type { ElementAnalyzer } from './semantic-info'
 
 /** The vision pieces a desktop recorder/replayer uses, built from one @qa/vision config. */
@@ -12,8 +14,11 @@ export interface DesktopVision {
   ocr: ((frame: RgbaFrame) => Promise<OcrWord[]>) | null
   /** Per-click analysis while recording / enriching (null with `none`: actions stay `pending`). */
   elementAnalyzer: ElementAnalyzer | null
-  /** The verifier's second opinion (LLM providers only). */
-  reverifier: UIAnalyzer | null
+  /**
+   * The verifier's second opinion: the LLM provider, or offline (OCR, then the regions' structure) with the
+   * `ocr` provider; none with `none`.
+   */
+  reverifier: VisionReverifier | null
   /** Calls made so far, all analyzers summed. */
   usage(): VisionUsage
   close(): Promise<void>
@@ -49,7 +54,7 @@ export function desktopVision(config: VisionConfig): DesktopVision {
               .map((e) => ({ text: e.text as string, boundingBox: e.boundingBox, confidence: e.confidence ?? null }))
           },
     elementAnalyzer: main,
-    reverifier: llm ? main : null,
+    reverifier: llm ? main : main ? offlineSecondOpinion(main) : null,
     usage() {
       const parts = [main, ocrAnalyzer !== main ? ocrAnalyzer : null]
         .filter((x): x is UIAnalyzer => x !== null)
