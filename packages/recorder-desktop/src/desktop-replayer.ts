@@ -397,10 +397,10 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
         }
         const x = round(located.point.x)
         const y = round(located.point.y)
-        // a template match found the crop drawn larger or smaller: the step's expected region scales with it
-        const foundBox = located.element?.boundingBox
-        if (located.strategy === 'template' && crop && foundBox && crop.width > 0)
-          stepScale = foundBox.width / crop.width
+        // the target was found drawn larger or smaller (a template match at another scale, a label read wider): the
+        // step's expected region scales with it
+        if (located.scale !== undefined && Number.isFinite(located.scale) && located.scale > 0)
+          stepScale = located.scale
         if (opts.learnHeals) {
           const record = toHealingRecord(located, { original: { x: a.x, y: a.y }, verified: true })
           const recordedBox = crop ? (cropBoxOf(a) ?? null) : null

@@ -54,7 +54,15 @@ export function desktopVision(config: VisionConfig): DesktopVision {
               .map((e) => ({ text: e.text as string, boundingBox: e.boundingBox, confidence: e.confidence ?? null }))
           },
     elementAnalyzer: main,
-    reverifier: llm ? main : main ? offlineSecondOpinion(main) : null,
+    reverifier: llm
+      ? main
+      : main
+        ? offlineSecondOpinion({
+            compare: main,
+            read: async (png) =>
+              (await main.analyzeScreen(png)).elements.map((e) => e.text ?? '').filter((t) => t.trim() !== ''),
+          })
+        : null,
     usage() {
       const parts = [main, ocrAnalyzer !== main ? ocrAnalyzer : null]
         .filter((x): x is UIAnalyzer => x !== null)

@@ -1,7 +1,12 @@
 import { VisionError } from '@qa/vision'
 import { describe, expect, it } from 'vitest'
 import { encodePng, type RgbaFrame } from './frame'
-import { offlineSecondOpinion, STRUCTURE_AGREEMENT, structureAgreement } from './offline-second-opinion'
+import {
+  containedTextSimilarity,
+  offlineSecondOpinion,
+  STRUCTURE_AGREEMENT,
+  structureAgreement,
+} from './offline-second-opinion'
 
 /** A region as a toolkit draws it: two entries, text-like strokes in the first, in the given palette. */
 function region(palette: { background: number; inside: number; line: number; ink: number }, typedInto = 0) {
@@ -32,7 +37,7 @@ describe('offlineSecondOpinion', () => {
     const elsewhere = await structureAgreement(expected, await region(dark, 1))
     expect(restyled).toBeGreaterThanOrEqual(STRUCTURE_AGREEMENT)
     expect(elsewhere).toBeLessThan(STRUCTURE_AGREEMENT)
-    const opinion = offlineSecondOpinion(null)
+    const opinion = offlineSecondOpinion({ compare: null, read: null })
     expect(await opinion.compareScreens(expected, await region(dark), 'type')).toMatchObject({ match: true })
     expect(await opinion.compareScreens(expected, await region(dark, 1), 'type')).toMatchObject({ match: false })
   })
@@ -40,25 +45,51 @@ describe('offlineSecondOpinion', () => {
   it('asks the OCR first, and falls back on the structure only when neither region shows text', async () => {
     const expected = await region(light)
     const actual = await region(dark)
-    const says = (answer: { match: boolean; reason: string } | Error) => ({
-      compareScreens: async () => {
-        if (answer instanceof Error) throw answer
-        return answer
-      },
-    })
-    const ocrMismatch = offlineSecondOpinion(says({ match: false, reason: 'reads "13", not "60"' }))
-    expect(await ocrMismatch.compareScreens(expected, actual, 'click')).toMatchObject({ match: false })
+    const ocrSays = (answer: { match: boolean; reason: string } | Error) =>
+      offlineSecondOpinion({
+        compare: {
+          compareScreens: async () => {
+            if (answer instanceof Error) throw answer
+            return answer
+          },
+        },
+        read: null,
+      })
+    const mismatch = ocrSays({ match: false, reason: 'reads "13", not "60"' })
+    expect(await mismatch.compareScreens(expected, actual, 'click')).toMatchObject({ match: false })
     const noText = new VisionError(
       'VISION_ALL_FAILED',
       'Every vision provider failed (ocr: OCR found no text in either region to compare.).',
     )
-    expect(await offlineSecondOpinion(says(noText)).compareScreens(expected, actual, 'click')).toMatchObject({
+    expect(await ocrSays(noText).compareScreens(expected, actual, 'click')).toMatchObject({
       match: true,
       reason: expect.stringMatching(/structure/),
     })
     const broken = new VisionError('VISION_UNAVAILABLE', 'Tesseract could not read the image')
-    await expect(offlineSecondOpinion(says(broken)).compareScreens(expected, actual, 'click')).rejects.toThrow(
-      /Tesseract/,
-    )
+    await expect(ocrSays(broken).compareScreens(expected, actual, 'click')).rejects.toThrow(/Tesseract/)
+  })
+
+  it('calls a typing step a match when OCR reads the typed text in the actual region, and only then', async () => {
+    const expected = await region(light)
+    const actual = await region(dark, 1)
+    const reading = (words: string[]) =>
+      offlineSecondOpinion({ compare: null, read: async () => words }).compareScreens(expected, actual, 'type', {
+        expectedText: 'Ada Lovelace',
+      })
+    expect(await reading(['Name:', 'Ada Lovelace|'])).toMatchObject({
+      match: true,
+      reason: expect.stringMatching(/typed text/),
+    })
+    // not read there: the structure decides, and the strokes are in the other entry
+    expect(await reading(['Address:'])).toMatchObject({ match: false, reason: expect.stringMatching(/structure/) })
+  })
+})
+
+describe('containedTextSimilarity', () => {
+  it('finds the typed text inside what OCR read around it, misreads and all', () => {
+    expect(containedTextSimilarity('Name: Ada Lovelace|', 'Ada Lovelace')).toBe(1)
+    expect(containedTextSimilarity('ime: Ada Lovetace ess:', 'Ada Lovelace')).toBeGreaterThanOrEqual(0.9)
+    expect(containedTextSimilarity('Address: Seoul', 'Ada Lovelace')).toBeLessThan(0.5)
+    expect(containedTextSimilarity('', 'Ada')).toBe(0)
   })
 })

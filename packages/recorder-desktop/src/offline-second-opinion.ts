@@ -1,4 +1,4 @@
-import { scoreResampled, structureFrame } from '@qa/matcher'
+import { comparisonKey, keySimilarity, scoreResampled, structureFrame } from '@qa/matcher'
 import type { VisionReverifier } from '@qa/verifier'
 import { isVisionError } from '@qa/vision'
 import { decodeImage } from './frame'
@@ -21,18 +21,52 @@ export async function structureAgreement(expected: Uint8Array, actual: Uint8Arra
   return scoreResampled(now, template, { x: 0, y: 0, width: now.width, height: now.height })
 }
 
+/** A typed text counts as shown when some run of the region's letters and digits reads as it this well (0.8). */
+const TYPED_TEXT_AGREEMENT = 0.8
+
 /**
- * The desktop verifier's second opinion without a vision LLM (issue 14 Build 1, colours and themes): the OCR
- * comparison of the two regions' text when both show text (`ocr`, if given), else their structure. A restyled
- * screen fails the pixel comparison everywhere; this tells a restyle of the expected effect (match, a warning)
- * from another effect (mismatch, a fail). A region OCR reads differently stays a mismatch.
+ * How well the best run of `haystack`'s letters and digits reads as `needle`'s (0–1): the typed "Ada Lovelace"
+ * in an entry OCR reads as "Name: Ada Lovelace|" scores 1. Pure.
  */
-export function offlineSecondOpinion(ocr: VisionReverifier | null): VisionReverifier {
+export function containedTextSimilarity(haystack: string, needle: string): number {
+  const h = comparisonKey(haystack)
+  const n = comparisonKey(needle)
+  if (!n || !h) return 0
+  let best = 0
+  for (let len = Math.max(1, n.length - 2); len <= n.length + 2; len++)
+    for (let i = 0; i + len <= h.length; i++) best = Math.max(best, keySimilarity(h.slice(i, i + len), n))
+  return best
+}
+
+/** The offline readers a second opinion may use: OCR's comparison of two regions, and OCR's words of one. */
+export interface OfflineReaders {
+  compare: VisionReverifier | null
+  read: ((png: Uint8Array) => Promise<string[]>) | null
+}
+
+/**
+ * The desktop verifier's second opinion without a vision LLM (issue 14 Build 1, colours, themes and fonts): a
+ * typing step whose typed text OCR reads in the actual region is a match; else the OCR comparison of the two
+ * regions' text when both show text; else their structure. A restyled screen fails the pixel comparison
+ * everywhere; this tells a restyle of the expected effect (match, a warning) from another effect (mismatch, a
+ * fail). A region OCR reads differently stays a mismatch.
+ */
+export function offlineSecondOpinion(readers: OfflineReaders): VisionReverifier {
   return {
     async compareScreens(expected, actual, intent, opts) {
-      if (ocr) {
+      if (opts?.expectedText && readers.read) {
+        const seen = (await readers.read(actual)).join(' ')
+        const similarity = containedTextSimilarity(seen, opts.expectedText)
+        if (similarity >= TYPED_TEXT_AGREEMENT)
+          return {
+            match: true,
+            reason: `OCR reads the typed text in the region (similarity ${similarity.toFixed(2)})`,
+            confidence: Math.round(similarity * 100) / 100,
+          }
+      }
+      if (readers.compare) {
         try {
-          return await ocr.compareScreens(expected, actual, intent, opts)
+          return await readers.compare.compareScreens(expected, actual, intent, opts)
         } catch (error) {
           // no text in either region: the structure decides; anything else is the OCR's failure to report
           if (!isVisionError(error) || !/no text/i.test(error.message)) throw error

@@ -153,6 +153,8 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
         expected,
         actual,
         intent,
+        // the text a typing step typed, for a second opinion to look for (a secret's value never leaves the step)
+        ...(action.actionType === 'type' && action.text && !action.secretEnv ? { expectedText: action.text } : {}),
         expectedPath: action.screenshotPath ?? null,
         ...(recordedBefore && recordedBefore !== expected ? { recordedBefore } : {}),
         ...(targetBox ? { targetBox } : {}),

@@ -26,7 +26,8 @@ export interface VisionReverifier {
     expected: Uint8Array,
     actual: Uint8Array,
     intent: string,
-    opts?: { signal?: AbortSignal },
+    /** `expectedText`: the text the step typed, which the actual region should show (never a secret). */
+    opts?: { signal?: AbortSignal; expectedText?: string },
   ): Promise<{ match: boolean; reason: string; confidence?: number }>
 }
 
@@ -45,6 +46,8 @@ export interface VerifyStepInput {
   actual: ActualScreenshot
   /** What the action was meant to do, for the re-verifier. Default: the description. */
   intent?: string
+  /** The text the step typed (never a secret's value): a re-verifier may look for it in the actual region. */
+  expectedText?: string | null
   /** How the expected screenshot is named in the result (default: `expected` when it is a path). */
   expectedPath?: string | null
   /**
@@ -119,6 +122,7 @@ async function askVision(
   actual: ScreenshotInput | (() => Promise<Uint8Array>),
   intent: string,
   timeoutMs: number,
+  expectedText?: string | null,
 ): Promise<VisionOutcome> {
   if (!reverifier) return { status: 'unavailable', reason: 'no vision re-verifier is configured' }
   const controller = new AbortController()
@@ -133,7 +137,13 @@ async function askVision(
         controller.abort()
       }, timeoutMs)
     })
-    const answer = await Promise.race([reverifier.compareScreens(e, a, intent, { signal: controller.signal }), timeout])
+    const answer = await Promise.race([
+      reverifier.compareScreens(e, a, intent, {
+        signal: controller.signal,
+        ...(expectedText ? { expectedText } : {}),
+      }),
+      timeout,
+    ])
     if (!answer || typeof answer.match !== 'boolean') throw new Error('the answer had no boolean `match`')
     const reason = typeof answer.reason === 'string' && answer.reason.trim() ? answer.reason.trim() : 'no reason given'
     return {
@@ -310,6 +320,7 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
       a ? () => encodePng(a.data, a.width, a.height) : actual,
       step.intent ?? step.description,
       io.reverifyTimeoutMs ?? DEFAULT_REVERIFY_TIMEOUT_MS,
+      step.expectedText,
     )
     decision = decideVerdict({ ...verdictInput, vision }, policy)
   }

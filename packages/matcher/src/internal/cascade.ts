@@ -3,7 +3,16 @@ import type { XY } from './geometry'
 
 /** What one strategy found. Only `matched` ends the cascade. */
 export type StepOutcome<E> =
-  | { outcome: 'matched'; element: E; point: XY; confidence: number; candidates?: number; detail?: string }
+  | {
+      outcome: 'matched'
+      element: E
+      point: XY
+      confidence: number
+      candidates?: number
+      detail?: string
+      /** The found element's size relative to what was recorded, when the strategy measured it. */
+      scale?: number
+    }
   | {
       outcome: Exclude<StrategyOutcome, 'matched' | 'error'>
       candidates?: number
@@ -29,6 +38,11 @@ export interface LocateResult<E> {
   element?: E
   /** Where to act (the element's centre, or the recorded point for a coordinate fallback). */
   point?: XY
+  /**
+   * The found element's size relative to the recorded one, when the strategy measured it (a template match at
+   * 1.3×, a label read 1.24× as wide): what the step's expected region scales by.
+   */
+  scale?: number
   /** True when nothing located the element and the recorded coordinates were used instead. */
   coordinateFallback: boolean
   /** Every strategy, in order, with its outcome (→ `healing_history`, `strategies_tried`). */
@@ -80,6 +94,7 @@ export async function runCascade<E>(steps: readonly CascadeStep<E>[]): Promise<L
         confidence: round(out.confidence),
         element: out.element,
         point: out.point,
+        ...(out.scale !== undefined ? { scale: out.scale } : {}),
         coordinateFallback: step.method === 'coordinate',
         attempts,
       }
