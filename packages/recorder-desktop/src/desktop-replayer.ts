@@ -239,6 +239,8 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
   let stepScale = 1
   /** This step's heal, kept when its verification passes. */
   let stepHeal: Omit<DesktopHeal, 'index'> | null = null
+  /** The last click-like step, when it found nothing: text typed now would land wherever the focus happens to be. */
+  let unfocusedBy: number | null = null
   const heals: DesktopHeal[] = []
 
   for (const [index, action] of tc.actions.entries()) {
@@ -271,6 +273,7 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
     } catch {
       after = null
     }
+    if (isClickLike(action)) unfocusedBy = result.success ? null : index
     if (result.success && result.coordinateChange && isClickLike(action)) {
       // the screenshots show the target where it was recorded, before any heal moved the step's point
       const shift = healedShift(action)
@@ -429,6 +432,14 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
       }
       switch (a.actionType) {
         case 'type': {
+          // typing is aimed by the click before it: with that target not found, the text would go wherever the
+          // focus is (another field) — as blind as a click at the recorded pixel, so it is not typed
+          if (unfocusedBy !== null)
+            throw new DesktopError(
+              'DESKTOP_FIELD_NOT_FOUND',
+              `Not typed: the field it goes into (step ${unfocusedBy + 1}) was not found, so the text would land wherever the focus is.`,
+              { hint: 'Fix or heal the click that focuses the field; the typing follows it.' },
+            )
           const text = a.secretEnv ? opts.env?.[a.secretEnv] : a.text
           if (text === undefined || text === null)
             throw new DesktopError(

@@ -10,6 +10,7 @@ export type DesktopErrorCode =
   | 'DESKTOP_BAD_STATE'
   | 'DESKTOP_NOT_DESKTOP_CASE'
   | 'DESKTOP_GAME_FAILED'
+  | 'DESKTOP_FIELD_NOT_FOUND'
 
 /** Errors of @qa/recorder-desktop; branch on `err.code`. */
 export class DesktopError extends QaError<DesktopErrorCode> {
