@@ -61,8 +61,8 @@ const pct = (n: number, d: number) => (d === 0 ? '—' : `${((100 * n) / d).toFi
 
 function summary(rows: Row[]): string {
   const lines = [
-    '| variant | approach | steps right | wrong clicks | removed targets refused | verdict agrees with truth |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| variant | approach | steps right | wrong clicks | removed targets refused | verdict agrees with truth | right steps failed | steps not right passed |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
   ]
   for (const variant of variants) {
     for (const approach of APPROACHES) {
@@ -73,10 +73,29 @@ function summary(rows: Row[]): string {
       const right = variant === 'removal' ? '—' : pct(rs.filter((r) => r.outcome === 'right').length, rs.length)
       const refused =
         variant === 'removal' ? pct(clicks.filter((r) => r.outcome === 'refused').length, clicks.length) : '—'
-      const verdict =
-        approach === 'ours' ? pct(rs.filter((r) => r.verdictPass === r.achieved).length, rs.length) : 'no verdict'
-      lines.push(`| ${variant} | ${approach} | ${right} | ${pct(wrong, clicks.length)} | ${refused} | ${verdict} |`)
+      const ours = approach === 'ours'
+      const verdict = ours ? pct(rs.filter((r) => r.verdictPass === r.achieved).length, rs.length) : 'no verdict'
+      // the two ways a verdict disagrees: a false alarm (the step did its job and failed) and a false pass (the
+      // worst outcome: a step that did not do its job reported as passed)
+      const achieved = rs.filter((r) => r.achieved)
+      const missedOrWrong = rs.filter((r) => !r.achieved)
+      const falseFail = ours ? pct(achieved.filter((r) => !r.verdictPass).length, achieved.length) : '—'
+      const falsePass = ours ? pct(missedOrWrong.filter((r) => r.verdictPass).length, missedOrWrong.length) : '—'
+      lines.push(
+        `| ${variant} | ${approach} | ${right} | ${pct(wrong, clicks.length)} | ${refused} | ${verdict} | ${falseFail} | ${falsePass} |`,
+      )
     }
+  }
+  // the issue's targets over every step: wrong clicks ≤ 1 % of steps, verdicts agreeing in ≥ 98 % of steps
+  const ours = rows.filter((r) => r.approach === 'ours' && variants.includes(r.variant))
+  if (ours.length) {
+    const wrong = ours.filter((r) => r.kind === 'click' && (r.outcome === 'wrong' || r.outcome === 'missed')).length
+    const agree = ours.filter((r) => r.verdictPass === r.achieved).length
+    const falseFail = ours.filter((r) => r.achieved && !r.verdictPass).length
+    const falsePass = ours.filter((r) => !r.achieved && r.verdictPass).length
+    lines.push(
+      `| every variant | ours | — | ${pct(wrong, ours.length)} of steps | — | ${pct(agree, ours.length)} | ${pct(falseFail, ours.length)} of steps | ${pct(falsePass, ours.length)} of steps |`,
+    )
   }
   return lines.join('\n')
 }
