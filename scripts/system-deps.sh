@@ -5,13 +5,13 @@
 #                                 e2e), Tk's wish (a real X11 program with a keypad and a text field for the
 #                                 desktop e2e), xclip (Hangul typed by clipboard paste), Redis (queue),
 #                                 Tesseract English/Korean data, a CJK font (Hangul), and the real Debian programs
-#                                 of bench/desktop-real (Tk's demos, zenity for GTK 3, kdialog for Qt 5; xmessage
+#                                 of bench/desktop-real (Tk's demos, zenity for GTK 3, kdialog for Qt 5, FLTK's sudoku; xmessage
 #                                 comes with x11-utils)
 set -eu
 profile=${1:-test}
 case "$profile" in
   demo) packages="chromium fonts-noto-cjk" ;;
-  test) packages="chromium xvfb xauth xdotool x11-utils tk xclip redis-server tesseract-ocr-eng tesseract-ocr-kor fonts-noto-cjk tk8.6-doc zenity kdialog" ;;
+  test) packages="chromium xvfb xauth xdotool x11-utils tk xclip redis-server tesseract-ocr-eng tesseract-ocr-kor fonts-noto-cjk tk8.6-doc zenity kdialog fltk1.3-games" ;;
   *) echo "usage: $0 demo|test" >&2; exit 2 ;;
 esac
 

@@ -3,8 +3,8 @@
 // saw (which widget got each mouse press, what a field holds, which button it reports) — the ground truth the
 // replayers under test never see.
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { nutScreen } from '../../packages/recorder-desktop/src/index'
 
@@ -27,6 +27,11 @@ export interface Truth {
   presses: string[]
   /** Every value each field held, in order (a later action of the program may clear it). */
   fields: Map<string, string[]>
+  /**
+   * The target that got step `index`'s press, for a program that tells which step a press belongs to (a board game
+   * by the digit typed after the click); without it, the k-th press belongs to the k-th step that clicked.
+   */
+  pressOfStep?: (steps: Step[], index: number) => string | undefined
 }
 
 export interface Running {
@@ -339,6 +344,163 @@ const kdialog = (labels: string[], removalLabels: string[]): DialogSpec => ({
   windowTitle: (title) => `${title} — KDialog`,
 })
 
+/**
+ * FLTK's sudoku game (fltk1.3-games' flsudoku, FLTK 1.3). It keeps its game in FLTK's user preferences
+ * ($HOME/.fltk/fltk.org/sudoku.prefs): every cell's solution (`valueR.C`), what it shows (`stateR.C`) and whether it
+ * is a given (`readonlyR.C`); it loads them at start and saves them when the window is closed. Each launch gets a
+ * fresh HOME holding the board below, so every run starts from the same game; the truth is the game it saves when
+ * closed with Escape, as a person would.
+ */
+const SUDOKU_SOLUTION = [
+  '934517628',
+  '218693754',
+  '657428319',
+  '325861497',
+  '891742536',
+  '746359182',
+  '482175963',
+  '573986241',
+  '169234875',
+]
+/** The givens of the recorded board ('.' an empty cell): a game flsudoku generated itself (Easy) and saved. */
+const SUDOKU_GIVENS = [
+  '934.1.628',
+  '2.8..3754',
+  '6..4283.9',
+  '32586..9.',
+  '.9174..36',
+  '..6.59182',
+  '.82175.6.',
+  '573...2.1',
+  '1.9234.75',
+]
+/** flsudoku's layout at its default size (test/sudoku.cxx): a 25 px menu bar, 3×3 groups of 160 px, cells of 50. */
+const SUDOKU_MENU = 25
+const SUDOKU_BOARD = 480
+const SUDOKU_CELL = 50
+/** A cell's distance from its group's edge, and the space the 3 cells leave in a group. */
+const SUDOKU_CELL_OFFSET = 5
+const SUDOKU_GROUP_GAP = 160 - 3 * SUDOKU_CELL
+const sudokuCellName = (row: number, col: number) => `r${row + 1}c${col + 1}`
+
+/** A cell's centre on the screen, for the game's window at `win` (the board scales with the window). */
+function sudokuCellCentre(row: number, col: number, win: { x: number; y: number; w: number; h: number }) {
+  const at = (i: number) =>
+    i * SUDOKU_CELL + SUDOKU_CELL_OFFSET + Math.floor(i / 3) * SUDOKU_GROUP_GAP + SUDOKU_CELL / 2
+  return {
+    x: win.x + Math.round((at(col) * win.w) / SUDOKU_BOARD),
+    y: win.y + SUDOKU_MENU + Math.round((at(row) * (win.h - SUDOKU_MENU)) / SUDOKU_BOARD),
+  }
+}
+
+function sudokuPrefs(givens: string[]): string {
+  const lines = ['; FLTK preferences file format 1.0', '; vendor: fltk.org', '; application: sudoku', '', '[.]', '']
+  // Easy, and muted as its Game menu would leave it (Xvfb has no sound card)
+  lines.push('mute_sound:1', 'difficulty:0')
+  for (let row = 0; row < 9; row++) {
+    for (let col = 0; col < 9; col++) {
+      const given = (givens[row] as string)[col] !== '.'
+      lines.push(`value${row}.${col}:${(SUDOKU_SOLUTION[row] as string)[col]}`)
+      lines.push(`state${row}.${col}:${given ? (SUDOKU_SOLUTION[row] as string)[col] : 0}`)
+      lines.push(`readonly${row}.${col}:${given ? 1 : 0}`)
+    }
+  }
+  return `${lines.join('\n')}\n`
+}
+
+/**
+ * flsudoku with the variant through FLTK's standard options (`-g`, `-bg`, `-fg`, `-bg2`); removal: a board on which
+ * the cases' cells are givens (the empty look-alikes around them stay).
+ */
+function flSudoku(removedCells: string[]): Program['launch'] {
+  return async (variant, display, workDir) => {
+    const givens = SUDOKU_GIVENS.map((line, row) =>
+      [...line]
+        .map((g, col) =>
+          variant === 'removal' && removedCells.includes(sudokuCellName(row, col))
+            ? (SUDOKU_SOLUTION[row] as string)[col]
+            : g,
+        )
+        .join(''),
+    )
+    const home = mkdtempSync(join(workDir, 'fltk-home-'))
+    const prefsFile = join(home, '.fltk/fltk.org/sudoku.prefs')
+    mkdirSync(dirname(prefsFile), { recursive: true })
+    writeFileSync(prefsFile, sudokuPrefs(givens))
+    const larger = Math.round(SUDOKU_BOARD * 1.4)
+    const size = variant === 'larger-font' ? `${larger}x${larger + SUDOKU_MENU}` : ''
+    const args = ['-g', `${size}${variant === 'moved' ? MOVED_PLACE : RECORDED_PLACE}`]
+    if (variant === 'colours') args.push('-bg', '#30475e', '-bg2', '#1f2f3f', '-fg', '#f0f0f0')
+    const env = { ...process.env, DISPLAY: display, HOME: home }
+    const child = spawn('/usr/games/flsudoku', args, { env, stdio: 'ignore' })
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)))
+    let win: Awaited<ReturnType<typeof windowNamed>> = null
+    for (let attempt = 0; attempt < 100 && !win; attempt++) {
+      await sleep(200)
+      win = await windowNamed(display, 'Sudoku - Easy')
+    }
+    if (!win) throw new Error('flsudoku: its window did not appear')
+    await sleep(500)
+    const shown = win
+    const targets = new Map<string, { x: number; y: number }>()
+    for (let row = 0; row < 9; row++) {
+      for (let col = 0; col < 9; col++) targets.set(sudokuCellName(row, col), sudokuCellCentre(row, col, shown))
+    }
+    return {
+      targets,
+      async finish() {
+        await sleep(300)
+        // close the game as a person does (Escape; a second one if a menu was open): it saves the game on close
+        const xdo = (...a: string[]) => run('xdotool', a, { env })
+        await xdo('mousemove', String(shown.x + shown.w / 2), String(shown.y + SUDOKU_MENU + 10))
+        for (let attempt = 0; attempt < 3 && child.exitCode === null; attempt++) {
+          await xdo('key', 'Escape')
+          await Promise.race([exited, sleep(3000)])
+        }
+        if (child.exitCode === null) {
+          await stopChild(child)
+          throw new Error('flsudoku did not close on Escape: its saved game is not there to read')
+        }
+        const saved = readFileSync(prefsFile, 'utf8')
+        const fields = new Map<string, string[]>()
+        for (let row = 0; row < 9; row++) {
+          for (let col = 0; col < 9; col++) {
+            const value = new RegExp(`^state${row}\\.${col}:(\\d)$`, 'm').exec(saved)?.[1]
+            if ((givens[row] as string)[col] === '.' && value && value !== '0')
+              fields.set(sudokuCellName(row, col), [value])
+          }
+        }
+        return {
+          presses: [],
+          fields,
+          // a click's press went to the cell that holds the digit typed right after it
+          pressOfStep(steps, index) {
+            const typed = steps[index + 1]
+            if (!typed || !('type' in typed)) return undefined
+            return [...fields].find(([, values]) => values.includes(typed.type))?.[0]
+          },
+        }
+      },
+    }
+  }
+}
+
+/** A case on the sudoku board: click an empty cell, type its digit, click another, type its digit. */
+const sudokuCase = (id: string, first: [string, string], second: [string, string]): BenchCase => ({
+  id,
+  steps: [
+    { click: first[0] },
+    { type: first[1], into: first[0] },
+    { click: second[0] },
+    { type: second[1], into: second[0] },
+  ],
+})
+const SUDOKU_CASES = [
+  sudokuCase('r3c3-then-r7c9', ['r3c3', '7'], ['r7c9', '3']),
+  sudokuCase('r5c1-then-r8c6', ['r5c1', '8'], ['r8c6', '6']),
+  sudokuCase('r2c5-then-r6c2', ['r2c5', '9'], ['r6c2', '4']),
+]
+
 export const PROGRAMS: Program[] = [
   {
     id: 'tk-rolodex',
@@ -397,5 +559,12 @@ export const PROGRAMS: Program[] = [
       steps: [{ click: label }],
     })),
     launch: buttonDialog(kdialog(['Archive', 'Delete', 'Cancel'], ['Open', 'Print', 'Close'])),
+  },
+  {
+    id: 'fltk-sudoku',
+    toolkit: 'FLTK 1.3',
+    source: "fltk1.3-games: /usr/games/flsudoku on a fixed board (removal: the cases' cells are givens)",
+    cases: SUDOKU_CASES,
+    launch: flSudoku(SUDOKU_CASES.flatMap((c) => c.steps.flatMap((s) => ('click' in s ? [s.click] : [])))),
   },
 ]

@@ -201,14 +201,14 @@ async function recordCase(program: Program, c: BenchCase): Promise<string> {
 
 /**
  * Judges a run from the program's truth. `acted[i]` says the replayer clicked (or typed) at step i. The k-th press
- * the program saw belongs to the k-th step that clicked.
+ * the program saw belongs to the k-th step that clicked, unless the program tells each step's press itself.
  */
 function judgeRun(c: BenchCase, truth: Truth, acted: boolean[], variant: Variant): Outcome[] {
   const presses = [...truth.presses]
   return c.steps.map((step, i) => {
     if (!acted[i]) return 'refused'
     if ('click' in step) {
-      const got = presses.shift()
+      const got = truth.pressOfStep ? truth.pressOfStep(c.steps, i) : presses.shift()
       if (got === undefined) return 'missed'
       return got === step.click && variant !== 'removal' ? 'right' : 'wrong'
     }
