@@ -262,6 +262,46 @@ describe('locateOnScreen with the recorded screen: look-alikes and surroundings 
   }, 120_000)
 })
 
+describe('locateOnScreen: a template match away from its recorded place brings its surroundings along', () => {
+  const cropBox = { x: 180, y: 130, width: 48, height: 30 }
+  /** The recorded screen moved by (dx, dy) as a whole, the uncovered strip left flat grey. */
+  function movedScreen(dx: number, dy: number): Frame {
+    const out = noiseFrame(400, 300, 99, 6, 4)
+    out.data.fill(128)
+    for (let y = 0; y < 300; y++)
+      for (let x = 0; x < 400; x++) {
+        const sx = x - dx
+        const sy = y - dy
+        if (sx < 0 || sy < 0 || sx >= 400 || sy >= 300) continue
+        const from = (sy * 400 + sx) * 4
+        out.data.set(recorded.data.subarray(from, from + 4), (y * 400 + x) * 4)
+      }
+    return out
+  }
+
+  it('takes the match when the whole screen moved with it', async () => {
+    const r = await locateOnScreen(
+      { original, crop, cropBox, recordedFrame: recorded },
+      { capture: async () => movedScreen(-90, 60) },
+    )
+    expect(r.strategy).toBe('template')
+    expect(r.point).toEqual({ x: 114, y: 205 })
+  })
+
+  it('refuses the same pixels elsewhere among other surroundings (a board cell beside other digits)', async () => {
+    const elsewhere = noiseFrame(400, 300, 17, 6, 4)
+    pasteScaled(elsewhere, crop, 40, 200, 1)
+    const r = await locateOnScreen(
+      { original, crop, cropBox, recordedFrame: recorded },
+      { capture: async () => elsewhere },
+    )
+    expect(r.status).toBe('not_found')
+    expect(r.attempts.find((a) => a.strategy === 'template')?.detail).toMatch(
+      /away from its recorded place, but its surroundings there agree only/,
+    )
+  })
+})
+
 describe('settleByPrior', () => {
   const box = (x: number, y: number) => ({ box: { x, y, width: 64, height: 48 } })
   const recorded = { x: 100, y: 100, width: 64, height: 48 }

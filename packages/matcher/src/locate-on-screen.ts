@@ -230,6 +230,51 @@ const RESAMPLING_LOSS = 0.1
 const CENTRE_AGREEMENT = 0.7
 
 /**
+ * A template match away from the recorded place must bring its surroundings along (0.6): the recorded screen
+ * around the crop (3× its size) against the same area around the match, at the match's scale. A moved or rescaled
+ * window scores 0.9 or more; a look-alike elsewhere (an empty sudoku cell beside other digits) far less.
+ */
+const CONTEXT_AGREEMENT = 0.6
+
+/**
+ * How well the recorded surroundings of the crop (3× its size, clipped to both screens) agree with the same area
+ * around a match at `box` and `scale` on the current screen: NCC of the luma, resampled. Pure.
+ */
+export function contextAgreement(
+  now: Frame,
+  recorded: Frame,
+  cropBox: BoundingBox,
+  box: BoundingBox,
+  scale: number,
+): number {
+  const c = centerOf(cropBox)
+  const x0 = Math.max(0, Math.round(c.x - cropBox.width * 1.5))
+  const y0 = Math.max(0, Math.round(c.y - cropBox.height * 1.5))
+  const x1 = Math.min(recorded.width, Math.round(c.x + cropBox.width * 1.5))
+  const y1 = Math.min(recorded.height, Math.round(c.y + cropBox.height * 1.5))
+  // the same area around the match, clipped to the current screen (then the recorded area shrinks with it)
+  const mapX = (x: number) => box.x + (x - cropBox.x) * scale
+  const mapY = (y: number) => box.y + (y - cropBox.y) * scale
+  const nx0 = Math.max(0, mapX(x0))
+  const ny0 = Math.max(0, mapY(y0))
+  const nx1 = Math.min(now.width, mapX(x1))
+  const ny1 = Math.min(now.height, mapY(y1))
+  if (nx1 - nx0 < 2 || ny1 - ny0 < 2) return 0
+  const rx0 = Math.round(cropBox.x + (nx0 - box.x) / scale)
+  const ry0 = Math.round(cropBox.y + (ny0 - box.y) / scale)
+  const rx1 = Math.round(cropBox.x + (nx1 - box.x) / scale)
+  const ry1 = Math.round(cropBox.y + (ny1 - box.y) / scale)
+  if (rx1 - rx0 < 2 || ry1 - ry0 < 2) return 0
+  const around = regionOf(recorded, { x: rx0, y: ry0, width: rx1 - rx0, height: ry1 - ry0 })
+  return scoreResampled(now, around, {
+    x: Math.round(nx0),
+    y: Math.round(ny0),
+    width: Math.max(1, Math.round(nx1 - nx0)),
+    height: Math.max(1, Math.round(ny1 - ny0)),
+  })
+}
+
+/**
  * Whether the recorded element is still at a place found by its surroundings: the whole crop scores at least
  * the template threshold there (less the resampling loss at another scale), and its centre, where the label
  * is, agrees (`CENTRE_AGREEMENT`) unless the centre is one flat colour. Pure.
@@ -439,6 +484,13 @@ export async function locateOnScreen(
     frame ??= await source.capture()
     return frame
   }
+  /** Whether a found box is where the crop was recorded (its centre within a quarter of the crop's short side). */
+  const atRecordedPlace = (box: BoundingBox): boolean => {
+    if (!cropBox) return false
+    const a = centerOf(box)
+    const b = centerOf(cropBox)
+    return Math.hypot(a.x - b.x, a.y - b.y) <= Math.max(3, Math.min(cropBox.width, cropBox.height) / 4)
+  }
   /** The click point inside a found box, keeping the recorded offset within the crop. */
   const pointIn = (box: BoundingBox, scale: number): XY =>
     cropBox
@@ -615,6 +667,16 @@ export async function locateOnScreen(
             const lookAlike = elementLevel()
             if (hit.score < lookAlike + lookAlikeMargin) {
               unsettled = `best NCC ${fmt(hit.score)} at ${where(hit.box)} is not clear of the crop's look-alikes on the recorded screen (${fmt(lookAlike)} + ${fmt(lookAlikeMargin)})`
+              hit = null
+            }
+          }
+          if (hit && recorded && !atRecordedPlace(hit.box)) {
+            // away from its recorded place, the element took its neighbourhood with it (a moved or rescaled
+            // window) or it is another element that looks the same (a board's cell whose neighbours read the
+            // same digits): the recorded surroundings must agree there too
+            const context = contextAgreement(now, recorded, cropBox as BoundingBox, hit.box, hit.scale)
+            if (context < CONTEXT_AGREEMENT) {
+              unsettled = `best NCC ${fmt(hit.score)} at ${where(hit.box)}, away from its recorded place, but its surroundings there agree only ${fmt(context)} < ${fmt(CONTEXT_AGREEMENT)}`
               hit = null
             }
           }

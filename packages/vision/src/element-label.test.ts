@@ -19,6 +19,12 @@ describe('labelPlausibility (character classes)', () => {
     for (const t of ['Lolo Jefe]', '|[ ]|', 'l0l1', 'JeFe', '{~}', '"__"'])
       expect(labelPlausibility(t), t).toBeLessThan(0.6)
   })
+  it('a lone letter (a grid line read as "이", "l") needs a confident read; a lone digit does not', () => {
+    // read as fltk sudoku's empty cell border at confidence 0.61: no longer a label to click on alone
+    expect(0.61 * labelPlausibility('이')).toBeLessThan(TRUSTED_LABEL_SCORE)
+    expect(0.9 * labelPlausibility('C')).toBeGreaterThanOrEqual(TRUSTED_LABEL_SCORE)
+    expect(labelPlausibility('7')).toBe(1)
+  })
   test.prop([fc.string()])('always in [0, 1]', (t) => {
     const p = labelPlausibility(t)
     expect(p).toBeGreaterThanOrEqual(0)

@@ -3,6 +3,9 @@ import type { UiElement } from './types'
 /** A label below this score is stored as low-confidence and never used alone to click (issue 14 Build 5). */
 export const TRUSTED_LABEL_SCORE = 0.6
 
+/** What a lone letter's plausibility is (0.7): read at confidence 0.86 or more it reaches the trusted score. */
+const LONE_LETTER = 0.7
+
 /** Characters OCR makes of bitmap-font edges and borders, rare in real UI labels. */
 const JUNK = /[|[\]{}\\~^`_<>"]/u
 const LETTER = /[\p{L}\p{N}]/u
@@ -51,6 +54,9 @@ export function labelPlausibility(text: string | null | undefined): number {
   if (letters === 0) return ok === chars.length ? (chars.length <= 3 ? 1 : 0.3) : 0
   let score = ok / chars.length
   score *= 0.5 ** junk
+  // a lone letter is as often a border or a grid line read as "l", "I" or "이" as a real key ("C", "예"): it needs
+  // a confident read to be trusted (a digit, "7" on a keypad, stays as it is)
+  if (chars.length === 1 && !/\p{N}/u.test(s)) score *= LONE_LETTER
   const tokens = s.split(/\s+/)
   const odd = tokens.filter((t) => mixedCase(t) || glued(t)).length
   score *= 1 - 0.6 * (odd / tokens.length)
