@@ -42,9 +42,10 @@ describe('offlineSecondOpinion', () => {
     expect(await opinion.compareScreens(expected, await region(dark, 1), 'type')).toMatchObject({ match: false })
   })
 
-  it('asks the OCR first, and falls back on the structure only when neither region shows text', async () => {
+  it('takes the structure first; the OCR comparison decides only where the structure does not agree', async () => {
     const expected = await region(light)
-    const actual = await region(dark)
+    const restyled = await region(dark)
+    const changed = await region(dark, 1)
     const ocrSays = (answer: { match: boolean; reason: string } | Error) =>
       offlineSecondOpinion({
         compare: {
@@ -55,18 +56,24 @@ describe('offlineSecondOpinion', () => {
         },
         read: null,
       })
-    const mismatch = ocrSays({ match: false, reason: 'reads "13", not "60"' })
-    expect(await mismatch.compareScreens(expected, actual, 'click')).toMatchObject({ match: false })
-    const noText = new VisionError(
-      'VISION_ALL_FAILED',
-      'Every vision provider failed (ocr: OCR found no text in either region to compare.).',
-    )
-    expect(await ocrSays(noText).compareScreens(expected, actual, 'click')).toMatchObject({
+    // a restyle whose grid lines the OCR misreads: the structure agrees, a match
+    const misread = ocrSays({ match: false, reason: 'reads "리 2 8|", then "89/174]"' })
+    expect(await misread.compareScreens(expected, restyled, 'click')).toMatchObject({
       match: true,
       reason: expect.stringMatching(/structure/),
     })
-    const broken = new VisionError('VISION_UNAVAILABLE', 'Tesseract could not read the image')
-    await expect(ocrSays(broken).compareScreens(expected, actual, 'click')).rejects.toThrow(/Tesseract/)
+    // the structure disagrees: the OCR's word stands, either way
+    expect(
+      await ocrSays({ match: true, reason: 'same text' }).compareScreens(expected, changed, 'click'),
+    ).toMatchObject({ match: true, reason: 'same text' })
+    expect(await misread.compareScreens(expected, changed, 'click')).toMatchObject({ match: false })
+    // no text to compare: the structure's no
+    const noText = new VisionError('VISION_ALL_FAILED', 'Every vision provider failed (ocr: VISION_UNAVAILABLE).')
+    expect(await ocrSays(noText).compareScreens(expected, changed, 'click')).toMatchObject({
+      match: false,
+      reason: expect.stringMatching(/structure .* agrees only/),
+    })
+    await expect(ocrSays(new Error('disk full')).compareScreens(expected, changed, 'click')).rejects.toThrow(/disk/)
   })
 
   it('calls a typing step a match when OCR reads the typed text in the actual region, and only then', async () => {

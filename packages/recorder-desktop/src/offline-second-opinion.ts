@@ -46,8 +46,8 @@ export interface OfflineReaders {
 
 /**
  * The desktop verifier's second opinion without a vision LLM (issue 14 Build 1, colours, themes and fonts): a
- * typing step whose typed text OCR reads in the actual region is a match; else the OCR comparison of the two
- * regions' text when both show text; else their structure. A restyled screen fails the pixel comparison
+ * typing step whose typed text OCR reads in the actual region is a match; else the regions' structure (edges)
+ * agreeing is; else the OCR comparison of their text decides, when both show text. A restyled screen fails the pixel comparison
  * everywhere; this tells a restyle of the expected effect (match, a warning) from another effect (mismatch, a
  * fail). A region OCR reads differently stays a mismatch.
  */
@@ -64,18 +64,26 @@ export function offlineSecondOpinion(readers: OfflineReaders): VisionReverifier 
             confidence: Math.round(similarity * 100) / 100,
           }
       }
+      // the structure first: it sees focus rings, selections and glyphs whatever the palette; the OCR comparison of
+      // the regions' text only when the structure does not agree (a theme that draws its widgets differently)
+      const agreement = await structureAgreement(expected, actual)
+      if (agreement >= STRUCTURE_AGREEMENT)
+        return {
+          match: true,
+          reason: `the regions' structure (edges, not colours) agrees ${agreement.toFixed(2)} (≥ ${STRUCTURE_AGREEMENT})`,
+          confidence: Math.round(agreement * 100) / 100,
+        }
       if (readers.compare) {
         try {
           return await readers.compare.compareScreens(expected, actual, intent, opts)
         } catch (error) {
-          // no text in either region: the structure decides; anything else is the OCR's failure to report
-          if (!isVisionError(error) || !/no text/i.test(error.message)) throw error
+          // no text to compare (or no OCR): the structure's answer stands; anything else is a failure to report
+          if (!isVisionError(error)) throw error
         }
       }
-      const agreement = await structureAgreement(expected, actual)
       return {
-        match: agreement >= STRUCTURE_AGREEMENT,
-        reason: `the regions' structure (edges, not colours) agrees ${agreement.toFixed(2)} (${agreement >= STRUCTURE_AGREEMENT ? '≥' : '<'} ${STRUCTURE_AGREEMENT})`,
+        match: false,
+        reason: `the regions' structure (edges, not colours) agrees only ${agreement.toFixed(2)} (< ${STRUCTURE_AGREEMENT})`,
         confidence: Math.max(0, Math.round(agreement * 100) / 100),
       }
     },

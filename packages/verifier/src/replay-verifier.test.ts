@@ -154,3 +154,48 @@ describe('ReplayVerifier', () => {
     expect(createReplayVerifier({ testCaseName: 'x' }).sessionId).toMatch(/^\d{8}_\d{6}_[0-9a-f]{8}$/)
   })
 })
+
+// A typing step acts on the target the click before it focused (a digit typed into the sudoku cell just clicked):
+// its effect lies inside that target's box, which for other steps is masked as "the previous target's hover".
+describe('ReplayVerifier: typing into the element the previous step clicked', () => {
+  const before = syntheticFrame(120, 80, 5)
+  const typed = cloneFrame(before)
+  paintRect(typed, 50, 30, 8, 14, [10, 10, 10]) // the digit, inside the clicked cell's box
+  const cellBox = { x: 40, y: 20, width: 30, height: 30 }
+  const tdir = mkdtempSync(join(tmpdir(), 'qa-verifier-typing-'))
+  beforeAll(async () => {
+    writeFileSync(join(tdir, 'clicked.png'), await toPng(before))
+    writeFileSync(join(tdir, 'typed.png'), await toPng(typed))
+  })
+  const click: Action = {
+    timestamp: 0,
+    actionType: 'click',
+    x: 55,
+    y: 35,
+    description: 'click the cell',
+    elementCropBox: cellBox,
+    screenshotPath: 'clicked.png',
+  }
+  const type: Action = {
+    timestamp: 1,
+    actionType: 'type',
+    x: 0,
+    y: 0,
+    text: '7',
+    description: 'type 7',
+    screenshotPath: 'typed.png',
+  }
+
+  test.prop([fc.boolean()], { numRuns: 100 })(
+    'the digit that appeared passes; a digit that did not appear fails as a missing change',
+    async (digitShown) => {
+      const v = createReplayVerifier({ testCaseName: 'sudoku', baseDir: tdir })
+      const r = await v.verifyAction(1, type, digitShown ? cloneFrame(typed) : cloneFrame(before), {
+        previousAction: click,
+        actualBefore: cloneFrame(before),
+      })
+      expect(r.finalResult).toBe(digitShown ? 'pass' : 'fail')
+      if (!digitShown) expect(r.details?.reason ?? JSON.stringify(r)).toMatch(/expected change did not happen/)
+    },
+  )
+})

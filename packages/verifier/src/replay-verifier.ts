@@ -145,7 +145,10 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
       ? pathOf(action.screenshotBeforePath ?? context.previousAction?.screenshotPath ?? null)
       : null
     const targetBox = context ? recordedTargetBox(action) : null
-    const previousBox = context?.previousAction ? recordedTargetBox(context.previousAction) : null
+    // the previous target losing its hover or focus look is not this step's effect; but typing and keys act on
+    // that very target (the digit typed into the cell just clicked), so their effect is never masked out
+    const actsOnFocus = action.actionType === 'type' || action.actionType === 'key_press'
+    const previousBox = context?.previousAction && !actsOnFocus ? recordedTargetBox(context.previousAction) : null
     const result = await verifyStep(
       {
         actionIndex,
