@@ -302,6 +302,22 @@ describe('locateOnScreen: a template match away from its recorded place brings i
   })
 })
 
+describe('locateOnScreen: the screen around the recorded place unchanged, the element there changed', () => {
+  it('refuses a look-alike elsewhere (a sudoku cell filled in; another empty cell with similar neighbours)', async () => {
+    const cropBox = { x: 180, y: 130, width: 48, height: 30 }
+    const now = noiseFrame(400, 300, 11, 6, 4) // the recorded screen, as it was
+    // the element at the recorded place changed: its middle filled with another pattern
+    pasteScaled(now, cropFrame(noiseFrame(400, 300, 31, 6, 4), 0, 0, 24, 14), 192, 138, 1)
+    // elsewhere: the same element, among neighbours partly like the recorded ones (a grid's lines)
+    const context = cropFrame(recorded, 180 - 48, 130 - 30, 144, 90)
+    pasteScaled(now, context, 10, 190, 1)
+    pasteScaled(now, cropFrame(noiseFrame(400, 300, 41, 6, 4), 0, 0, 144, 30), 10, 190, 1)
+    const r = await locateOnScreen({ original, crop, cropBox, recordedFrame: recorded }, { capture: async () => now })
+    expect(r.status).toBe('not_found')
+    expect(r.attempts.find((a) => a.strategy === 'template')?.detail).toMatch(/whose surroundings are still there/)
+  })
+})
+
 describe('settleByPrior', () => {
   const box = (x: number, y: number) => ({ box: { x, y, width: 64, height: 48 } })
   const recorded = { x: 100, y: 100, width: 64, height: 48 }

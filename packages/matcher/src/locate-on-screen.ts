@@ -235,6 +235,8 @@ const CENTRE_AGREEMENT = 0.7
  * window scores 0.9 or more; a look-alike elsewhere (an empty sudoku cell beside other digits) far less.
  */
 const CONTEXT_AGREEMENT = 0.6
+/** How much better a far match's surroundings must agree than those of the recorded place (0.05). */
+const CONTEXT_MARGIN = 0.05
 
 /**
  * How well the recorded surroundings of the crop (3× its size, clipped to both screens) agree with the same area
@@ -675,8 +677,14 @@ export async function locateOnScreen(
             // window) or it is another element that looks the same (a board's cell whose neighbours read the
             // same digits): the recorded surroundings must agree there too
             const context = contextAgreement(now, recorded, cropBox as BoundingBox, hit.box, hit.scale)
+            // and the recorded place must not have kept its surroundings better: there the screen is as it was,
+            // so what changed is the element itself (a cell filled in), and a look-alike elsewhere is not it
+            const stayed = contextAgreement(now, recorded, cropBox as BoundingBox, cropBox as BoundingBox, 1)
             if (context < CONTEXT_AGREEMENT) {
               unsettled = `best NCC ${fmt(hit.score)} at ${where(hit.box)}, away from its recorded place, but its surroundings there agree only ${fmt(context)} < ${fmt(CONTEXT_AGREEMENT)}`
+              hit = null
+            } else if (stayed >= context - CONTEXT_MARGIN) {
+              unsettled = `best NCC ${fmt(hit.score)} at ${where(hit.box)}, away from its recorded place, whose surroundings are still there (${fmt(stayed)}, there ${fmt(context)}): the element at the recorded place changed, a look-alike elsewhere is not it`
               hit = null
             }
           }
