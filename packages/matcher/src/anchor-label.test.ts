@@ -11,8 +11,19 @@ const word = (text: string, x: number, y: number, width: number, height: number,
 })
 
 /** A form as Tk draws it: a right-aligned label and an entry (a white box with a dark outline) on one row. */
-function form(opts: { scale: number; dx: number; dy: number; background: number; inside: number; line: number }) {
+function form(opts: {
+  scale: number
+  dx: number
+  dy: number
+  background: number
+  inside: number
+  line: number
+  /** A larger font in Tk does not scale a form as a whole: the label column and the entries grow apart. */
+  relaid?: boolean
+}) {
   const { scale: s, dx, dy } = opts
+  const entryX = opts.relaid ? 130 : 100
+  const entryWidth = opts.relaid ? 300 : 200
   const width = 640
   const height = 400
   const data = new Uint8Array(width * height * 4).fill(255)
@@ -24,15 +35,15 @@ function form(opts: { scale: number; dx: number; dy: number; background: number;
   fill(0, 0, width, height, opts.background)
   // two entries, one under the other: look-alikes only their labels tell apart
   for (const row of [0, 1]) {
-    const ex = dx + 100 * s
+    const ex = dx + entryX * s
     const ey = dy + (40 + row * 30) * s
-    fill(ex, ey, 200 * s, 22 * s, opts.line)
-    fill(ex + 2 * s, ey + 2 * s, 196 * s, 18 * s, opts.inside)
+    fill(ex, ey, entryWidth * s, 22 * s, opts.line)
+    fill(ex + 2 * s, ey + 2 * s, (entryWidth - 4) * s, 18 * s, opts.inside)
   }
   const frame: Frame = { width, height, data, channels: 4 }
   const words = [
-    word('Name:', dx + 50 * s, dy + 46 * s, 44 * s, 11 * s),
-    word('Address:', dx + 30 * s, dy + 76 * s, 64 * s, 11 * s),
+    word('Name:', dx + (entryX - 50) * s, dy + 46 * s, 44 * s, 11 * s),
+    word('Address:', dx + (entryX - 70) * s, dy + 76 * s, 64 * s, 11 * s),
   ]
   return { frame, words }
 }
@@ -87,13 +98,13 @@ describe('locateOnScreen: a text-less element by its label', () => {
 
   it('finds an empty entry in a larger font and another palette, beside its label', async () => {
     // 1.3× and dark: every pixel differs, the two entries look alike, only "Name:" says which one
-    const now = form({ scale: 1.3, dx: 40, dy: 30, background: 48, inside: 60, line: 200 })
+    const now = form({ scale: 1.3, dx: 40, dy: 30, background: 48, inside: 60, line: 200, relaid: true })
     const r = await locateOnScreen({ original, crop, cropBox, recordedFrame: recorded.frame }, sourceOf(now))
     expect(r.status).toBe('found')
     expect(r.strategy).toBe('ocr')
-    // the first entry's box now: x 170–430, y 82–110.6
-    expect(r.point?.x).toBeGreaterThan(170)
-    expect(r.point?.x).toBeLessThan(430)
+    // the first entry's box now (relaid: x 40 + 130 × 1.3 onwards, 300 × 1.3 wide; y 30 + 40 × 1.3, 22 × 1.3 high)
+    expect(r.point?.x).toBeGreaterThan(209)
+    expect(r.point?.x).toBeLessThan(599)
     expect(r.point?.y).toBeGreaterThan(82)
     expect(r.point?.y).toBeLessThan(110.6)
   })
@@ -104,13 +115,13 @@ describe('locateOnScreen: a text-less element by its label', () => {
     const r1 = await locateOnScreen({ original, crop, cropBox, recordedFrame: recorded.frame }, sourceOf(noLabel))
     // the fast path would find the unchanged pixels: move the look-alike screen so only the label could say
     expect(r1.status).toBe('found')
-    const shifted = form({ scale: 1.3, dx: 40, dy: 30, background: 48, inside: 60, line: 200 })
+    const shifted = form({ scale: 1.3, dx: 40, dy: 30, background: 48, inside: 60, line: 200, relaid: true })
     const r2 = await locateOnScreen(
       { original, crop, cropBox, recordedFrame: recorded.frame },
       sourceOf({ ...shifted, words: shifted.words.filter((w) => w.text !== 'Name:') }),
     )
     expect(r2.status).toBe('not_found')
-    const blank = form({ scale: 1.3, dx: 40, dy: 30, background: 48, inside: 48, line: 48 })
+    const blank = form({ scale: 1.3, dx: 40, dy: 30, background: 48, inside: 48, line: 48, relaid: true })
     const r3 = await locateOnScreen({ original, crop, cropBox, recordedFrame: recorded.frame }, sourceOf(blank))
     expect(r3.status).toBe('not_found')
     expect(r3.attempts.find((a) => a.strategy === 'ocr')?.detail).toMatch(/structure there agrees only/)
@@ -118,7 +129,7 @@ describe('locateOnScreen: a text-less element by its label', () => {
 
   it('does not name by its neighbour an element whose own text was read', async () => {
     const withText = { ...recorded, words: [...recorded.words, word('Ada', 180, 46, 30, 11, 0.5)] }
-    const now = form({ scale: 1.3, dx: 40, dy: 30, background: 48, inside: 60, line: 200 })
+    const now = form({ scale: 1.3, dx: 40, dy: 30, background: 48, inside: 60, line: 200, relaid: true })
     const r = await locateOnScreen(
       { original, crop, cropBox, recordedFrame: recorded.frame },
       { capture: async () => now.frame, ocr: async (f) => (f === recorded.frame ? withText.words : now.words) },

@@ -1,7 +1,7 @@
 import type { TargetElement } from '@qa/model'
 import { describe, expect, it } from 'vitest'
 import type { UiAnalysis } from './find-matching-element'
-import { cropFrame, noiseFrame, pasteScaled } from './internal/synthetic'
+import { cropFrame, noiseFrame, pasteScaled, uiFrame } from './internal/synthetic'
 import type { Frame } from './match-template'
 import { crop as cropKey, type KeyBox, keypadPng } from './__tests__/keypad-png'
 import { locateOnScreen, type ScreenSource, settleByPrior } from './locate-on-screen'
@@ -315,6 +315,24 @@ describe('locateOnScreen: the screen around the recorded place unchanged, the el
     const r = await locateOnScreen({ original, crop, cropBox, recordedFrame: recorded }, { capture: async () => now })
     expect(r.status).toBe('not_found')
     expect(r.attempts.find((a) => a.strategy === 'template')?.detail).toMatch(/whose surroundings are still there/)
+  })
+})
+
+describe('locateOnScreen: a theme or palette change (every pixel repainted, the edges where they were)', () => {
+  it("finds the element on the screens' structure when its pixels inverted, at its place", async () => {
+    const ui = uiFrame(480, 320, 5)
+    const cropBox = { x: 200, y: 140, width: 96, height: 40 }
+    const uiCrop = cropFrame(ui, cropBox.x, cropBox.y, cropBox.width, cropBox.height)
+    const dark = { ...ui, data: ui.data.map((v, i) => (i % 4 === 3 ? v : 255 - v)) }
+    const r = await locateOnScreen(
+      { original: { x: 248, y: 160 }, crop: uiCrop, cropBox, recordedFrame: ui },
+      { capture: async () => dark },
+    )
+    expect(r.strategy).toBe('template')
+    expect(r.point).toEqual({ x: 248, y: 160 })
+    expect(r.attempts.find((a) => a.strategy === 'template')?.detail).toMatch(/^on edges \(colours ignored\)/)
+    // on the pixels alone it is not there (NCC -1)
+    expect(r.attempts[0]).toMatchObject({ strategy: 'direct', outcome: 'below_threshold', confidence: 0 })
   })
 })
 

@@ -235,6 +235,12 @@ const CENTRE_AGREEMENT = 0.7
  * window scores 0.9 or more; a look-alike elsewhere (an empty sudoku cell beside other digits) far less.
  */
 const CONTEXT_AGREEMENT = 0.6
+/**
+ * What a match on the screens' structure (edges) must reach (0.9, its centre 0.85): edges blur a label's strokes
+ * into blobs, so a same-style button with another label ("Open" for "Archive") scores 0.93 there whole and
+ * about 0.7 at its centre; the recorded element restyled keeps both well above.
+ */
+const EDGE_BARS = { threshold: 0.9, centre: 0.85 }
 /** How much better a far match's surroundings must agree than those of the recorded place (0.05). */
 const CONTEXT_MARGIN = 0.05
 
@@ -287,6 +293,7 @@ export function elementStillThere(
   box: BoundingBox,
   threshold: number,
   scale: number,
+  centreBar = CENTRE_AGREEMENT,
 ): { ok: boolean; score: number; detail: string } {
   const whole = scoreResampled(now, crop, box)
   const bar = Math.abs(scale - 1) < 0.03 ? threshold : threshold - RESAMPLING_LOSS
@@ -303,11 +310,11 @@ export function elementStillThere(
   const flat = scoreResampled(centre, centre, { x: 0, y: 0, width: centre.width, height: centre.height }) === 0
   if (flat) return { ok: true, score: whole, detail: `the element there ${fmt(whole)} (its centre is flat)` }
   const agreement = scoreResampled(now, centre, centreBox)
-  return agreement < CENTRE_AGREEMENT
+  return agreement < centreBar
     ? {
         ok: false,
         score: whole,
-        detail: `the element there scores ${fmt(whole)} and its centre (the label) only ${fmt(agreement)} < ${fmt(CENTRE_AGREEMENT)}`,
+        detail: `the element there scores ${fmt(whole)} and its centre (the label) only ${fmt(agreement)} < ${fmt(centreBar)}`,
       }
     : { ok: true, score: whole, detail: `the element there ${fmt(whole)}, its centre ${fmt(agreement)}` }
 }
@@ -383,6 +390,8 @@ export function matchWithSurroundings(
     threshold: number
     ambiguityMargin: number
     lookAlikeMargin: number
+    /** What the element's centre must agree at the place found (default `CENTRE_AGREEMENT`). */
+    centreAgreement?: number
   },
 ): { match: { box: BoundingBox; scale: number; score: number; context: BoundingBox } | null; detail: string } {
   const tried: string[] = []
@@ -427,7 +436,14 @@ export function matchWithSurroundings(
       width: Math.round(cropBox.width * m.scale),
       height: Math.round(cropBox.height * m.scale),
     }
-    const check = elementStillThere(now, regionOf(recorded, cropBox), box, opts.threshold, m.scale)
+    const check = elementStillThere(
+      now,
+      regionOf(recorded, cropBox),
+      box,
+      opts.threshold,
+      m.scale,
+      opts.centreAgreement ?? CENTRE_AGREEMENT,
+    )
     if (!check.ok) {
       tried.push(`${size} NCC ${fmt(m.score)} places it at (${box.x}, ${box.y}), but ${check.detail}`)
       continue
@@ -566,6 +582,146 @@ export async function locateOnScreen(
     }
   }
 
+  /**
+   * The template strategy on one rendering of the screens (luma, or their structure): the crop alone (clear of its
+   * look-alikes, its label still there, its surroundings along when it moved), else the crop with its surroundings.
+   */
+  const templateOn = (
+    now: Frame,
+    crop: Frame,
+    recorded: Frame | null,
+    bars: { threshold: number; centre: number },
+  ): StepOutcome<UiElement> => {
+    const found = matchTemplate(now, crop, { ...opts.template, threshold: -1 })
+    const where = (b: BoundingBox) => `(${b.x}, ${b.y})`
+    /** Why the crop alone does not settle the place (then its surroundings are tried). */
+    let unsettled: string
+    let outcome: 'none' | 'below_threshold' | 'ambiguous' = 'ambiguous'
+    let level: number | null = null
+    const elementLevel = (): number => {
+      level ??= recorded ? lookAlikeLevel(recorded, crop, cropBox as BoundingBox) : -1
+      return level
+    }
+    if (!found) {
+      unsettled = 'no place matches'
+      outcome = 'none'
+    } else if (found.score < bars.threshold) {
+      unsettled = `best NCC ${fmt(found.score)} < ${fmt(bars.threshold)}`
+      outcome = 'below_threshold'
+    } else {
+      let hit: { box: BoundingBox; score: number; scale: number } | null = found
+      let settled = ''
+      unsettled = ''
+      if (isAmbiguousMatch(found, templateAmbiguityMargin) && found.runnerUp) {
+        const second = found.runnerUp
+        hit = settleByPrior([found, second], cropBox)
+        if (hit)
+          settled = `; ${where(found.box)} and ${where(second.box)} score alike, the one at the recorded place was taken`
+        else
+          unsettled = `two places score alike: ${where(found.box)} ${fmt(found.score)} and ${where(second.box)} ${fmt(second.score)}; the recorded position settles neither`
+      }
+      if (hit) {
+        // the outline of a same-style button at the same place scores 0.8 whatever its label says
+        const check = elementStillThere(now, crop, hit.box, bars.threshold, hit.scale, bars.centre)
+        if (!check.ok) {
+          unsettled = `best NCC ${fmt(hit.score)} at ${where(hit.box)}, but ${check.detail}`
+          hit = null
+        }
+      }
+      if (hit && recorded) {
+        const lookAlike = elementLevel()
+        if (hit.score < lookAlike + lookAlikeMargin) {
+          unsettled = `best NCC ${fmt(hit.score)} at ${where(hit.box)} is not clear of the crop's look-alikes on the recorded screen (${fmt(lookAlike)} + ${fmt(lookAlikeMargin)})`
+          hit = null
+        }
+      }
+      if (hit && recorded && !atRecordedPlace(hit.box)) {
+        // away from its recorded place, the element took its neighbourhood with it (a moved or rescaled
+        // window) or it is another element that looks the same (a board's cell whose neighbours read the
+        // same digits): the recorded surroundings must agree there too
+        const context = contextAgreement(now, recorded, cropBox as BoundingBox, hit.box, hit.scale)
+        // and the recorded place must not have kept its surroundings better: there the screen is as it was,
+        // so what changed is the element itself (a cell filled in), and a look-alike elsewhere is not it
+        const stayed = contextAgreement(now, recorded, cropBox as BoundingBox, cropBox as BoundingBox, 1)
+        if (context < CONTEXT_AGREEMENT) {
+          unsettled = `best NCC ${fmt(hit.score)} at ${where(hit.box)}, away from its recorded place, but its surroundings there agree only ${fmt(context)} < ${fmt(CONTEXT_AGREEMENT)}`
+          hit = null
+        } else if (stayed >= context - CONTEXT_MARGIN) {
+          unsettled = `best NCC ${fmt(hit.score)} at ${where(hit.box)}, away from its recorded place, whose surroundings are still there (${fmt(stayed)}, there ${fmt(context)}): the element at the recorded place changed, a look-alike elsewhere is not it`
+          hit = null
+        }
+      }
+      if (hit)
+        return {
+          outcome: 'matched',
+          element: {
+            type: step.target?.type ?? 'unknown',
+            text: step.target?.text ?? null,
+            boundingBox: hit.box,
+            confidence: hit.score,
+          },
+          point: pointIn(hit.box, hit.scale),
+          scale: hit.scale,
+          confidence: hit.score,
+          candidates: 1,
+          detail: `scale ${hit.scale.toFixed(2)}${settled}`,
+        }
+    }
+    // the crop alone does not settle it: the neighbours' layout may (the recorded screen around the crop)
+    if (recorded) {
+      const ctx = matchWithSurroundings(now, recorded, cropBox as BoundingBox, {
+        template: opts.template,
+        threshold: bars.threshold,
+        centreAgreement: bars.centre,
+        ambiguityMargin: templateAmbiguityMargin,
+        lookAlikeMargin,
+      })
+      if (ctx.match) {
+        const { box, scale, score, context } = ctx.match
+        return {
+          outcome: 'matched',
+          element: {
+            type: step.target?.type ?? 'unknown',
+            text: step.target?.text ?? null,
+            boundingBox: {
+              x: Math.round(box.x + ((cropBox as BoundingBox).x - context.x) * scale),
+              y: Math.round(box.y + ((cropBox as BoundingBox).y - context.y) * scale),
+              width: Math.round((cropBox as BoundingBox).width * scale),
+              height: Math.round((cropBox as BoundingBox).height * scale),
+            },
+            confidence: score,
+          },
+          point: {
+            x: box.x + (step.original.x - context.x) * scale,
+            y: box.y + (step.original.y - context.y) * scale,
+          },
+          scale,
+          confidence: score,
+          candidates: 1,
+          detail: `${unsettled}; with its surroundings (${context.width}×${context.height} of the recorded screen): NCC ${fmt(score)} at scale ${scale.toFixed(2)}`,
+        }
+      }
+      unsettled = `${unsettled}; with its surroundings: ${ctx.detail}`
+    }
+    return {
+      outcome,
+      candidates: found ? (outcome === 'ambiguous' && found.runnerUp ? 2 : 1) : 0,
+      confidence: Math.max(0, found?.score ?? 0),
+      detail: unsettled,
+      ...(found ? { near: pointIn(found.box, found.scale) } : {}),
+    }
+  }
+  /** The structure (edges) of each frame once: the template strategy's second look when the colours changed. */
+  const structures = new WeakMap<Frame, Frame>()
+  const structureOf = (f: Frame): Frame => {
+    let out = structures.get(f)
+    if (!out) {
+      out = structureFrame(f)
+      structures.set(f, out)
+    }
+    return out
+  }
+
   const steps: CascadeStep<UiElement>[] = [
     {
       method: 'direct',
@@ -627,125 +783,24 @@ export async function locateOnScreen(
       skip: crop ? null : 'no recorded crop',
       run: async () => {
         const now = await screen()
-        const found = matchTemplate(now, crop as Frame, { ...opts.template, threshold: -1 })
-        const where = (b: BoundingBox) => `(${b.x}, ${b.y})`
         const recorded =
           step.recordedFrame && cropBox && isInside(cropBox, step.recordedFrame) ? step.recordedFrame : null
-        /** Why the crop alone does not settle the place (then its surroundings are tried). */
-        let unsettled: string
-        let outcome: 'none' | 'below_threshold' | 'ambiguous' = 'ambiguous'
-        let level: number | null = null
-        const elementLevel = (): number => {
-          level ??= recorded ? lookAlikeLevel(recorded, crop as Frame, cropBox as BoundingBox) : -1
-          return level
-        }
-        if (!found) {
-          unsettled = 'no place matches'
-          outcome = 'none'
-        } else if (found.score < templateThreshold) {
-          unsettled = `best NCC ${fmt(found.score)} < ${fmt(templateThreshold)}`
-          outcome = 'below_threshold'
-        } else {
-          let hit: { box: BoundingBox; score: number; scale: number } | null = found
-          let settled = ''
-          unsettled = ''
-          if (isAmbiguousMatch(found, templateAmbiguityMargin) && found.runnerUp) {
-            const second = found.runnerUp
-            hit = settleByPrior([found, second], cropBox)
-            if (hit)
-              settled = `; ${where(found.box)} and ${where(second.box)} score alike, the one at the recorded place was taken`
-            else
-              unsettled = `two places score alike: ${where(found.box)} ${fmt(found.score)} and ${where(second.box)} ${fmt(second.score)}; the recorded position settles neither`
-          }
-          if (hit) {
-            // the outline of a same-style button at the same place scores 0.8 whatever its label says
-            const check = elementStillThere(now, crop as Frame, hit.box, templateThreshold, hit.scale)
-            if (!check.ok) {
-              unsettled = `best NCC ${fmt(hit.score)} at ${where(hit.box)}, but ${check.detail}`
-              hit = null
-            }
-          }
-          if (hit && recorded) {
-            const lookAlike = elementLevel()
-            if (hit.score < lookAlike + lookAlikeMargin) {
-              unsettled = `best NCC ${fmt(hit.score)} at ${where(hit.box)} is not clear of the crop's look-alikes on the recorded screen (${fmt(lookAlike)} + ${fmt(lookAlikeMargin)})`
-              hit = null
-            }
-          }
-          if (hit && recorded && !atRecordedPlace(hit.box)) {
-            // away from its recorded place, the element took its neighbourhood with it (a moved or rescaled
-            // window) or it is another element that looks the same (a board's cell whose neighbours read the
-            // same digits): the recorded surroundings must agree there too
-            const context = contextAgreement(now, recorded, cropBox as BoundingBox, hit.box, hit.scale)
-            // and the recorded place must not have kept its surroundings better: there the screen is as it was,
-            // so what changed is the element itself (a cell filled in), and a look-alike elsewhere is not it
-            const stayed = contextAgreement(now, recorded, cropBox as BoundingBox, cropBox as BoundingBox, 1)
-            if (context < CONTEXT_AGREEMENT) {
-              unsettled = `best NCC ${fmt(hit.score)} at ${where(hit.box)}, away from its recorded place, but its surroundings there agree only ${fmt(context)} < ${fmt(CONTEXT_AGREEMENT)}`
-              hit = null
-            } else if (stayed >= context - CONTEXT_MARGIN) {
-              unsettled = `best NCC ${fmt(hit.score)} at ${where(hit.box)}, away from its recorded place, whose surroundings are still there (${fmt(stayed)}, there ${fmt(context)}): the element at the recorded place changed, a look-alike elsewhere is not it`
-              hit = null
-            }
-          }
-          if (hit)
-            return {
-              outcome: 'matched',
-              element: {
-                type: step.target?.type ?? 'unknown',
-                text: step.target?.text ?? null,
-                boundingBox: hit.box,
-                confidence: hit.score,
-              },
-              point: pointIn(hit.box, hit.scale),
-              scale: hit.scale,
-              confidence: hit.score,
-              candidates: 1,
-              detail: `scale ${hit.scale.toFixed(2)}${settled}`,
-            }
-        }
-        // the crop alone does not settle it: the neighbours' layout may (the recorded screen around the crop)
-        if (recorded) {
-          const ctx = matchWithSurroundings(now, recorded, cropBox as BoundingBox, {
-            template: opts.template,
-            threshold: templateThreshold,
-            ambiguityMargin: templateAmbiguityMargin,
-            lookAlikeMargin,
-          })
-          if (ctx.match) {
-            const { box, scale, score, context } = ctx.match
-            return {
-              outcome: 'matched',
-              element: {
-                type: step.target?.type ?? 'unknown',
-                text: step.target?.text ?? null,
-                boundingBox: {
-                  x: Math.round(box.x + ((cropBox as BoundingBox).x - context.x) * scale),
-                  y: Math.round(box.y + ((cropBox as BoundingBox).y - context.y) * scale),
-                  width: Math.round((cropBox as BoundingBox).width * scale),
-                  height: Math.round((cropBox as BoundingBox).height * scale),
-                },
-                confidence: score,
-              },
-              point: {
-                x: box.x + (step.original.x - context.x) * scale,
-                y: box.y + (step.original.y - context.y) * scale,
-              },
-              scale,
-              confidence: score,
-              candidates: 1,
-              detail: `${unsettled}; with its surroundings (${context.width}×${context.height} of the recorded screen): NCC ${fmt(score)} at scale ${scale.toFixed(2)}`,
-            }
-          }
-          unsettled = `${unsettled}; with its surroundings: ${ctx.detail}`
-        }
-        return {
-          outcome,
-          candidates: found ? (outcome === 'ambiguous' && found.runnerUp ? 2 : 1) : 0,
-          confidence: Math.max(0, found?.score ?? 0),
-          detail: unsettled,
-          ...(found ? { near: pointIn(found.box, found.scale) } : {}),
-        }
+        const onPixels = templateOn(now, crop as Frame, recorded, {
+          threshold: templateThreshold,
+          centre: CENTRE_AGREEMENT,
+        })
+        if (onPixels.outcome === 'matched') return onPixels
+        // a theme or palette change repaints every pixel and keeps the edges: the same search on the screens'
+        // structure, with every check as before (the label's strokes, the look-alikes, the surroundings)
+        const onEdges = templateOn(
+          structureOf(now),
+          structureOf(crop as Frame),
+          recorded ? structureOf(recorded) : null,
+          EDGE_BARS,
+        )
+        if (onEdges.outcome === 'matched')
+          return { ...onEdges, detail: `on edges (colours ignored): ${onEdges.detail ?? ''}` }
+        return { ...onPixels, detail: `${onPixels.detail ?? ''}; on edges (colours ignored): ${onEdges.detail ?? ''}` }
       },
     },
     {
