@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path'
 import { VisionError, isVisionError } from '../errors'
 import { pickElementLabel, TRUSTED_LABEL_SCORE } from '../element-label'
 import { sha256Hex } from '../image'
+import { prepareForOcr, toOriginalBox } from '../ocr-preprocess'
 import type { Box, UiElement, VisionAnswer, VisionProvider } from '../types'
 import { assertNotAborted, unsupported } from './common'
 
@@ -107,8 +108,15 @@ type TesseractWorker = {
   ): Promise<{
     data: { blocks: { paragraphs: { lines: { words: OcrWord[] }[] }[] }[] | null }
   }>
+  setParameters(params: Record<string, string>): Promise<unknown>
   terminate(): Promise<unknown>
 }
+
+/**
+ * Tesseract's "sparse text" page segmentation: a screen is scattered labels, not a page of paragraphs; it keeps
+ * the buttons of one row apart and reads labels the default single-block mode merges or drops.
+ */
+const SPARSE_TEXT = '11'
 
 /** Tesseract (tesseract.js, WebAssembly) reading text and its boxes; fully offline. Answers `screen` and `element`. */
 export function ocrProvider(opts: OcrOptions = {}): VisionProvider {
@@ -142,17 +150,25 @@ export function ocrProvider(opts: OcrOptions = {}): VisionProvider {
     }
     const langs = [...found.keys()]
     // Local data only: never fetch from a CDN, never write a cache next to the process.
-    return T.createWorker(langs.join('+'), 1, {
+    const worker = await T.createWorker(langs.join('+'), 1, {
       langPath: stageTessdata(found),
       gzip: true,
       cacheMethod: 'none',
     })
+    await worker.setParameters({ tessedit_pageseg_mode: SPARSE_TEXT })
+    return worker
   }
 
   async function read(bytes: Uint8Array): Promise<UiElement[]> {
     const w = await getWorker()
-    const { data } = await w.recognize(Buffer.from(bytes), {}, { blocks: true })
-    const lines = (data.blocks ?? []).flatMap((b) => b.paragraphs.flatMap((p) => p.lines.map((l) => l.words)))
+    const input = await prepareForOcr(bytes)
+    if (!input.image) return []
+    const { data } = await w.recognize(input.image, {}, { blocks: true })
+    const lines = (data.blocks ?? []).flatMap((b) =>
+      b.paragraphs.flatMap((p) =>
+        p.lines.map((l) => l.words.map((word) => ({ ...word, bbox: toOriginalBox(word.bbox, input.region, input) }))),
+      ),
+    )
     return groupWords(lines, minConfidence)
   }
 
