@@ -1,6 +1,14 @@
 import sharp from 'sharp'
 import { afterAll, describe, expect, test } from 'vitest'
-import { cropAndUpscale, inkBounds, normalisePolarity, ocrScale, prepareForOcr, toOriginalBox } from './ocr-preprocess'
+import {
+  cropAndUpscale,
+  inkBounds,
+  medianInkRun,
+  normalisePolarity,
+  ocrScale,
+  prepareForOcr,
+  toOriginalBox,
+} from './ocr-preprocess'
 import { ocrProvider } from './providers/ocr'
 import { type TextLabel, renderTextPng } from './testing/render-text'
 
@@ -83,10 +91,21 @@ describe('mapping boxes back to the original', () => {
     expect(inkBounds(new Uint8Array(50 * 40).fill(255), 50, 40, 8)).toBeNull()
   })
 
-  test('screens up to 1920×1200 are upscaled 2×, larger ones are not', () => {
-    expect(ocrScale(1280, 800)).toBe(2)
-    expect(ocrScale(1920, 1200)).toBe(2)
-    expect(ocrScale(2560, 1440)).toBe(1)
+  test('thin text on screens up to 1920×1200 is upscaled 2×; thick text and larger screens are not', () => {
+    expect(ocrScale(1280, 800, 1)).toBe(2)
+    expect(ocrScale(1920, 1200, 2)).toBe(2)
+    expect(ocrScale(1280, 800, 3)).toBe(1)
+    expect(ocrScale(2560, 1440, 1)).toBe(1)
+  })
+
+  test('the median ink run is the stroke width of the text', () => {
+    // 3 rows of 12 px: runs of 1, 1, 2 px; 3 px; 1 px and a 6 px rule → median of [1, 1, 2, 3, 1, 6] is 1
+    const rows = ['#.#.##......', '...###......', '#...######..']
+    const data = Uint8Array.from([...rows.join('')].map((c) => (c === '#' ? 0 : 255)))
+    expect(medianInkRun(data, 12, 3)).toBe(1)
+    const thick = Uint8Array.from([...'.###.####...'].map((c) => (c === '#' ? 0 : 255)))
+    expect(medianInkRun(thick, 12, 1)).toBe(3)
+    expect(medianInkRun(new Uint8Array(12).fill(255), 12, 1)).toBe(0)
   })
 })
 

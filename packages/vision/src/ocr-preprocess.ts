@@ -1,22 +1,27 @@
 /**
  * Preparing a screenshot for Tesseract (issue 14, OCR on dark themes and small UI fonts): greyscale, light text
- * turned into dark text on white region by region, the blank margin around the ink cropped, and small screens
- * upscaled so UI text (x-height 6–8 px) reaches a height Tesseract reads well. Boxes found on the prepared image
+ * turned into dark text on white region by region, the blank margin around the ink cropped, and thin UI text
+ * (x-height 6–8 px) upscaled so that it reaches a height Tesseract reads well. Boxes found on the prepared image
  * map back to the original's pixels with `toOriginalBox`.
  */
 
 /** The side of the blocks whose median is a block's background (pixels). */
 const BLOCK = 4
-/** The background of a pixel is the median of the block medians this many blocks around it (a 20×20 px window). */
-const NEIGHBOURHOOD_BLOCKS = 2
+/**
+ * The background of a pixel is the median of the block medians this many blocks around it (a 28×28 px window):
+ * wide enough that the strokes of bold 40 px headings stay under half of it, narrow enough for a 24 px button.
+ */
+const NEIGHBOURHOOD_BLOCKS = 3
 /** A background darker than this (0–255) has light text on it. */
 const DARK_BACKGROUND = 128
 /** Below this mean stray from the background per block (0–255), a neighbourhood is blank. */
 const FLAT_CONTRAST = 8
 /** On a lighter background, text is light when its pixels stray this many times further up than down. */
 const LIGHT_TEXT_DOMINANCE = 2
-/** Images up to this many pixels are upscaled 2× (a 1920×1200 screen and anything smaller). */
+/** Images up to this many pixels are upscaled 2× when their text is thin (a 1920×1200 screen and smaller). */
 const MAX_UPSCALED_SOURCE_PIXELS = 1920 * 1200
+/** Text whose median stroke (horizontal ink run) is at most this wide (px) is small UI text, upscaled 2×. */
+const THIN_STROKE = 2
 /** A pixel darker than this (0–255) after normalisation is ink; the paper is near 255. */
 const INK = 200
 /** Blank pixels kept around the ink, so that Tesseract sees a margin around the outermost text. */
@@ -37,7 +42,7 @@ function medianOf(scratch: Uint8Array, count: number): number {
 
 /**
  * Turns every region into dark text on white: a region whose text is lighter than its background is inverted,
- * and each pixel is divided by its background. The background of a pixel is the median over a 20×20 px
+ * and each pixel is divided by its background. The background of a pixel is the median over a 28×28 px
  * neighbourhood of 4×4 block medians: text strokes are thin and cover less than half of it, so the median is the
  * background colour even inside a line of text, and the decision follows each region (a dark title bar, a dark
  * button, a light dialog body) to within a block. Light text is any text on a dark background, and on a lighter
@@ -103,9 +108,40 @@ export function normalisePolarity(grey: Uint8Array, width: number, height: numbe
   return { data, invertedShare: width * height ? inverted / (width * height) : 0 }
 }
 
-/** How much an image of this size is enlarged before OCR: 2× up to 1920×1200, else 1×. Pure. */
-export function ocrScale(width: number, height: number): number {
-  return width * height <= MAX_UPSCALED_SOURCE_PIXELS ? 2 : 1
+/**
+ * The median length of the horizontal runs of ink (pixels darker than 128) in a polarity-normalised image: the
+ * stroke width of its text, 1–2 px for UI fonts (x-height 6–8 px), 3 px and more from about 20 px bold. 0 when
+ * there is no ink. Pure.
+ */
+export function medianInkRun(data: Uint8Array, width: number, height: number): number {
+  const counts = new Uint32Array(width + 1)
+  let total = 0
+  for (let y = 0; y < height; y++) {
+    let run = 0
+    for (let x = 0; x <= width; x++) {
+      if (x < width && (data[y * width + x] as number) < 128) run++
+      else if (run) {
+        counts[run] = (counts[run] as number) + 1
+        total++
+        run = 0
+      }
+    }
+  }
+  let seen = 0
+  for (let length = 1; length <= width; length++) {
+    seen += counts[length] as number
+    if (seen * 2 >= total && total > 0) return length
+  }
+  return 0
+}
+
+/**
+ * How much an image is enlarged before OCR: 2× when its text is thin (median ink run ≤ 2 px: UI fonts, which
+ * Tesseract reads better twice as large) and it has at most 1920×1200 pixels; else 1× (larger text reads as it
+ * is, and enlarging it costs time and misreads bold glyphs). Pure.
+ */
+export function ocrScale(width: number, height: number, inkRun: number): number {
+  return width * height <= MAX_UPSCALED_SOURCE_PIXELS && inkRun <= THIN_STROKE ? 2 : 1
 }
 
 /** A Tesseract box: x0,y0 inclusive, x1,y1 exclusive, in pixels. */
@@ -208,7 +244,7 @@ export interface OcrInput {
 
 /**
  * Decodes a PNG/JPEG (sharp), normalises its text polarity (dark text on white everywhere), crops the blank
- * margins and upscales small screens 2× for Tesseract.
+ * margins and upscales small text 2× for Tesseract.
  */
 export async function prepareForOcr(bytes: Uint8Array): Promise<OcrInput> {
   const { default: sharp } = await import('sharp')
@@ -221,7 +257,8 @@ export async function prepareForOcr(bytes: Uint8Array): Promise<OcrInput> {
   const grey = channels === 1 ? data : firstChannel(data, channels)
   const polarity = normalisePolarity(grey, width, height)
   const bounds = inkBounds(polarity.data, width, height)
-  const region = { ...(bounds ?? { x: 0, y: 0, width: 0, height: 0 }), scale: ocrScale(width, height) }
+  const scale = ocrScale(width, height, medianInkRun(polarity.data, width, height))
+  const region = { ...(bounds ?? { x: 0, y: 0, width: 0, height: 0 }), scale }
   const pixels = bounds ? cropAndUpscale(polarity.data, width, region) : null
   const header = `P5\n${region.width * region.scale} ${region.height * region.scale}\n255\n`
   return {

@@ -63,13 +63,18 @@ interface OcrWord {
   bbox: { x0: number; y0: number; x1: number; y1: number }
 }
 
-/** Words of one Tesseract line, split where the gap is wider than the line is tall (two buttons on a row). */
+/** What Tesseract makes of a button's or a field's border: a token of these characters alone ends a label. */
+const BORDER = /^[|[\]{}\\]+$/u
+
+/**
+ * Words of one Tesseract line grouped into labels: split where the gap is wider than 1.5× the smaller of the two
+ * words' heights (two buttons on a row; the smaller height, because a border fragment glued to a word makes its
+ * box taller), and at a border Tesseract read as a token of its own ("Ctrl+A | Search"). Words below
+ * `minConfidence` and tokens without a letter or digit are dropped. Pure.
+ */
 export function groupWords(lines: OcrWord[][], minConfidence: number): UiElement[] {
   const out: UiElement[] = []
   for (const line of lines) {
-    const words = line.filter(
-      (w) => w.text.trim() !== '' && w.confidence >= minConfidence && /[\p{L}\p{N}]/u.test(w.text),
-    )
     let group: OcrWord[] = []
     const flush = () => {
       if (!group.length) return
@@ -87,10 +92,13 @@ export function groupWords(lines: OcrWord[][], minConfidence: number): UiElement
       })
       group = []
     }
-    for (const word of words) {
+    for (const word of line) {
+      const text = word.text.trim()
+      if (BORDER.test(text)) flush()
+      if (text === '' || word.confidence < minConfidence || !/[\p{L}\p{N}]/u.test(text)) continue
       const prev = group[group.length - 1]
       if (prev) {
-        const height = Math.max(prev.bbox.y1 - prev.bbox.y0, word.bbox.y1 - word.bbox.y0)
+        const height = Math.min(prev.bbox.y1 - prev.bbox.y0, word.bbox.y1 - word.bbox.y0)
         if (word.bbox.x0 - prev.bbox.x1 > height * 1.5) flush()
       }
       group.push(word)
