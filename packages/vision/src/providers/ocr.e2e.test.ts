@@ -1,5 +1,12 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
 import sharp from 'sharp'
-import { afterAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { closeNut, nutScreen } from '../../../recorder-desktop/src/nut-desktop'
+import { startXvfb, type VirtualDisplay } from '../../../recorder-desktop/src/xvfb'
 import { createUIAnalyzer } from '../analyzer'
 import { type TextLabel, renderTextPng } from '../testing/render-text'
 import { STUB_AWS_CREDENTIALS, startBedrockStub } from '../testing/bedrock-stub'
@@ -123,5 +130,198 @@ describe('ocr compare: the text of two regions (issue 14 Build 1, the offline se
   test('the same label restyled (colour, size) is a match', async () => {
     const got = await compare(await region('New Game'), await region('New Game', '#1565c0', 48, '#fff3e0'))
     expect(got.match).toBe(true)
+  })
+})
+
+/**
+ * Real programs on dark themes and restyled (issue 14 item 8's "colours" variant, where OCR used to read nothing):
+ * real Xvfb, the program itself, a real screen grab, real Tesseract. Each box must be over its button: the program
+ * reports the button a click on the box's centre pressed (xmessage: the box holds the button window's centre).
+ */
+describe('ocr on real dark-themed and restyled dialogs (Xvfb)', () => {
+  const run = promisify(execFile)
+  const LABELS = ['Archive', 'Delete', 'Keep']
+  const QUESTION = 'Choose what happens to the 3 selected files.'
+  const provider = ocrProvider()
+  let xvfb: VirtualDisplay
+  let workDir: string
+  const env = () => ({ ...process.env, DISPLAY: xvfb.display })
+
+  beforeAll(async () => {
+    xvfb = await startXvfb({ width: 1280, height: 800 })
+    process.env.DISPLAY = xvfb.display
+    workDir = mkdtempSync(join(tmpdir(), 'qa-ocr-e2e-'))
+  })
+  afterAll(async () => {
+    await provider.close?.()
+    await closeNut()
+    await xvfb?.stop()
+    rmSync(workDir, { recursive: true, force: true })
+  })
+
+  interface Launched {
+    child: ChildProcess
+    /** What the program reports when it ends: its exit code and stdout. */
+    ended: Promise<{ code: number | null; stdout: string }>
+  }
+  const launch = (file: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Launched => {
+    const child = spawn(file, args, { env: { ...env(), ...extraEnv }, stdio: ['ignore', 'pipe', 'ignore'] })
+    let stdout = ''
+    child.stdout?.on('data', (d) => {
+      stdout += d
+    })
+    const ended = new Promise<{ code: number | null; stdout: string }>((resolve) =>
+      child.once('exit', (code) => resolve({ code, stdout: stdout.trim() })),
+    )
+    return { child, ended }
+  }
+  type Read = { text: string; bounding_box: { x: number; y: number; width: number; height: number } }
+  /** Grabs the screen and reads it until every label is there (the program draws a moment after it starts). */
+  const readLabels = async (): Promise<Map<string, Read['bounding_box']>> => {
+    let elements: Read[] = []
+    for (let attempt = 0; attempt < 40; attempt++) {
+      await new Promise((r) => setTimeout(r, 250))
+      const frame = await nutScreen().capture()
+      const png = await sharp(Buffer.from(frame.data), {
+        raw: { width: frame.width, height: frame.height, channels: 4 },
+      })
+        .png()
+        .toBuffer()
+      const answer = await provider.ask({
+        task: 'screen',
+        images: [{ bytes: png, format: 'png', width: frame.width, height: frame.height }],
+        prompt: 'screen',
+      })
+      elements = (answer.data as { elements: Read[] }).elements
+      if (LABELS.every((l) => elements.some((e) => e.text === l))) break
+    }
+    const boxes = new Map(elements.filter((e) => LABELS.includes(e.text)).map((e) => [e.text, e.bounding_box]))
+    expect([...boxes.keys()].sort(), `read: ${JSON.stringify(elements.map((e) => e.text))}`).toEqual([...LABELS].sort())
+    return boxes
+  }
+  const centre = (b: Read['bounding_box']) => ({ x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) })
+
+  const clickedDialogs: {
+    name: string
+    start(): Launched
+    /** The button label the program says it got, from its exit code and output. */
+    reported(ended: { code: number | null; stdout: string }): string
+  }[] = [
+    {
+      name: 'GTK 3 zenity, GTK_THEME=Adwaita:dark',
+      start: () =>
+        launch(
+          'zenity',
+          [
+            '--question',
+            '--text',
+            QUESTION,
+            '--ok-label',
+            'Archive',
+            '--cancel-label',
+            'Keep',
+            '--extra-button',
+            'Delete',
+          ],
+          { GDK_BACKEND: 'x11', NO_AT_BRIDGE: '1', GTK_THEME: 'Adwaita:dark' },
+        ),
+      reported: ({ code, stdout }) => stdout || (code === 0 ? 'Archive' : code === 1 ? 'Keep' : `exit ${code}`),
+    },
+    {
+      name: 'Qt 5 kdialog, QT_STYLE_OVERRIDE=Windows',
+      start: () =>
+        launch(
+          'kdialog',
+          ['--yesnocancel', QUESTION, '--yes-label', 'Archive', '--no-label', 'Delete', '--cancel-label', 'Keep'],
+          { QT_QPA_PLATFORM: 'xcb', QT_ACCESSIBILITY: '0', QT_STYLE_OVERRIDE: 'Windows' },
+        ),
+      reported: ({ code }) => LABELS[code ?? -1] ?? `exit ${code}`,
+    },
+    {
+      name: 'Tk 8.6 wish, tk_setPalette #30475e',
+      start: () => {
+        const script = join(workDir, 'dark-buttons.tcl')
+        writeFileSync(
+          script,
+          [
+            'tk_setPalette #30475e',
+            'wm geometry . +60+50',
+            `pack [label .question -text "${QUESTION}"] -side top -padx 8 -pady 8`,
+            'foreach name {Archive Delete Keep} {',
+            '  pack [button .b$name -text $name -command "puts $name; exit"] -side left -padx 6 -pady 6',
+            '}',
+          ].join('\n'),
+        )
+        return launch('wish', [script])
+      },
+      reported: ({ stdout }) => stdout,
+    },
+  ]
+
+  for (const dialog of clickedDialogs)
+    test(`${dialog.name}: every button label is read, a click on its box's centre presses it`, async () => {
+      for (const label of LABELS) {
+        const program = dialog.start()
+        try {
+          const boxes = await readLabels()
+          const { x, y } = centre(boxes.get(label)!)
+          await run('xdotool', ['mousemove', '--sync', String(x), String(y), 'click', '1'], { env: env() })
+          const ended = await Promise.race([
+            program.ended,
+            new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no button pressed')), 10_000)),
+          ])
+          expect(dialog.reported(ended), `click at ${x},${y} on the box of "${label}"`).toBe(label)
+        } finally {
+          program.child.kill('SIGTERM')
+          await program.ended
+        }
+      }
+    })
+
+  test("Athena xmessage with a dark background and buttons: each box holds its button window's centre", async () => {
+    const program = launch('xmessage', [
+      '-geometry',
+      '+60+50',
+      '-buttons',
+      LABELS.join(','),
+      '-bg',
+      '#30475e',
+      '-fg',
+      '#f0f0f0',
+      '-xrm',
+      '*Command.background: #4a6d8c',
+      QUESTION,
+    ])
+    try {
+      const boxes = await readLabels()
+      // every Xt widget is an X window: the buttons are the row of unnamed windows of the tree, left to right
+      const { stdout: tree } = await run('xwininfo', ['-root', '-tree'], { env: env() })
+      const windows = [
+        ...tree.matchAll(/^\s+0x[0-9a-f]+ \(has no name\): \(\)\s+(\d+)x(\d+)\+-?\d+\+-?\d+\s+\+(-?\d+)\+(-?\d+)$/gm),
+      ].map((m) => ({ width: Number(m[1]), height: Number(m[2]), x: Number(m[3]), y: Number(m[4]) }))
+      const rows = new Map<number, typeof windows>()
+      for (const w of windows) rows.set(w.y, [...(rows.get(w.y) ?? []), w])
+      const buttons = [...rows.values()].find((row) => row.length === LABELS.length)
+      expect(buttons, tree).toBeDefined()
+      buttons!.sort((a, b) => a.x - b.x)
+      for (const [i, label] of LABELS.entries()) {
+        const button = buttons![i]!
+        const middle = { x: button.x + button.width / 2, y: button.y + button.height / 2 }
+        const box = boxes.get(label)!
+        expect(
+          middle.x,
+          `${label}: box ${JSON.stringify(box)}, button ${JSON.stringify(button)}`,
+        ).toBeGreaterThanOrEqual(box.x)
+        expect(middle.x).toBeLessThanOrEqual(box.x + box.width)
+        expect(
+          middle.y,
+          `${label}: box ${JSON.stringify(box)}, button ${JSON.stringify(button)}`,
+        ).toBeGreaterThanOrEqual(box.y)
+        expect(middle.y).toBeLessThanOrEqual(box.y + box.height)
+      }
+    } finally {
+      program.child.kill('SIGTERM')
+      await program.ended
+    }
   })
 })

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path'
 import { VisionError, isVisionError } from '../errors'
 import { pickElementLabel, TRUSTED_LABEL_SCORE } from '../element-label'
 import { sha256Hex } from '../image'
+import { prepareForOcr, toOriginalBox } from '../ocr-preprocess'
 import type { Box, UiElement, VisionAnswer, VisionProvider } from '../types'
 import { assertNotAborted, unsupported } from './common'
 
@@ -62,13 +63,18 @@ interface OcrWord {
   bbox: { x0: number; y0: number; x1: number; y1: number }
 }
 
-/** Words of one Tesseract line, split where the gap is wider than the line is tall (two buttons on a row). */
+/** What Tesseract makes of a button's or a field's border: a token of these characters alone ends a label. */
+const BORDER = /^[|[\]{}\\]+$/u
+
+/**
+ * Words of one Tesseract line grouped into labels: split where the gap is wider than 1.5× the smaller of the two
+ * words' heights (two buttons on a row; the smaller height, because a border fragment glued to a word makes its
+ * box taller), and at a border Tesseract read as a token of its own ("Ctrl+A | Search"). Words below
+ * `minConfidence` and tokens without a letter or digit are dropped. Pure.
+ */
 export function groupWords(lines: OcrWord[][], minConfidence: number): UiElement[] {
   const out: UiElement[] = []
   for (const line of lines) {
-    const words = line.filter(
-      (w) => w.text.trim() !== '' && w.confidence >= minConfidence && /[\p{L}\p{N}]/u.test(w.text),
-    )
     let group: OcrWord[] = []
     const flush = () => {
       if (!group.length) return
@@ -86,10 +92,13 @@ export function groupWords(lines: OcrWord[][], minConfidence: number): UiElement
       })
       group = []
     }
-    for (const word of words) {
+    for (const word of line) {
+      const text = word.text.trim()
+      if (BORDER.test(text)) flush()
+      if (text === '' || word.confidence < minConfidence || !/[\p{L}\p{N}]/u.test(text)) continue
       const prev = group[group.length - 1]
       if (prev) {
-        const height = Math.max(prev.bbox.y1 - prev.bbox.y0, word.bbox.y1 - word.bbox.y0)
+        const height = Math.min(prev.bbox.y1 - prev.bbox.y0, word.bbox.y1 - word.bbox.y0)
         if (word.bbox.x0 - prev.bbox.x1 > height * 1.5) flush()
       }
       group.push(word)
@@ -107,8 +116,15 @@ type TesseractWorker = {
   ): Promise<{
     data: { blocks: { paragraphs: { lines: { words: OcrWord[] }[] }[] }[] | null }
   }>
+  setParameters(params: Record<string, string>): Promise<unknown>
   terminate(): Promise<unknown>
 }
+
+/**
+ * Tesseract's "sparse text" page segmentation: a screen is scattered labels, not a page of paragraphs; it keeps
+ * the buttons of one row apart and reads labels the default single-block mode merges or drops.
+ */
+const SPARSE_TEXT = '11'
 
 /** Tesseract (tesseract.js, WebAssembly) reading text and its boxes; fully offline. Answers `screen` and `element`. */
 export function ocrProvider(opts: OcrOptions = {}): VisionProvider {
@@ -142,17 +158,25 @@ export function ocrProvider(opts: OcrOptions = {}): VisionProvider {
     }
     const langs = [...found.keys()]
     // Local data only: never fetch from a CDN, never write a cache next to the process.
-    return T.createWorker(langs.join('+'), 1, {
+    const worker = await T.createWorker(langs.join('+'), 1, {
       langPath: stageTessdata(found),
       gzip: true,
       cacheMethod: 'none',
     })
+    await worker.setParameters({ tessedit_pageseg_mode: SPARSE_TEXT })
+    return worker
   }
 
   async function read(bytes: Uint8Array): Promise<UiElement[]> {
     const w = await getWorker()
-    const { data } = await w.recognize(Buffer.from(bytes), {}, { blocks: true })
-    const lines = (data.blocks ?? []).flatMap((b) => b.paragraphs.flatMap((p) => p.lines.map((l) => l.words)))
+    const input = await prepareForOcr(bytes)
+    if (!input.image) return []
+    const { data } = await w.recognize(input.image, {}, { blocks: true })
+    const lines = (data.blocks ?? []).flatMap((b) =>
+      b.paragraphs.flatMap((p) =>
+        p.lines.map((l) => l.words.map((word) => ({ ...word, bbox: toOriginalBox(word.bbox, input.region, input) }))),
+      ),
+    )
     return groupWords(lines, minConfidence)
   }
 
