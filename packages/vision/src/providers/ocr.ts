@@ -125,6 +125,8 @@ type TesseractWorker = {
  * the buttons of one row apart and reads labels the default single-block mode merges or drops.
  */
 const SPARSE_TEXT = '11'
+/** Screens carry no resolution: told one, Tesseract stops guessing it (and printing "Estimating resolution"). */
+const SCREEN_DPI = '96'
 
 /** Tesseract (tesseract.js, WebAssembly) reading text and its boxes; fully offline. Answers `screen` and `element`. */
 export function ocrProvider(opts: OcrOptions = {}): VisionProvider {
@@ -163,7 +165,7 @@ export function ocrProvider(opts: OcrOptions = {}): VisionProvider {
       gzip: true,
       cacheMethod: 'none',
     })
-    await worker.setParameters({ tessedit_pageseg_mode: SPARSE_TEXT })
+    await worker.setParameters({ tessedit_pageseg_mode: SPARSE_TEXT, user_defined_dpi: SCREEN_DPI })
     return worker
   }
 
