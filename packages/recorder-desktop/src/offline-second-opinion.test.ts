@@ -9,7 +9,7 @@ import {
 } from './offline-second-opinion'
 
 /** A region as a toolkit draws it: two entries, text-like strokes in the first, in the given palette. */
-function region(palette: { background: number; inside: number; line: number; ink: number }, typedInto = 0) {
+function region(palette: { background: number; inside: number; line: number; ink: number }, typedInto = 0, shift = 0) {
   const width = 240
   const height = 90
   const data = new Uint8Array(width * height * 4).fill(255)
@@ -36,6 +36,8 @@ describe('offlineSecondOpinion', () => {
     const restyled = await structureAgreement(expected, await region(dark))
     const elsewhere = await structureAgreement(expected, await region(dark, 1))
     expect(restyled).toBeGreaterThanOrEqual(STRUCTURE_AGREEMENT)
+    // the region mapped through a healed click 3 px off still agrees
+    expect(await structureAgreement(expected, await region(dark, 0, 3))).toBeGreaterThanOrEqual(STRUCTURE_AGREEMENT)
     expect(elsewhere).toBeLessThan(STRUCTURE_AGREEMENT)
     const opinion = offlineSecondOpinion({ compare: null, read: null })
     expect(await opinion.compareScreens(expected, await region(dark), 'type')).toMatchObject({ match: true })

@@ -1,4 +1,4 @@
-import { comparisonKey, keySimilarity, scoreResampled, structureFrame } from '@qa/matcher'
+import { comparisonKey, type Frame, keySimilarity, scoreResampled, structureFrame } from '@qa/matcher'
 import type { VisionReverifier } from '@qa/verifier'
 import { isVisionError } from '@qa/vision'
 import { decodeImage } from './frame'
@@ -10,15 +10,43 @@ import { decodeImage } from './frame'
  */
 export const STRUCTURE_AGREEMENT = 0.9
 
+/** How far (4 px) the actual region may sit off the expected one: a healed click lands a few pixels off the recorded one. */
+const SHIFT = 4
+
 /**
  * How well the structure of `actual` (resampled to the expected region's size) agrees with `expected`'s: NCC of
- * their gradient magnitudes (`structureFrame`), in [-1, 1]; 0 when either is flat.
+ * their gradient magnitudes (`structureFrame`), in [-1, 1], the best over shifts of up to 4 px (the region is
+ * mapped through a healed click, which may sit a few pixels off); 0 when either is flat.
  */
 export async function structureAgreement(expected: Uint8Array, actual: Uint8Array): Promise<number> {
   const [e, a] = await Promise.all([decodeImage(expected), decodeImage(actual)])
   const template = structureFrame({ ...e, channels: 4 })
   const now = structureFrame({ ...a, channels: 4 })
-  return scoreResampled(now, template, { x: 0, y: 0, width: now.width, height: now.height })
+  const whole = scoreResampled(now, template, { x: 0, y: 0, width: now.width, height: now.height })
+  if (template.width <= 4 * SHIFT || template.height <= 4 * SHIFT) return whole
+  // the expected region less a margin, looked for at every shift within the margin
+  const inner = cropStructure(template, SHIFT, SHIFT, template.width - 2 * SHIFT, template.height - 2 * SHIFT)
+  const sx = now.width / template.width
+  const sy = now.height / template.height
+  let best = whole
+  for (let dy = -SHIFT; dy <= SHIFT; dy++)
+    for (let dx = -SHIFT; dx <= SHIFT; dx++) {
+      const box = {
+        x: Math.round((SHIFT + dx) * sx),
+        y: Math.round((SHIFT + dy) * sy),
+        width: Math.round(inner.width * sx),
+        height: Math.round(inner.height * sy),
+      }
+      best = Math.max(best, scoreResampled(now, inner, box))
+    }
+  return best
+}
+
+function cropStructure(f: Frame, x: number, y: number, width: number, height: number): Frame {
+  const data = new Uint8Array(width * height)
+  for (let j = 0; j < height; j++)
+    data.set(f.data.subarray((y + j) * f.width + x, (y + j) * f.width + x + width), j * width)
+  return { width, height, data, channels: 1 }
 }
 
 /** A typed text counts as shown when some run of the region's letters and digits reads as it this well (0.8). */
