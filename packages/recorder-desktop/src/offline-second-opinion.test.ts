@@ -13,11 +13,13 @@ function region(palette: { background: number; inside: number; line: number; ink
   const width = 240
   const height = 90
   const data = new Uint8Array(width * height * 4).fill(255)
+  // everything drawn `shift` px right and down (the background too): the region mapped a few pixels off
   const fill = (x0: number, y0: number, w: number, h: number, v: number) => {
-    for (let y = y0; y < y0 + h; y++)
-      for (let x = x0; x < x0 + w; x++) data.fill(v, (y * width + x) * 4, (y * width + x) * 4 + 3)
+    for (let y = Math.max(0, y0 + shift); y < Math.min(height, y0 + h + shift); y++)
+      for (let x = Math.max(0, x0 + shift); x < Math.min(width, x0 + w + shift); x++)
+        data.fill(v, (y * width + x) * 4, (y * width + x) * 4 + 3)
   }
-  fill(0, 0, width, height, palette.background)
+  fill(-shift, -shift, width + shift, height + shift, palette.background)
   for (const row of [0, 1]) {
     fill(20, 10 + row * 40, 200, 24, palette.line)
     fill(22, 12 + row * 40, 196, 20, palette.inside)
