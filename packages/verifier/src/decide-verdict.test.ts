@@ -73,3 +73,34 @@ describe('decideVerdict', () => {
     expect(d.status !== 'ask-vision' && d.reason).toContain('expected 10×10, actual 5×5')
   })
 })
+
+describe('decideVerdict on a restyled program (the region looks neither as recorded nor as before)', () => {
+  const region = (unchangedShare: number) => ({
+    regionSimilarity: 0.05,
+    changedElsewhere: true,
+    unexpectedPixels: 412,
+    hadExpectedChange: true,
+    unchangedShare,
+  })
+  test.prop(
+    [fc.double({ min: 0, max: 0.19, noNaN: true }), fc.constantFrom<'match' | 'mismatch'>('match', 'mismatch')],
+    {
+      numRuns: 100,
+    },
+  )('a change elsewhere goes to the second opinion, whose word decides', (share, answer) => {
+    expect(decideVerdict({ region: region(share) }).status).toBe('ask-vision')
+    const decided = decideVerdict({
+      region: region(share),
+      vision: { status: answer, reason: 'same entry, other palette' },
+    })
+    expect(decided.status).toBe(answer === 'match' ? 'warning' : 'fail')
+    if (decided.status !== 'ask-vision') expect(decided.reason).toMatch(/restyled or relaid out/)
+  })
+  test.prop([fc.double({ min: 0.2, max: 1, noNaN: true })], { numRuns: 100 })(
+    'a region still showing the recorded before (a wrong click that changed something else) fails at once',
+    (share) => {
+      const decided = decideVerdict({ region: region(share), vision: { status: 'match', reason: 'looks alike' } })
+      expect(decided.status).toBe('fail')
+    },
+  )
+})

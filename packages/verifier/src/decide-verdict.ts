@@ -48,6 +48,8 @@ export interface RegionEvidence {
   unexpectedRegions?: readonly Rect[]
   /** false when the recorded step changed (almost) nothing: then only a change elsewhere can show a wrong click. */
   hadExpectedChange?: boolean
+  /** Of the pixels the recorded step changed, the share that still look as before it (null: it changed none). */
+  unchangedShare?: number | null
 }
 
 export type VerdictDecision =
@@ -140,6 +142,9 @@ const box = (r: Rect) => `${r.width}×${r.height} at (${r.x}, ${r.y})`
 const where = (region: RegionEvidence) =>
   region.unexpectedRegions?.length ? `: ${region.unexpectedRegions.slice(0, 3).map(box).join(', ')}` : ''
 
+/** Below this share of the recorded change still looking as before, a region that matches nothing was restyled (0.2). */
+const RESTYLED_SHARE = 0.2
+
 /**
  * Seed 000's flow on the step's expected region: a change somewhere else (unlike the recording) or a change
  * that did not happen → fail; region similarity ≥ pass → pass; otherwise vision on the region (match → warning,
@@ -161,6 +166,20 @@ function decideOnRegion(
   // a change elsewhere fails the step when it came instead of the expected one (the region does not match, or
   // the recorded step changed nothing to look for); alongside the expected change it is a warning
   const instead = region.changedElsewhere && (s < pass || region.hadExpectedChange === false)
+  // a restyled or relaid-out program: the region looks neither as the recording left it nor as it was before the
+  // step, so no pixel is "as recorded" anywhere and every change the step made reads as one elsewhere. The second
+  // opinion decides on the region then; a region still showing the recorded before (a wrong click) fails at once.
+  const restyled = s < fallback && region.hadExpectedChange === true && (region.unchangedShare ?? 1) < RESTYLED_SHARE
+  if (instead && restyled) {
+    return byVisionOrFallback(input, {
+      similarity: s,
+      below: `The step changed the screen outside its expected region (${region.unexpectedPixels ?? 0} px${where(region)}), but the region looks neither as recorded nor as before the step (similarity ${pct(s)}${whole}: restyled or relaid out)`,
+      fallback,
+      base,
+      compared: 'regions',
+      measure: 'region similarity',
+    })
+  }
   if (instead) {
     return {
       status: 'fail',
