@@ -58,6 +58,10 @@ describe('labelAnchorOf', () => {
     const a = labelAnchorOf(words.slice(1), { x: 130, y: 51 }, { x: 82, y: 36, width: 96, height: 30 })
     expect(a).toMatchObject({ text: 'Contact', side: 'above' })
   })
+  it('never takes a run of digits (a sudoku row "934" above a cell names no field)', () => {
+    const digits = [word('934', 100, 20, 30, 11), word('2 8', 40, 46, 30, 11)]
+    expect(labelAnchorOf(digits, { x: 130, y: 51 }, { x: 82, y: 36, width: 96, height: 30 })).toBeNull()
+  })
   it('never takes text inside the element, text read poorly, or a glyph', () => {
     const inside = [word('Ada', 160, 46, 30, 11), word('Name:', 50, 46, 44, 11, 0.4), word('x', 120, 46, 8, 11)]
     expect(labelAnchorOf(inside, { x: 200, y: 51 }, { x: 152, y: 31, width: 96, height: 40 })).toBeNull()
@@ -125,6 +129,14 @@ describe('locateOnScreen: a text-less element by its label', () => {
     const r3 = await locateOnScreen({ original, crop, cropBox, recordedFrame: recorded.frame }, sourceOf(blank))
     expect(r3.status).toBe('not_found')
     expect(r3.attempts.find((a) => a.strategy === 'ocr')?.detail).toMatch(/structure there agrees only/)
+  })
+
+  it('refuses the place when it shows text now that the recorded element had none of (a cell filled in)', async () => {
+    const now = form({ scale: 1.3, dx: 40, dy: 30, background: 48, inside: 60, line: 200, relaid: true })
+    const filled = { ...now, words: [...now.words, word('7', 333, 87, 12, 20)] }
+    const r = await locateOnScreen({ original, crop, cropBox, recordedFrame: recorded.frame }, sourceOf(filled))
+    expect(r.status).toBe('not_found')
+    expect(r.attempts.find((a) => a.strategy === 'ocr')?.detail).toMatch(/now shows text \("7"\)/)
   })
 
   it('does not name by its neighbour an element whose own text was read', async () => {

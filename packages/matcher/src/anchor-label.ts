@@ -20,6 +20,8 @@ export interface LabelAnchor {
 const ANCHOR_MIN_CONFIDENCE = 0.6
 /** Letters and digits an anchor needs: one or two are a glyph, not a label (3). */
 const ANCHOR_MIN_KEY = 3
+/** Letters an anchor needs (2): a run of digits is content (a sudoku row "934"), not what names a field. */
+const ANCHOR_MIN_LETTERS = 2
 
 /**
  * The anchor of a text-less element clicked at `point` whose crop is `cropBox`, from the OCR of the recorded
@@ -39,7 +41,8 @@ export function labelAnchorOf(words: readonly OcrWord[], point: XY, cropBox: Bou
       !insideCrop(w.boundingBox) &&
       w.boundingBox.height > 0 &&
       (w.confidence ?? 1) >= ANCHOR_MIN_CONFIDENCE &&
-      Array.from(comparisonKey(w.text)).length >= ANCHOR_MIN_KEY,
+      Array.from(comparisonKey(w.text)).length >= ANCHOR_MIN_KEY &&
+      (w.text.match(/\p{L}/gu)?.length ?? 0) >= ANCHOR_MIN_LETTERS,
   )
   const rowTop = cropBox.y + cropBox.height / 4
   const rowBottom = cropBox.y + (cropBox.height * 3) / 4

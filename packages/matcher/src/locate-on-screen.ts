@@ -419,8 +419,10 @@ export function matchWithSurroundings(
       tried.push(`${size} no place matches`)
       continue
     }
-    if (m.score < SURROUNDINGS_THRESHOLD) {
-      tried.push(`${size} best NCC ${fmt(m.score)} < ${fmt(SURROUNDINGS_THRESHOLD)}`)
+    // resampled to another scale, the same layout loses some of its NCC (a 1.4× board: 0.94)
+    const bar = Math.abs(m.scale - 1) < 0.03 ? SURROUNDINGS_THRESHOLD : SURROUNDINGS_THRESHOLD - RESAMPLING_LOSS / 2
+    if (m.score < bar) {
+      tried.push(`${size} best NCC ${fmt(m.score)} < ${fmt(bar)}`)
       continue
     }
     if (isAmbiguousMatch(m, opts.ambiguityMargin)) {
@@ -540,7 +542,8 @@ export async function locateOnScreen(
     const anchor = labelAnchorOf(recordedWords, step.original, cropBox as BoundingBox)
     if (!anchor)
       return { outcome: 'none', candidates: 0, detail: 'no target text recorded, and no label beside or above it' }
-    const placed = placeByAnchor(anchor, step.original, await ocr(await screen()), ocrThresholdOption)
+    const wordsNow = await ocr(await screen())
+    const placed = placeByAnchor(anchor, step.original, wordsNow, ocrThresholdOption)
     if (placed.point === null)
       return { outcome: 'none', candidates: 0, detail: `no target text recorded; ${placed.reason}` }
     const { point, scale } = placed
@@ -563,6 +566,16 @@ export async function locateOnScreen(
       }
     }
     const { agreement, box } = best
+    // the element had no text of its own; one that shows text now is not it (an empty cell filled in)
+    const shown = wordsNow.find(
+      (w) => isBox(w.boundingBox) && contains(w.boundingBox, { x: point.x, y: point.y + best.dy }, 2),
+    )
+    if (shown)
+      return {
+        outcome: 'none',
+        candidates: 1,
+        detail: `beside its label "${anchor.text}", the place now shows text ("${shown.text.slice(0, 40)}"), which the recorded element had none of`,
+      }
     const where = `beside its label "${anchor.text}" (${anchor.side}, scale ${scale.toFixed(2)})`
     if (agreement < ANCHORED_STRUCTURE_AGREEMENT)
       return {
