@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { groupWords } from './ocr'
+import { groupWords, sameWords } from './ocr'
 
 type Word = Parameters<typeof groupWords>[0][number][number]
 const word = (text: string, x0: number, x1: number, y0 = 10, y1 = 21, confidence = 90): Word => ({
@@ -30,5 +30,20 @@ describe('groupWords', () => {
   test('low-confidence words and tokens without a letter or digit are dropped', () => {
     const line = [word('Keep', 10, 40), word('~', 44, 48), word('xq', 52, 60, 10, 21, 20)]
     expect(groupWords([line], 40).map((e) => e.text)).toEqual(['Keep'])
+  })
+})
+
+describe('sameWords (the OCR comparison of two regions cut through a relaid-out window)', () => {
+  test('finds the recorded words among fragments and in another order', () => {
+    const w = sameWords(
+      'ss: Seoul e e Add cri+A Search ctri+s Delete... Ct',
+      'ime: ess: Seoul one: one: Fax: Ctrl+A Add Search Delete... C',
+    )
+    expect(w.of).toBeGreaterThanOrEqual(4)
+    expect(w.found / w.of).toBeGreaterThanOrEqual(0.8)
+  })
+  test('digits and fragments are no words; other words are not found', () => {
+    expect(sameWords('60', '13')).toEqual({ found: 0, of: 0 })
+    expect(sameWords('Archive Delete', 'Open Print')).toEqual({ found: 0, of: 2 })
   })
 })
