@@ -4,7 +4,7 @@ import type { UiAnalysis } from './find-matching-element'
 import { cropFrame, noiseFrame, pasteScaled, uiFrame } from './internal/synthetic'
 import type { Frame } from './match-template'
 import { crop as cropKey, type KeyBox, keypadPng } from './__tests__/keypad-png'
-import { locateOnScreen, type ScreenSource, settleByPrior } from './locate-on-screen'
+import { elementStillThere, locateOnScreen, type ScreenSource, settleByPrior } from './locate-on-screen'
 
 const recorded = noiseFrame(400, 300, 11, 6, 4)
 const crop = cropFrame(recorded, 180, 130, 48, 30)
@@ -333,6 +333,20 @@ describe('locateOnScreen: a theme or palette change (every pixel repainted, the 
     expect(r.attempts.find((a) => a.strategy === 'template')?.detail).toMatch(/^on edges \(colours ignored\)/)
     // on the pixels alone it is not there (NCC -1)
     expect(r.attempts[0]).toMatchObject({ strategy: 'direct', outcome: 'below_threshold', confidence: 0 })
+  })
+})
+
+describe('elementStillThere: an empty cell has no label to agree on', () => {
+  it('a centre of one colour but for a faint pixel counts as flat (a sudoku cell scaled 1.38×)', () => {
+    // a 40×20 crop: a dark border, a white inside with one faint grey pixel in the middle
+    const crop = { width: 40, height: 20, data: new Uint8Array(40 * 20 * 4).fill(255), channels: 4 as const }
+    for (let x = 0; x < 40; x++) for (const y of [0, 19]) crop.data.fill(60, (y * 40 + x) * 4, (y * 40 + x) * 4 + 3)
+    crop.data.fill(240, (10 * 40 + 20) * 4, (10 * 40 + 20) * 4 + 3)
+    // the same cell on the screen without the faint pixel
+    const now = { width: 100, height: 60, data: new Uint8Array(100 * 60 * 4).fill(255), channels: 4 as const }
+    for (let x = 30; x < 70; x++) for (const y of [20, 39]) now.data.fill(60, (y * 100 + x) * 4, (y * 100 + x) * 4 + 3)
+    const r = elementStillThere(now, crop, { x: 30, y: 20, width: 40, height: 20 }, 0.8, 1)
+    expect(r).toMatchObject({ ok: true, detail: expect.stringMatching(/centre is flat/) })
   })
 })
 

@@ -307,7 +307,8 @@ export function elementStillThere(
     width: Math.max(1, Math.round(innerSize.width * scale)),
     height: Math.max(1, Math.round(innerSize.height * scale)),
   }
-  const flat = scoreResampled(centre, centre, { x: 0, y: 0, width: centre.width, height: centre.height }) === 0
+  // an empty cell or entry: no label to agree on (a centre of one colour, but for a faint shade or border pixel)
+  const flat = lumaSpread(centre) < FLAT_SPREAD
   if (flat) return { ok: true, score: whole, detail: `the element there ${fmt(whole)} (its centre is flat)` }
   const agreement = scoreResampled(now, centre, centreBox)
   return agreement < centreBar
@@ -317,6 +318,28 @@ export function elementStillThere(
         detail: `the element there scores ${fmt(whole)} and its centre (the label) only ${fmt(agreement)} < ${fmt(centreBar)}`,
       }
     : { ok: true, score: whole, detail: `the element there ${fmt(whole)}, its centre ${fmt(agreement)}` }
+}
+
+/** Below this standard deviation of its luma (3 of 255), an element's centre carries no label. */
+const FLAT_SPREAD = 3
+
+/** The standard deviation of a frame's luma. Pure. */
+function lumaSpread(f: Frame): number {
+  const n = f.width * f.height
+  let sum = 0
+  let sq = 0
+  for (let i = 0; i < n; i++) {
+    const v =
+      f.channels === 1
+        ? (f.data[i] as number)
+        : 0.299 * (f.data[i * 4] as number) +
+          0.587 * (f.data[i * 4 + 1] as number) +
+          0.114 * (f.data[i * 4 + 2] as number)
+    sum += v
+    sq += v * v
+  }
+  const mean = sum / n
+  return Math.sqrt(Math.max(0, sq / n - mean * mean))
 }
 
 /**
