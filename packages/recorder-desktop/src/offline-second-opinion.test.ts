@@ -32,21 +32,31 @@ function region(palette: { background: number; inside: number; line: number; ink
 const light = { background: 217, inside: 255, line: 90, ink: 0 }
 const dark = { background: 48, inside: 30, line: 180, ink: 240 }
 
-describe('offlineSecondOpinion', () => {
-  it('calls a restyled region with the same content a match, and the text typed into another field a mismatch', async () => {
+describe('offlineSecondOpinion: confirms or abstains, never guesses', () => {
+  const abstains = { code: 'VISION_UNAVAILABLE' }
+
+  it('confirms a restyled region with the same content; abstains on the text in another field', async () => {
     const expected = await region(light)
-    const restyled = await structureAgreement(expected, await region(dark))
-    const elsewhere = await structureAgreement(expected, await region(dark, 1))
-    expect(restyled).toBeGreaterThanOrEqual(STRUCTURE_AGREEMENT)
+    expect(await structureAgreement(expected, await region(dark))).toBeGreaterThanOrEqual(STRUCTURE_AGREEMENT)
     // the region mapped through a healed click 3 px off still agrees
     expect(await structureAgreement(expected, await region(dark, 0, 3))).toBeGreaterThanOrEqual(STRUCTURE_AGREEMENT)
-    expect(elsewhere).toBeLessThan(STRUCTURE_AGREEMENT)
+    expect(await structureAgreement(expected, await region(dark, 1))).toBeLessThan(STRUCTURE_AGREEMENT)
     const opinion = offlineSecondOpinion({ compare: null, read: null })
     expect(await opinion.compareScreens(expected, await region(dark), 'type')).toMatchObject({ match: true })
-    expect(await opinion.compareScreens(expected, await region(dark, 1), 'type')).toMatchObject({ match: false })
+    await expect(opinion.compareScreens(expected, await region(dark, 1), 'type')).rejects.toMatchObject(abstains)
   })
 
-  it('takes the structure first; the OCR comparison decides only where the structure does not agree', async () => {
+  it('on an unchanged palette compares the structure where the pixels differ: a wrong key is no match', async () => {
+    // the same look, the strokes in the other entry: most of the region is alike, the strokes are not
+    const expected = await region(light)
+    const wrong = await region(light, 1)
+    expect(await structureAgreement(expected, wrong)).toBeLessThan(0.5)
+    expect(await structureAgreement(expected, await region(light))).toBe(1)
+    const opinion = offlineSecondOpinion({ compare: null, read: null })
+    await expect(opinion.compareScreens(expected, wrong, 'click "3"')).rejects.toMatchObject(abstains)
+  })
+
+  it('asks the OCR where the structure does not agree, and takes only its yes', async () => {
     const expected = await region(light)
     const restyled = await region(dark)
     const changed = await region(dark, 1)
@@ -66,21 +76,17 @@ describe('offlineSecondOpinion', () => {
       match: true,
       reason: expect.stringMatching(/structure/),
     })
-    // the structure disagrees: the OCR's word stands, either way
+    // the structure disagrees: the OCR's yes is a match, its no is no evidence
     expect(
       await ocrSays({ match: true, reason: 'same text' }).compareScreens(expected, changed, 'click'),
     ).toMatchObject({ match: true, reason: 'same text' })
-    expect(await misread.compareScreens(expected, changed, 'click')).toMatchObject({ match: false })
-    // no text to compare: the structure's no
+    await expect(misread.compareScreens(expected, changed, 'click')).rejects.toMatchObject(abstains)
     const noText = new VisionError('VISION_ALL_FAILED', 'Every vision provider failed (ocr: VISION_UNAVAILABLE).')
-    expect(await ocrSays(noText).compareScreens(expected, changed, 'click')).toMatchObject({
-      match: false,
-      reason: expect.stringMatching(/structure .* agrees only/),
-    })
+    await expect(ocrSays(noText).compareScreens(expected, changed, 'click')).rejects.toMatchObject(abstains)
     await expect(ocrSays(new Error('disk full')).compareScreens(expected, changed, 'click')).rejects.toThrow(/disk/)
   })
 
-  it('calls a typing step a match when OCR reads the typed text in the actual region, and only then', async () => {
+  it('confirms a typing step when OCR reads the typed text in the actual region, and only then', async () => {
     const expected = await region(light)
     const actual = await region(dark, 1)
     const reading = (words: string[]) =>
@@ -91,8 +97,8 @@ describe('offlineSecondOpinion', () => {
       match: true,
       reason: expect.stringMatching(/typed text/),
     })
-    // not read there: the structure decides, and the strokes are in the other entry
-    expect(await reading(['Address:'])).toMatchObject({ match: false, reason: expect.stringMatching(/structure/) })
+    // not read there, and the strokes are in the other entry: no evidence
+    await expect(reading(['Address:'])).rejects.toMatchObject(abstains)
   })
 })
 

@@ -1,52 +1,115 @@
-import { comparisonKey, type Frame, keySimilarity, scoreResampled, structureFrame } from '@qa/matcher'
+import { comparisonKey, keySimilarity, structureFrame } from '@qa/matcher'
 import type { VisionReverifier } from '@qa/verifier'
-import { isVisionError } from '@qa/vision'
-import { decodeImage } from './frame'
+import { isVisionError, VisionError } from '@qa/vision'
+import { decodeImage, type RgbaFrame } from './frame'
 
 /**
- * Two regions whose structure (edges, whatever the colours) agrees this much (0.9) show the same thing restyled:
- * the same text typed into a recoloured entry, the same dialog in a dark theme. A wrong key's digits, text in
- * another field or a widget that did not open agree far less.
+ * Two regions whose structure (edges, whatever the colours) agrees this much (0.9) where their pixels differ show
+ * the same thing restyled: the same text typed into a recoloured entry, the same dialog in a dark theme. A wrong
+ * key's digit, text in another field or a widget that did not open differ exactly there, and agree far less.
  */
 export const STRUCTURE_AGREEMENT = 0.9
 
 /** How far (4 px) the actual region may sit off the expected one: a healed click lands a few pixels off the recorded one. */
 const SHIFT = 4
+/** Two pixels whose luma differs by more than this (0–255) differ; the structure is compared there. */
+const DIFFERS = 32
+/** Above this many pixels (a whole screen) the shifts are not searched. */
+const SHIFTED_SEARCH_PIXELS = 200_000
 
-/**
- * How well the structure of `actual` (resampled to the expected region's size) agrees with `expected`'s: NCC of
- * their gradient magnitudes (`structureFrame`), in [-1, 1], the best over shifts of up to 4 px (the region is
- * mapped through a healed click, which may sit a few pixels off); 0 when either is flat.
- */
-export async function structureAgreement(expected: Uint8Array, actual: Uint8Array): Promise<number> {
-  const [e, a] = await Promise.all([decodeImage(expected), decodeImage(actual)])
-  const template = structureFrame({ ...e, channels: 4 })
-  const now = structureFrame({ ...a, channels: 4 })
-  const whole = scoreResampled(now, template, { x: 0, y: 0, width: now.width, height: now.height })
-  if (template.width <= 4 * SHIFT || template.height <= 4 * SHIFT) return whole
-  // the expected region less a margin, looked for at every shift within the margin
-  const inner = cropStructure(template, SHIFT, SHIFT, template.width - 2 * SHIFT, template.height - 2 * SHIFT)
-  const sx = now.width / template.width
-  const sy = now.height / template.height
-  let best = whole
-  for (let dy = -SHIFT; dy <= SHIFT; dy++)
-    for (let dx = -SHIFT; dx <= SHIFT; dx++) {
-      const box = {
-        x: Math.round((SHIFT + dx) * sx),
-        y: Math.round((SHIFT + dy) * sy),
-        width: Math.round(inner.width * sx),
-        height: Math.round(inner.height * sy),
+const lumaOf = (f: { data: Uint8Array | Uint8ClampedArray }, i: number) =>
+  0.299 * (f.data[i * 4] as number) + 0.587 * (f.data[i * 4 + 1] as number) + 0.114 * (f.data[i * 4 + 2] as number)
+
+/** `f` resampled (bilinear) to width × height, RGBA. Pure. */
+function resampled(f: RgbaFrame, width: number, height: number): RgbaFrame {
+  if (f.width === width && f.height === height) return f
+  const data = new Uint8Array(width * height * 4)
+  const sx = f.width / width
+  const sy = f.height / height
+  for (let y = 0; y < height; y++) {
+    const fy = Math.min(f.height - 1, Math.max(0, (y + 0.5) * sy - 0.5))
+    const y0 = Math.floor(fy)
+    const y1 = Math.min(f.height - 1, y0 + 1)
+    const wy = fy - y0
+    for (let x = 0; x < width; x++) {
+      const fx = Math.min(f.width - 1, Math.max(0, (x + 0.5) * sx - 0.5))
+      const x0 = Math.floor(fx)
+      const x1 = Math.min(f.width - 1, x0 + 1)
+      const wx = fx - x0
+      for (let c = 0; c < 4; c++) {
+        const at = (xx: number, yy: number) => f.data[(yy * f.width + xx) * 4 + c] as number
+        const top = at(x0, y0) * (1 - wx) + at(x1, y0) * wx
+        const bottom = at(x0, y1) * (1 - wx) + at(x1, y1) * wx
+        data[(y * width + x) * 4 + c] = Math.round(top * (1 - wy) + bottom * wy)
       }
-      best = Math.max(best, scoreResampled(now, inner, box))
     }
-  return best
+  }
+  return { width, height, data, channels: 4 }
 }
 
-function cropStructure(f: Frame, x: number, y: number, width: number, height: number): Frame {
-  const data = new Uint8Array(width * height)
-  for (let j = 0; j < height; j++)
-    data.set(f.data.subarray((y + j) * f.width + x, (y + j) * f.width + x + width), j * width)
-  return { width, height, data, channels: 1 }
+/**
+ * How well the structure of `actual` (resampled to the expected region's size) agrees with `expected`'s where
+ * their pixels differ (by more than 32 in luma, grown by 2 px): NCC of their gradient magnitudes
+ * (`structureFrame`) over those pixels, the best over shifts of up to 4 px (the region is mapped through a healed
+ * click, which may sit a few pixels off). A restyle differs everywhere and agrees everywhere; a wrong key differs
+ * at its digit, and there the strokes are others. 1 when no pixel differs; 0 when either side is flat there.
+ */
+export async function structureAgreement(expected: Uint8Array, actual: Uint8Array): Promise<number> {
+  const [e, raw] = await Promise.all([decodeImage(expected), decodeImage(actual)])
+  const a = resampled(raw, e.width, e.height)
+  const { width: w, height: h } = e
+  const differs = new Uint8Array(w * h)
+  for (let i = 0; i < w * h; i++) if (Math.abs(lumaOf(e, i) - lumaOf(a, i)) > DIFFERS) differs[i] = 1
+  const mask = new Uint8Array(w * h)
+  let count = 0
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      let hit = 0
+      for (let dy = -2; dy <= 2 && !hit; dy++)
+        for (let dx = -2; dx <= 2 && !hit; dx++) {
+          const yy = y + dy
+          const xx = x + dx
+          if (yy >= 0 && xx >= 0 && yy < h && xx < w && differs[yy * w + xx]) hit = 1
+        }
+      mask[y * w + x] = hit
+      count += hit
+    }
+  if (count === 0) return 1
+  const se = structureFrame({ ...e, channels: 4 }).data
+  const sa = structureFrame({ ...a, channels: 4 }).data
+  const shift = w * h > SHIFTED_SEARCH_PIXELS ? 0 : SHIFT
+  let best = -1
+  for (let dy = -shift; dy <= shift; dy++)
+    for (let dx = -shift; dx <= shift; dx++) {
+      let n = 0
+      let sE = 0
+      let sA = 0
+      let sEE = 0
+      let sAA = 0
+      let sEA = 0
+      for (let y = 0; y < h; y++) {
+        const ay = y + dy
+        if (ay < 0 || ay >= h) continue
+        for (let x = 0; x < w; x++) {
+          const ax = x + dx
+          if (ax < 0 || ax >= w || !mask[y * w + x]) continue
+          const p = se[y * w + x] as number
+          const q = sa[ay * w + ax] as number
+          n++
+          sE += p
+          sA += q
+          sEE += p * p
+          sAA += q * q
+          sEA += p * q
+        }
+      }
+      if (n === 0) continue
+      const ve = sEE - (sE * sE) / n
+      const va = sAA - (sA * sA) / n
+      if (ve <= 1e-6 * n || va <= 1e-6 * n) continue
+      best = Math.max(best, (sEA - (sE * sA) / n) / Math.sqrt(ve * va))
+    }
+  return best < -1 ? 0 : Math.max(0, best)
 }
 
 /** A typed text counts as shown when some run of the region's letters and digits reads as it this well (0.8). */
@@ -73,11 +136,10 @@ export interface OfflineReaders {
 }
 
 /**
- * The desktop verifier's second opinion without a vision LLM (issue 14 Build 1, colours, themes and fonts): a
- * typing step whose typed text OCR reads in the actual region is a match; else the regions' structure (edges)
- * agreeing is; else the OCR comparison of their text decides, when both show text. A restyled screen fails the pixel comparison
- * everywhere; this tells a restyle of the expected effect (match, a warning) from another effect (mismatch, a
- * fail). A region OCR reads differently stays a mismatch.
+ * The desktop verifier's second opinion without a vision LLM (issue 14 Build 1, colours, themes and fonts). It
+ * confirms or abstains, never guesses: a match when OCR reads a typing step's text in the actual region, when the
+ * regions' structure agrees where their pixels differ (a restyle), or when OCR reads the same words in both;
+ * otherwise it throws VISION_UNAVAILABLE and the verdict falls back on the pixels, as with no second opinion.
  */
 export function offlineSecondOpinion(readers: OfflineReaders): VisionReverifier {
   return {
@@ -92,28 +154,33 @@ export function offlineSecondOpinion(readers: OfflineReaders): VisionReverifier 
             confidence: Math.round(similarity * 100) / 100,
           }
       }
-      // the structure first: it sees focus rings, selections and glyphs whatever the palette; the OCR comparison of
-      // the regions' text only when the structure does not agree (a theme that draws its widgets differently)
+      // the structure where the pixels differ: it sees focus rings, selections and glyphs whatever the palette
       const agreement = await structureAgreement(expected, actual)
       if (agreement >= STRUCTURE_AGREEMENT)
         return {
           match: true,
-          reason: `the regions' structure (edges, not colours) agrees ${agreement.toFixed(2)} (≥ ${STRUCTURE_AGREEMENT})`,
+          reason: `the regions' structure (edges, not colours) agrees ${agreement.toFixed(2)} where their pixels differ (≥ ${STRUCTURE_AGREEMENT})`,
           confidence: Math.round(agreement * 100) / 100,
         }
+      // the OCR comparison of their words, when it finds them the same
+      let ocrSaid = ''
       if (readers.compare) {
         try {
-          return await readers.compare.compareScreens(expected, actual, intent, opts)
+          const answer = await readers.compare.compareScreens(expected, actual, intent, opts)
+          if (answer.match) return answer
+          ocrSaid = `; ${answer.reason}`
         } catch (error) {
-          // no text to compare (or no OCR): the structure's answer stands; anything else is a failure to report
+          // no text to compare (or no OCR): no evidence either way; anything else is a failure to report
           if (!isVisionError(error)) throw error
         }
       }
-      return {
-        match: false,
-        reason: `the regions' structure (edges, not colours) agrees only ${agreement.toFixed(2)} (< ${STRUCTURE_AGREEMENT})`,
-        confidence: Math.max(0, Math.round(agreement * 100) / 100),
-      }
+      // offline, only evidence that the step did its job is an answer: without it the verdict falls back on the
+      // pixels (the fallback threshold), as without any second opinion — never a guess either way
+      throw new VisionError(
+        'VISION_UNAVAILABLE',
+        `The offline second opinion found no evidence either way: the regions' structure agrees ${agreement.toFixed(2)} where their pixels differ (< ${STRUCTURE_AGREEMENT})${ocrSaid}.`,
+        { provider: 'offline', retryable: false },
+      )
     },
   }
 }
