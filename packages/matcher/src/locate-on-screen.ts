@@ -544,6 +544,17 @@ export async function locateOnScreen(
   const ownLabel = text && labelConfidence >= minLabelConfidence ? text : null
   const anchorFrame = step.recordedFrame && cropBox && isInside(cropBox, step.recordedFrame) ? step.recordedFrame : null
   const canAnchor = anchorFrame !== null && crop !== null
+  /** The structure (edges) of each frame once: shared by the template strategy's second look and the label anchor's check. */
+  const structures = new WeakMap<Frame, Frame>()
+  const structureOf = (f: Frame): Frame => {
+    let out = structures.get(f)
+    if (!out) {
+      out = structureFrame(f)
+      structures.set(f, out)
+    }
+    return out
+  }
+
   /**
    * A text-less element (an empty entry, an icon) by the label beside or above it on the recorded screen (see
    * `labelAnchorOf`): found again by OCR now, the element is at the recorded offset from it, scaled as the
@@ -573,8 +584,8 @@ export async function locateOnScreen(
     // the same text in another font is not wider by the font's ratio alone: the crop is compared at the width
     // ratio, the height ratio and 1, a few pixels up or down (the label and the element share a row, not a baseline)
     const heightRatio = placed.word.boundingBox.height / anchor.box.height
-    const nowStructure = structureFrame(await screen())
-    const cropStructure = structureFrame(crop as Frame)
+    const nowStructure = structureOf(await screen())
+    const cropStructure = structureOf(crop as Frame)
     let best = { agreement: -1, box: { x: 0, y: 0, width: 0, height: 0 }, dy: 0 }
     for (const s of new Set([scale, heightRatio, 1].map((v) => Math.round(v * 100) / 100))) {
       for (let dy = -4; dy <= 4; dy++) {
@@ -747,17 +758,6 @@ export async function locateOnScreen(
       ...(found ? { near: pointIn(found.box, found.scale) } : {}),
     }
   }
-  /** The structure (edges) of each frame once: the template strategy's second look when the colours changed. */
-  const structures = new WeakMap<Frame, Frame>()
-  const structureOf = (f: Frame): Frame => {
-    let out = structures.get(f)
-    if (!out) {
-      out = structureFrame(f)
-      structures.set(f, out)
-    }
-    return out
-  }
-
   const steps: CascadeStep<UiElement>[] = [
     {
       method: 'direct',
