@@ -59,12 +59,14 @@ export {
   type LocateOnScreenOptions,
   locateOnScreen,
   lookAlikeLevel,
+  matchAtWindowPlace,
   matchWithSurroundings,
   type OcrWord,
   type ScreenSource,
   type ScreenTarget,
   scoreResampled,
   settleByPrior,
+  type WindowPlacement,
 } from './locate-on-screen'
 export { type LabelAnchor, labelAnchorOf, placeByAnchor } from './anchor-label'
 export { structureFrame } from './structure-frame'

@@ -360,3 +360,83 @@ describe('settleByPrior', () => {
     expect(settleByPrior([box(100, 100), box(300, 100)], null)).toBeNull()
   })
 })
+
+// issue 14: a board of look-alike empty cells in a window resized 1.4× (FLTK's sudoku): the crop scores alike on
+// several cells, the surroundings do not scale as a whole; the window's place and size settle which cell it is
+describe('locateOnScreen: where the program window puts the element (the window prior)', () => {
+  const rows = [
+    ['', '', '', '', ''],
+    ['', '', '', '', ''],
+    ['', '', '', '', ''],
+    ['', '', '', '', '1'],
+  ]
+  const recordedAt = { x: 700, y: 400, width: 1280, height: 800 }
+  const scaled = { x: 300, y: 250, width: 1280, height: 800, keyWidth: 90, keyHeight: 67, gap: 8, fontSize: 31 }
+  /** The grid's own box: the "window" the window system reports for the program, here. */
+  const gridBox = (x: number, y: number, kw: number, kh: number, gap: number) => ({
+    x,
+    y,
+    width: 5 * (kw + gap) - gap,
+    height: 4 * (kh + gap) - gap,
+  })
+  const windowWas = gridBox(700, 400, 64, 48, 6)
+  const windowNow = gridBox(300, 250, 90, 67, 8)
+
+  async function setup(now: Parameters<typeof keypadPng>[0]) {
+    const recorded = await keypadPng({ ...recordedAt, rows })
+    const key = recorded.keys[2 * 5 + 1] as KeyBox // row 3, column 2
+    const screen = await keypadPng(now)
+    return {
+      step: {
+        original: { x: key.x + 32, y: key.y + 24 },
+        crop: cropKey(recorded.frame, key.x, key.y, key.width, key.height),
+        cropBox: { x: key.x, y: key.y, width: key.width, height: key.height },
+        recordedFrame: recorded.frame,
+      },
+      screen: screen.frame,
+      target: screen.keys[2 * 5 + 1] as KeyBox,
+    }
+  }
+
+  it('without the window, no cell of the enlarged board is clear of the others: not found', async () => {
+    const { step, screen } = await setup({ ...scaled, rows })
+    const r = await locateOnScreen(step, { capture: async () => screen })
+    expect(r.status).toBe('not_found')
+  })
+
+  it('with the window, the cell at its place in the moved and enlarged window is clicked', async () => {
+    const { step, screen, target } = await setup({ ...scaled, rows })
+    const r = await locateOnScreen(
+      { ...step, window: { recorded: windowWas, now: windowNow } },
+      { capture: async () => screen },
+    )
+    expect(r).toMatchObject({ status: 'found', strategy: 'template' })
+    // the middle of the intended cell (90×67 at 1.4×), within a few pixels
+    expect(Math.abs((r.point?.x ?? 0) - (target.x + 45))).toBeLessThanOrEqual(3)
+    expect(Math.abs((r.point?.y ?? 0) - (target.y + 33.5))).toBeLessThanOrEqual(3)
+    expect(r.scale).toBeCloseTo(1.4, 1)
+    expect(r.attempts.at(-1)?.detail).toMatch(/^at the window's place: at \(\d+, \d+\), where the window/)
+  })
+
+  it('refuses a window resized unevenly: its content was relaid out, the place says nothing', async () => {
+    const { step, screen } = await setup({ ...scaled, rows })
+    const r = await locateOnScreen(
+      { ...step, window: { recorded: windowWas, now: { ...windowNow, height: windowWas.height } } },
+      { capture: async () => screen },
+    )
+    expect(r.status).toBe('not_found')
+    expect(r.attempts.at(-2)?.detail).toMatch(/resized unevenly/)
+  })
+
+  it('refuses the place when the empty cell there shows a digit now (a cell given on another board)', async () => {
+    const filled = rows.map((row, i) => (i === 2 ? row.map((c, j) => (j === 1 ? '5' : c)) : row))
+    const { step, screen } = await setup({ ...scaled, rows: filled })
+    const r = await locateOnScreen(
+      { ...step, window: { recorded: windowWas, now: windowNow } },
+      { capture: async () => screen },
+    )
+    expect(r.status).toBe('not_found')
+    expect(r.point).toBeUndefined()
+    expect(r.attempts.at(-2)?.detail).toMatch(/^at the window's place: .*(scores 0\.\d+ < |now shows something)/)
+  })
+})

@@ -53,6 +53,18 @@ export interface ScreenTarget {
    * surroundings (the neighbours' layout): see `LocateOnScreenOptions.lookAlikeMargin`.
    */
   recordedFrame?: Frame | null
+  /**
+   * The program's window when recorded and now (from the window system, found by its class): the last strategy
+   * looks for the crop where the window puts it, moved and scaled with the window, when nothing else found it — a
+   * board of look-alike cells whose window was resized keeps each cell at its place in the window.
+   */
+  window?: WindowPlacement | null
+}
+
+/** A program window's box on the recorded screen and on the current one. */
+export interface WindowPlacement {
+  recorded: BoundingBox
+  now: BoundingBox
 }
 
 export interface LocateOnScreenOptions {
@@ -481,6 +493,90 @@ export function matchWithSurroundings(
   return { match: null, detail: tried.join(', ') || 'nothing to try' }
 }
 
+/** A window whose width and height grew by ratios further apart than this (5 %) was relaid out, not scaled. */
+const WINDOW_UNEVEN = 0.05
+/**
+ * What the crop must score where its window puts it: pixels 0.85 (at any scale), the centre 0.8; edges (colours
+ * ignored) 0.9 and 0.85. Stricter than a template match's bars for the centre: the window says where, so the
+ * label there must be the recorded one (a dialog with other buttons keeps its class and size).
+ */
+const WINDOW_BARS = { pixels: { threshold: 0.85, centre: 0.8 }, edges: { threshold: 0.9, centre: 0.85 } }
+
+/**
+ * The crop where the program's window puts it now (issue 14, "the recorded position prior settles it"): the
+ * recorded box mapped from the recorded window to the current one (moved, scaled), searched a few pixels around
+ * (a menu bar that keeps its height shifts a scaled board a little), on `now` as given (luma or structure). The
+ * element must still be there (whole crop and centre above `bars`; an element with an empty centre, such as an
+ * empty cell, must still show an empty centre), and, when the window moved or was resized, the recorded
+ * surroundings must agree there (`CONTEXT_AGREEMENT`). Null with the reason otherwise. Pure.
+ */
+export function matchAtWindowPlace(
+  now: Frame,
+  crop: Frame,
+  cropBox: BoundingBox,
+  recorded: Frame | null,
+  window: WindowPlacement,
+  bars: { threshold: number; centre: number },
+): { match: { box: BoundingBox; scale: number; score: number } | null; detail: string } {
+  const { recorded: was, now: is } = window
+  if (!(was.width > 0 && was.height > 0 && is.width > 0 && is.height > 0))
+    return { match: null, detail: 'the window has no size' }
+  const sx = is.width / was.width
+  const sy = is.height / was.height
+  const sizes = `${was.width}×${was.height} → ${is.width}×${is.height}`
+  if (Math.abs(sx - sy) > WINDOW_UNEVEN * Math.max(sx, sy))
+    return {
+      match: null,
+      detail: `the window was resized unevenly (${sizes}): its content was relaid out, not scaled`,
+    }
+  const scale = Math.round(((sx + sy) / 2) * 100) / 100
+  const width = Math.max(1, Math.round(cropBox.width * scale))
+  const height = Math.max(1, Math.round(cropBox.height * scale))
+  const mapped = { x: is.x + (cropBox.x - was.x) * sx, y: is.y + (cropBox.y - was.y) * sy }
+  const radius = Math.max(3, Math.round(0.2 * Math.min(width, height)))
+  let best = { score: -2, box: { x: 0, y: 0, width, height } }
+  for (let dy = -radius; dy <= radius; dy++) {
+    for (let dx = -radius; dx <= radius; dx++) {
+      const box = { x: Math.round(mapped.x + dx), y: Math.round(mapped.y + dy), width, height }
+      const score = scoreResampled(now, crop, box)
+      if (score > best.score) best = { score, box }
+    }
+  }
+  const { box, score } = best
+  const where = `at (${box.x}, ${box.y}), where the window (${sizes}, scale ${scale.toFixed(2)}) puts it`
+  if (score < bars.threshold)
+    return { match: null, detail: `${where}: the element scores ${fmt(score)} < ${fmt(bars.threshold)}` }
+  const check = elementStillThere(now, crop, box, -1, scale, bars.centre)
+  if (!check.ok) return { match: null, detail: `${where}: ${check.detail}` }
+  const centreOf = (f: Frame, b: BoundingBox) =>
+    regionOf(f, {
+      x: b.x + Math.round(b.width / 4),
+      y: b.y + Math.round(b.height / 4),
+      width: Math.max(1, Math.round(b.width / 2)),
+      height: Math.max(1, Math.round(b.height / 2)),
+    })
+  const recordedCentre = lumaSpread(centreOf(crop, { x: 0, y: 0, width: crop.width, height: crop.height }))
+  if (recordedCentre < FLAT_SPREAD) {
+    // an empty cell or entry: one that shows something now (a digit given, a label) is not the one recorded
+    const nowCentre = lumaSpread(centreOf(now, box))
+    if (nowCentre >= 2 * FLAT_SPREAD)
+      return {
+        match: null,
+        detail: `${where}: its centre was empty and now shows something (luma spread ${nowCentre.toFixed(1)})`,
+      }
+  }
+  const stayed = sx === 1 && sy === 1 && is.x === was.x && is.y === was.y
+  if (!stayed && recorded) {
+    const context = contextAgreement(now, recorded, cropBox, box, scale)
+    if (context < CONTEXT_AGREEMENT)
+      return {
+        match: null,
+        detail: `${where}: its surroundings there agree only ${fmt(context)} < ${fmt(CONTEXT_AGREEMENT)}`,
+      }
+  }
+  return { match: { box, scale, score }, detail: `${where}: the element scores ${fmt(score)}; ${check.detail}` }
+}
+
 /**
  * The desktop cascade (SPEC §5) on the same engine as the web one: direct (recorded pixels still there,
  * no LLM call) → semantic (analysis + `findMatchingElement`, confidence ≥ 0.7) → template (multi-scale NCC
@@ -758,6 +854,60 @@ export async function locateOnScreen(
       ...(found ? { near: pointIn(found.box, found.scale) } : {}),
     }
   }
+  /**
+   * The last look, when the program's window was recorded and is on the screen now: where the window puts the
+   * crop (the recorded position, moved and scaled with the window), after the crop, its surroundings and its label
+   * found no clear place.
+   */
+  const atWindowPlace: CascadeStep<UiElement> | null =
+    crop && step.window
+      ? {
+          method: 'template',
+          run: async () => {
+            const now = await screen()
+            const window = step.window as WindowPlacement
+            const recorded =
+              step.recordedFrame && cropBox && isInside(cropBox, step.recordedFrame) ? step.recordedFrame : null
+            const onPixels = matchAtWindowPlace(
+              now,
+              crop as Frame,
+              cropBox as BoundingBox,
+              recorded,
+              window,
+              WINDOW_BARS.pixels,
+            )
+            const onEdges = onPixels.match
+              ? null
+              : matchAtWindowPlace(
+                  structureOf(now),
+                  structureOf(crop as Frame),
+                  cropBox as BoundingBox,
+                  recorded ? structureOf(recorded) : null,
+                  window,
+                  WINDOW_BARS.edges,
+                )
+            const found = onPixels.match ?? onEdges?.match ?? null
+            const detail = onPixels.match
+              ? `at the window's place: ${onPixels.detail}`
+              : `at the window's place: ${onPixels.detail}; on edges (colours ignored): ${onEdges?.detail ?? ''}`
+            if (!found) return { outcome: 'none', candidates: 0, detail }
+            return {
+              outcome: 'matched',
+              element: {
+                type: step.target?.type ?? 'unknown',
+                text: step.target?.text ?? null,
+                boundingBox: found.box,
+                confidence: found.score,
+              },
+              point: pointIn(found.box, found.scale),
+              scale: found.scale,
+              confidence: found.score,
+              candidates: 1,
+              detail,
+            }
+          },
+        }
+      : null
   const steps: CascadeStep<UiElement>[] = [
     {
       method: 'direct',
@@ -906,6 +1056,7 @@ export async function locateOnScreen(
         }
       },
     },
+    ...(atWindowPlace ? [atWindowPlace] : []),
     {
       method: 'coordinate',
       skip: opts.allowCoordinateFallback

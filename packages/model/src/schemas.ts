@@ -119,6 +119,12 @@ export const healingRecordSchema = schema('HealingRecord', [
   opt('verified', k.boolean()),
 ])
 
+export const desktopWindowSchema = schema('DesktopWindow', [
+  req('box', k.object(boundingBoxSchema)),
+  opt('className', k.string()),
+  opt('title', k.string()),
+])
+
 export const dialogAnswerSchema = schema('DialogAnswer', [
   req('type', k.enum(DIALOG_TYPES)),
   opt('message', k.string()),
@@ -170,6 +176,7 @@ export const actionSchema = schema('Action', [
   opt('operates', k.object(elementIdentitySchema)),
   opt('warning', k.string()),
   opt('assertion', k.object(assertionSchema)),
+  opt('window', k.object(desktopWindowSchema)),
 ])
 
 const testCaseFields = (platformRequired: boolean) => [

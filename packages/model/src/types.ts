@@ -344,6 +344,22 @@ export interface Action {
   warning?: string | null
   /** What an `assert` step checks; its target is `identity` (none for `url` and `expression`). */
   assertion?: Assertion | null
+  /**
+   * The program window under the click (desktop): where it was and how large, and which program it is. Replay
+   * finds the same program's window now and maps the recorded point through it (moved, resized, scaled).
+   */
+  window?: DesktopWindow | null
+  extra?: Extra
+}
+
+/** A top-level program window on the desktop (X11: a child of the root window). */
+export interface DesktopWindow {
+  /** Its place and size on the screen, in screenshot pixels. */
+  box: BoundingBox
+  /** The program's window class (X11 `WM_CLASS`, its class part, e.g. `Sudoku`). */
+  className?: string | null
+  /** Its title when recorded (X11 `WM_NAME`). */
+  title?: string | null
   extra?: Extra
 }
 

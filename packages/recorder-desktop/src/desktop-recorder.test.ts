@@ -166,6 +166,36 @@ describe('createDesktopRecorder', () => {
     expect(capturingDuring.toAnalyze).toBeGreaterThan(0)
   })
 
+  it('records the program window under each click as it was at the press (a button that closes it)', async () => {
+    const screen = memoryScreen(menu)
+    const input = scriptedInput()
+    // the program's window is open until the first click's release closes it (xmessage's buttons do)
+    let open = true
+    const asked: { x: number; y: number }[] = []
+    const windowAt = async (x: number, y: number) => {
+      asked.push({ x, y })
+      return open ? { box: { x: 60, y: 50, width: 300, height: 200 }, className: 'Xmessage', title: 'question' } : null
+    }
+    const rec = createDesktopRecorder({ input, screen, outDir: dir, frameIntervalMs: 15, settleMs: 60, windowAt })
+    await rec.start()
+    await sleep(40)
+    const p = centre(START)
+    input.emit({ kind: 'mousedown', timeMs: nowMs(), x: p.x, y: p.y, button: 'left' })
+    await sleep(5)
+    open = false
+    input.emit({ kind: 'mouseup', timeMs: nowMs(), x: p.x, y: p.y, button: 'left' })
+    await sleep(60)
+    click(input, 5, 5) // over no window now
+    await sleep(200)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'f10' })
+    const tc = await rec.stop()
+    expect(asked).toEqual([p, { x: 5, y: 5 }])
+    expect(tc.actions.map((a) => a.window ?? null)).toEqual([
+      { box: { x: 60, y: 50, width: 300, height: 200 }, className: 'Xmessage', title: 'question' },
+      null,
+    ])
+  })
+
   it('refuses to start twice', async () => {
     const rec = createDesktopRecorder({
       input: scriptedInput(),

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import {
   type Action,
   CURRENT_FORMAT_VERSION,
+  type DesktopWindow,
   type ScreenInfo,
   type ScreenTransition,
   type TestCase,
@@ -45,6 +46,11 @@ export interface DesktopRecorderOptions {
   onProgress?: (progress: RecorderProgress) => void
   /** Called once per recorded action (after its screenshots are saved). */
   onAction?: (action: Action, index: number) => void
+  /**
+   * The program window under a point (`WindowLocator.windowAt`), asked at each mouse press — before a button that
+   * closes its window takes effect: a click step records it as `window`, and replay maps the point through it.
+   */
+  windowAt?: ((x: number, y: number) => Promise<DesktopWindow | null>) | null
 }
 
 export interface RecorderProgress {
@@ -83,6 +89,8 @@ interface Pending {
   /** Resolved with the newest frame before the next action began, when it begins (issue 14 item 7). */
   nextInput: Promise<TimedFrame | null>
   reachedNextInput: (frame: TimedFrame | null) => void
+  /** The window under the press, asked when the press happened (a click-like step). */
+  window: Promise<DesktopWindow | null> | null
   done: Promise<Action>
 }
 
@@ -303,6 +311,8 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
           await writeFileAtomic(join(opts.outDir, cropRel), await encodePng(crop), { overwrite: true })
           action.elementCropPath = cropRel
           action.elementCropBox = { x: box.x, y: box.y, width: box.width, height: box.height }
+          const window = await p.window
+          if (window) action.window = window
           action.enrichmentStatus = 'pending'
           const analyzer = opts.analyzer
           if (analyzer) {
@@ -345,12 +355,21 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
     return frame && frame.timeMs > lastActionMs ? frame : null
   }
 
+  /** The window under each recent press, by the press's time (a click step's time is its press's). */
+  const pressWindows = new Map<number, Promise<DesktopWindow | null>>()
   const onEvent = (e: InputEvent) => {
     if (!acceptsInput(state)) return
     events++
     if (e.kind === 'mousemove' || e.kind === 'mousedown') {
       pointerTrail.push({ timeMs: e.timeMs, x: e.x, y: e.y })
       while (pointerTrail.length > 2 && (pointerTrail[0] as PointerAt).timeMs < e.timeMs - 5000) pointerTrail.shift()
+    }
+    if (e.kind === 'mousedown' && opts.windowAt) {
+      pressWindows.set(
+        e.timeMs,
+        opts.windowAt(e.x, e.y).catch(() => null),
+      )
+      for (const t of pressWindows.keys()) if (t < e.timeMs - 10_000) pressWindows.delete(t)
     }
     for (const op of coalescer.push(e)) {
       if (op.op === 'stop') {
@@ -373,6 +392,7 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
         raw: op.action,
         before: ring.newestBefore(op.action.timeMs),
         unhovered: unhoveredFrame(op.action),
+        window: pressWindows.get(op.action.timeMs) ?? null,
         nextInputMs: null,
         nextInput,
         reachedNextInput,

@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path'
 import {
   type Action,
   type BoundingBox,
+  type DesktopWindow,
   type HealingRecord,
   isClickLike,
   type ReplayReport,
@@ -42,6 +43,11 @@ export interface DesktopReplayOptions {
   analyze?: ((frame: RgbaFrame) => Promise<UiAnalysis>) | null
   /** OCR of the current screen (offline text search). */
   ocr?: ((frame: RgbaFrame) => Promise<OcrWord[]>) | null
+  /**
+   * Where a recorded program window is now (`WindowLocator.find`): a click recorded with its `window` is looked
+   * for, last, where that window puts it (moved, resized). Absent: no window prior.
+   */
+  findWindow?: ((recorded: DesktopWindow) => Promise<BoundingBox | null>) | null
   /** Compare each step's screen with its recorded after-screenshot (seed 000). */
   verify?: boolean
   reverifier?: VisionReverifier | null
@@ -339,6 +345,8 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
         // the recorded screen the crop was cut from: what the crop's look-alikes score there, and its surroundings
         const recordedFrame =
           crop && a.screenshotBeforePath ? await decodeImage(pathOf(a.screenshotBeforePath)).catch(() => null) : null
+        const windowNow = a.window && opts.findWindow ? await opts.findWindow(a.window).catch(() => null) : null
+        const window = a.window && windowNow ? { recorded: a.window.box, now: windowNow } : null
         const locateOn = (screenNow: RgbaFrame, allowFallback: boolean, hovered = false) =>
           locateOnScreen(
             {
@@ -347,6 +355,7 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
               crop,
               cropBox: crop ? cropBoxOf(a) : null,
               recordedFrame,
+              window,
             },
             {
               capture: async () => screenNow,

@@ -61,6 +61,7 @@ export {
 } from './nut-desktop'
 export { keyStrokeOf, planTyping, type TypeStep } from './type-plan'
 export { type DesktopSession, openDesktop } from './open-desktop'
+export { openWindowLocator, type WindowLocator } from './x11-windows'
 export {
   type DesktopReplaySettings,
   desktopReplayOptionsOf,

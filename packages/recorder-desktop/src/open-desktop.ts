@@ -3,12 +3,18 @@ import { closeNut, nutInput, nutScreen } from './nut-desktop'
 import type { InputSource, KeyboardInput, PointerInput, ScreenCapture } from './ports'
 import { uiohookInput } from './uiohook-input'
 import { readKeymap } from './x11-keyboard'
+import { openWindowLocator, type WindowLocator } from './x11-windows'
 
 export interface DesktopSession {
   display: string
   screen: ScreenCapture
   input: PointerInput & KeyboardInput
   hook: InputSource
+  /**
+   * The display's top-level windows (connected on first use; null when the X client cannot connect): the window
+   * under a click when recording, the same program's window when replaying.
+   */
+  windows(): Promise<WindowLocator | null>
   /** Stops the hook and the capture/input worker (closes their X connections). */
   close(): Promise<void>
 }
@@ -22,14 +28,20 @@ export async function openDesktop(env: Record<string, string | undefined> = proc
   if (process.env.DISPLAY !== display) process.env.DISPLAY = display
   // the hook reads typing through the display's own layout (AltGr, dead keys), read when recording starts
   const hook = uiohookInput({ keymap: () => readKeymap(display) })
+  let windows: Promise<WindowLocator | null> | null = null
   return {
     display,
     screen: nutScreen(),
     input: nutInput(),
     hook,
+    windows() {
+      windows ??= openWindowLocator(display)
+      return windows
+    },
     async close() {
       await hook.stop()
       await closeNut()
+      await (await windows)?.close()
     },
   }
 }

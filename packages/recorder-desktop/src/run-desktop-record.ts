@@ -39,6 +39,7 @@ export async function runDesktopRecord(
     throw error
   })
   const vision = opts.vision ? desktopVision(opts.vision) : null
+  const windows = await desktop.windows()
   const recorder = createDesktopRecorder({
     input: desktop.hook,
     screen: desktop.screen,
@@ -46,6 +47,7 @@ export async function runDesktopRecord(
     screenshotsDir: `${file.replace(/^.*\//, '').replace(/\.json$/i, '')}_screenshots`,
     ...(opts.name ? { name: opts.name } : {}),
     analyzer: vision?.elementAnalyzer ?? null,
+    windowAt: windows ? (x, y) => windows.windowAt(x, y) : null,
     ...(opts.stopKey ? { coalesce: { stopKey: opts.stopKey } } : {}),
     ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}),
     ...(opts.frameIntervalMs !== undefined ? { frameIntervalMs: opts.frameIntervalMs } : {}),

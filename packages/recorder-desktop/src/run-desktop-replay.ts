@@ -57,6 +57,7 @@ export async function runDesktopReplay(opts: RunDesktopReplayOptions): Promise<R
   const own = !opts.desktop
   const desktop = opts.desktop ?? (await openDesktop(env))
   const vision = desktopVision(opts.vision)
+  const windows = await desktop.windows()
   const reportDir = resolve(opts.reportDir ?? 'qa-reports')
   try {
     opts.onProgress?.(
@@ -69,6 +70,7 @@ export async function runDesktopReplay(opts: RunDesktopReplayOptions): Promise<R
       input: desktop.input,
       analyze: vision.analyze,
       ocr: vision.ocr,
+      findWindow: windows ? (recorded) => windows.find(recorded) : null,
       verify: opts.verify ?? false,
       learnHeals: opts.saveHeals !== undefined && opts.verify === true,
       allowCoordinates: false,

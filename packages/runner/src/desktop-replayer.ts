@@ -50,6 +50,7 @@ export function desktopReplayer(opts: DesktopReplayerOptions): DesktopSuiteRepla
       if (input.signal.aborted) throw new Error('The run was canceled.')
       const { mod, desktop } = await open()
       const vision = mod.desktopVision(opts.vision)
+      const windows = await desktop.windows()
       try {
         const outcome = await mod.replayDesktopCase(input.testCase, {
           caseDir: input.caseDir,
@@ -58,6 +59,7 @@ export function desktopReplayer(opts: DesktopReplayerOptions): DesktopSuiteRepla
           input: desktop.input,
           analyze: vision.analyze,
           ocr: vision.ocr,
+          findWindow: windows ? (recorded) => windows.find(recorded) : null,
           verify: opts.verify ?? true,
           reverifier: vision.reverifier,
           // the same mapping as `qa replay <case>` (runDesktopReplay): thresholds, masks, match threshold
