@@ -40,4 +40,27 @@ describe('bench/desktop-real slice: xmessage unchanged, moved and with its butto
     // the recorded-coordinates baseline ran on the same screens: once the window moved, its clicks miss
     expect(of('moved', 'coords')).not.toContain('right')
   }, 300_000)
+
+  // FLTK's sudoku in a window 1.4× as large: every empty cell is a look-alike of the others and the board's 1–2 px
+  // grid lines do not scale, so neither the crop nor its surroundings tell the cells apart; the window the click
+  // was recorded in (found again by its class) puts each cell at its place. On the board where the cells are given,
+  // nothing is clicked.
+  it('sudoku on a larger window: every cell clicked at its place in the window; given cells refused', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'qa-desktop-real-slice-')), 'rows.json')
+    const args = ['--import', 'tsx', 'bench/desktop-real/run.ts', '--only', 'fltk-sudoku', '--cases', '1']
+    await run(process.execPath, [...args, '--variants', 'larger-font,removal', '--json', out], {
+      cwd: repoRoot,
+      maxBuffer: 16 * 1024 * 1024,
+    })
+    const rows: BenchRow[] = JSON.parse(readFileSync(out, 'utf8'))
+    const ours = (variant: string) => rows.filter((r) => r.variant === variant && r.approach === 'ours')
+    expect(ours('larger-font').map((r) => r.outcome)).toEqual(['right', 'right', 'right', 'right'])
+    expect(ours('removal').map((r) => r.outcome)).toEqual(['refused', 'refused'])
+    // never a pass for a step that did not do its job
+    for (const r of rows.filter((x) => x.approach === 'ours' && x.verdictPass)) expect(r.achieved).toBe(true)
+    // the recorded coordinates click the wrong cells of the larger board
+    expect(
+      rows.filter((r) => r.variant === 'larger-font' && r.approach === 'coords').map((r) => r.outcome),
+    ).not.toContain('right')
+  }, 300_000)
 })
