@@ -325,6 +325,40 @@ describe('a program drawn larger on replay (a screen of another size): scale-map
     expect(r.changedElsewhere).toBe(true)
   })
 
+  // the program draws at the new size itself: a 2 px outline of a 1.4× panel lands a pixel off where each
+  // recorded pixel maps to (FLTK's sudoku digits at 1.39×: region 69 % pixel for pixel)
+  const outline = (x: number, y: number, w: number, h: number, t: number) => [
+    { x, y, width: w, height: t },
+    { x, y: y + h - t, width: w, height: t },
+    { x, y, width: t, height: h },
+    { x: x + w - t, y, width: t, height: h },
+  ]
+  const cross = (x: number, y: number, w: number, h: number, t: number) => [
+    { x, y: y + Math.round(h / 2) - 1, width: w, height: t },
+    { x: x + Math.round(w / 2) - 1, y, width: t, height: h },
+  ]
+  // 1.4× about the click: the panel's corner maps to (50 + 70·1.4, 25 + 15·1.4) = (148, 46), drawn one pixel off
+  const scaledInput = (drawn: { x: number; y: number; width: number; height: number }[]) => ({
+    recordedBefore,
+    recordedAfter: screen(200, 100, outline(120, 40, 40, 20, 2)),
+    actualBefore: screen(280, 140, []),
+    actualAfter: screen(280, 140, drawn),
+    displacement: { x: 0, y: 0 },
+    scale: 1.4,
+    anchor: click,
+  })
+
+  it('a panel the program drew at 1.4× itself, a pixel off the mapped place, is the recorded change', () => {
+    const r = assessExpectedChange(scaledInput(outline(149, 47, 56, 28, 3)))
+    expect(r.regionSimilarity).toBeGreaterThan(0.95)
+    expect(r.changedElsewhere).toBe(false)
+  })
+
+  it('another drawing at 1.4× (a cross for an outline) is not', () => {
+    const r = assessExpectedChange(scaledInput(cross(149, 47, 56, 28, 3)))
+    expect(r.regionSimilarity).toBeLessThan(0.5)
+  })
+
   it('a scaled replay where the panel did not appear still fails', () => {
     const r = assessExpectedChange({ ...input, actualAfter: actualBefore, scale: 2, anchor: click })
     expect(r.expectedChangeMissing).toBe(true)

@@ -261,6 +261,8 @@ const grow = (r: Rect, m: number): Rect => ({
 
 /** Where a recorded pixel is looked for on the current screen, and back. */
 interface Placement {
+  /** How many pixels off a recorded pixel may land (0; 1 at another scale, drawn by the program at that size). */
+  reach: number
   x(recordedX: number): number
   y(recordedY: number): number
   backX(actualX: number): number
@@ -270,6 +272,7 @@ interface Placement {
 
 /** Where the recording had it. */
 const AS_RECORDED: Placement = {
+  reach: 0,
   x: (v) => v,
   y: (v) => v,
   backX: (v) => v,
@@ -277,10 +280,14 @@ const AS_RECORDED: Placement = {
   rect: (r) => plain(r),
 }
 
+/** Scales closer to 1 than this (3 %) compare pixel for pixel. */
+const SAME_SCALE = 0.03
+
 /** Moved by the displacement and scaled about the anchor (a pixel's centre maps to the pixel it falls in). */
 function moved(d: Displacement, scale: number, anchor: Displacement): Placement {
   if (scale === 1)
     return {
+      reach: 0,
       x: (v) => v + d.x,
       y: (v) => v + d.y,
       backX: (v) => v - d.x,
@@ -290,6 +297,7 @@ function moved(d: Displacement, scale: number, anchor: Displacement): Placement 
   const fwd = (v: number, a: number, o: number) => Math.floor(a + o + (v + 0.5 - a) * scale)
   const back = (v: number, a: number, o: number) => Math.floor(a + (v + 0.5 - a - o) / scale)
   return {
+    reach: Math.abs(scale - 1) < SAME_SCALE ? 0 : 1,
     x: (v) => fwd(v, anchor.x, d.x),
     y: (v) => fwd(v, anchor.y, d.y),
     backX: (v) => back(v, anchor.x, d.x),
@@ -379,6 +387,29 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     stillBefore += best.still
     for (let y = y0; y < y1; y++) counted.fill(1, y * W + x0, y * W + x1)
   }
+  /**
+   * Whether the current screen shows the recorded pixel `p` of `from` at (ax, ay), or, at another scale, at one of
+   * its 8 neighbours: the program drew its content at that scale itself, and a stroke of a glyph or a line lands a
+   * pixel off where the recorded one maps to.
+   */
+  function near(from: Uint8Array, p: number, ax: number, ay: number, reach: number): boolean {
+    const A = act.data
+    for (let dy = -reach; dy <= reach; dy++) {
+      const y = ay + dy
+      if (y < 0 || y >= act.height) continue
+      for (let dx = -reach; dx <= reach; dx++) {
+        const x = ax + dx
+        if (x < 0 || x >= act.width) continue
+        const q = (y * act.width + x) * 4
+        if (
+          (from[p] === A[q] && from[p + 1] === A[q + 1] && from[p + 2] === A[q + 2]) ||
+          yiqDelta(from, p, A, q) <= maxDelta
+        )
+          return true
+      }
+    }
+    return false
+  }
   /** Counts of one region at one offset; pixels of earlier regions are not counted twice. */
   function tally(x0: number, y0: number, x1: number, y1: number, o: Placement) {
     let c = 0
@@ -387,7 +418,6 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     let u = 0
     let still = 0
     const R = rec.data
-    const A = act.data
     const Bf = before?.data
     for (let y = y0; y < y1; y++) {
       const ay = o.y(y)
@@ -402,12 +432,8 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
         let differs = true
         let likeBefore = false
         if (ax >= 0 && ay >= 0 && ax < act.width && ay < act.height) {
-          const q = (ay * act.width + ax) * 4
-          differs =
-            !(R[p] === A[q] && R[p + 1] === A[q + 1] && R[p + 2] === A[q + 2]) && yiqDelta(R, p, A, q) > maxDelta
-          if (changedHere && Bf)
-            likeBefore =
-              (Bf[p] === A[q] && Bf[p + 1] === A[q + 1] && Bf[p + 2] === A[q + 2]) || yiqDelta(Bf, p, A, q) <= maxDelta
+          differs = !near(R, p, ax, ay, o.reach)
+          if (changedHere && Bf) likeBefore = near(Bf, p, ax, ay, o.reach)
         }
         if (differs) diff++
         if (differs || changedHere) u++
