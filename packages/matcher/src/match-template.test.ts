@@ -2,6 +2,7 @@ import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
 import { cropFrame, noiseFrame, pasteScaled, uiFrame } from './internal/synthetic'
 import { crop, keypadPng } from './__tests__/keypad-png'
+import { scoreResampled } from './locate-on-screen'
 import { isAmbiguousMatch, matchTemplate, templateScoreAt } from './match-template'
 
 describe('matchTemplate', () => {
@@ -22,6 +23,7 @@ describe('matchTemplate', () => {
         [642955082, 0.5, 0, 0, 4],
         [202060081, 0.5, 0.4967, 0.9947, 1],
         [1, 1.2976042957455598, 0, 0, 1],
+        [163125839, 0.5809171213641415, 0, 0, 1],
       ],
     },
   )(
@@ -39,8 +41,10 @@ describe('matchTemplate', () => {
       expect(m?.score).toBeGreaterThanOrEqual(0.8)
       expect(Math.abs((m?.box.x ?? -99) - x)).toBeLessThanOrEqual(Math.max(2, scale * 2))
       expect(Math.abs((m?.box.y ?? -99) - y)).toBeLessThanOrEqual(Math.max(2, scale * 2))
-      // the size is found within ~15% (position is what the click needs)
-      expect(Math.abs(Math.log((m?.scale ?? 0.01) / scale))).toBeLessThan(0.15)
+      // the size is found within ~15% (position is what the click needs), unless the pixels fit another size
+      // better: a 23×14 crop of block noise in a corner at 0.58× scores 0.99 at 0.5×, 0.97 at its own size
+      if (Math.abs(Math.log((m?.scale ?? 0.01) / scale)) >= 0.15)
+        expect(m?.score).toBeGreaterThanOrEqual(scoreResampled(frame, template, { x, y, width: w, height: h }))
     },
     180_000,
   ) // 100 searches: minutes on a machine loaded by other jobs
