@@ -122,6 +122,27 @@ describe('locateOnScreen', () => {
     expect(allowed).toMatchObject({ strategy: 'coordinate', coordinateFallback: true, point: original, confidence: 0 })
   })
 
+  it('a label read exactly gives the scale it is drawn at now (its width ratio); a misread one gives none', async () => {
+    const blank = noiseFrame(400, 300, 14, 6, 4)
+    const search: TargetElement = {
+      type: 'text',
+      text: 'Search button',
+      boundingBox: { x: 100, y: 50, width: 80, height: 12 },
+    }
+    const read = (text: string) => ({
+      capture: async () => blank,
+      ocr: async () => [{ text, boundingBox: { x: 20, y: 200, width: 100, height: 15 }, confidence: 0.9 }],
+    })
+    // the recorded label 80 px wide, 100 px now: a font 1.25× as large
+    const exact = await locateOnScreen({ original, target: search }, read('Search button'))
+    expect(exact).toMatchObject({ strategy: 'ocr', scale: 1.25 })
+    expect(exact.attempts.at(-1)?.detail).toMatch(/drawn 1\.25× as wide/)
+    // one letter misread: found (a long label), but its width says nothing sure about the font
+    const misread = await locateOnScreen({ original, target: search }, read('Search buttom'))
+    expect(misread.strategy).toBe('ocr')
+    expect(misread.scale).toBeUndefined()
+  })
+
   it('a short label must be read exactly: "Ctrl+C" is not "Ctrl+A", a longer label tolerates a misread letter', async () => {
     const blank = noiseFrame(400, 300, 15, 6, 4)
     const shortcut = { ...target, text: 'Ctrl+A' }

@@ -578,6 +578,16 @@ export function matchAtWindowPlace(
 }
 
 /**
+ * How much larger a label is drawn now (its width now over its recorded width), when it was read exactly and its
+ * recorded box is known: the scale a step's expected region is mapped with (a larger font). Null otherwise. Pure.
+ */
+export function textScale(recorded: BoundingBox | null | undefined, found: OcrWord, similarity: number): number | null {
+  if (similarity < 1 || !isBox(recorded) || !(recorded.width > 0) || !(found.boundingBox.width > 0)) return null
+  const scale = found.boundingBox.width / recorded.width
+  return scale >= 0.5 && scale <= 2.5 ? Math.round(scale * 100) / 100 : null
+}
+
+/**
  * The desktop cascade (SPEC §5) on the same engine as the web one: direct (recorded pixels still there,
  * no LLM call) → semantic (analysis + `findMatchingElement`, confidence ≥ 0.7) → template (multi-scale NCC
  * of the recorded crop) → OCR text search → recorded coordinates (only with `allowCoordinateFallback`). The
@@ -1042,6 +1052,7 @@ export async function locateOnScreen(
           ranked[0] = a
         }
         const best = ranked[0] as typeof first
+        const scale = textScale(step.target?.boundingBox, best.w, best.s)
         return {
           outcome: 'matched',
           element: {
@@ -1051,8 +1062,12 @@ export async function locateOnScreen(
             confidence: best.w.confidence ?? null,
           },
           point: centerOf(best.w.boundingBox),
+          ...(scale !== null ? { scale } : {}),
           confidence: best.s * (best.w.confidence ?? 1),
           candidates: ranked.length,
+          ...(scale !== null && Math.abs(scale - 1) >= 0.03
+            ? { detail: `the label is drawn ${scale.toFixed(2)}× as wide as recorded` }
+            : {}),
         }
       },
     },
