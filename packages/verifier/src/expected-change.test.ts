@@ -359,6 +359,19 @@ describe('a program drawn larger on replay (a screen of another size): scale-map
     expect(r.regionSimilarity).toBeLessThan(0.5)
   })
 
+  it('thin strokes drawn at 1.4× (typed text) are the change made, never "still as before" around them', () => {
+    // 1 px strokes every 3 px: at 1.4× each recorded stroke pixel has the old background a pixel away
+    const strokes = (x0: number, y: number, n: number, pitch: number, h: number) =>
+      Array.from({ length: n }, (_, k) => ({ x: Math.round(x0 + k * pitch), y, width: 1, height: h }))
+    const r = assessExpectedChange({
+      ...scaledInput(strokes(149, 47, 13, 3 * 1.4, 28)),
+      recordedAfter: screen(200, 100, strokes(120, 40, 13, 3, 20)),
+    })
+    expect(r.expectedChangeMissing).toBe(false)
+    expect(r.unchangedShare).toBeLessThan(0.2)
+    expect(r.regionSimilarity).toBeGreaterThan(0.7)
+  })
+
   it('a scaled replay where the panel did not appear still fails', () => {
     const r = assessExpectedChange({ ...input, actualAfter: actualBefore, scale: 2, anchor: click })
     expect(r.expectedChangeMissing).toBe(true)

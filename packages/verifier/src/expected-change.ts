@@ -433,7 +433,8 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
         let likeBefore = false
         if (ax >= 0 && ay >= 0 && ax < act.width && ay < act.height) {
           differs = !near(R, p, ax, ay, o.reach)
-          if (changedHere && Bf) likeBefore = near(Bf, p, ax, ay, o.reach)
+          // still as before: the change shows nowhere around, and the pixel itself has the colour from before
+          if (changedHere && Bf) likeBefore = differs && near(Bf, p, ax, ay, 0)
         }
         if (differs) diff++
         if (differs || changedHere) u++
