@@ -354,6 +354,14 @@ describe('a program drawn larger on replay (a screen of another size): scale-map
     expect(r.changedElsewhere).toBe(false)
   })
 
+  it('a region far from the target, drawn 3 px off where the measured scale puts it, is still found', () => {
+    const r = assessExpectedChange(scaledInput(outline(151, 49, 56, 28, 3)))
+    expect(r.regionSimilarity).toBeGreaterThan(0.95)
+    // within the pixel a scaled comparison allows
+    expect(Math.abs((r.actualRegion?.x ?? 0) - 151)).toBeLessThanOrEqual(1)
+    expect(Math.abs((r.actualRegion?.y ?? 0) - 49)).toBeLessThanOrEqual(1)
+  })
+
   it('another drawing at 1.4× (a cross for an outline) is not', () => {
     const r = assessExpectedChange(scaledInput(cross(149, 47, 56, 28, 3)))
     expect(r.regionSimilarity).toBeLessThan(0.5)

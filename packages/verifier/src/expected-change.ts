@@ -311,6 +311,28 @@ function moved(d: Displacement, scale: number, anchor: Displacement): Placement 
   }
 }
 
+/** How far (3 px) a region mapped to another scale is looked for around its place. */
+const SCALED_DRIFT = 3
+
+/** The placement and the same shifted by up to `SCALED_DRIFT` pixels each way, nearest first. Pure. */
+function shiftsOf(o: Placement): Placement[] {
+  const out: Placement[] = []
+  for (let dy = -SCALED_DRIFT; dy <= SCALED_DRIFT; dy++)
+    for (let dx = -SCALED_DRIFT; dx <= SCALED_DRIFT; dx++)
+      out.push({
+        reach: o.reach,
+        x: (v) => o.x(v) + dx,
+        y: (v) => o.y(v) + dy,
+        backX: (v) => o.backX(v - dx),
+        backY: (v) => o.backY(v - dy),
+        rect: (r) => {
+          const m = o.rect(r)
+          return { x: m.x + dx, y: m.y + dy, width: m.width, height: m.height }
+        },
+      })
+  return out.sort((a, b) => Math.hypot(a.x(0) - o.x(0), a.y(0) - o.y(0)) - Math.hypot(b.x(0) - o.x(0), b.y(0) - o.y(0)))
+}
+
 /**
  * What the step was meant to change, and whether the replay changed it (issue 14): the regions that changed
  * between the recorded before and after frames, plus the target's box, are compared between the recorded
@@ -374,7 +396,9 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
   for (const region of regions) {
     const [x0, y0, x1, y1] = bounds(region, W, H)
     let best: { o: Placement; c: number; m: number; diff: number; u: number; still: number } | null = null
-    for (const o of placements) {
+    // at another scale, each region is also looked for a few pixels around where the scale puts it: the scale is
+    // measured on the target (a template match at 1.38 on a board drawn at 1.4), and a region far from it drifts
+    for (const o of placements.flatMap((p) => (p.reach > 0 ? shiftsOf(p) : [p]))) {
       const t = tally(x0, y0, x1, y1, o)
       if (!best || t.diff < best.diff) best = { o, ...t }
     }
