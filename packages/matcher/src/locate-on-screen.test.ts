@@ -4,7 +4,13 @@ import type { UiAnalysis } from './find-matching-element'
 import { cropFrame, noiseFrame, pasteScaled, uiFrame } from './internal/synthetic'
 import type { Frame } from './match-template'
 import { crop as cropKey, type KeyBox, keypadPng } from './__tests__/keypad-png'
-import { elementStillThere, locateOnScreen, type ScreenSource, settleByPrior } from './locate-on-screen'
+import {
+  elementStillThere,
+  locateOnScreen,
+  matchWithSurroundings,
+  type ScreenSource,
+  settleByPrior,
+} from './locate-on-screen'
 
 const recorded = noiseFrame(400, 300, 11, 6, 4)
 const crop = cropFrame(recorded, 180, 130, 48, 30)
@@ -459,5 +465,39 @@ describe('locateOnScreen: where the program window puts the element (the window 
     expect(r.status).toBe('not_found')
     expect(r.point).toBeUndefined()
     expect(r.attempts.at(-2)?.detail).toMatch(/^at the window's place: .*(scores 0\.\d+ < |now shows something)/)
+  })
+})
+
+// issue 14: Tk's rolodex on a larger font: the surroundings of a click in the middle of a wide entry (rows of
+// entries above and below, no label in them) fit as well anywhere along the row, and the found offset sent the
+// typing's expected region 83 px off the text
+describe('matchWithSurroundings: a place along a uniform stretch is no place', () => {
+  /** A grey window with rows of wide white entries (1 px dark border) at (x, y). */
+  function entries(x: number, y: number): Frame {
+    const W = 1100
+    const H = 500
+    const data = new Uint8Array(W * H * 4).fill(217)
+    for (let i = 3; i < data.length; i += 4) data[i] = 255
+    for (let row = 0; row < 6; row++) {
+      const top = y + row * 27
+      for (let yy = top; yy < top + 23; yy++)
+        for (let xx = x; xx < x + 900; xx++) {
+          const edge = yy === top || yy === top + 22 || xx === x || xx === x + 899
+          const v = edge ? 90 : 255
+          data.set([v, v, v], (yy * W + xx) * 4)
+        }
+    }
+    return { width: W, height: H, channels: 4, data }
+  }
+  it('refuses surroundings that fit as well a quarter crop to the side', () => {
+    const recorded = entries(100, 60)
+    const cropBox = { x: 502, y: 104, width: 96, height: 40 }
+    const r = matchWithSurroundings(entries(150, 90), recorded, cropBox, {
+      threshold: 0.8,
+      ambiguityMargin: 0.03,
+      lookAlikeMargin: 0.1,
+    })
+    expect(r.match).toBeNull()
+    expect(r.detail).toMatch(/fits as well \d+ px (left|right) \(a uniform stretch: no place along it\)/)
   })
 })

@@ -410,6 +410,30 @@ export function scoreResampled(frame: Frame, template: Frame, box: BoundingBox):
   return aa < 1e-6 * n || bb < 1e-6 * n ? 0 : Math.max(-1, Math.min(1, ab / Math.sqrt(aa * bb)))
 }
 
+/** A shifted place scoring within this (0.02) of the best one makes the best one a point on a ridge. */
+const RIDGE_MARGIN = 0.02
+
+/**
+ * Whether `template` fits `box` on `now` about as well (within `RIDGE_MARGIN`) shifted by `step` along either axis:
+ * then the match is a ridge, not a peak. The shift that does, in words, or null. Pure.
+ */
+function ridgeShift(now: Frame, template: Frame, box: BoundingBox, step: { x: number; y: number }): string | null {
+  const score = scoreResampled(now, template, box)
+  for (const [dx, dy] of [
+    [step.x, 0],
+    [-step.x, 0],
+    [0, step.y],
+    [0, -step.y],
+  ] as const) {
+    const shifted = { ...box, x: box.x + dx, y: box.y + dy }
+    if (scoreResampled(now, template, shifted) >= score - RIDGE_MARGIN)
+      return dx !== 0
+        ? `${Math.abs(dx)} px ${dx > 0 ? 'right' : 'left'}`
+        : `${Math.abs(dy)} px ${dy > 0 ? 'down' : 'up'}`
+  }
+  return null
+}
+
 /**
  * Looks for the recorded element with its surroundings (issue 14 Build 3, "the neighbours' layout settles
  * it"): the recorded screen around the crop, 3× then 5× the crop's size (clipped to the screen), is matched on
@@ -462,6 +486,16 @@ export function matchWithSurroundings(
     }
     if (isAmbiguousMatch(m, opts.ambiguityMargin)) {
       tried.push(`${size} two places score alike (${fmt(m.score)})`)
+      continue
+    }
+    // surroundings inside a wide uniform element (an entry's middle, rows of entries above and below) fit as well
+    // a quarter crop to the side: the place along that ridge is arbitrary, and so is the click's offset
+    const ridge = ridgeShift(now, template, m.box, {
+      x: Math.max(4, Math.round((cropBox.width * m.scale) / 4)),
+      y: Math.max(4, Math.round((cropBox.height * m.scale) / 4)),
+    })
+    if (ridge) {
+      tried.push(`${size} NCC ${fmt(m.score)} fits as well ${ridge} (a uniform stretch: no place along it)`)
       continue
     }
     // the surroundings say where; the element itself must still be there (a dialog whose buttons were
