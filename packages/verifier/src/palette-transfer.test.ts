@@ -1,0 +1,261 @@
+// Verification across a palette or theme change (issue 14, the desktop bench's `colours` variant): the recorded
+// frames are compared in the colours the screen before the step has now.
+import { fc, test } from '@fast-check/vitest'
+import { describe, expect, it } from 'vitest'
+import { decideVerdict } from './decide-verdict'
+import { assessExpectedChange, type ExpectedChangeResult, type RgbaImage } from './expected-change'
+import { learnPalette, recolour } from './palette-transfer'
+import { verifyStep } from './verify-step'
+
+type Rgb = [number, number, number]
+/** UI colours far apart in YIQ (each pair differs at pixelmatch's threshold 0.1). */
+const PALETTE: readonly Rgb[] = [
+  [244, 244, 244],
+  [20, 20, 20],
+  [200, 40, 40],
+  [40, 160, 60],
+  [50, 70, 200],
+  [230, 200, 40],
+]
+const W = 64
+const H = 48
+const LEGEND_Y = 40
+
+interface Block {
+  x: number
+  y: number
+  w: number
+  h: number
+  colour: number
+}
+
+function fill(img: RgbaImage, b: Block, rgb: Rgb = PALETTE[b.colour] as Rgb): void {
+  for (let y = Math.max(0, b.y); y < Math.min(img.height, b.y + b.h); y++)
+    for (let x = Math.max(0, b.x); x < Math.min(img.width, b.x + b.w); x++) {
+      const p = (y * img.width + x) * 4
+      img.data.set([...rgb, 255], p)
+    }
+}
+
+/** A screen of palette colours: background, blocks above, and a legend row of 8×8 squares of every colour. */
+function screen(blocks: readonly Block[]): RgbaImage {
+  const img = { width: W, height: H, data: new Uint8Array(W * H * 4) }
+  fill(img, { x: 0, y: 0, w: W, h: H, colour: 0 })
+  for (const b of blocks) fill(img, b)
+  for (let colour = 0; colour < PALETTE.length; colour++) fill(img, { x: colour * 8, y: LEGEND_Y, w: 8, h: 8, colour })
+  return img
+}
+
+const withBlock = (img: RgbaImage, b: Block): RgbaImage => {
+  const copy = { ...img, data: new Uint8Array(img.data) }
+  fill(copy, b)
+  return copy
+}
+
+/** The same screen with every palette colour k drawn as palette colour perm[k]. */
+function inPalette(img: RgbaImage, perm: readonly number[]): RgbaImage {
+  const data = new Uint8Array(img.data)
+  for (let p = 0; p < data.length; p += 4) {
+    const k = PALETTE.findIndex((c) => c[0] === data[p] && c[1] === data[p + 1] && c[2] === data[p + 2])
+    if (k < 0) throw new Error('inPalette: a colour outside the palette')
+    data.set(PALETTE[perm[k] as number] as Rgb, p)
+  }
+  return { ...img, data }
+}
+
+const box = (b: Block) => ({ x: b.x, y: b.y, width: b.w, height: b.h })
+
+/** What the verdict is decided on. */
+const verdictNumbers = (r: ExpectedChangeResult) => ({
+  comparedPixels: r.comparedPixels,
+  expectedChangedPixels: r.expectedChangedPixels,
+  differingPixels: r.differingPixels,
+  regionSimilarity: r.regionSimilarity,
+  unchangedShare: r.unchangedShare,
+  expectedChangeMissing: r.expectedChangeMissing,
+  unexpectedPixels: r.unexpectedPixels,
+  unexpectedRegions: r.unexpectedRegions,
+  changedElsewhere: r.changedElsewhere,
+  verdict: decideVerdict({ region: r }).status,
+})
+
+const colour = fc.integer({ min: 0, max: PALETTE.length - 1 })
+const block = fc.record({
+  x: fc.integer({ min: 0, max: W - 4 }),
+  y: fc.integer({ min: 0, max: LEGEND_Y - 4 }),
+  w: fc.integer({ min: 4, max: 24 }),
+  h: fc.integer({ min: 4, max: 16 }),
+  colour,
+})
+const clipped = (b: Block): Block => ({ ...b, w: Math.min(b.w, W - b.x), h: Math.min(b.h, LEGEND_Y - b.y) })
+const permutation = fc.shuffledSubarray(
+  PALETTE.map((_, k) => k),
+  { minLength: PALETTE.length, maxLength: PALETTE.length },
+)
+
+describe('palette transfer on the expected-change check', () => {
+  test.prop(
+    [
+      fc.array(block, { maxLength: 5 }),
+      block,
+      fc.constantFrom('right', 'missing', 'elsewhere', 'other colour'),
+      block,
+      colour,
+      permutation,
+    ],
+    { numRuns: 150 },
+  )(
+    'a recoloured screen gives the verdict numbers of the uncoloured one',
+    (blocks, change, outcome, elsewhere, otherColour, perm) => {
+      const recordedBefore = screen(blocks.map(clipped))
+      const step = clipped(change)
+      const recordedAfter = withBlock(recordedBefore, step)
+      const actualAfter =
+        outcome === 'right'
+          ? recordedAfter
+          : outcome === 'missing'
+            ? recordedBefore
+            : outcome === 'elsewhere'
+              ? withBlock(recordedBefore, clipped(elsewhere))
+              : withBlock(recordedBefore, { ...step, colour: otherColour })
+      const common = { recordedBefore, recordedAfter, targetBox: box(step) }
+      const uncoloured = assessExpectedChange({ ...common, actualBefore: recordedBefore, actualAfter })
+      const coloured = assessExpectedChange({
+        ...common,
+        actualBefore: inPalette(recordedBefore, perm),
+        actualAfter: inPalette(actualAfter, perm),
+      })
+      expect(verdictNumbers(coloured)).toEqual(verdictNumbers(uncoloured))
+      // the same screen is compared as it is; any other permutation is a palette change the map explains
+      const identity = perm.every((to, from) => to === from)
+      expect(uncoloured.palette?.applied).toBe(false)
+      expect(coloured.palette?.applied).toBe(!identity)
+      if (!identity) expect(coloured.palette?.explained).toBe(1)
+    },
+  )
+
+  // a dark theme: background and text swap, the accent turns from blue to yellow
+  const DARK = [1, 0, 2, 3, 5, 4]
+  const cell = { x: 8, y: 8, w: 12, h: 10, colour: 4 }
+  const recordedBefore = screen([{ x: 30, y: 4, w: 20, h: 6, colour: 1 }])
+  const recordedAfter = withBlock(recordedBefore, cell)
+
+  it('a right step under the new palette passes, and says the palette was mapped', () => {
+    const r = assessExpectedChange({
+      recordedBefore,
+      recordedAfter,
+      actualBefore: inPalette(recordedBefore, DARK),
+      actualAfter: inPalette(recordedAfter, DARK),
+      targetBox: box(cell),
+    })
+    expect(r.regionSimilarity).toBe(1)
+    expect(r.palette).toMatchObject({ applied: true, explained: 1, colours: 4 })
+    expect(decideVerdict({ region: r }).status).toBe('pass')
+  })
+
+  it('the change drawn at another place under the new palette fails', () => {
+    const r = assessExpectedChange({
+      recordedBefore,
+      recordedAfter,
+      actualBefore: inPalette(recordedBefore, DARK),
+      actualAfter: inPalette(withBlock(recordedBefore, { ...cell, x: 40, y: 20 }), DARK),
+      targetBox: box(cell),
+    })
+    expect(r.palette?.applied).toBe(true)
+    expect(r.changedElsewhere).toBe(true)
+    expect(r.expectedChangeMissing).toBe(true)
+    expect(decideVerdict({ region: r }).status).toBe('fail')
+  })
+
+  it('no change at all under the new palette fails: the region still looks as before, in its new colours', () => {
+    const r = assessExpectedChange({
+      recordedBefore,
+      recordedAfter,
+      actualBefore: inPalette(recordedBefore, DARK),
+      actualAfter: inPalette(recordedBefore, DARK),
+      targetBox: box(cell),
+    })
+    expect(r.unchangedShare).toBe(1)
+    expect(decideVerdict({ region: r }).status).toBe('fail')
+  })
+
+  it('a colour the screen before never showed is compared as recorded, never skipped', () => {
+    // the step draws a colour absent from the before-frames: its pixels are compared raw, so a recoloured
+    // version of it differs and the step does not pass on pixels nobody could map
+    const unseen: Rgb = [120, 0, 160]
+    const before = screen([])
+    const after = { ...before, data: new Uint8Array(before.data) }
+    fill(after, cell, unseen)
+    const actualAfter = inPalette(before, DARK)
+    fill(actualAfter, cell, [160, 120, 0])
+    const r = assessExpectedChange({
+      recordedBefore: before,
+      recordedAfter: after,
+      actualBefore: inPalette(before, DARK),
+      actualAfter,
+      targetBox: box(cell),
+    })
+    expect(r.palette?.applied).toBe(true)
+    expect(r.differingPixels).toBe(cell.w * cell.h)
+    expect(decideVerdict({ region: r }).status).not.toBe('pass')
+  })
+
+  it('a relaid-out screen is explained by no colour map: no transfer', () => {
+    // fine structure of every colour, moved by one pixel now (a larger font, another layout)
+    const noisy = screen([])
+    let s = 7
+    for (let y = 0; y < LEGEND_Y; y++)
+      for (let x = 0; x < W; x++) {
+        s = (s * 1103515245 + 12345) >>> 0
+        fill(noisy, { x, y, w: 1, h: 1, colour: s % PALETTE.length })
+      }
+    const shifted = { ...noisy, data: new Uint8Array(noisy.data) }
+    shifted.data.set(noisy.data.subarray(4), 0)
+    const area = new Uint8Array(W * H).fill(1)
+    const identity = { x: (v: number) => v, y: (v: number) => v }
+    const learned = learnPalette(noisy, inPalette(shifted, DARK), area, identity, { threshold: 0.1 })
+    expect(learned.explained).toBeLessThan(0.9)
+    expect(learned.applied).toBe(false)
+  })
+
+  it('a blend of two colours the map knows becomes the same blend of their new colours', () => {
+    const before = screen([])
+    const learned = learnPalette(
+      before,
+      inPalette(before, DARK),
+      new Uint8Array(W * H).fill(1),
+      {
+        x: (v: number) => v,
+        y: (v: number) => v,
+      },
+      { threshold: 0.1 },
+    )
+    // antialiased text: a quarter of the way from the background (244) to the text colour (20)
+    const edge = { width: 1, height: 1, data: new Uint8Array([188, 188, 188, 255]) }
+    expect([...recolour(edge, learned).data]).toEqual([76, 76, 76, 255])
+  })
+})
+
+describe('verifyStep under a palette change', () => {
+  it("names the palette change in the verdict's reason", async () => {
+    const DARK = [1, 0, 2, 3, 5, 4]
+    const cell = { x: 8, y: 8, w: 12, h: 10, colour: 4 }
+    const before = screen([])
+    const after = withBlock(before, cell)
+    const frame = (img: RgbaImage) => ({ ...img, channels: 4 as const })
+    const result = await verifyStep({
+      actionIndex: 0,
+      description: 'Click the cell',
+      expected: frame(after),
+      recordedBefore: frame(before),
+      actualBefore: frame(inPalette(before, DARK)),
+      actual: frame(inPalette(after, DARK)),
+      targetBox: box(cell),
+    })
+    expect(result.finalResult).toBe('pass')
+    expect(result.reason).toMatch(
+      /Compared after the palette change \(4 colours mapped, the screen before explained at 100 %\)/,
+    )
+    expect(result.details?.region).toMatchObject({ palette: { applied: true, explained: 1, colours: 4 } })
+  })
+})
