@@ -119,6 +119,8 @@ export interface ExpectedChangeResult {
 const DEFAULT_THRESHOLD = 0.1
 /** How far around the expected regions the palette of the before-frames is learned (recorded pixels). */
 const PALETTE_MARGIN_PX = 64
+/** A colour map that shows more than this share of the step's change in one colour before and after is not used. */
+const MAX_HIDDEN_CHANGE = 0.5
 
 /** Integer bounds [x0, y0, x1, y1) of a rectangle clipped to w×h. */
 function bounds(r: Rect, w: number, h: number): [number, number, number, number] {
@@ -355,10 +357,21 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     input.actualBefore && input.actualBefore.width === act.width && input.actualBefore.height === act.height
       ? input.actualBefore
       : null
+  // what changed during the replayed step outside the expected regions (moved)
+  const changedNow = actBefore
+    ? changeMask(actBefore, act, {
+        threshold,
+        ignore: [
+          ...regions.flatMap((r) => placements.map((o) => grow(o.rect(r), margin))),
+          ...(input.ignore ?? []).map((r) => (placements[0] as Placement).rect(r)),
+          ...(input.actualTargetBox ? [grow(input.actualTargetBox, margin)] : []),
+        ],
+      })
+    : null
   let palette: PaletteSummary | null = null
   let recAfter = rec
   let recBefore = before
-  if (before && actBefore && regions.length) {
+  if (before && actBefore && changedNow && regions.length) {
     const area = new Uint8Array(W * H)
     paint(
       area,
@@ -369,17 +382,48 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     )
     if (input.ignore?.length) paint(area, W, H, input.ignore, 0)
     // learned where the regions are compared: at the displacement or where recorded, whichever explains more
+    // of those the map may be trusted at
     let learned: ReturnType<typeof learnPalette> | null = null
     for (const o of placements) {
       const t = learnPalette(before, actBefore, area, o, { threshold })
-      if (!learned || t.explained > learned.explained) learned = t
+      if (
+        !learned ||
+        (t.applied && !learned.applied) ||
+        (t.applied === learned.applied && t.explained > learned.explained)
+      )
+        learned = t
     }
     const transfer = learned as ReturnType<typeof learnPalette>
     const { map: _map, principal: _principal, ...summary } = transfer
     palette = summary
     if (transfer.applied) {
-      recAfter = recolour(rec, transfer)
-      recBefore = recolour(before, transfer)
+      // only the recorded pixels compared below: the regions, and where a change elsewhere is looked up
+      const lookedUp = new Uint8Array(inRegion)
+      for (let i = 0; i < changedNow.length; i++) {
+        if (!changedNow[i]) continue
+        const ax = i % act.width
+        const ay = (i - ax) / act.width
+        for (const o of placements) {
+          const x = o.backX(ax)
+          const y = o.backY(ay)
+          if (x >= 0 && y >= 0 && x < W && y < H) lookedUp[y * W + x] = 1
+        }
+      }
+      const mappedAfter = recolour(rec, transfer, { before, only: lookedUp })
+      const mappedBefore = recolour(before, transfer, { only: inRegion })
+      // a map that draws the step's change in one colour (before and after alike) hides what is checked here
+      let change = 0
+      let hidden = 0
+      for (let i = 0; i < inRegion.length; i++) {
+        if (!inRegion[i] || !expectedMask?.[i]) continue
+        change++
+        if (alike(mappedBefore.data, i * 4, mappedAfter.data, i * 4, maxDelta)) hidden++
+      }
+      if (change > 0 && hidden > change * MAX_HIDDEN_CHANGE) palette = { ...summary, applied: false }
+      else {
+        recAfter = mappedAfter
+        recBefore = mappedBefore
+      }
     }
   }
   let compared = 0
@@ -447,11 +491,8 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
   // U: changed during the replayed step, outside the expected regions (moved), and unlike the recorded after-frame
   let unexpectedRegions: Rect[] = []
   let unexpectedPixels = 0
-  if (actBefore) {
-    const movedRegions = regions.flatMap((r) => placements.map((o) => grow(o.rect(r), margin)))
-    const ignoreMoved = (input.ignore ?? []).map((r) => (placements[0] as Placement).rect(r))
-    const own = input.actualTargetBox ? [grow(input.actualTargetBox, margin)] : []
-    const mask = changeMask(actBefore, act, { threshold, ignore: [...movedRegions, ...ignoreMoved, ...own] })
+  if (changedNow) {
+    const mask = changedNow
     const R = recAfter.data
     const A = act.data
     for (let ay = 0; ay < act.height; ay++) {

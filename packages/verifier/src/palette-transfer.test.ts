@@ -218,6 +218,54 @@ describe('palette transfer on the expected-change check', () => {
     expect(learned.applied).toBe(false)
   })
 
+  it('a window moved off its recorded place is no palette change: the desktop left there explains nothing', () => {
+    // the form drawn at (0, 0) when recorded, at (16, 8) now, on a plain desktop: where it was recorded, the
+    // current screen is one colour, which a map sending every colour there would "explain"
+    const desktop: Block = { x: 0, y: 0, w: 2 * W, h: 2 * H, colour: 1 }
+    const place = (img: RgbaImage, dx: number, dy: number) => {
+      const out = { width: 2 * W, height: 2 * H, data: new Uint8Array(4 * W * H * 4) }
+      fill(out, desktop)
+      for (let y = 0; y < H; y++)
+        out.data.set(img.data.subarray(y * W * 4, (y + 1) * W * 4), ((y + dy) * 2 * W + dx) * 4)
+      return out
+    }
+    const r = assessExpectedChange({
+      recordedBefore: place(recordedBefore, 0, 0),
+      recordedAfter: place(recordedAfter, 0, 0),
+      actualBefore: place(recordedBefore, W, H),
+      actualAfter: place(recordedBefore, W, H),
+      displacement: { x: W, y: H },
+      targetBox: box(cell),
+    })
+    expect(r.palette?.applied).toBe(false)
+    expect(r.expectedChangeMissing).toBe(true)
+    expect(decideVerdict({ region: r }).status).toBe('fail')
+    // where it was recorded, everything "turned" into the desktop's colour: explained, but by one colour
+    const whereRecorded = new Uint8Array(4 * W * H)
+    for (let y = 0; y < H; y++) whereRecorded.fill(1, y * 2 * W, y * 2 * W + W)
+    const identity = { x: (v: number) => v, y: (v: number) => v }
+    const learned = learnPalette(place(recordedBefore, 0, 0), place(recordedBefore, W, H), whereRecorded, identity, {
+      threshold: 0.1,
+    })
+    expect(learned.explained).toBe(1)
+    expect(learned.applied).toBe(false)
+  })
+
+  it('a map that draws the change in one colour before and after is not used', () => {
+    // the new palette draws the accent (4) and the background (0) alike: the step's change cannot be seen
+    const MERGED = [0, 1, 2, 3, 0, 5]
+    const r = assessExpectedChange({
+      recordedBefore,
+      recordedAfter,
+      actualBefore: inPalette(recordedBefore, MERGED),
+      actualAfter: inPalette(recordedBefore, MERGED),
+      targetBox: box(cell),
+    })
+    expect(r.palette?.explained).toBe(1)
+    expect(r.palette?.applied).toBe(false)
+    expect(decideVerdict({ region: r }).status).not.toBe('pass')
+  })
+
   it('a blend of two colours the map knows becomes the same blend of their new colours', () => {
     const before = screen([])
     const learned = learnPalette(

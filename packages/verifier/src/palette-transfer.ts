@@ -13,8 +13,9 @@ export interface PaletteOptions {
   /** The map is trusted when it explains at least this share of the aligned pixels (default 0.9). */
   minExplained?: number
   /**
-   * …and explains at least this many pixels more than no map at all (default 64): the screens really differ in
-   * colour, so the same screen is compared as it is.
+   * …and explains at least this many pixels more than no map at all and than one colour everywhere (default
+   * 64): the screens really differ in colour (the same screen is compared as it is), and the current one is not
+   * a plain area that any map into its colour would explain.
    */
   minGainPixels?: number
   /** Fewer aligned pixels than this teach nothing (default 256). */
@@ -36,7 +37,12 @@ export interface PaletteSummary {
 }
 
 export interface PaletteTransfer extends PaletteSummary {
-  /** Recorded colour → current colour (0xRRGGBB), for every colour seen on the aligned pixels. */
+  /**
+   * (Recorded colour, role) → current colour, for every colour seen on the aligned pixels; key: roleKey. One
+   * colour may play two roles that a theme recolours apart: black text turning white while the black desktop
+   * around the window stays black. The role tells them apart: inside an area of the colour, or part of a
+   * structure (a glyph, a line, an edge).
+   */
   map: ReadonlyMap<number, number>
   /**
    * The colours covering the most pixels (a UI's own colours, not its antialiasing): a colour never seen that
@@ -53,11 +59,37 @@ const PRINCIPAL_SHARE = 0.004
 const MAX_PRINCIPAL = 32
 /** A colour is a blend of two others when it lies this close (RGB units) to the line between them. */
 const BLEND_TOLERANCE = 3
-/** Pair keys: recorded colour × 2^24 + current colour (below 2^48, exact in a double). */
+/** The side of the squares of one colour that make a fill (see roleAt). */
+const AREA_PX = 4
+/** How far away the neighbours are whose colour is a pixel's ground (see groundAt). */
+const GROUND_PX = 3
+/** The share of a colour's pixels in one role that must agree on its current colour for the role to decide. */
+const ROLE_AGREEMENT = 2 / 3
+/** Pair keys: role key × 2^24 + current colour (below 2^49, exact in a double). */
 const COLOURS = 0x1000000
+
+const AREA = 1
+const STRUCTURE = 0
+/** The key of a colour in a role (AREA or STRUCTURE). */
+const roleKey = (colour: number, role: number) => colour * 2 + role
 
 const rgbAt = (d: Uint8Array, p: number) =>
   ((d[p] as number) << 16) | ((d[p + 1] as number) << 8) | (d[p + 2] as number)
+
+/**
+ * AREA when pixel (x, y) lies in a square of AREA_PX × AREA_PX pixels of its colour: a fill, up to its rim and
+ * corners; else STRUCTURE: a glyph's stroke, a caret, a thin line or ring.
+ */
+function roleAt(img: RgbaImage, x: number, y: number, colour: number): number {
+  const { width: w, height: h, data } = img
+  for (let top = Math.max(0, y - AREA_PX + 1); top <= Math.min(y, h - AREA_PX); top++)
+    squares: for (let left = Math.max(0, x - AREA_PX + 1); left <= Math.min(x, w - AREA_PX); left++) {
+      for (let yy = top; yy < top + AREA_PX; yy++)
+        for (let xx = left; xx < left + AREA_PX; xx++) if (rgbAt(data, (yy * w + xx) * 4) !== colour) continue squares
+      return AREA
+    }
+  return STRUCTURE
+}
 
 const scratch = new Uint8Array(8)
 /** The YIQ distance of two 0xRRGGBB colours. */
@@ -74,9 +106,9 @@ function colourDelta(a: number, b: number): number {
 /**
  * Learns which colour each recorded colour has now (a theme or palette change: `-bg`, `tk_setPalette`, a dark
  * mode) from a recorded frame and the current screen of the same moment, aligned by `align`, on the recorded
- * pixels set in `area`: per recorded colour (exact RGB) the current colour most often seen at the same place.
- * The map is `applied` only when it explains the frames (a relaid-out screen is explained by no colour map) and
- * they really differ in colour. Pure.
+ * pixels set in `area`: per recorded colour (exact RGB) and role (see PaletteTransfer.map) the current colour
+ * most often seen at the same place. The map is `applied` only when it explains the frames (a relaid-out
+ * screen is explained by no colour map) and they really differ in colour. Pure.
  */
 export function learnPalette(
   recorded: RgbaImage,
@@ -89,6 +121,7 @@ export function learnPalette(
   const H = recorded.height
   const R = recorded.data
   const C = current.data
+  // (colour in its role) × 2^24 + current colour → pixels
   const pairs = new Map<number, number>()
   let runKey = -1
   let runLength = 0
@@ -100,7 +133,8 @@ export function learnPalette(
       if (!area[y * W + x]) continue
       const ax = align.x(x)
       if (ax < 0 || ax >= current.width) continue
-      const key = rgbAt(R, (y * W + x) * 4) * COLOURS + rgbAt(C, (ay * current.width + ax) * 4)
+      const from = rgbAt(R, (y * W + x) * 4)
+      const key = roleKey(from, roleAt(recorded, x, y, from)) * COLOURS + rgbAt(C, (ay * current.width + ax) * 4)
       pixels++
       if (key === runKey) {
         runLength++
@@ -113,13 +147,42 @@ export function learnPalette(
   }
   if (runLength) pairs.set(runKey, (pairs.get(runKey) ?? 0) + runLength)
 
-  // per recorded colour, the current colour seen most often (the first seen on a tie)
-  const best = new Map<number, { to: number; count: number }>()
+  // per recorded colour, and per colour in its role, the current colour seen most often (the first on a tie)
+  const inRole = new Map<number, Map<number, number>>()
+  const pooled = new Map<number, Map<number, number>>()
   for (const [key, count] of pairs) {
     const from = Math.floor(key / COLOURS)
     const to = key - from * COLOURS
-    const known = best.get(from)
-    if (!known || count > known.count) best.set(from, { to, count })
+    for (const [table, k] of [
+      [inRole, from],
+      [pooled, Math.floor(from / 2)],
+    ] as const) {
+      const counts = table.get(k) ?? new Map<number, number>()
+      table.set(k, counts)
+      counts.set(to, (counts.get(to) ?? 0) + count)
+    }
+  }
+  const mostSeen = (counts: Map<number, number>) => {
+    let to = -1
+    let most = 0
+    let total = 0
+    for (const [c, n] of counts) {
+      total += n
+      if (n > most) [to, most] = [c, n]
+    }
+    return { to, most, total }
+  }
+  // a colour's role decides only when its pixels in that role agree clearly; else its pixels of both roles do
+  const best = new Map<number, { to: number }>()
+  const perColour = new Map<number, number>()
+  for (const [from, counts] of inRole) {
+    const role = mostSeen(counts)
+    const colour = Math.floor(from / 2)
+    best.set(
+      from,
+      role.most >= role.total * ROLE_AGREEMENT ? role : mostSeen(pooled.get(colour) as Map<number, number>),
+    )
+    perColour.set(colour, (perColour.get(colour) ?? 0) + role.total)
   }
   const maxDelta = maxDeltaOf(opts.threshold)
   let explained = 0
@@ -129,48 +192,89 @@ export function learnPalette(
     const to = key - from * COLOURS
     const mapped = (best.get(from) as { to: number }).to
     if (mapped === to || colourDelta(mapped, to) <= maxDelta) explained += count
-    if (from === to || colourDelta(from, to) <= maxDelta) asIs += count
+    const colour = Math.floor(from / 2)
+    if (colour === to || colourDelta(colour, to) <= maxDelta) asIs += count
   }
   const map = new Map<number, number>()
-  let colours = 0
+  const recoloured = new Set<number>()
   for (const [from, { to }] of best) {
     map.set(from, to)
-    if (to !== from) colours++
-  }
-  const perColour = new Map<number, number>()
-  for (const [key, count] of pairs) {
-    const from = Math.floor(key / COLOURS)
-    perColour.set(from, (perColour.get(from) ?? 0) + count)
+    if (to !== Math.floor(from / 2)) recoloured.add(Math.floor(from / 2))
   }
   const principal = [...perColour]
     .filter(([, n]) => n >= pixels * PRINCIPAL_SHARE)
     .sort((a, b) => b[1] - a[1])
     .slice(0, MAX_PRINCIPAL)
     .map(([c]) => c)
+  // one current colour everywhere (a desktop where the window is no more) explains every map: the baseline
+  const perCurrent = new Map<number, number>()
+  for (const [key, count] of pairs) {
+    const to = key % COLOURS
+    perCurrent.set(to, (perCurrent.get(to) ?? 0) + count)
+  }
+  const oneColour = Math.max(0, ...perCurrent.values())
   const explainedShare = pixels ? explained / pixels : 0
   const asIsShare = pixels ? asIs / pixels : 0
   const applied =
     pixels >= (opts.minPixels ?? DEFAULT_MIN_PIXELS) &&
     explainedShare >= (opts.minExplained ?? DEFAULT_MIN_EXPLAINED) &&
-    explained - asIs >= (opts.minGainPixels ?? DEFAULT_MIN_GAIN_PIXELS)
-  return { applied, explained: explainedShare, asIs: asIsShare, colours, pixels, map, principal }
+    explained - Math.max(asIs, oneColour) >= (opts.minGainPixels ?? DEFAULT_MIN_GAIN_PIXELS)
+  return { applied, explained: explainedShare, asIs: asIsShare, colours: recoloured.size, pixels, map, principal }
 }
 
 const channels = (c: number): [number, number, number] => [c >> 16, (c >> 8) & 0xff, c & 0xff]
 
+type Transfer = Pick<PaletteTransfer, 'map' | 'principal'>
+
+/** The current colour of a learned colour: as learned in this role, else as learned in the other. */
+const learned = (colour: number, role: number, t: Transfer) =>
+  t.map.get(roleKey(colour, role)) ?? t.map.get(roleKey(colour, 1 - role))
+
+/** The colour most of the eight neighbours GROUND_PX away from pixel (x, y) have: the ground it is drawn on. */
+function groundAt(img: RgbaImage, x: number, y: number): number {
+  const { width: w, height: h, data } = img
+  const x0 = Math.max(0, x - GROUND_PX)
+  const x1 = Math.min(w - 1, x + GROUND_PX)
+  const y0 = Math.max(0, y - GROUND_PX) * w
+  const y1 = Math.min(h - 1, y + GROUND_PX) * w
+  const row = y * w
+  const seen = [y0 + x0, y0 + x, y0 + x1, row + x0, row + x1, y1 + x0, y1 + x, y1 + x1].map((i) => rgbAt(data, i * 4))
+  let ground = seen[0] as number
+  let most = 0
+  for (const c of seen) {
+    let n = 0
+    for (const d of seen) if (d === c) n++
+    if (n > most) [ground, most] = [c, n]
+  }
+  return ground
+}
+
 /**
- * The current colour of a recorded colour the map never saw, when it is a blend of two principal colours
- * (antialiased text or edges between them): the same blend of their current colours. Undefined otherwise.
+ * The current colour of a recorded colour that is a blend of two principal colours (antialiased text or an
+ * edge): the same blend of their current colours, the ground it is drawn on as an area and the other colour as
+ * structure. Blends with the ground are tried first (greys lie between many pairs). Undefined for no blend.
  */
-function blendOf(colour: number, transfer: Pick<PaletteTransfer, 'map' | 'principal'>): number | undefined {
+function blendOf(colour: number, ground: number, transfer: Transfer): number | undefined {
+  const { principal } = transfer
+  const onGround = principal.includes(ground) ? blendBetween(colour, [ground], ground, transfer) : undefined
+  return onGround ?? blendBetween(colour, principal, ground, transfer)
+}
+
+function blendBetween(
+  colour: number,
+  firsts: readonly number[],
+  ground: number,
+  transfer: Transfer,
+): number | undefined {
   const c = channels(colour)
-  let bestResidual = BLEND_TOLERANCE * BLEND_TOLERANCE
+  let longest = 0
   let found: number | undefined
-  const { principal, map } = transfer
-  for (let i = 0; i < principal.length; i++) {
-    const a = channels(principal[i] as number)
-    for (let j = i + 1; j < principal.length; j++) {
-      const b = channels(principal[j] as number)
+  const now = (k: number) => channels(learned(k, k === ground ? AREA : STRUCTURE, transfer) as number)
+  for (const first of firsts) {
+    const b = channels(first)
+    for (const second of transfer.principal) {
+      if (second === first) continue
+      const a = channels(second)
       // c ≈ b + t (a − b), 0 < t < 1
       const [abR, abG, abB] = [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
       const [cbR, cbG, cbB] = [c[0] - b[0], c[1] - b[1], c[2] - b[2]]
@@ -179,11 +283,11 @@ function blendOf(colour: number, transfer: Pick<PaletteTransfer, 'map' | 'princi
       const t = (cbR * abR + cbG * abG + cbB * abB) / len2
       if (t <= 0 || t >= 1) continue
       const residual = (cbR - t * abR) ** 2 + (cbG - t * abG) ** 2 + (cbB - t * abB) ** 2
-      if (residual > bestResidual) continue
-      const ma = channels(map.get(principal[i] as number) as number)
-      const mb = channels(map.get(principal[j] as number) as number)
+      // of the lines it lies on, the longest: text on its ground rather than a shade between two greys
+      if (residual > BLEND_TOLERANCE * BLEND_TOLERANCE || len2 <= longest) continue
+      const [ma, mb] = [now(second), now(first)]
       const mix = (k: 0 | 1 | 2) => Math.round(mb[k] + t * (ma[k] - mb[k]))
-      bestResidual = residual
+      longest = len2
       found = (mix(0) << 16) | (mix(1) << 8) | mix(2)
     }
   }
@@ -191,28 +295,43 @@ function blendOf(colour: number, transfer: Pick<PaletteTransfer, 'map' | 'princi
 }
 
 /**
- * A copy of `image` in the current colours: every colour the map knows, or a blend of two principal colours,
- * replaced by its current colour; any other colour as it is (compared as recorded). Pure.
+ * A copy of `image` in the current colours: a principal colour as learned in its role (else in the other);
+ * any other colour as the blend of two principal colours it is, else as learned; a colour never seen and no
+ * blend stays as it is (compared as recorded). A pixel `before` shows alike has the role and ground it has
+ * there (the ground around newly typed text stays ground). With `only`, just the pixels set in it. Pure.
  */
-export function recolour(image: RgbaImage, transfer: Pick<PaletteTransfer, 'map' | 'principal'>): RgbaImage {
+export function recolour(
+  image: RgbaImage,
+  transfer: Transfer,
+  opts: { before?: RgbaImage | null; only?: Uint8Array } = {},
+): RgbaImage {
   const data = new Uint8Array(image.data)
-  const blends = new Map<number, number | undefined>()
-  let lastFrom = -1
-  let lastTo: number | undefined
-  for (let p = 0; p < data.length; p += 4) {
-    const from = rgbAt(data, p)
-    if (from !== lastFrom) {
-      lastFrom = from
-      lastTo = transfer.map.get(from)
-      if (lastTo === undefined) {
-        if (!blends.has(from)) blends.set(from, blendOf(from, transfer))
-        lastTo = blends.get(from)
+  const known = new Map<number, number | undefined>()
+  const principal = new Set(transfer.principal)
+  const { before, only } = opts
+  for (let y = 0; y < image.height; y++) {
+    for (let x = 0; x < image.width; x++) {
+      if (only && !only[y * image.width + x]) continue
+      const p = (y * image.width + x) * 4
+      const from = rgbAt(image.data, p)
+      const source = before && rgbAt(before.data, p) === from ? before : image
+      const role = roleAt(source, x, y, from)
+      const ground = principal.has(from) ? -1 : groundAt(source, x, y)
+      // antialiasing repeats its colours on every ground: a blend is taken apart before a colour seen elsewhere
+      const key = roleKey(from, role) * COLOURS * 2 + (ground + 1)
+      let to = known.get(key)
+      if (to === undefined && !known.has(key)) {
+        to =
+          ground < 0
+            ? learned(from, role, transfer)
+            : (blendOf(from, ground, transfer) ?? learned(from, role, transfer))
+        known.set(key, to)
       }
+      if (to === undefined) continue
+      data[p] = to >> 16
+      data[p + 1] = (to >> 8) & 0xff
+      data[p + 2] = to & 0xff
     }
-    if (lastTo === undefined) continue
-    data[p] = lastTo >> 16
-    data[p + 1] = (lastTo >> 8) & 0xff
-    data[p + 2] = lastTo & 0xff
   }
   return { width: image.width, height: image.height, data }
 }
