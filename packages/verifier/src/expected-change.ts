@@ -394,7 +394,7 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
         learned = t
     }
     const transfer = learned as ReturnType<typeof learnPalette>
-    const { map: _map, principal: _principal, ...summary } = transfer
+    const { map: _map, principal: _principal, onGround: _onGround, ...summary } = transfer
     palette = summary
     if (transfer.applied) {
       // only the recorded pixels compared below: the regions, and where a change elsewhere is looked up

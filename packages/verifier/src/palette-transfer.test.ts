@@ -266,6 +266,22 @@ describe('palette transfer on the expected-change check', () => {
     expect(decideVerdict({ region: r }).status).not.toBe('pass')
   })
 
+  it('a relaid-out screen of the same colours is not explained by a map of a few misplaced edges', () => {
+    // one-pixel lines of five colours on the background, one pixel further right now: most pixels are alike as
+    // they are, and a map sending each line's colour to the background "explains" where the lines were, but
+    // not where they are now
+    const bars = screen([])
+    for (let k = 1; k < PALETTE.length; k++) fill(bars, { x: k * 10, y: 0, w: 1, h: LEGEND_Y, colour: k })
+    const moved = { ...bars, data: new Uint8Array(bars.data) }
+    moved.data.set(bars.data.subarray(0, bars.data.length - 4), 4)
+    const everywhere = new Uint8Array(W * H).fill(1)
+    const identity = { x: (v: number) => v, y: (v: number) => v }
+    const learned = learnPalette(bars, moved, everywhere, identity, { threshold: 0.1 })
+    expect(learned.explained).toBeGreaterThanOrEqual(0.9)
+    expect((learned.explained - learned.asIs) * learned.pixels).toBeGreaterThanOrEqual(64)
+    expect(learned.applied).toBe(false)
+  })
+
   it('a blend of two colours the map knows becomes the same blend of their new colours', () => {
     const before = screen([])
     const learned = learnPalette(
@@ -281,6 +297,48 @@ describe('palette transfer on the expected-change check', () => {
     // antialiased text: a quarter of the way from the background (244) to the text colour (20)
     const edge = { width: 1, height: 1, data: new Uint8Array([188, 188, 188, 255]) }
     expect([...recolour(edge, learned).data]).toEqual([76, 76, 76, 255])
+  })
+})
+
+describe('text and lines of one colour', () => {
+  // a board: black grid lines that stay black, and black digits (antialiased into the grey cells) that turn
+  // white, the cells turning dark
+  const [Wb, Hb] = [160, 120]
+  const grey: Rgb = [200, 200, 200]
+  const dark: Rgb = [40, 50, 60]
+  const mix = (a: Rgb, b: Rgb, t: number): Rgb =>
+    [0, 1, 2].map((k) => Math.round((a[k] as number) + t * ((b[k] as number) - (a[k] as number)))) as Rgb
+  function board(cell: Rgb, line: Rgb, digit: Rgb): RgbaImage {
+    const img = { width: Wb, height: Hb, data: new Uint8Array(Wb * Hb * 4) }
+    fill(img, { x: 0, y: 0, w: Wb, h: Hb, colour: 0 }, cell)
+    for (const y of [10, 40, 70, 100]) fill(img, { x: 0, y, w: Wb, h: 1, colour: 0 }, line)
+    for (let k = 0; k < 8; k++) {
+      const x = 8 + k * 18
+      fill(img, { x, y: 20, w: 2, h: 6, colour: 0 }, digit)
+      fill(img, { x: x - 1, y: 20, w: 1, h: 6, colour: 0 }, mix(cell, digit, 0.5))
+      fill(img, { x: x + 2, y: 20, w: 1, h: 6, colour: 0 }, mix(cell, digit, 0.25))
+    }
+    return img
+  }
+  const recorded = board(grey, [0, 0, 0], [0, 0, 0])
+  const now = board(dark, [0, 0, 0], [255, 255, 255])
+  const everywhere = new Uint8Array(Wb * Hb).fill(1)
+  const identity = { x: (v: number) => v, y: (v: number) => v }
+
+  it('learns what the digits turned into from their antialiased edges, though thin black is mostly lines', () => {
+    const learned = learnPalette(recorded, now, everywhere, identity, { threshold: 0.1 })
+    expect(learned.applied).toBe(true)
+    // as a structure, black stayed black (the lines); as text on the cells it turned white
+    expect(learned.onGround.get(0x000000)).toBe(0xffffff)
+    // a digit's edge a third of the way into a cell: a third of the way from the dark cell to white
+    const edge = {
+      width: 3,
+      height: 1,
+      data: new Uint8Array([...grey, 255, ...mix(grey, [0, 0, 0], 1 / 3), 255, ...grey, 255]),
+    }
+    const third = mix(dark, [255, 255, 255], 1 / 3)
+    const got = recolour(edge, learned).data.subarray(4, 7)
+    for (const k of [0, 1, 2]) expect(Math.abs((got[k] as number) - (third[k] as number))).toBeLessThanOrEqual(1)
   })
 })
 

@@ -10,8 +10,13 @@ export interface Alignment {
 export interface PaletteOptions {
   /** Colour threshold 0–1 (pixelmatch's YIQ distance): a mapped colour within it explains a pixel. */
   threshold: number
-  /** The map is trusted when it explains at least this share of the aligned pixels (default 0.9). */
+  /** The map is trusted when it explains at least this share of the aligned pixels (default 0.9)… */
   minExplained?: number
+  /**
+   * …and this share of those alike only through it (default 0.8): a relaid-out screen of mostly the same colours
+   * is explained at 0.95 as it is, and a map then "explains" a few misplaced edges, not the screen.
+   */
+  minExplainedOfChanged?: number
   /**
    * …and explains at least this many pixels more than no map at all and than one colour everywhere (default
    * 64): the screens really differ in colour (the same screen is compared as it is), and the current one is not
@@ -49,9 +54,16 @@ export interface PaletteTransfer extends PaletteSummary {
    * lies between two of them is their blend, and is mapped to the same blend of their current colours.
    */
   principal: readonly number[]
+  /**
+   * Principal colour → its current colour as antialiased text on a ground, read off the blends around it: the
+   * digits and the grid lines of a board are both thin and black, but only the digits' edges blend into the cells,
+   * so this tells what the digits turned into where the thin black pixels mostly are grid lines.
+   */
+  onGround: ReadonlyMap<number, number>
 }
 
 const DEFAULT_MIN_EXPLAINED = 0.9
+const DEFAULT_MIN_EXPLAINED_OF_CHANGED = 0.8
 const DEFAULT_MIN_GAIN_PIXELS = 64
 const DEFAULT_MIN_PIXELS = 256
 /** A principal colour covers at least this share of the aligned pixels; at most MAX_PRINCIPAL of them. */
@@ -61,6 +73,11 @@ const MAX_PRINCIPAL = 32
 const BLEND_TOLERANCE = 3
 /** The side of the squares of one colour that make a fill (see roleAt). */
 const AREA_PX = 4
+/** Blends this far (share) from their ground to the text colour vote for the text's current colour. */
+const BLEND_VOTE_RANGE = [0.2, 0.8] as const
+/** Votes for a text colour are counted in buckets of this many levels per channel; a colour needs this many. */
+const TEXT_QUANTUM = 8
+const MIN_TEXT_VOTES = 8
 /** How far away the neighbours are whose colour is a pixel's ground (see groundAt). */
 const GROUND_PX = 3
 /** The share of a colour's pixels in one role that must agree on its current colour for the role to decide. */
@@ -212,19 +229,85 @@ export function learnPalette(
     const to = key % COLOURS
     perCurrent.set(to, (perCurrent.get(to) ?? 0) + count)
   }
-  const oneColour = Math.max(0, ...perCurrent.values())
+  let oneColour = 0
+  for (const n of perCurrent.values()) oneColour = Math.max(oneColour, n)
   const explainedShare = pixels ? explained / pixels : 0
   const asIsShare = pixels ? asIs / pixels : 0
   const applied =
     pixels >= (opts.minPixels ?? DEFAULT_MIN_PIXELS) &&
     explainedShare >= (opts.minExplained ?? DEFAULT_MIN_EXPLAINED) &&
+    explained - asIs >= (pixels - asIs) * (opts.minExplainedOfChanged ?? DEFAULT_MIN_EXPLAINED_OF_CHANGED) &&
     explained - Math.max(asIs, oneColour) >= (opts.minGainPixels ?? DEFAULT_MIN_GAIN_PIXELS)
-  return { applied, explained: explainedShare, asIs: asIsShare, colours: recoloured.size, pixels, map, principal }
+  const onGround = applied ? textOnGround(recorded, current, area, align, { map, principal }) : new Map()
+  return {
+    applied,
+    explained: explainedShare,
+    asIs: asIsShare,
+    colours: recoloured.size,
+    pixels,
+    map,
+    principal,
+    onGround,
+  }
+}
+
+/**
+ * What each principal colour turned into as text on a ground, voted by the blends that show it: a recorded
+ * pixel a share `t` of the way from its ground g to colour a, shown now as c', says a is now
+ * g' + (c' − g') / t (g' the ground's current colour). Only clear blends vote (t in BLEND_VOTE_RANGE); the
+ * most voted colour (to TEXT_QUANTUM) wins when MIN_TEXT_VOTES agree.
+ */
+function textOnGround(
+  recorded: RgbaImage,
+  current: RgbaImage,
+  area: Uint8Array,
+  align: Alignment,
+  learnedSoFar: Pick<PaletteTransfer, 'map' | 'principal'>,
+): Map<number, number> {
+  const principal = new Set(learnedSoFar.principal)
+  const transfer = { ...learnedSoFar, onGround: new Map<number, number>() }
+  const votes = new Map<number, Map<number, { n: number; sum: [number, number, number] }>>()
+  const W = recorded.width
+  for (let y = 0; y < recorded.height; y++) {
+    const ay = align.y(y)
+    if (ay < 0 || ay >= current.height) continue
+    for (let x = 0; x < W; x++) {
+      if (!area[y * W + x]) continue
+      const ax = align.x(x)
+      if (ax < 0 || ax >= current.width) continue
+      const colour = rgbAt(recorded.data, (y * W + x) * 4)
+      if (principal.has(colour)) continue
+      const ground = groundAt(recorded, x, y)
+      if (!principal.has(ground)) continue
+      const line = blendLine(colour, ground, learnedSoFar.principal)
+      if (!line || line.from !== ground || line.t < BLEND_VOTE_RANGE[0] || line.t > BLEND_VOTE_RANGE[1]) continue
+      const g = channels(learned(ground, AREA, transfer) as number)
+      const now = channels(rgbAt(current.data, (ay * current.width + ax) * 4))
+      const implied = [0, 1, 2].map((k) => (g[k] as number) + ((now[k] as number) - (g[k] as number)) / line.t)
+      if (implied.some((v) => v < -TEXT_QUANTUM || v > 255 + TEXT_QUANTUM)) continue
+      const bucket = implied.reduce((key, v) => key * 64 + Math.round(Math.min(255, Math.max(0, v)) / TEXT_QUANTUM), 0)
+      const forColour = votes.get(line.to) ?? new Map()
+      votes.set(line.to, forColour)
+      const vote = forColour.get(bucket) ?? { n: 0, sum: [0, 0, 0] }
+      forColour.set(bucket, vote)
+      vote.n++
+      for (const k of [0, 1, 2] as const) vote.sum[k] += Math.min(255, Math.max(0, implied[k] as number))
+    }
+  }
+  const onGround = new Map<number, number>()
+  for (const [colour, buckets] of votes) {
+    let top: { n: number; sum: [number, number, number] } | null = null
+    for (const vote of buckets.values()) if (!top || vote.n > top.n) top = vote
+    if (!top || top.n < MIN_TEXT_VOTES) continue
+    const [r, g, b] = top.sum.map((v) => Math.round(v / (top as { n: number }).n)) as [number, number, number]
+    onGround.set(colour, (r << 16) | (g << 8) | b)
+  }
+  return onGround
 }
 
 const channels = (c: number): [number, number, number] => [c >> 16, (c >> 8) & 0xff, c & 0xff]
 
-type Transfer = Pick<PaletteTransfer, 'map' | 'principal'>
+type Transfer = Pick<PaletteTransfer, 'map' | 'principal' | 'onGround'>
 
 /** The current colour of a learned colour: as learned in this role, else as learned in the other. */
 const learned = (colour: number, role: number, t: Transfer) =>
@@ -250,48 +333,56 @@ function groundAt(img: RgbaImage, x: number, y: number): number {
 }
 
 /**
- * The current colour of a recorded colour that is a blend of two principal colours (antialiased text or an
- * edge): the same blend of their current colours, the ground it is drawn on as an area and the other colour as
- * structure. Blends with the ground are tried first (greys lie between many pairs). Undefined for no blend.
+ * The line between two principal colours that `colour` lies on, a blend `t` of the way from `ground` (when that
+ * is principal, else from any of them) to the other: c ≈ ground + t (other − ground), 0 < t < 1. Of the lines it
+ * lies on, the longest: text on its ground rather than a shade between two greys. Null for no blend.
  */
-function blendOf(colour: number, ground: number, transfer: Transfer): number | undefined {
-  const { principal } = transfer
-  const onGround = principal.includes(ground) ? blendBetween(colour, [ground], ground, transfer) : undefined
-  return onGround ?? blendBetween(colour, principal, ground, transfer)
-}
-
-function blendBetween(
+function blendLine(
   colour: number,
-  firsts: readonly number[],
   ground: number,
-  transfer: Transfer,
-): number | undefined {
+  principal: readonly number[],
+): { from: number; to: number; t: number } | null {
   const c = channels(colour)
+  const firsts = principal.includes(ground) ? [ground] : principal
   let longest = 0
-  let found: number | undefined
-  const now = (k: number) => channels(learned(k, k === ground ? AREA : STRUCTURE, transfer) as number)
+  let found: { from: number; to: number; t: number } | null = null
   for (const first of firsts) {
     const b = channels(first)
-    for (const second of transfer.principal) {
+    for (const second of principal) {
       if (second === first) continue
       const a = channels(second)
-      // c ≈ b + t (a − b), 0 < t < 1
       const [abR, abG, abB] = [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
       const [cbR, cbG, cbB] = [c[0] - b[0], c[1] - b[1], c[2] - b[2]]
       const len2 = abR * abR + abG * abG + abB * abB
-      if (len2 === 0) continue
+      if (len2 <= longest) continue
       const t = (cbR * abR + cbG * abG + cbB * abB) / len2
       if (t <= 0 || t >= 1) continue
       const residual = (cbR - t * abR) ** 2 + (cbG - t * abG) ** 2 + (cbB - t * abB) ** 2
-      // of the lines it lies on, the longest: text on its ground rather than a shade between two greys
-      if (residual > BLEND_TOLERANCE * BLEND_TOLERANCE || len2 <= longest) continue
-      const [ma, mb] = [now(second), now(first)]
-      const mix = (k: 0 | 1 | 2) => Math.round(mb[k] + t * (ma[k] - mb[k]))
+      if (residual > BLEND_TOLERANCE * BLEND_TOLERANCE) continue
       longest = len2
-      found = (mix(0) << 16) | (mix(1) << 8) | mix(2)
+      found = { from: first, to: second, t }
     }
   }
-  return found
+  return found ?? (firsts.length < principal.length ? blendLine(colour, -1, principal) : null)
+}
+
+/**
+ * The current colour of a recorded colour that is a blend of two principal colours (antialiased text or an
+ * edge): the same blend of their current colours, the ground it is drawn on as a fill and the other colour as
+ * text on a ground (else as structure). Undefined for no blend.
+ */
+function blendOf(colour: number, ground: number, transfer: Transfer): number | undefined {
+  const line = blendLine(colour, ground, transfer.principal)
+  if (!line) return undefined
+  const now = (k: number) =>
+    channels(
+      (k === ground
+        ? learned(k, AREA, transfer)
+        : (transfer.onGround.get(k) ?? learned(k, STRUCTURE, transfer))) as number,
+    )
+  const [ma, mb] = [now(line.to), now(line.from)]
+  const mix = (k: 0 | 1 | 2) => Math.round(mb[k] + line.t * (ma[k] - mb[k]))
+  return (mix(0) << 16) | (mix(1) << 8) | mix(2)
 }
 
 /**
