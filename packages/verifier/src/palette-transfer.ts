@@ -80,6 +80,8 @@ const TEXT_QUANTUM = 8
 const MIN_TEXT_VOTES = 8
 /** How far away the neighbours are whose colour is a pixel's ground (see groundAt). */
 const GROUND_PX = 3
+/** A pixel at least this many of whose eight neighbours share its colour is ground, not a stroke on it. */
+const GROUND_MAJORITY = 5
 /** The share of a colour's pixels in one role that must agree on its current colour for the role to decide. */
 const ROLE_AGREEMENT = 2 / 3
 /** Pair keys: role key × 2^24 + current colour (below 2^49, exact in a double). */
@@ -94,8 +96,9 @@ const rgbAt = (d: Uint8Array, p: number) =>
   ((d[p] as number) << 16) | ((d[p + 1] as number) << 8) | (d[p + 2] as number)
 
 /**
- * AREA when pixel (x, y) lies in a square of AREA_PX × AREA_PX pixels of its colour: a fill, up to its rim and
- * corners; else STRUCTURE: a glyph's stroke, a caret, a thin line or ring.
+ * AREA when pixel (x, y) lies in a square of AREA_PX × AREA_PX pixels of its colour (a fill, up to its rim and
+ * corners) or is the ground around it (the field between the glyphs of a line of text); else STRUCTURE: a
+ * glyph's stroke, a caret, a thin line or ring, drawn on another colour.
  */
 function roleAt(img: RgbaImage, x: number, y: number, colour: number): number {
   const { width: w, height: h, data } = img
@@ -105,7 +108,7 @@ function roleAt(img: RgbaImage, x: number, y: number, colour: number): number {
         for (let xx = left; xx < left + AREA_PX; xx++) if (rgbAt(data, (yy * w + xx) * 4) !== colour) continue squares
       return AREA
     }
-  return STRUCTURE
+  return neighboursOf(img, x, y).filter((c) => c === colour).length >= GROUND_MAJORITY ? AREA : STRUCTURE
 }
 
 const scratch = new Uint8Array(8)
@@ -313,15 +316,20 @@ type Transfer = Pick<PaletteTransfer, 'map' | 'principal' | 'onGround'>
 const learned = (colour: number, role: number, t: Transfer) =>
   t.map.get(roleKey(colour, role)) ?? t.map.get(roleKey(colour, 1 - role))
 
-/** The colour most of the eight neighbours GROUND_PX away from pixel (x, y) have: the ground it is drawn on. */
-function groundAt(img: RgbaImage, x: number, y: number): number {
+/** The colours of the eight neighbours GROUND_PX away from pixel (x, y) (clamped to the image). */
+function neighboursOf(img: RgbaImage, x: number, y: number): number[] {
   const { width: w, height: h, data } = img
   const x0 = Math.max(0, x - GROUND_PX)
   const x1 = Math.min(w - 1, x + GROUND_PX)
   const y0 = Math.max(0, y - GROUND_PX) * w
   const y1 = Math.min(h - 1, y + GROUND_PX) * w
   const row = y * w
-  const seen = [y0 + x0, y0 + x, y0 + x1, row + x0, row + x1, y1 + x0, y1 + x, y1 + x1].map((i) => rgbAt(data, i * 4))
+  return [y0 + x0, y0 + x, y0 + x1, row + x0, row + x1, y1 + x0, y1 + x, y1 + x1].map((i) => rgbAt(data, i * 4))
+}
+
+/** The colour most of the eight neighbours GROUND_PX away from pixel (x, y) have: the ground it is drawn on. */
+function groundAt(img: RgbaImage, x: number, y: number): number {
+  const seen = neighboursOf(img, x, y)
   let ground = seen[0] as number
   let most = 0
   for (const c of seen) {
