@@ -1,4 +1,6 @@
 import type { Rect } from './compare-screenshots'
+import { learnPalette, type PaletteSummary, recolour } from './palette-transfer'
+import { alike, maxDeltaOf, yiqDelta } from './yiq'
 
 /** RGBA pixels, row-major, 4 bytes each (a DecodedScreenshot fits). */
 export interface RgbaImage {
@@ -106,27 +108,19 @@ export interface ExpectedChangeResult {
   hadExpectedChange: boolean
   /** The recorded change did not happen: at least 80 % of it still looks as before the step. */
   expectedChangeMissing: boolean
+  /**
+   * The colour map learned from the two before-frames (a palette or theme change), null without both of them.
+   * When `applied`, every recorded pixel above was compared in its current colour (a colour the map never saw
+   * as it was recorded).
+   */
+  palette: PaletteSummary | null
 }
 
 const DEFAULT_THRESHOLD = 0.1
-const MAX_YIQ_DELTA = 35215
-
-function yiqDelta(a: Uint8Array, i: number, b: Uint8Array, j: number): number {
-  const r1 = a[i] as number
-  const g1 = a[i + 1] as number
-  const b1 = a[i + 2] as number
-  const r2 = b[j] as number
-  const g2 = b[j + 1] as number
-  const b2 = b[j + 2] as number
-  const y = (r1 - r2) * 0.29889531 + (g1 - g2) * 0.58662247 + (b1 - b2) * 0.11448223
-  const ii = (r1 - r2) * 0.59597799 - (g1 - g2) * 0.2741761 - (b1 - b2) * 0.32180189
-  const q = (r1 - r2) * 0.21147017 - (g1 - g2) * 0.52261711 + (b1 - b2) * 0.31114694
-  return 0.5053 * y * y + 0.299 * ii * ii + 0.1957 * q * q
-}
-
-function maxDeltaOf(threshold: number): number {
-  return MAX_YIQ_DELTA * threshold * threshold
-}
+/** How far around the expected regions the palette of the before-frames is learned (recorded pixels). */
+const PALETTE_MARGIN_PX = 64
+/** A colour map that shows more than this share of the step's change in one colour before and after is not used. */
+const MAX_HIDDEN_CHANGE = 0.5
 
 /** Integer bounds [x0, y0, x1, y1) of a rectangle clipped to w×h. */
 function bounds(r: Rect, w: number, h: number): [number, number, number, number] {
@@ -339,7 +333,9 @@ function shiftsOf(o: Placement): Placement[] {
  * after-frame and the current screen, moved by the step's displacement (the window moved → the region moves).
  * A change that did not happen, or happened differently, lowers `regionSimilarity` however well the rest of
  * the screen matches; a change during the replayed step outside those regions that the recording did not show
- * is reported as `unexpectedRegions`. Pure.
+ * is reported as `unexpectedRegions`. When the screen before the step is the recorded before-frame in other
+ * colours (a palette or theme change), the colour map that explains it is learned around the regions and the
+ * recorded frames are compared through it (`palette`). Pure.
  */
 export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChangeResult {
   const rec = input.recordedAfter
@@ -386,6 +382,80 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
   // line) where it was. Each region counts at its better place.
   const placements: Placement[] =
     d.x === 0 && d.y === 0 && scale === 1 ? [moved(d, scale, anchor)] : [moved(d, scale, anchor), AS_RECORDED]
+  // a palette or theme change: the recorded frames are compared in the colours the screen before the step has now
+  const actBefore =
+    input.actualBefore && input.actualBefore.width === act.width && input.actualBefore.height === act.height
+      ? input.actualBefore
+      : null
+  // what changed during the replayed step outside the expected regions (moved)
+  const changedNow = actBefore
+    ? changeMask(actBefore, act, {
+        threshold,
+        ignore: [
+          ...regions.flatMap((r) => placements.map((o) => grow(o.rect(r), margin))),
+          ...(input.ignore ?? []).map((r) => (placements[0] as Placement).rect(r)),
+          ...(input.actualTargetBox ? [grow(input.actualTargetBox, margin)] : []),
+        ],
+      })
+    : null
+  let palette: PaletteSummary | null = null
+  let recAfter = rec
+  let recBefore = before
+  if (before && actBefore && changedNow && regions.length) {
+    const area = new Uint8Array(W * H)
+    paint(
+      area,
+      W,
+      H,
+      regions.map((r) => grow(r, PALETTE_MARGIN_PX)),
+      1,
+    )
+    if (input.ignore?.length) paint(area, W, H, input.ignore, 0)
+    // learned where the regions are compared: at the displacement or where recorded, whichever explains more
+    // of those the map may be trusted at
+    let learned: ReturnType<typeof learnPalette> | null = null
+    for (const o of placements) {
+      const t = learnPalette(before, actBefore, area, o, { threshold })
+      if (
+        !learned ||
+        (t.applied && !learned.applied) ||
+        (t.applied === learned.applied && t.explained > learned.explained)
+      )
+        learned = t
+    }
+    const transfer = learned as ReturnType<typeof learnPalette>
+    const { map: _map, principal: _principal, onGround: _onGround, ...summary } = transfer
+    palette = summary
+    if (transfer.applied) {
+      // only the recorded pixels compared below: the regions, and where a change elsewhere is looked up
+      const lookedUp = new Uint8Array(inRegion)
+      for (let i = 0; i < changedNow.length; i++) {
+        if (!changedNow[i]) continue
+        const ax = i % act.width
+        const ay = (i - ax) / act.width
+        for (const o of placements) {
+          const x = o.backX(ax)
+          const y = o.backY(ay)
+          if (x >= 0 && y >= 0 && x < W && y < H) lookedUp[y * W + x] = 1
+        }
+      }
+      const mappedAfter = recolour(rec, transfer, { before, only: lookedUp })
+      const mappedBefore = recolour(before, transfer, { only: inRegion })
+      // a map that draws the step's change in one colour (before and after alike) hides what is checked here
+      let change = 0
+      let hidden = 0
+      for (let i = 0; i < inRegion.length; i++) {
+        if (!inRegion[i] || !expectedMask?.[i]) continue
+        change++
+        if (alike(mappedBefore.data, i * 4, mappedAfter.data, i * 4, maxDelta)) hidden++
+      }
+      if (change > 0 && hidden > change * MAX_HIDDEN_CHANGE) palette = { ...summary, applied: false }
+      else {
+        recAfter = mappedAfter
+        recBefore = mappedBefore
+      }
+    }
+  }
   let compared = 0
   let expectedChanged = 0
   let differing = 0
@@ -424,12 +494,7 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
       for (let dx = -reach; dx <= reach; dx++) {
         const x = ax + dx
         if (x < 0 || x >= act.width) continue
-        const q = (y * act.width + x) * 4
-        if (
-          (from[p] === A[q] && from[p + 1] === A[q + 1] && from[p + 2] === A[q + 2]) ||
-          yiqDelta(from, p, A, q) <= maxDelta
-        )
-          return true
+        if (alike(from, p, A, (y * act.width + x) * 4, maxDelta)) return true
       }
     }
     return false
@@ -441,8 +506,8 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     let diff = 0
     let u = 0
     let still = 0
-    const R = rec.data
-    const Bf = before?.data
+    const R = recAfter.data
+    const Bf = recBefore?.data
     for (let y = y0; y < y1; y++) {
       const ay = o.y(y)
       for (let x = x0; x < x1; x++) {
@@ -475,13 +540,9 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
   // U: changed during the replayed step, outside the expected regions (moved), and unlike the recorded after-frame
   let unexpectedRegions: Rect[] = []
   let unexpectedPixels = 0
-  const actBefore = input.actualBefore
-  if (actBefore && actBefore.width === act.width && actBefore.height === act.height) {
-    const movedRegions = regions.flatMap((r) => placements.map((o) => grow(o.rect(r), margin)))
-    const ignoreMoved = (input.ignore ?? []).map((r) => (placements[0] as Placement).rect(r))
-    const own = input.actualTargetBox ? [grow(input.actualTargetBox, margin)] : []
-    const mask = changeMask(actBefore, act, { threshold, ignore: [...movedRegions, ...ignoreMoved, ...own] })
-    const R = rec.data
+  if (changedNow) {
+    const mask = changedNow
+    const R = recAfter.data
     const A = act.data
     for (let ay = 0; ay < act.height; ay++) {
       for (let ax = 0; ax < act.width; ax++) {
@@ -495,7 +556,7 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
           const y = o.backY(ay)
           if (x < 0 || y < 0 || x >= W || y >= H) return false
           const p = (y * W + x) * 4
-          return (R[p] === A[q] && R[p + 1] === A[q + 1] && R[p + 2] === A[q + 2]) || yiqDelta(R, p, A, q) <= maxDelta
+          return alike(R, p, A, q, maxDelta)
         })
         if (asRecorded) {
           mask[i] = 0
@@ -527,5 +588,6 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     changedElsewhere: unexpectedPixels >= minUnexpected,
     hadExpectedChange: hasChange,
     expectedChangeMissing: unchangedShare !== null && unchangedShare >= 0.8,
+    palette,
   }
 }

@@ -348,7 +348,15 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
     }
   }
   if (region) details.region = regionDetails(region)
-  return finish(decision, diff.similarity, { actualPath, diffPath, details, region })
+  const paletteNote = region?.palette?.applied
+    ? `${/[.!?]$/.test(decision.reason) ? '' : '.'} Compared after the palette change (${region.palette.colours} colours mapped, the screen before explained at ${(region.palette.explained * 100).toFixed(0)} %).`
+    : ''
+  return finish({ ...decision, reason: `${decision.reason}${paletteNote}` }, diff.similarity, {
+    actualPath,
+    diffPath,
+    details,
+    region,
+  })
 }
 
 async function decodeExpected(
@@ -399,5 +407,16 @@ function regionDetails(r: ExpectedChangeResult): JsonObject {
     unexpected_pixels: r.unexpectedPixels,
     unexpected_regions: r.unexpectedRegions.map(rect),
     changed_elsewhere: r.changedElsewhere,
+    ...(r.palette
+      ? {
+          palette: {
+            applied: r.palette.applied,
+            explained: ratio4(r.palette.explained),
+            as_is: ratio4(r.palette.asIs),
+            colours: r.palette.colours,
+            pixels: r.palette.pixels,
+          },
+        }
+      : {}),
   }
 }
