@@ -380,6 +380,15 @@ describe('a program drawn larger on replay (a screen of another size): scale-map
     expect(r.regionSimilarity).toBeGreaterThan(0.7)
   })
 
+  it('at 1.4× a change running on past its region (text in a larger font) is no change elsewhere; far off it is', () => {
+    const panel = { x: 148, y: 46, width: 56, height: 28 }
+    // the panel as recorded, plus 16 px more of it to the right: within 0.4 × 40 px of where the scale puts it
+    const longer = assessExpectedChange(scaledInput([panel, { x: 204 + 8, y: 50, width: 16, height: 8 }]))
+    expect(longer.changedElsewhere).toBe(false)
+    const far = assessExpectedChange(scaledInput([panel, { x: 20, y: 100, width: 16, height: 8 }]))
+    expect(far.changedElsewhere).toBe(true)
+  })
+
   it('a scaled replay where the panel did not appear still fails', () => {
     const r = assessExpectedChange({ ...input, actualAfter: actualBefore, scale: 2, anchor: click })
     expect(r.expectedChangeMissing).toBe(true)

@@ -388,11 +388,15 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
       ? input.actualBefore
       : null
   // what changed during the replayed step outside the expected regions (moved)
+  // content drawn at another scale by the program itself (a larger font) grows from its own edges, not about the
+  // target: a line of text may run past where the scale puts its region by |scale − 1| of the region's size
+  const grownBy = (r: Rect) =>
+    Math.abs(scale - 1) < SAME_SCALE ? 0 : Math.ceil(Math.abs(scale - 1) * Math.max(r.width, r.height))
   const changedNow = actBefore
     ? changeMask(actBefore, act, {
         threshold,
         ignore: [
-          ...regions.flatMap((r) => placements.map((o) => grow(o.rect(r), margin))),
+          ...regions.flatMap((r) => placements.map((o) => grow(o.rect(r), margin + grownBy(r)))),
           ...(input.ignore ?? []).map((r) => (placements[0] as Placement).rect(r)),
           ...(input.actualTargetBox ? [grow(input.actualTargetBox, margin)] : []),
         ],
