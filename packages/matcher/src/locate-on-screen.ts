@@ -680,6 +680,25 @@ export async function locateOnScreen(
       ? { x: box.x + (step.original.x - cropBox.x) * scale, y: box.y + (step.original.y - cropBox.y) * scale }
       : centerOf(box)
 
+  /** The recorded crop found at `box` and `scale`: the element there, clicked at the recorded offset. */
+  const cropFoundAt = (
+    hit: { box: BoundingBox; scale: number; score: number },
+    detail: string,
+  ): StepOutcome<UiElement> => ({
+    outcome: 'matched',
+    element: {
+      type: step.target?.type ?? 'unknown',
+      text: step.target?.text ?? null,
+      boundingBox: hit.box,
+      confidence: hit.score,
+    },
+    point: pointIn(hit.box, hit.scale),
+    scale: hit.scale,
+    confidence: hit.score,
+    candidates: 1,
+    detail,
+  })
+
   /** The element's own recorded label, when it can be clicked on alone. */
   const ownLabel = text && labelConfidence >= minLabelConfidence ? text : null
   const anchorFrame = step.recordedFrame && cropBox && isInside(cropBox, step.recordedFrame) ? step.recordedFrame : null
@@ -838,21 +857,7 @@ export async function locateOnScreen(
           hit = null
         }
       }
-      if (hit)
-        return {
-          outcome: 'matched',
-          element: {
-            type: step.target?.type ?? 'unknown',
-            text: step.target?.text ?? null,
-            boundingBox: hit.box,
-            confidence: hit.score,
-          },
-          point: pointIn(hit.box, hit.scale),
-          scale: hit.scale,
-          confidence: hit.score,
-          candidates: 1,
-          detail: `scale ${hit.scale.toFixed(2)}${settled}`,
-        }
+      if (hit) return cropFoundAt(hit, `scale ${hit.scale.toFixed(2)}${settled}`)
     }
     // the crop alone does not settle it: the neighbours' layout may (the recorded screen around the crop)
     if (recorded) {
@@ -934,21 +939,7 @@ export async function locateOnScreen(
             const detail = onPixels.match
               ? `at the window's place: ${onPixels.detail}`
               : `at the window's place: ${onPixels.detail}; on edges (colours ignored): ${onEdges?.detail ?? ''}`
-            if (!found) return { outcome: 'none', candidates: 0, detail }
-            return {
-              outcome: 'matched',
-              element: {
-                type: step.target?.type ?? 'unknown',
-                text: step.target?.text ?? null,
-                boundingBox: found.box,
-                confidence: found.score,
-              },
-              point: pointIn(found.box, found.scale),
-              scale: found.scale,
-              confidence: found.score,
-              candidates: 1,
-              detail,
-            }
+            return found ? cropFoundAt(found, detail) : { outcome: 'none', candidates: 0, detail }
           },
         }
       : null

@@ -123,6 +123,27 @@ function colourDelta(a: number, b: number): number {
   return yiqDelta(scratch, 0, scratch, 4)
 }
 
+/** Calls `visit` for every pixel of `area` (recorded screen) whose aligned place lies on the current screen. */
+function forEachAligned(
+  recorded: RgbaImage,
+  current: RgbaImage,
+  area: Uint8Array,
+  align: Alignment,
+  visit: (x: number, y: number, ax: number, ay: number) => void,
+): void {
+  const W = recorded.width
+  for (let y = 0; y < recorded.height; y++) {
+    const ay = align.y(y)
+    if (ay < 0 || ay >= current.height) continue
+    for (let x = 0; x < W; x++) {
+      if (!area[y * W + x]) continue
+      const ax = align.x(x)
+      if (ax < 0 || ax >= current.width) continue
+      visit(x, y, ax, ay)
+    }
+  }
+}
+
 /**
  * Learns which colour each recorded colour has now (a theme or palette change: `-bg`, `tk_setPalette`, a dark
  * mode) from a recorded frame and the current screen of the same moment, aligned by `align`, on the recorded
@@ -138,7 +159,6 @@ export function learnPalette(
   opts: PaletteOptions,
 ): PaletteTransfer {
   const W = recorded.width
-  const H = recorded.height
   const R = recorded.data
   const C = current.data
   // (colour in its role) × 2^24 + current colour → pixels
@@ -146,25 +166,18 @@ export function learnPalette(
   let runKey = -1
   let runLength = 0
   let pixels = 0
-  for (let y = 0; y < H; y++) {
-    const ay = align.y(y)
-    if (ay < 0 || ay >= current.height) continue
-    for (let x = 0; x < W; x++) {
-      if (!area[y * W + x]) continue
-      const ax = align.x(x)
-      if (ax < 0 || ax >= current.width) continue
-      const from = rgbAt(R, (y * W + x) * 4)
-      const key = roleKey(from, roleAt(recorded, x, y, from)) * COLOURS + rgbAt(C, (ay * current.width + ax) * 4)
-      pixels++
-      if (key === runKey) {
-        runLength++
-        continue
-      }
-      if (runLength) pairs.set(runKey, (pairs.get(runKey) ?? 0) + runLength)
-      runKey = key
-      runLength = 1
+  forEachAligned(recorded, current, area, align, (x, y, ax, ay) => {
+    const from = rgbAt(R, (y * W + x) * 4)
+    const key = roleKey(from, roleAt(recorded, x, y, from)) * COLOURS + rgbAt(C, (ay * current.width + ax) * 4)
+    pixels++
+    if (key === runKey) {
+      runLength++
+      return
     }
-  }
+    if (runLength) pairs.set(runKey, (pairs.get(runKey) ?? 0) + runLength)
+    runKey = key
+    runLength = 1
+  })
   if (runLength) pairs.set(runKey, (pairs.get(runKey) ?? 0) + runLength)
 
   // per recorded colour, and per colour in its role, the current colour seen most often (the first on a tie)
@@ -271,32 +284,25 @@ function textOnGround(
   const transfer = { ...learnedSoFar, onGround: new Map<number, number>() }
   const votes = new Map<number, Map<number, { n: number; sum: [number, number, number] }>>()
   const W = recorded.width
-  for (let y = 0; y < recorded.height; y++) {
-    const ay = align.y(y)
-    if (ay < 0 || ay >= current.height) continue
-    for (let x = 0; x < W; x++) {
-      if (!area[y * W + x]) continue
-      const ax = align.x(x)
-      if (ax < 0 || ax >= current.width) continue
-      const colour = rgbAt(recorded.data, (y * W + x) * 4)
-      if (principal.has(colour)) continue
-      const ground = groundAt(recorded, x, y)
-      if (!principal.has(ground)) continue
-      const line = blendLine(colour, ground, learnedSoFar.principal)
-      if (!line || line.from !== ground || line.t < BLEND_VOTE_RANGE[0] || line.t > BLEND_VOTE_RANGE[1]) continue
-      const g = channels(learned(ground, AREA, transfer) as number)
-      const now = channels(rgbAt(current.data, (ay * current.width + ax) * 4))
-      const implied = [0, 1, 2].map((k) => (g[k] as number) + ((now[k] as number) - (g[k] as number)) / line.t)
-      if (implied.some((v) => v < -TEXT_QUANTUM || v > 255 + TEXT_QUANTUM)) continue
-      const bucket = implied.reduce((key, v) => key * 64 + Math.round(Math.min(255, Math.max(0, v)) / TEXT_QUANTUM), 0)
-      const forColour = votes.get(line.to) ?? new Map()
-      votes.set(line.to, forColour)
-      const vote = forColour.get(bucket) ?? { n: 0, sum: [0, 0, 0] }
-      forColour.set(bucket, vote)
-      vote.n++
-      for (const k of [0, 1, 2] as const) vote.sum[k] += Math.min(255, Math.max(0, implied[k] as number))
-    }
-  }
+  forEachAligned(recorded, current, area, align, (x, y, ax, ay) => {
+    const colour = rgbAt(recorded.data, (y * W + x) * 4)
+    if (principal.has(colour)) return
+    const ground = groundAt(recorded, x, y)
+    if (!principal.has(ground)) return
+    const line = blendLine(colour, ground, learnedSoFar.principal)
+    if (!line || line.from !== ground || line.t < BLEND_VOTE_RANGE[0] || line.t > BLEND_VOTE_RANGE[1]) return
+    const g = channels(learned(ground, AREA, transfer) as number)
+    const now = channels(rgbAt(current.data, (ay * current.width + ax) * 4))
+    const implied = [0, 1, 2].map((k) => (g[k] as number) + ((now[k] as number) - (g[k] as number)) / line.t)
+    if (implied.some((v) => v < -TEXT_QUANTUM || v > 255 + TEXT_QUANTUM)) return
+    const bucket = implied.reduce((key, v) => key * 64 + Math.round(Math.min(255, Math.max(0, v)) / TEXT_QUANTUM), 0)
+    const forColour = votes.get(line.to) ?? new Map()
+    votes.set(line.to, forColour)
+    const vote = forColour.get(bucket) ?? { n: 0, sum: [0, 0, 0] }
+    forColour.set(bucket, vote)
+    vote.n++
+    for (const k of [0, 1, 2] as const) vote.sum[k] += Math.min(255, Math.max(0, implied[k] as number))
+  })
   const onGround = new Map<number, number>()
   for (const [colour, buckets] of votes) {
     let top: { n: number; sum: [number, number, number] } | null = null

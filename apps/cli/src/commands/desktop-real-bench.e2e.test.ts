@@ -22,15 +22,20 @@ interface BenchRow {
   achieved: boolean
 }
 
+/** Runs the bench as its README says, on one program's first cases and the variants given; its judged rows. */
+async function benchRows(program: string, cases: number, variants: string): Promise<BenchRow[]> {
+  const out = join(mkdtempSync(join(tmpdir(), 'qa-desktop-real-slice-')), 'rows.json')
+  const args = ['--import', 'tsx', 'bench/desktop-real/run.ts', '--only', program, '--cases', String(cases)]
+  await run(process.execPath, [...args, '--variants', variants, '--json', out], {
+    cwd: repoRoot,
+    maxBuffer: 16 * 1024 * 1024,
+  })
+  return JSON.parse(readFileSync(out, 'utf8')) as BenchRow[]
+}
+
 describe('bench/desktop-real slice: xmessage unchanged, moved and with its buttons replaced', () => {
   it('ours clicks every button right when it is there, refuses the look-alikes when it is not; every verdict agrees', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'qa-desktop-real-slice-')), 'rows.json')
-    const args = ['--import', 'tsx', 'bench/desktop-real/run.ts', '--only', 'xaw-xmessage', '--cases', '2']
-    await run(process.execPath, [...args, '--variants', 'unchanged,moved,removal', '--json', out], {
-      cwd: repoRoot,
-      maxBuffer: 16 * 1024 * 1024,
-    })
-    const rows: BenchRow[] = JSON.parse(readFileSync(out, 'utf8'))
+    const rows = await benchRows('xaw-xmessage', 2, 'unchanged,moved,removal')
     const of = (variant: string, approach: BenchRow['approach']) =>
       rows.filter((r) => r.variant === variant && r.approach === approach).map((r) => r.outcome)
     expect(of('unchanged', 'ours')).toEqual(['right', 'right'])
@@ -46,13 +51,7 @@ describe('bench/desktop-real slice: xmessage unchanged, moved and with its butto
   // was recorded in (found again by its class) puts each cell at its place. On the board where the cells are given,
   // nothing is clicked.
   it('sudoku on a larger window: every cell clicked at its place in the window; given cells refused', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'qa-desktop-real-slice-')), 'rows.json')
-    const args = ['--import', 'tsx', 'bench/desktop-real/run.ts', '--only', 'fltk-sudoku', '--cases', '1']
-    await run(process.execPath, [...args, '--variants', 'larger-font,removal', '--json', out], {
-      cwd: repoRoot,
-      maxBuffer: 16 * 1024 * 1024,
-    })
-    const rows: BenchRow[] = JSON.parse(readFileSync(out, 'utf8'))
+    const rows = await benchRows('fltk-sudoku', 1, 'larger-font,removal')
     const ours = (variant: string) => rows.filter((r) => r.variant === variant && r.approach === 'ours')
     expect(ours('larger-font').map((r) => r.outcome)).toEqual(['right', 'right', 'right', 'right'])
     expect(ours('removal').map((r) => r.outcome)).toEqual(['refused', 'refused'])
