@@ -55,8 +55,8 @@ beforeAll(async () => {
 })
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
-const replay = (screen: RgbaFrame) =>
-  replayDesktopCase(tc, {
+const replay = (screen: RgbaFrame, testCase: TestCase = tc) =>
+  replayDesktopCase(testCase, {
     caseDir: dir,
     screen: memoryScreen(screen),
     input: recordingInput(),
@@ -82,7 +82,22 @@ describe('desktop heals (--save-heals, verified steps only)', () => {
   })
 
   it('learns nothing from steps whose verification did not pass', async () => {
-    const out = await replay(screens.restyled)
+    // recorded: each click opened a panel; the restyled program (moved, recoloured) shows none
+    const panel = buttonScreen(W, H, [
+      ...recorded,
+      { x: 400, y: 300, width: 120, height: 60, rgb: [20, 20, 20], label: 9 },
+    ])
+    await writeFileAtomic(join(dir, 'rec', 'before.png'), await encodePng(screens.recorded))
+    await writeFileAtomic(join(dir, 'rec', 'after_panel.png'), await encodePng(panel))
+    const opensPanel: TestCase = {
+      ...tc,
+      actions: tc.actions.map((a) => ({
+        ...a,
+        screenshotBeforePath: 'rec/before.png',
+        screenshotPath: 'rec/after_panel.png',
+      })),
+    }
+    const out = await replay(screens.restyled, opensPanel)
     expect(out.results.every((r) => r.success)).toBe(true) // found by template, clicked
     expect(out.verifications.some((v) => v.finalResult === 'pass')).toBe(false)
     expect(out.heals).toEqual([])
