@@ -128,16 +128,21 @@ export async function openWindowLocator(display: string): Promise<WindowLocator 
     async find(recorded) {
       if (!recorded.className) return null
       const tree = await ask<{ children: number[] }>((cb) => X.QueryTree(root, cb))
-      const candidates: { box: BoundingBox; title: string | null }[] = []
-      for (const wid of tree?.children ?? []) {
-        const attrs = await ask<{ mapState: number; overrideRedirect: number }>((cb) => X.GetWindowAttributes(wid, cb))
-        // menus and tooltips are override-redirect windows, not a program's window
-        if (!attrs || attrs.mapState !== IS_VIEWABLE || attrs.overrideRedirect) continue
-        const who = await identify(wid)
-        if (who?.className !== recorded.className) continue
-        const box = await boxOf(wid)
-        if (box) candidates.push({ box, title: who.title })
-      }
+      // every top-level window asked at once: the requests share the connection, one round trip's wait for all
+      const seen = await Promise.all(
+        (tree?.children ?? []).map(async (wid) => {
+          const attrs = await ask<{ mapState: number; overrideRedirect: number }>((cb) =>
+            X.GetWindowAttributes(wid, cb),
+          )
+          // menus and tooltips are override-redirect windows, not a program's window
+          if (!attrs || attrs.mapState !== IS_VIEWABLE || attrs.overrideRedirect) return null
+          const who = await identify(wid)
+          if (!who || who.className !== recorded.className) return null
+          const box = await boxOf(wid)
+          return box ? { box, title: who.title } : null
+        }),
+      )
+      const candidates = seen.filter((c): c is { box: BoundingBox; title: string | null } => c !== null)
       if (candidates.length === 1) return (candidates[0] as { box: BoundingBox }).box
       const titled = candidates.filter((c) => recorded.title && c.title === recorded.title)
       return titled.length === 1 ? (titled[0] as { box: BoundingBox }).box : null
