@@ -15,7 +15,7 @@ describe('exportPlaywrightTest', () => {
     expect(source).toContain("await page.goto(at('/login', baseURL))")
     expect(source).toContain('await heal(page).fromCase(recorded, 4).click() // button "로그인"')
     expect(source).toContain('await heal(page).fromCase(recorded, 1).fill(\'player01\') // textbox "아이디"')
-    expect(source).toContain('await expect(page).toHaveURL(/\\/list/)')
+    expect(source).toContain("await expect(page).toHaveURL(new RegExp('/list'))")
     // the password is never written: it is read from the variable the case names
     expect(source).toContain(".fill(process.env.QA_SECRET_PASSWORD ?? '')")
     expect(source).not.toContain('********')

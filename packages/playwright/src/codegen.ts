@@ -1,5 +1,6 @@
 import { recordedTargetObjection } from '@qa/matcher'
 import type { Action, TestCase } from '@qa/model'
+import { commentText, jsNumber, jsString as str } from './internal/source-text'
 
 export interface PlaywrightExportOptions {
   /** How the spec imports the case: the case path relative to the spec file (`./login.json`). */
@@ -14,16 +15,15 @@ export interface PlaywrightExportResult {
   warnings: string[]
 }
 
-const str = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /** `button "로그인" · test id "login"`: what a reader needs to see which element a line acts on. */
 function describeTarget(action: Action): string {
   const id = action.identity
-  if (!id) return `(${action.x}, ${action.y})`
-  const name = id.axName || id.ariaLabel || id.textContent || id.placeholder || id.name || ''
-  const parts = [`${id.axRole || id.tagName}${name ? ` "${name.replace(/\s+/g, ' ').trim().slice(0, 60)}"` : ''}`]
-  if (id.dataTestId) parts.push(`test id "${id.dataTestId}"`)
+  if (!id) return `(${jsNumber(action.x)}, ${jsNumber(action.y)})`
+  const name = commentText(id.axName || id.ariaLabel || id.textContent || id.placeholder || id.name || '', 60)
+  const parts = [`${commentText(id.axRole || id.tagName || '', 30)}${name ? ` "${name}"` : ''}`]
+  if (id.dataTestId) parts.push(`test id "${commentText(id.dataTestId, 60)}"`)
   return parts.join(' · ')
 }
 
@@ -64,20 +64,22 @@ export function exportPlaywrightTest(testCase: TestCase, opts: PlaywrightExportO
         else warn('has no URL; skipped')
         break
       case 'wait':
-        lines.push(`await page.waitForTimeout(${Math.min(action.durationMs ?? 0, 60_000)})`)
+        lines.push(`await page.waitForTimeout(${jsNumber(Math.min(action.durationMs ?? 0, 60_000))})`)
         break
       case 'scroll':
-        lines.push(`await page.mouse.wheel(${action.scrollDx ?? 0}, ${action.scrollDy ?? 0})`)
+        lines.push(`await page.mouse.wheel(${jsNumber(action.scrollDx)}, ${jsNumber(action.scrollDy)})`)
         break
       case 'key_press':
         if (action.key) lines.push(`await page.keyboard.press(${str(action.key)})`)
         else warn('has no key; skipped')
         break
       case 'type': {
-        const text = action.secretEnv
-          ? `process.env.${/^[A-Za-z_][A-Za-z0-9_]*$/.test(action.secretEnv) ? action.secretEnv : 'QA_SECRET'} ?? ''`
+        const env = action.secretEnv
+        // a plain variable name reads as `process.env.NAME`; anything else only as a string literal
+        const text = env
+          ? `${/^[A-Za-z_][A-Za-z0-9_]*$/.test(env) ? `process.env.${env}` : `process.env[${str(env)}]`} ?? ''`
           : str(action.text ?? '')
-        const note = action.secretEnv ? ` (secret from $${action.secretEnv})` : ''
+        const note = action.secretEnv ? ` (secret from $${commentText(action.secretEnv, 60)})` : ''
         if (target) lines.push(`await ${target}.fill(${text}) // ${what}${note}`)
         else lines.push(`await page.keyboard.type(${text}) // into the focused field${note}`)
         break
@@ -104,7 +106,9 @@ export function exportPlaywrightTest(testCase: TestCase, opts: PlaywrightExportO
         else {
           const button = action.actionType === 'right_click' ? ", { button: 'right' }" : ''
           const count = action.actionType === 'double_click' ? ', { clickCount: 2 }' : ''
-          lines.push(`await page.mouse.click(${action.x}, ${action.y}${button}${count}) // recorded point only`)
+          lines.push(
+            `await page.mouse.click(${jsNumber(action.x)}, ${jsNumber(action.y)}${button}${count}) // recorded point only`,
+          )
           warn(
             `${objection ? `its recorded target is not a real target (${objection})` : 'has no element identity'}; exported as a click at the recorded point, which cannot heal`,
           )
@@ -113,13 +117,14 @@ export function exportPlaywrightTest(testCase: TestCase, opts: PlaywrightExportO
     }
   }
   const source = [
-    `// Exported by \`qa export playwright\` from ${opts.casePath} ("${testCase.name}"). Each element is found by`,
-    "// qa's healing cascade (heal), so the test survives a redesign; the recorded identities stay in the case file.",
+    `// Exported by \`qa export playwright\` from ${commentText(opts.casePath, 120)} ("${commentText(testCase.name, 120)}").`,
+    "// Each element is found by qa's healing cascade (heal), so the test survives a redesign; the recorded",
+    '// identities stay in the case file.',
     "import { expect, heal, test } from '@qa/playwright'",
     '',
     `const recorded = ${str(opts.casePath)}`,
     origin
-      ? `/** Recorded on ${origin}; set \`use.baseURL\` in playwright.config.ts to run against another server. */\nconst at = (path: string, baseURL?: string) => new URL(path, baseURL ?? ${str(origin)}).href`
+      ? `// Recorded on ${commentText(origin, 120)}; set \`use.baseURL\` in playwright.config.ts to run against another server.\nconst at = (path: string, baseURL?: string) => new URL(path, baseURL ?? ${str(origin)}).href`
       : null,
     '',
     `test(${str(opts.title ?? testCase.name)}, async ({ page${origin ? ', baseURL' : ''} }) => {`,
@@ -143,8 +148,8 @@ function assertLines(action: Action, i: number, what: string, url: (u: string) =
   const op = a.op ?? 'equals'
   const expected = a.expected
   const locator = `await heal(page).fromCase(recorded, ${i}).locator()`
-  /** A regular-expression literal (`/\/list/`); `source` escapes the slashes. */
-  const pattern = (v: unknown) => `/${new RegExp(String(v)).source}/`
+  /** A regular expression built from a string literal, never a regex literal spliced from the case. */
+  const pattern = (v: unknown) => `new RegExp(${str(String(v ?? ''))})`
   switch (a.kind) {
     case 'url':
       if (op === 'equals') return [`await expect(page).toHaveURL(${url(String(expected ?? ''))})`]
@@ -164,6 +169,6 @@ function assertLines(action: Action, i: number, what: string, url: (u: string) =
     }
     default:
       // hidden, count and the rest: the recorded assertion, checked the way `qa replay` checks it
-      return [`await heal(page).fromCase(recorded, ${i}).assert() // ${a.kind} of ${what}`]
+      return [`await heal(page).fromCase(recorded, ${i}).assert() // ${commentText(String(a.kind), 20)} of ${what}`]
   }
 }

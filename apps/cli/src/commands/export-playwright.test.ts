@@ -74,4 +74,29 @@ describe('qa export playwright', () => {
     expect(invalid.code).toBe(2)
     expect(existsSync(join(dir, 'a.spec.ts')) || existsSync(join(dir, 'b.spec.ts'))).toBe(false)
   })
+  it('a DevTools title or a page test id with a line break stays a string: the spec it writes runs no code of theirs (issue 29, 1)', () => {
+    const dir = tmp()
+    const payload = "multi\nrequire('fs').writeFileSync('pwned.txt', 'x')\n//"
+    const recording = join(dir, 'recording.json')
+    writeFileSync(
+      recording,
+      JSON.stringify({
+        title: payload,
+        steps: [
+          { type: 'navigate', url: 'http://127.0.0.1:9/' },
+          { type: 'click', selectors: [[`[data-testid="buy${payload}"]`]], offsetX: 1, offsetY: 1 },
+          { type: 'change', selectors: [['#q']], value: `x\u2028require('fs')\u2029` },
+        ],
+      }),
+    )
+    const file = join(dir, 'imported.json')
+    expect(qa('import', 'devtools', recording, '--out', file).code).toBe(0)
+    expect(qa('export', 'playwright', file).code).toBe(0)
+    const source = readFileSync(join(dir, 'imported.spec.ts'), 'utf8')
+    // every line is one the exporter writes: a comment, the import, the two constants, the test and its steps
+    for (const line of source.split(/\r\n|[\n\r\u2028\u2029]/))
+      expect(line).toMatch(/^(?:$|\/\/ |import \{|const |test\(| {2}await | {2}\/\/ |\}\))/)
+    expect(source).not.toMatch(/^require/m)
+    expect(source).toContain(`test('multi\\nrequire(\\'fs\\').writeFileSync(\\'pwned.txt\\', \\'x\\')\\n//'`)
+  })
 })
