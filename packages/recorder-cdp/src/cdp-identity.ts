@@ -1,8 +1,8 @@
-import { countSameLabel, DOCUMENT_TAGS, labelKeys } from '@qa/matcher'
+import { type AssertPickKind, countSameLabel, DOCUMENT_TAGS, labelKeys } from '@qa/matcher'
 import type { ElementIdentity, Selectors } from '@qa/model'
 import type { CDPSession, Page } from 'playwright-core'
 import { listCandidateLabels } from './candidate-source'
-import { operatedControl, resolveClickTarget } from './cdp-click-target'
+import { operatedControl, resolveAssertTarget, resolveClickTarget } from './cdp-click-target'
 import { nodeForViewportPoint } from './cdp-document-point'
 import { deepFocusIn, secretFieldsOf } from './cdp-secret-fields'
 import { describeElementsInPage, type PageElementDescription } from './page-scripts'
@@ -43,6 +43,12 @@ export interface CdpIdentityReader {
    * (a status line or a heading is no control, but its text can be asserted); never the document.
    */
   assertTargetAt(x: number, y: number): Promise<CapturedElement | null>
+  /**
+   * The element an assert pick at a top-level viewport point is about (`chooseAssertTarget`, issue 28 Build 6): the
+   * smallest meaningful element there — a heading, a text, a button inside a dialog, not the dialog — with the
+   * control it operates (a label's field), through frames as `atPoint`; null when only the document is there.
+   */
+  assertPickAt(x: number, y: number, kind: AssertPickKind): Promise<CapturedElement | null>
   /**
    * The focused element, through open and closed shadow roots and every iframe, cross-origin (out-of-process)
    * ones included: such an element is read in its frame's own CDP session and placed in the top-level viewport.
@@ -290,6 +296,24 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
       } catch {
         return null
       }
+    },
+    async assertPickAt(x, y, kind) {
+      let at: Awaited<ReturnType<typeof hitThrough>>
+      try {
+        at = await hitThrough(x, y)
+      } catch {
+        await session.send('DOM.getDocument', { depth: 0 }).catch(() => undefined)
+        return null
+      }
+      const s = at.inFrame?.session ?? session
+      const { object } = await s.send('DOM.resolveNode', { backendNodeId: at.backendNodeId })
+      if (!object.objectId) return null
+      const picked = await resolveAssertTarget(s, object.objectId, kind, page.viewportSize(), at.point)
+      if (!picked) return null
+      const target = await fromObject(picked, at.inFrame)
+      const control = target ? await operatedControl(s, picked) : null
+      if (target && control) target.operates = await fromObject(control, at.inFrame).catch(() => null)
+      return target
     },
     async focused() {
       let focus = await deepFocusIn(session)
