@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
 import { type AssertChainNode, chooseAssertTarget, isMeaningfulNode } from './assert-target'
-import { clickTargetKind, DOCUMENT_TAGS } from './click-target'
+import { chooseClickTarget, clickTargetKind, DOCUMENT_TAGS } from './click-target'
 
 const VIEWPORT = { width: 1280, height: 720 }
 const box = (width: number, height: number) => ({ x: 0, y: 0, width, height })
@@ -24,6 +24,8 @@ const modalTitleChain: AssertChainNode[] = [
 
 describe('chooseAssertTarget: the smallest meaningful element under an assert pick (issue 28 Build 6)', () => {
   it('a modal title is the heading, not its dialog or document', () => {
+    // what a click there means is the modal's `role=document` (its mousedown listener): not what an assertion is about
+    expect(chooseClickTarget(modalTitleChain, { viewport: VIEWPORT })).toMatchObject({ kind: 'element', index: 3 })
     expect(chooseAssertTarget(modalTitleChain, 'visible', { viewport: VIEWPORT })).toMatchObject({
       kind: 'element',
       index: 0,
