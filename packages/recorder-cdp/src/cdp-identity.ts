@@ -48,7 +48,7 @@ export interface CdpIdentityReader {
    * smallest meaningful element there — a heading, a text, a button inside a dialog, not the dialog — with the
    * control it operates (a label's field), through frames as `atPoint`; null when only the document is there.
    */
-  assertPickAt(x: number, y: number, kind: AssertPickKind): Promise<CapturedElement | null>
+  assertPickAt(x: number, y: number, kind: AssertPickKind, opts?: { light?: boolean }): Promise<CapturedElement | null>
   /**
    * The focused element, through open and closed shadow roots and every iframe, cross-origin (out-of-process)
    * ones included: such an element is read in its frame's own CDP session and placed in the top-level viewport.
@@ -166,7 +166,11 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
     framePath: string[]
   }
 
-  async function fromObject(objectId: string, inFrame?: InFrame): Promise<CapturedElement | null> {
+  async function fromObject(
+    objectId: string,
+    inFrame?: InFrame,
+    opts: { sameLabelCount?: boolean } = {},
+  ): Promise<CapturedElement | null> {
     const s = inFrame?.session ?? session
     // the page's description and the accessibility name are read together (pipelined): a person's click lands
     // ~100 ms after pointer-down and may rename the element
@@ -190,7 +194,8 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
       description.framePath = [...inFrame.framePath, ...description.framePath]
     }
     const identity = buildIdentity(description, ax, backendNodeId)
-    const sameLabelCount = await sameLabelCountOf(page, identity)
+    // the count asks every frame of the page: a highlight under the pointer does without it
+    const sameLabelCount = opts.sameLabelCount === false ? null : await sameLabelCountOf(page, identity)
     if (sameLabelCount !== null) identity.sameLabelCount = sameLabelCount
     return {
       identity,
@@ -297,7 +302,9 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
         return null
       }
     },
-    async assertPickAt(x, y, kind) {
+    async assertPickAt(x, y, kind, opts = {}) {
+      // light: for the highlight under the pointer (no count of look-alikes in every frame)
+      const capture = { sameLabelCount: opts.light !== true }
       let at: Awaited<ReturnType<typeof hitThrough>>
       try {
         at = await hitThrough(x, y)
@@ -310,9 +317,9 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
       if (!object.objectId) return null
       const picked = await resolveAssertTarget(s, object.objectId, kind, page.viewportSize(), at.point)
       if (!picked) return null
-      const target = await fromObject(picked, at.inFrame)
+      const target = await fromObject(picked, at.inFrame, capture)
       const control = target ? await operatedControl(s, picked) : null
-      if (target && control) target.operates = await fromObject(control, at.inFrame).catch(() => null)
+      if (target && control) target.operates = await fromObject(control, at.inFrame, capture).catch(() => null)
       return target
     },
     async focused() {

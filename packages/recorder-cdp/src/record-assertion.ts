@@ -70,7 +70,7 @@ export async function assertPickHighlight(
   x: number,
   y: number,
 ): Promise<AssertHighlight | null> {
-  const target = await reader.assertPickAt(x, y, kind).catch(() => null)
+  const target = await reader.assertPickAt(x, y, kind, { light: true }).catch(() => null)
   if (!target) return null
   const own = assertedElement(target, kind)
   const box = own.identity.boundingBox
