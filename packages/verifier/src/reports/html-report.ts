@@ -161,7 +161,8 @@ async function stepHtml(
       ? `<p class="after-cause">Ran after step <a href="#step-${v.afterFirstCause}">${v.afterFirstCause}</a> failed (the first cause): this failure may follow from it.</p>`
       : ''
   const vision = v.visionVerified ? (v.visionMatch ? 'asked: equivalent' : 'asked: different') : null
-  const located = r && !notRun ? healingLabel(r) : undefined
+  // a step not located says so in its reason and its list of strategies tried
+  const located = r && !notRun && r.success ? healingLabel(r) : undefined
   const rows = [
     assertion ? row('Expected', 'assertion-expected', escapeHtml(assertion.expected)) : '',
     assertion ? row('Actual', 'assertion-actual', escapeHtml(assertion.actual)) : '',
