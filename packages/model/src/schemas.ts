@@ -218,6 +218,7 @@ export const replayResultSchema = schema('ReplayResult', [
   opt('recordedName', k.string()),
   opt('foundName', k.string()),
   opt('foundBox', k.object(boundingBoxSchema)),
+  opt('foundCrop', k.string()),
   opt('quickLocate', k.boolean()),
 ])
 

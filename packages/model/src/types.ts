@@ -449,6 +449,8 @@ export interface ReplayResult {
   foundName?: string | null
   /** Where the found element was on the page (viewport pixels = screenshot pixels): the report's element crop. */
   foundBox?: BoundingBox | null
+  /** A crop of the screen at `foundBox`, taken before the step's input (the report's "Element found"). */
+  foundCrop?: string | null
   /**
    * Located once, without the settle-and-locate-again wait: the step came after a "not found" step, on a page
    * that had not changed since (issue 28, root cause first).

@@ -1,4 +1,5 @@
 import { toHealingRecord } from '@qa/matcher'
+import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Action, ReplayReport, ReplayResult, TestCase, VerificationResult } from '@qa/model'
 import { writeFileAtomic } from '@qa/model/node'
@@ -15,6 +16,7 @@ import {
 import { WebError } from './errors'
 import type { LocatedTarget, ReplayPage } from './replay-page'
 import { targetLabel } from './target-label'
+import { saveElementCrop } from './visual'
 
 export interface WebStepEvent {
   index: number
@@ -317,6 +319,12 @@ export async function replayOnPage(
             : 'The step ran; its screen was not compared (replay without --verify).',
         })
         verifier.recordResult(verification)
+      }
+      // the element found, as the screen showed it before the input (the report's "Element found")
+      if (result.success && result.foundBox && screenBefore && opts.artifactDir) {
+        const file = join(opts.artifactDir, `step-${pad(index)}-found.png`)
+        await mkdir(opts.artifactDir, { recursive: true })
+        if (await saveElementCrop(screenBefore, result.foundBox, file).catch(() => false)) result.foundCrop = file
       }
       const notFound = !result.success && isNotFoundMessage(result.errorMessage)
       // what the page is after the step: marks the page a "not found" step left, or tells that it changed since

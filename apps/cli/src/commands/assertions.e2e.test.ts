@@ -93,7 +93,7 @@ describe('assertions through the CLI (issue 15 Build 3)', () => {
       try {
         const page = await viewer.newPage()
         await page.goto(`file://${join(dir, 'r2', html)}`)
-        const step = page.locator('#step-1')
+        const step = page.locator('#step-2') // step 2 (action_index 1): anchors number steps from 1
         expect(await step.getAttribute('data-verdict')).toBe('fail')
         // biome-ignore lint/performance/useDomNodeTextContent: the text a person sees is what is asserted
         expect(await step.locator('.assertion-expected').innerText()).toBe('text equals "알림 받기"')

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path'
-import type { BoundingBox, ReplayReport, VerificationResult } from '@qa/model'
+import type { ReplayReport, VerificationResult } from '@qa/model'
 import { readImageFile } from '../decode-screenshot'
 import { loadSharp } from '../internal/lazy-sharp'
 import { escapeXml as escapeHtml } from './junit-report'
@@ -79,7 +79,6 @@ async function thumbnail(
   baseDir: string,
   width: number,
   format: 'jpeg' | 'png',
-  crop?: BoundingBox | null,
 ): Promise<Src> {
   if (!path) return { missing: 'none recorded' }
   const file = isAbsolute(path) ? path : resolve(baseDir, path)
@@ -87,24 +86,6 @@ async function thumbnail(
     const bytes = await readImageFile(file)
     const sharp = await loadSharp()
     let img = sharp(bytes, { failOn: 'none' })
-    if (crop) {
-      // the element found: its box on the actual screen, a few pixels of context around it
-      const meta = await img.metadata()
-      const W = meta.width ?? 0
-      const H = meta.height ?? 0
-      const pad = 6
-      const left = Math.max(0, Math.floor(crop.x - pad))
-      const top = Math.max(0, Math.floor(crop.y - pad))
-      const right = Math.min(W, Math.ceil(crop.x + crop.width + pad))
-      const bottom = Math.min(H, Math.ceil(crop.y + crop.height + pad))
-      if (right - left < 2 || bottom - top < 2) return { missing: 'the element is outside the screenshot' }
-      img = sharp(
-        await img
-          .extract({ left, top, width: right - left, height: bottom - top })
-          .png()
-          .toBuffer(),
-      )
-    }
     img = img.resize({ width, withoutEnlargement: true })
     const out =
       format === 'png'
@@ -144,9 +125,8 @@ async function stepHtml(
     thumbnail(v.expectedScreenshot, baseDir, width, 'jpeg'),
     notRun ? Promise.resolve(null) : thumbnail(v.actualScreenshot, baseDir, width, 'jpeg'),
     v.diffScreenshot ? thumbnail(v.diffScreenshot, baseDir, width, 'png') : Promise.resolve(null),
-    r?.foundBox && v.actualScreenshot
-      ? thumbnail(v.actualScreenshot, baseDir, 240, 'png', r.foundBox)
-      : Promise.resolve(null),
+    // the crop the replay cut before the step's input: the screen after it may be another page
+    r?.foundCrop && !notRun ? thumbnail(r.foundCrop, baseDir, 240, 'png') : Promise.resolve(null),
   ])
   const duration = durationLabel((r?.durationMs ?? 0) + (v.durationMs ?? 0) || (r?.durationMs ?? v.durationMs))
   const assertion = assertionOf(v)

@@ -34,6 +34,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'qa-review-report-'))
   const screen = syntheticFrame(320, 200, 7)
   writeFileSync(join(dir, 'expected.png'), await toPng(screen))
+  writeFileSync(join(dir, 'found.png'), await toPng(syntheticFrame(80, 24, 8)))
   const v = createReplayVerifier({
     testCaseName: 'Sign-in <flow>',
     sessionId: 's-1',
@@ -60,6 +61,7 @@ beforeAll(async () => {
       recordedName: 'Login',
       foundName: 'Sign in',
       foundBox: { x: 40, y: 30, width: 80, height: 24 },
+      foundCrop: 'found.png',
       strategiesTried: [
         { strategy: 'role', outcome: 'none', candidates: 0 },
         { strategy: 'aria_label', outcome: 'skipped' },
@@ -122,7 +124,7 @@ describe('the HTML report a reviewer reads in one pass (issue 28, Build 5)', () 
     expect(healed).toContain('text: below threshold (1 candidate) — &quot;Sign up&quot; &lt;b&gt;disagrees&lt;/b&gt;')
     expect(healed).not.toContain('aria_label')
     expect(healed).toContain(`qa accept &#39;/reports/run 1.json&#39; --steps 2`.replace(/&#39;/g, '&apos;'))
-    // the element found: a crop of the actual screen at its box
+    // the element found: the crop the replay cut at its box before the input
     expect(healed).toMatch(/<figure class="element"><img class="element-image" [^>]*src="data:image\/png;base64,/)
   })
 
