@@ -14,7 +14,12 @@ const click = (i: number, over: Partial<Action> = {}): Action => ({
   screenshotBeforePath: `flow/step-00${i}-before.png`,
   elementCropPath: `flow/step-00${i}-element.png`,
   uiStateHashAfter: 'abc',
-  identity: { tagName: 'button', axRole: 'button', axName: `B${i}`, boundingBox: { x: 90, y: 40, width: 40, height: 20 } },
+  identity: {
+    tagName: 'button',
+    axRole: 'button',
+    axName: `B${i}`,
+    boundingBox: { x: 90, y: 40, width: 40, height: 20 },
+  },
   selectors: { css: `#b${i}` },
   ...over,
 })
@@ -47,7 +52,12 @@ const evidence = (i: number, over: Partial<AcceptanceStep> = {}): AcceptanceStep
 
 // step 1 passed, step 2 healed and failed the pixel check, step 3 not found, step 4 failed unhealed
 const report: Pick<ReplayReport, 'acceptance' | 'verificationResults' | 'replayResults'> = {
-  verificationResults: [verification(0, 'pass'), verification(1, 'fail'), verification(2, 'fail'), verification(3, 'fail')],
+  verificationResults: [
+    verification(0, 'pass'),
+    verification(1, 'fail'),
+    verification(2, 'fail'),
+    verification(3, 'fail'),
+  ],
   replayResults: [2].map((i) => ({
     actionId: `action-00${i}`,
     actionIndex: i,
@@ -65,7 +75,12 @@ const report: Pick<ReplayReport, 'acceptance' | 'verificationResults' | 'replayR
       evidence(0, { verdict: 'pass' }),
       evidence(1, {
         verdict: 'fail',
-        identity: { tagName: 'button', axRole: 'button', axName: 'Sign in', boundingBox: { x: 0, y: 0, width: 1, height: 1 } },
+        identity: {
+          tagName: 'button',
+          axRole: 'button',
+          axName: 'Sign in',
+          boundingBox: { x: 0, y: 0, width: 1, height: 1 },
+        },
         selectors: { css: '#signin' },
         healing: { healedAt: '2026-01-01T00:00:00.000Z', strategy: 'similarity', confidence: 0.86, verified: false },
       }),
@@ -118,7 +133,10 @@ describe('planAcceptance', () => {
     expect(plan.refused.map((r) => r.step)).toEqual([3])
   })
   it('a step compared with a recorded screenshot needs a new one', () => {
-    const without = { ...report, acceptance: { ...report.acceptance!, steps: [evidence(1, { screenshotAfter: null })] } }
+    const without = {
+      ...report,
+      acceptance: { ...report.acceptance!, steps: [evidence(1, { screenshotAfter: null })] },
+    }
     expect(planAcceptance(tc, without, [2]).refused[0]?.reason).toMatch(/no screenshot/)
   })
   it('a report without evidence refuses every step', () => {
@@ -136,25 +154,28 @@ describe('planAcceptance', () => {
       fc.uniqueArray(fc.integer({ min: 1, max: 45 }), { maxLength: 10 }),
     ],
     { numRuns: 100 },
-  )('every requested step is accepted or refused, once; only steps with evidence are accepted', (c, withEvidence, asked) => {
-    const r = {
-      verificationResults: [],
-      acceptance: {
-        caseFile: 'c.json',
-        caseSha256: '0'.repeat(64),
-        steps: withEvidence.map((i) => evidence(i)),
-      },
-    }
-    const plan = planAcceptance(c, r, asked)
-    const accepted = plan.accept.map((s) => s.actionIndex + 1)
-    expect([...accepted, ...plan.refused.map((x) => x.step)].sort((a, b) => a - b)).toEqual(
-      [...asked].sort((a, b) => a - b),
-    )
-    for (const n of accepted) {
-      expect(withEvidence).toContain(n - 1)
-      expect(n).toBeLessThanOrEqual(c.actions.length)
-    }
-  })
+  )(
+    'every requested step is accepted or refused, once; only steps with evidence are accepted',
+    (c, withEvidence, asked) => {
+      const r = {
+        verificationResults: [],
+        acceptance: {
+          caseFile: 'c.json',
+          caseSha256: '0'.repeat(64),
+          steps: withEvidence.map((i) => evidence(i)),
+        },
+      }
+      const plan = planAcceptance(c, r, asked)
+      const accepted = plan.accept.map((s) => s.actionIndex + 1)
+      expect([...accepted, ...plan.refused.map((x) => x.step)].sort((a, b) => a - b)).toEqual(
+        [...asked].sort((a, b) => a - b),
+      )
+      for (const n of accepted) {
+        expect(withEvidence).toContain(n - 1)
+        expect(n).toBeLessThanOrEqual(c.actions.length)
+      }
+    },
+  )
 })
 
 describe('applyAcceptance', () => {

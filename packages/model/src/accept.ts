@@ -79,8 +79,7 @@ export function planAcceptance(
           .map((i) => i + 1)
       : [...requested]
   const plan: AcceptancePlan = { accept: [], refused: [], unchanged: [] }
-  if (requested === 'changed')
-    plan.unchanged = testCase.actions.map((_, i) => i + 1).filter((n) => !steps.includes(n))
+  if (requested === 'changed') plan.unchanged = testCase.actions.map((_, i) => i + 1).filter((n) => !steps.includes(n))
   for (const step of steps) {
     const i = step - 1
     const action = testCase.actions[i]
