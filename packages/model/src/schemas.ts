@@ -279,7 +279,7 @@ export const acceptanceStepSchema = schema('AcceptanceStep', [
 
 export const replayAcceptanceSchema = schema('ReplayAcceptance', [
   req('caseFile', k.string(1)),
-  req('caseSha256', k.string(64)),
+  req('caseSha256', k.string(1)),
   req('steps', k.array(k.object(acceptanceStepSchema))),
 ])
 
