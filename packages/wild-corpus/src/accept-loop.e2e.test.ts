@@ -1,7 +1,7 @@
 /**
  * The review → accept → green loop on a page nobody here wrote (issue 28, Build 3): a flow recorded with
- * `qa record web --script` on sb-admin's login page, replayed `--verify` on a new "release" of the page (labels
- * reworded, the layout shifted, ids renamed), accepted — from the report with `qa accept` run from another
+ * `qa record web --script` on sb-admin's login page, replayed `--verify` on a new "release" of the page (ids and
+ * classes renamed, the layout shifted), accepted — from the report with `qa accept` run from another
  * folder, and in one go with `qa replay --update-baselines` — and replayed again on that release: green.
  */
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
@@ -18,7 +18,7 @@ import { type CorpusServer, type CorpusVariant, startCorpusServer } from './star
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../../../apps/cli/bin/qa.js')
 const VIEWPORT = { width: 1280, height: 720 }
 const PAGE = 'sb-admin/dist/login.html'
-const RELEASE: MutationOp[] = ['reworded-labels', 'layout-shift', 'renamed-ids']
+const RELEASE: MutationOp[] = ['renamed-ids', 'renamed-classes', 'layout-shift']
 
 let corpus: CorpusServer
 let browser: Browser
