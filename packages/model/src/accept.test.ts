@@ -127,6 +127,21 @@ describe('planAcceptance', () => {
     ])
     expect(plan.unchanged).toEqual([1])
   })
+  it('without a list: a warning on a compared screen is accepted, one on a step with no screenshot is left alone', () => {
+    const warned = {
+      verificationResults: [verification(0, 'warning'), verification(1, 'warning')],
+      acceptance: {
+        caseFile: 'flow.json',
+        caseSha256: 'a'.repeat(64),
+        steps: [evidence(0), evidence(1, { screenshotAfter: null })],
+      },
+    }
+    const c = { ...tc, actions: [click(0), click(1, { screenshotPath: null })] }
+    const plan = planAcceptance(c, warned, 'changed')
+    expect(plan.accept.map((s) => s.actionIndex)).toEqual([0])
+    expect(plan.refused).toEqual([])
+    expect(plan.unchanged).toEqual([2])
+  })
   it('a list names steps from 1; a passed step can be accepted when asked', () => {
     const plan = planAcceptance(tc, report, [1, 3, 4])
     expect(plan.accept.map((s) => s.actionIndex)).toEqual([0, 3])

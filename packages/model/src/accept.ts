@@ -60,8 +60,8 @@ export interface AcceptancePlan {
 /**
  * Which steps of a replay can be accepted. A step can when it ran and was located (the report holds its
  * evidence) and, when the case compares it with a recorded screenshot, the replay kept one to put in its place.
- * `requested`: step numbers from 1; `'changed'` (no list given): every step whose verdict was not a pass or that
- * healed — a step that did not run is then refused, one that passed unhealed is left as it is.
+ * `requested`: step numbers from 1; `'changed'` (no list given): every step that failed, healed, or was a warning
+ * on a compared screen — a step that did not run is then refused; the others are left as they are.
  */
 export function planAcceptance(
   testCase: TestCase,
@@ -75,7 +75,13 @@ export function planAcceptance(
     requested === 'changed'
       ? testCase.actions
           .map((_, i) => i)
-          .filter((i) => verdictOf(i) !== 'pass' || Boolean(evidence.get(i)?.healing))
+          .filter((i) => {
+            const v = verdictOf(i)
+            const e = evidence.get(i)
+            // a warning counts when its screen was compared (a vision "same meaning"); one for a step with no
+            // recorded screenshot (nothing compared) is not a look to accept
+            return v === 'fail' || Boolean(e?.healing) || (v === 'warning' && Boolean(e?.screenshotAfter))
+          })
           .map((i) => i + 1)
       : [...requested]
   const plan: AcceptancePlan = { accept: [], refused: [], unchanged: [] }

@@ -140,7 +140,7 @@ describe('accepting a new release of a wild page', () => {
 
     const again = await replay(caseFile, join(dir, 'r2'))
     expect(again.code, `${again.stdout}\n${again.stderr}`).toBe(0)
-    expect(verdicts(again.report)?.every((v) => v === 'pass')).toBe(true)
+    expect(verdicts(again.report)).not.toContain('fail')
 
     // the report of before the acceptance names a case that has changed since: refused, nothing written
     const stale = await qa(['accept', first.reportFile])
