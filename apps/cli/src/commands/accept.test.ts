@@ -5,7 +5,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { type ReplayReport, serializeReplayReport, stringifyDocument } from '@qa/model'
+import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { joinOptionalFlagValues } from '../main'
 import { writeDesktopClickCase } from '../__tests__/desktop-key-case'
 import { encodePng, solidRgba } from '../__tests__/png'
 import { replayReportOf } from '../__tests__/report-fixture'
@@ -253,5 +255,35 @@ describe('qa replay --update-baselines: refused before any work', () => {
     const bad = qa(['replay', f.caseFile, '--verify', '--update-baselines=x'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('--update-baselines: expected step numbers from 1')
+  })
+})
+
+describe('joinOptionalFlagValues', () => {
+  it('joins a step list to --update-baselines, leaves a case path and everything after -- alone', () => {
+    expect(joinOptionalFlagValues(['replay', 'c.json', '--update-baselines', '3,5', '--verify'])).toEqual([
+      'replay',
+      'c.json',
+      '--update-baselines=3,5',
+      '--verify',
+    ])
+    expect(joinOptionalFlagValues(['replay', '--update-baselines', 'c.json'])).toEqual([
+      'replay',
+      '--update-baselines',
+      'c.json',
+    ])
+    expect(joinOptionalFlagValues(['x', '--', '--update-baselines', '3'])).toEqual([
+      'x',
+      '--',
+      '--update-baselines',
+      '3',
+    ])
+  })
+  it('an argument list without the flag is unchanged (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string().filter((s) => s !== '--update-baselines')), (argv) => {
+        expect(joinOptionalFlagValues(argv)).toEqual(argv)
+      }),
+      { numRuns: 200 },
+    )
   })
 })
