@@ -161,7 +161,7 @@ export class ReplayCommand extends QaCommand {
       if (this.updateBaselines !== undefined)
         throw new UsageError(
           `--update-baselines works with one case, not with a folder or --shard (${this.casePath}); nothing was replayed.`,
-          'Replay the folder with --verify --report-dir <dir>, then accept each case from its report: qa accept <dir>/<report.json> [--steps 3,5]; or replay one case: qa replay <case.json> --verify --update-baselines.',
+          'Replay one case: qa replay <case.json> --verify --update-baselines; or accept a case of a folder replayed with --verify from its own report: qa accept <report-dir>/runs/<run>/<case>/report.json [--steps 3,5].',
         )
       if (this.saveHeals !== undefined)
         throw new UsageError(
