@@ -113,6 +113,10 @@ describe('accepting a new release of a wild page', () => {
       (await readFile(caseFile, 'utf8')).replaceAll('"login/', '"login-copy/'),
     )
     await cp(join(dir, 'cases', 'login'), join(dir, 'cases', 'login-copy'), { recursive: true })
+    // and one in a folder of its own, replayed as a folder
+    await mkdir(join(dir, 'suite'), { recursive: true })
+    await cp(caseFile, join(dir, 'suite', 'login.json'))
+    await cp(join(dir, 'cases', 'login'), join(dir, 'suite', 'login'), { recursive: true })
     const before = await replay(caseFile, join(dir, 'r1'))
     first = before
     expect(before.code, before.stderr).toBe(1)
@@ -158,5 +162,22 @@ describe('accepting a new release of a wild page', () => {
     expect(updated.stderr).toMatch(/Accepted steps? .* into .*login-copy\.json/)
     const again = await replay(copy, join(dir, 'r4'))
     expect(again.code, `${again.stdout}\n${again.stderr}`).toBe(0)
+  })
+
+  it("a folder replayed with --verify keeps each case's report, which qa accept takes; the folder is then green", {
+    timeout: 600_000,
+  }, async () => {
+    const folder = join(dir, 'suite')
+    const reportDir = join(dir, 'r5')
+    const args = ['replay', folder, '--base-url', release.url, '--verify', '--report-dir', reportDir]
+    const red = await qa(args)
+    expect(red.code, red.stderr).toBe(1)
+    const runs = join(reportDir, 'runs')
+    const [run] = await readdir(runs)
+    const [suite] = await readdir(join(runs, run!))
+    const accepted = await qa(['accept', join(runs, run!, suite!, 'report.json')])
+    expect(accepted.code, accepted.stderr).toBe(0)
+    const green = await qa([...args.slice(0, -1), join(dir, 'r6')])
+    expect(green.code, `${green.stdout}\n${green.stderr}`).toBe(0)
   })
 })

@@ -9,10 +9,11 @@ export class AcceptCommand extends QaCommand {
     category: 'Record & replay',
     description: "Accept a replay's new look as the case's baseline, from the replay's JSON report.",
     details: `
-      Reads a report written by \`qa replay <case> --verify\` (the JSON file in its report folder) and writes into
+      Reads a report written by \`qa replay <case> --verify\` (the JSON file in its report folder; for a folder
+      replayed with --verify, each case's <report-dir>/runs/<run>/<case>/report.json) and writes into
       the case the steps' new evidence: the screenshots that replay took (before and after the step), an element
       crop cut at the element's box, the element's new place, and for a heal its new identity and selectors with
-      a healing_history entry. Without --steps: every step that did not pass or that healed. With --steps 3,5
+      a healing_history entry. Without --steps: every step that failed or healed (or warned on a compared screen). With --steps 3,5
       (or 2-4; step numbers from 1, as the report shows them): those steps, passed ones too.
       Only a step that was replayed and located can be accepted: a step whose element was not found is refused
       and named. The report must be of the case as it is now (its SHA-256 is in the report; a case changed since

@@ -47,7 +47,7 @@ export class ReplayCommand extends QaCommand {
       --junit and --save-heals never name the case or one of its screenshots, and an existing file needs --force;
       both are checked before the browser starts.
       --update-baselines (web, with --verify, one case) accepts this replay's look as the case's new baseline, as
-      Playwright's --update-snapshots does: alone, every step that did not pass or that healed; with a list
+      Playwright's --update-snapshots does: alone, every step that failed or healed (or warned on a compared screen); with a list
       (--update-baselines 3,5 or 2-4, step numbers from 1 as the report shows them) those steps, passed ones too.
       Each accepted step gets the screenshots taken in this replay (before and after), an element crop cut at
       the element's box, its new place, and for a heal its new identity and selectors with a healing_history
@@ -101,7 +101,7 @@ export class ReplayCommand extends QaCommand {
   updateBaselines = Option.String('--update-baselines', {
     tolerateBoolean: true,
     description:
-      'Accept this replay as the new baseline (needs --verify): alone, every step that did not pass or healed; or the steps listed, from 1 (3,5 or 2-4). The old baseline is kept in <case>.history/.',
+      'Accept this replay as the new baseline (needs --verify): alone, every step that failed or healed; or the steps listed, from 1 (3,5 or 2-4). The old baseline is kept in <case>.history/.',
   })
   force = Option.Boolean('--force', false, {
     description: 'Replace the --junit and --save-heals files when they exist.',
