@@ -22,16 +22,16 @@ import { UsageError } from './usage-error'
  * Accepting a replay's look as a case's new baseline, the IO around @qa/model's pure `planAcceptance` and
  * `applyAcceptance` (`qa accept`, `qa replay --update-baselines`). Every check comes before the first write; the
  * previous baseline (the case file and every screenshot it refers to) is copied into
- * `<case>.history/<time>/` beside the case's screenshot folder; the new images get new names in the screenshot
+ * `.<case>.history/<time>/` beside the case's screenshot folder; the new images get new names in the screenshot
  * folder; the case is then replaced in one rename, and the old images it no longer refers to are removed (their
  * copies stay in the history folder).
  */
 
 export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex')
 
-/** The folder that keeps a case's previous baselines: `cases/login.json` → `cases/login.history`. */
+/** The folder that keeps a case's previous baselines: `cases/login.json` → `cases/.login.history`. */
 export function historyFolderOf(caseFile: string): string {
-  return join(dirname(caseFile), `${basename(caseFile).replace(/\.json$/i, '')}.history`)
+  return join(dirname(caseFile), `.${basename(caseFile).replace(/\.json$/i, '')}.history`)
 }
 
 /** The case's screenshot folder, where the recorder puts its images: `cases/login.json` → `cases/login`. */

@@ -134,9 +134,9 @@ describe('accepting a new release of a wild page', () => {
     const elsewhere = await mkdtemp(join(tmpdir(), 'qa-accept-cwd-'))
     const accepted = await qa(['accept', relative(elsewhere, first.reportFile)], elsewhere)
     expect(accepted.code, accepted.stderr).toBe(0)
-    expect(accepted.stderr).toMatch(/the previous baseline is kept in .*login\.history/)
+    expect(accepted.stderr).toMatch(/the previous baseline is kept in .*\.login\.history/)
     // the previous baseline: the case as it was and its screenshots
-    const history = join(dir, 'cases', 'login.history')
+    const history = join(dir, 'cases', '.login.history')
     const [stamp] = await readdir(history)
     expect(await readFile(join(history, stamp!, 'login.json'), 'utf8')).toBe(originalCase)
     const kept = JSON.parse(originalCase) as { actions: { screenshot_path?: string }[] }

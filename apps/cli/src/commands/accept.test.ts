@@ -203,7 +203,7 @@ describe('qa accept writes the new baseline', () => {
     const r = qa(['accept', relative(cwd, f.reportFile)], { cwd })
     expect(r.code, r.stderr).toBe(1)
     expect(r.stderr).toContain('step 3: not accepted: its element was not found')
-    expect(r.stderr).toMatch(/Accepted step 2 into .*flow\.json; the previous baseline is kept in .*flow\.history/)
+    expect(r.stderr).toMatch(/Accepted step 2 into .*flow\.json; the previous baseline is kept in .*\.flow\.history/)
     const tc = JSON.parse(readFileSync(f.caseFile, 'utf8'))
     const healed = tc.actions[1]
     expect(healed.identity.ax_name).toBe('보관')
@@ -218,7 +218,7 @@ describe('qa accept writes the new baseline', () => {
     // the passed step 1 is left as it was
     expect(tc.actions[0].screenshot_path).toBe('flow/step-000-after.png')
     // the previous baseline: the case as it was and every screenshot it referred to
-    const history = join(f.root, 'cases', 'flow.history')
+    const history = join(f.root, 'cases', '.flow.history')
     const [stamp] = readdirSync(history)
     expect(readFileSync(join(history, stamp!, 'flow.json'), 'utf8')).toBe(f.caseText)
     expect(existsSync(join(history, stamp!, 'flow', 'step-001-after.png'))).toBe(true)

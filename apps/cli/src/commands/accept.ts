@@ -20,8 +20,8 @@ export class AcceptCommand extends QaCommand {
       is refused), and its images as the replay wrote them.
       The report and its images are never written; the case file is replaced atomically (temp file + rename),
       its new images get new names in its screenshot folder, and the previous baseline — the case file and every
-      screenshot it refers to — is kept in <case>.history/<time>/ beside the case's screenshot folder
-      (cases/login.json → cases/login.history/20260101-120000-000/login.json). To go back, copy that folder's
+      screenshot it refers to — is kept in .<case>.history/<time>/ beside the case's screenshot folder
+      (cases/login.json → cases/.login.history/20260101-120000-000/login.json). To go back, copy that folder's
       content over the case's folder.
       Web cases only: a desktop report is refused (its replay does not keep the screens and boxes this needs).
       Exit code: 0 every requested step was accepted (or, without --steps, nothing needed accepting); 1 some were

@@ -53,8 +53,8 @@ export class ReplayCommand extends QaCommand {
       the element's box, its new place, and for a heal its new identity and selectors with a healing_history
       entry. Only a step that was replayed and located can be accepted; a step whose element was not found is
       refused and named. The case is replaced atomically; the previous baseline (the case file and every
-      screenshot it refers to) is kept in <case>.history/<time>/ beside the case's screenshot folder
-      (cases/login.json → cases/login.history/). The same from a report written earlier: qa accept <report.json>.
+      screenshot it refers to) is kept in .<case>.history/<time>/ beside the case's screenshot folder
+      (cases/login.json → cases/.login.history/). The same from a report written earlier: qa accept <report.json>.
       Every --verify replay with a report folder keeps what accepting needs: the JSON report's "acceptance"
       (the case's SHA-256, per step the screens before and after in <report-dir>/artifacts, the element's box).
       Exit code: 0 the test passed, 1 a step failed, 2 bad input (unreadable case, a case with no actions, a
@@ -101,7 +101,7 @@ export class ReplayCommand extends QaCommand {
   updateBaselines = Option.String('--update-baselines', {
     tolerateBoolean: true,
     description:
-      'Accept this replay as the new baseline (needs --verify): alone, every step that failed or healed; or the steps listed, from 1 (3,5 or 2-4). The old baseline is kept in <case>.history/.',
+      'Accept this replay as the new baseline (needs --verify): alone, every step that failed or healed; or the steps listed, from 1 (3,5 or 2-4). The old baseline is kept in .<case>.history/.',
   })
   force = Option.Boolean('--force', false, {
     description: 'Replace the --junit and --save-heals files when they exist.',
