@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { copyFile, mkdir, readFile, rm } from 'node:fs/promises'
+import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import {
   type AcceptanceStep,
@@ -78,6 +78,21 @@ export interface AcceptOutcome {
   exitCode: number
 }
 
+/** Largest case file and image `qa accept` reads (a report may name any path: never /dev/zero or a huge file). */
+const MAX_CASE_BYTES = 20 * 1024 * 1024
+const MAX_IMAGE_BYTES = 100 * 1024 * 1024
+
+/** Reads a regular file of at most `maxBytes`; anything else is a thrown Error with the reason (ENOENT, …). */
+async function readRegularFile(path: string, maxBytes: number): Promise<Buffer> {
+  const s = await stat(path)
+  if (!s.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' })
+  if (s.size > maxBytes)
+    throw Object.assign(new Error(`larger than ${maxBytes / 1024 / 1024} MiB`), {
+      code: `larger than ${maxBytes / 1024 / 1024} MiB`,
+    })
+  return readFile(path)
+}
+
 const pad = (n: number) => String(n).padStart(3, '0')
 const stampOf = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace('T', '-').replace('.', '-').replace('Z', '')
 const toCaseRelative = (caseDir: string, file: string) => relative(caseDir, file).split('\\').join('/')
@@ -109,7 +124,7 @@ export async function acceptFromReport(opts: AcceptOptions): Promise<AcceptOutco
   const caseFile = isAbsolute(acceptance.caseFile) ? acceptance.caseFile : resolve(reportDir, acceptance.caseFile)
   let caseBytes: Buffer
   try {
-    caseBytes = await readFile(caseFile)
+    caseBytes = await readRegularFile(caseFile, MAX_CASE_BYTES)
   } catch (cause) {
     throw new UsageError(
       `${reportFile}: acceptance.case_file: the case ${caseFile} cannot be read (${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message}). Nothing was written.`,
@@ -148,10 +163,14 @@ export async function acceptFromReport(opts: AcceptOptions): Promise<AcceptOutco
     const path = isAbsolute(p) ? p : resolve(reportDir, p)
     let bytes: Buffer
     try {
-      bytes = await readFile(path)
-    } catch {
+      bytes = await readRegularFile(path, MAX_IMAGE_BYTES)
+    } catch (cause) {
+      const why =
+        (cause as NodeJS.ErrnoException).code === 'ENOENT'
+          ? 'is missing'
+          : `cannot be read (${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message})`
       throw new UsageError(
-        `${reportFile}: ${field}: the image ${path} is missing. Nothing was written.`,
+        `${reportFile}: ${field}: the image ${path} ${why}. Nothing was written.`,
         'Keep the report folder as the replay wrote it, or replay the case again with --verify.',
       )
     }

@@ -149,6 +149,11 @@ describe('qa accept: bad input is exit 2 and writes nothing', () => {
       /acceptance\.case_file: the case .*gone\.json cannot be read \(ENOENT\)/,
     ],
     [
+      'a report naming a device as its case',
+      (r: ReplayReport) => ({ ...r, acceptance: { ...r.acceptance!, caseFile: '/dev/zero' } }),
+      /acceptance\.case_file: the case \/dev\/zero cannot be read \(not a regular file\)/,
+    ],
+    [
       'an image overwritten by a later replay',
       (r: ReplayReport) => ({
         ...r,

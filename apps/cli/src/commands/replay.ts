@@ -206,10 +206,11 @@ export class ReplayCommand extends QaCommand {
         '--update-baselines and --save-heals were both given: --update-baselines writes the heals into the case itself; nothing was replayed.',
         'Pass one of them.',
       )
-    // the case's bytes as the replay reads them: a report names them by hash, so a case changed since is refused
-    const caseSha256 = sha256(await readFile(resolve(this.casePath)).catch(() => Buffer.alloc(0)))
     const loaded = await loadTestCase(this.casePath)
     const tc = loaded.testCase
+    // the case's bytes as the replay read them (loadTestCase checked it is a regular file of a sane size): a report
+    // names them by hash, so `qa accept` refuses a case changed since
+    const caseSha256 = sha256(await readFile(loaded.file).catch(() => Buffer.alloc(0)))
     if (update) {
       if (tc.platform !== 'web')
         throw new UsageError(
