@@ -170,7 +170,7 @@ async function stepHtml(
         )
       : '',
     vision ? row('Vision', 'vision', vision) : '',
-    reportJsonPath && acceptable(v, r)
+    reportJsonPath && acceptable(v, r, report.acceptance ?? null)
       ? row('Accept', 'accept', `<code class="accept">${escapeHtml(acceptCommand(reportJsonPath, step))}</code>`)
       : '',
   ].join('')

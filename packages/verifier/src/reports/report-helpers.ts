@@ -117,7 +117,13 @@ export function acceptCommand(reportJsonPath: string, step: number): string {
 }
 
 /** A step that can be accepted: it ran and its element was located (a not-found or not-run step cannot be). */
-export function acceptable(v: VerificationResult, r: ReplayResult | undefined): boolean {
+export function acceptable(
+  v: VerificationResult,
+  r: ReplayResult | undefined,
+  acceptance?: ReplayReport['acceptance'],
+): boolean {
   if (v.notRun || (r && !r.success)) return false
+  // `qa accept` works from the evidence the replay kept: a step without it cannot be accepted, so no command
+  if (acceptance !== undefined && !acceptance?.steps.some((s) => s.actionIndex === v.actionIndex)) return false
   return v.finalResult === 'fail' || healOf(r) !== null
 }

@@ -104,6 +104,12 @@ beforeAll(async () => {
   v.recordResult(notRunResult({ actionIndex: 4, description: 'Click button "Save"', maxFailures: 1 }))
   v.recordReplayResult(replayed(4, { success: false, method: 'none', matchConfidence: 0, errorMessage: 'Not run.' }))
   report = v.buildReport({ maxFailures: 1 })
+  // the evidence `qa accept` works from: every step that ran (the not-found one and the not-run one never do)
+  report.acceptance = {
+    caseFile: '/cases/sign-in.json',
+    caseSha256: 'c'.repeat(64),
+    steps: [0, 1, 3].map((actionIndex) => ({ actionIndex })),
+  }
 })
 
 const section = (html: string, step: number) => {
@@ -157,6 +163,16 @@ describe('the HTML report a reviewer reads in one pass (issue 28, Build 5)', () 
     expect(html).toContain('<label for="f-notrun">Not run (1)</label>')
     expect(html).not.toMatch(/<script|\son\w+=/i)
     expect(html).toContain('<title>Replay report — Sign-in &lt;flow&gt;</title>')
+  })
+
+  test('no accept command for a step the replay kept no evidence of (qa accept would refuse it)', async () => {
+    const without = { ...report, acceptance: { ...report.acceptance!, steps: [] } }
+    const html = await renderHtmlReport(without, { baseDir: dir, reportJsonPath: '/reports/run 1.json' })
+    expect(html).not.toContain('qa accept')
+    const noEvidence = { ...report, acceptance: null }
+    expect(await renderHtmlReport(noEvidence, { baseDir: dir, reportJsonPath: '/reports/r.json' })).not.toContain(
+      'qa accept',
+    )
   })
 
   test('writeReports gives the HTML the JSON beside it for the accept command', async () => {
