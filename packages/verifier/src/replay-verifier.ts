@@ -149,6 +149,13 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
     // that very target (the digit typed into the cell just clicked), so their effect is never masked out
     const actsOnFocus = action.actionType === 'type' || action.actionType === 'key_press'
     const previousBox = context?.previousAction && !actsOnFocus ? recordedTargetBox(context.previousAction) : null
+    // the recorded pixels nobody saw cleanly (the recorder's toolbar in a frame) are compared in neither image
+    const unknownRegions = [
+      ...(action.unknownRegions?.after ?? []),
+      ...(action.screenshotBeforePath
+        ? (action.unknownRegions?.before ?? [])
+        : (context?.previousAction?.unknownRegions?.after ?? [])),
+    ]
     const result = await verifyStep(
       {
         actionIndex,
@@ -166,6 +173,7 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
         ...(context?.scale && context.scale !== 1 ? { scale: context.scale, anchor: context.anchor ?? null } : {}),
         ...(context?.actualTargetBox ? { actualTargetBox: context.actualTargetBox } : {}),
         ...(previousBox ? { notEffects: [previousBox] } : {}),
+        ...(unknownRegions.length ? { unknownRegions } : {}),
       },
       io,
     )

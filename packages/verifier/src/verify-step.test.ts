@@ -92,4 +92,32 @@ describe('verifyStep (seed 000 flow)', () => {
     const ok = await verifyStep({ ...step(same), actionIndex: 4 }, { artifactDir: dir })
     expect([ok.diffScreenshot, ok.actualScreenshot]).toEqual([null, null])
   })
+
+  test('unknown regions of the recorded screenshots (a toolbar in a frame) are never compared', async () => {
+    const before = syntheticFrame(40, 30, 7)
+    const recordedAfter = cloneFrame(before)
+    paintRect(recordedAfter, 4, 4, 12, 8, [255, 0, 0]) // the step's effect, in its target
+    paintRect(recordedAfter, 28, 22, 12, 8, [0, 0, 255]) // pixels the recorder did not see cleanly
+    const actual = cloneFrame(before)
+    paintRect(actual, 4, 4, 12, 8, [255, 0, 0])
+    const base = {
+      actionIndex: 0,
+      description: 'Click button "Open"',
+      expected: recordedAfter,
+      recordedBefore: before,
+      targetBox: { x: 4, y: 4, width: 12, height: 8 },
+      actual,
+    }
+    const compared = await verifyStep(base)
+    expect(compared.finalResult).not.toBe('pass')
+    const ignored = await verifyStep({ ...base, unknownRegions: [{ x: 28, y: 22, width: 12, height: 8 }] })
+    expect(ignored.finalResult).toBe('pass')
+    // the effect itself is still compared: an actual screen without it fails
+    const missing = await verifyStep({
+      ...base,
+      actual: cloneFrame(before),
+      unknownRegions: [{ x: 28, y: 22, width: 12, height: 8 }],
+    })
+    expect(missing.finalResult).toBe('fail')
+  })
 })
