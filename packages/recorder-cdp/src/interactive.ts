@@ -32,6 +32,8 @@ export interface PointerDownSnapshot {
  */
 export type PageInputEvent = InputEventKind & {
   inFrame?: number
+  /** When the recorder received it (ms since the epoch), set on arrival. */
+  receivedAt?: number
   /** Set by `placeFrameEvent` when the frame's path in the page could not be described: read elements at points. */
   framePathUnknown?: boolean
 }
@@ -67,9 +69,11 @@ type InputEventKind =
     }
   | { kind: 'files'; names: string[]; x: number; y: number }
   /** The page saw a double click (its two presses were reported as pointer-downs before it). */
-  | { kind: 'dblclick'; x: number; y: number }
+  | { kind: 'dblclick'; x: number; y: number; at?: number }
   | {
       kind: 'input'
+      /** When the field's value changed: milliseconds since the epoch (before the page painted it). */
+      at?: number
       value: string
       isPassword: boolean
       x: number
@@ -80,9 +84,9 @@ type InputEventKind =
        */
       field?: PageElementDescription | null
     }
-  | { kind: 'select'; label: string; x: number; y: number }
-  | { kind: 'key'; key: string }
-  | { kind: 'scroll'; dx: number; dy: number; x: number; y: number }
+  | { kind: 'select'; label: string; x: number; y: number; at?: number }
+  | { kind: 'key'; key: string; at?: number }
+  | { kind: 'scroll'; dx: number; dy: number; x: number; y: number; at?: number }
 
 /** A hover that revealed the pressed element: where the pointer entered it, when, and what it was. */
 export interface HoverReveal {
@@ -501,7 +505,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     (e) => {
       if (fromToolbar(e) || picking()) return
       const { dx, dy } = offset()
-      send({ kind: 'dblclick', x: e.clientX + dx, y: e.clientY + dy })
+      send({ kind: 'dblclick', x: e.clientX + dx, y: e.clientY + dy, at: performance.timeOrigin + e.timeStamp })
     },
     true,
   )
@@ -555,7 +559,8 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
         }
       }
       lastInputField = el
-      send({ kind: 'input', value: isPassword ? '' : String(el.value), isPassword, ...centre(el), field })
+      const at = performance.timeOrigin + e.timeStamp
+      send({ kind: 'input', at, value: isPassword ? '' : String(el.value), isPassword, ...centre(el), field })
     },
     true,
   )
@@ -571,7 +576,8 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
         return
       }
       if (el?.localName !== 'select') return
-      send({ kind: 'select', label: el.selectedOptions[0]?.label ?? el.value, ...centre(el) })
+      const at = performance.timeOrigin + e.timeStamp
+      send({ kind: 'select', label: el.selectedOptions[0]?.label ?? el.value, ...centre(el), at })
     },
     true,
   )
@@ -586,18 +592,24 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
         e.metaKey && 'Meta',
         e.shiftKey && e.key !== 'Tab' && 'Shift',
       ].filter(Boolean)
-      send({ kind: 'key', key: [...mods, e.key].join('+') })
+      send({ kind: 'key', key: [...mods, e.key].join('+'), at: performance.timeOrigin + e.timeStamp })
     },
     true,
   )
-  let pending: { dx: number; dy: number; x: number; y: number } | null = null
+  let pending: { dx: number; dy: number; x: number; y: number; at: number } | null = null
   let timer: ReturnType<typeof setTimeout> | undefined
   addEventListener(
     'wheel',
     (e) => {
       if (fromToolbar(e)) return
       const { dx, dy } = offset()
-      pending = pending ?? { dx: 0, dy: 0, x: e.clientX + dx, y: e.clientY + dy }
+      pending = pending ?? {
+        dx: 0,
+        dy: 0,
+        x: e.clientX + dx,
+        y: e.clientY + dy,
+        at: performance.timeOrigin + e.timeStamp,
+      }
       pending.dx += e.deltaX
       pending.dy += e.deltaY
       if (timer) clearTimeout(timer)
