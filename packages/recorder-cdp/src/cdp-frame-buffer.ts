@@ -47,6 +47,11 @@ export interface FrameBuffer {
   before(atMs: number): BufferedFrame | null
   /** Keeps the newest frame before `atMs` (an input reached the page then) for `pinKeepMs`. */
   pin(atMs: number): void
+  /**
+   * Resolves once a frame shown at or after `atMs` has arrived (frames arrive in order, a few hundred ms late
+   * under load: then every frame before `atMs` is here), or after `timeoutMs` (a page that did not repaint since).
+   */
+  arrivedPast(atMs: number, timeoutMs?: number): Promise<void>
   stop(): Promise<void>
 }
 
@@ -68,6 +73,8 @@ export async function startFrameBuffer(page: Page, opts: FrameBufferOptions = {}
   const maxFrames = opts.maxFrames ?? 80
   const pinKeepMs = opts.pinKeepMs ?? 30_000
   let pins: number[] = []
+  let newestAt = Number.NEGATIVE_INFINITY
+  let waiters: { atMs: number; done: () => void }[] = []
   let session: CDPSession
   try {
     session = await page.context().newCDPSession(page)
@@ -81,6 +88,9 @@ export async function startFrameBuffer(page: Page, opts: FrameBufferOptions = {}
     // the swap time; without one, the arrival time (later than the swap: a frame is never taken as older than it is)
     const atMs = typeof frame.metadata.timestamp === 'number' ? frame.metadata.timestamp * 1000 : now
     frames.push({ png: Buffer.from(frame.data, 'base64'), atMs })
+    newestAt = Math.max(newestAt, atMs)
+    for (const w of waiters.filter((w) => newestAt >= w.atMs)) w.done()
+    waiters = waiters.filter((w) => newestAt < w.atMs)
     pins = pins.filter((t) => t >= now - pinKeepMs)
     frames = pruneFrames(frames, now, keepMs, maxFrames, pins)
   })
@@ -95,8 +105,21 @@ export async function startFrameBuffer(page: Page, opts: FrameBufferOptions = {}
     pin(atMs) {
       if (Number.isFinite(atMs)) pins.push(atMs)
     },
+    arrivedPast(atMs, timeoutMs = 1_000) {
+      if (newestAt >= atMs) return Promise.resolve()
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(done, timeoutMs)
+        function done() {
+          clearTimeout(timer)
+          waiters = waiters.filter((w) => w.done !== done)
+          resolve()
+        }
+        waiters.push({ atMs, done })
+      })
+    },
     async stop() {
       frames = []
+      for (const w of waiters.slice()) w.done()
       await session.send('Page.stopScreencast').catch(() => undefined)
       await session.detach().catch(() => undefined)
     },

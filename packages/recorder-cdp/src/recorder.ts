@@ -461,6 +461,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
     atMs: number | undefined,
     atDown?: PointerDownSnapshot | null,
   ): Promise<Shot | undefined> {
+    if (frames && atMs !== undefined) await frames.arrivedPast(atMs)
     const frame = frames && atMs !== undefined ? frames.before(atMs) : null
     if (!frame) return undefined
     return frameShot(index, 'before', frame, atDown?.passwords ?? []).catch(() => undefined)
@@ -906,7 +907,9 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           const cutoff = cutoffOf()
           if (live && (cutoff === null || !frames)) return live
         }
-        const frame = frames?.before(cutoffOf() ?? settledAt)
+        const cutoff = cutoffOf() ?? settledAt
+        await frames?.arrivedPast(cutoff)
+        const frame = frames?.before(cutoff)
         if (!frame) return shotWithBytes(index, 'after')
         return frameShot(index, 'after', frame).catch(() => shotWithBytes(index, 'after'))
       }
