@@ -108,6 +108,13 @@ export const RECORD_BINDING = '__qaRecordInput'
 export const SECRET_FIELDS_KEY = 'qa.recorder.secretFields'
 
 /**
+ * Where the reporter notes, in each frame, when each input reached it (`Symbol.for` of this key on the frame's
+ * window: the last 50 time stamps, ms since the epoch). The recorder reads it at once: the reports themselves
+ * reach it later, and a step's after-screenshot must be from before the next input.
+ */
+export const INPUT_TIMES_KEY = 'qa.recorder.inputTimes'
+
+/**
  * The secret fields of one frame: boxes in the viewport of the frame `hops` levels up from it (the highest one
  * this frame's script can place itself in; `top`: that is the top-level viewport).
  */
@@ -142,9 +149,18 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     return host !== undefined && e.composedPath().includes(host)
   }
   // an assert mode of the toolbar is waiting for its pick: that click is the toolbar's, not the page's
+  const inputTimesKey = Symbol.for('qa.recorder.inputTimes')
+  const INPUT_KINDS = new Set(['pointerdown', 'input', 'select', 'key', 'scroll'])
   const picking = () =>
     (window as unknown as Record<symbol, unknown>)[Symbol.for('qa.recorderToolbar.picking')] === true
   const send = (event: Record<string, unknown>) => {
+    // the page's own note of when each input reached it, read by the recorder at once (its reports arrive later)
+    if (typeof event.at === 'number' && INPUT_KINDS.has(String(event.kind))) {
+      const notes = window as unknown as Record<symbol, number[] | undefined>
+      const times = notes[inputTimesKey] ?? []
+      times.push(event.at)
+      notes[inputTimesKey] = times.slice(-50)
+    }
     const fn = (window as unknown as Record<string, ((e: unknown) => void) | undefined>)[binding]
     if (typeof fn !== 'function') return
     // below a cross-origin parent the coordinates are in the viewport of the highest frame this script reaches

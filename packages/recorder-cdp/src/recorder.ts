@@ -21,6 +21,7 @@ import {
   inputReporterSource,
   type PageInputEvent,
   type PointerDownSnapshot,
+  INPUT_TIMES_KEY,
   RECORD_BINDING,
 } from './interactive'
 import { type AnsweredDialog, watchDialogs } from './cdp-dialogs'
@@ -883,8 +884,23 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
        */
       const inputs: { at: number; field?: string }[] = []
       const fieldKey = (x: number, y: number) => `${Math.round(x)},${Math.round(y)}`
-      /** The first input that reached the page after `atMs`. */
-      const nextInput = (atMs: number) => inputs.find((i) => i.at > atMs)
+      /** The first input that reached the page after `atMs` (of those reported). */
+      const nextInput = (atMs: number) =>
+        inputs.reduce<(typeof inputs)[number] | undefined>(
+          (a, i) => (i.at > atMs && (!a || i.at < a.at) ? i : a),
+          undefined,
+        )
+      /** When the first input after `atMs` reached the page: reported, or as the page noted it (not reported yet). */
+      const nextInputAt = async (atMs: number): Promise<number | undefined> => {
+        const noted = await page
+          .evaluate(
+            (key) => (window as unknown as Record<symbol, number[] | undefined>)[Symbol.for(key)] ?? [],
+            INPUT_TIMES_KEY,
+          )
+          .catch((): number[] => [])
+        const times = [...noted, ...(nextInput(atMs) ? [nextInput(atMs)!.at] : [])].filter((t) => t > atMs)
+        return times.length ? Math.min(...times) : undefined
+      }
       /**
        * A step's after-screenshot (SPEC §4): what the page showed once the step's effect settled, and before the
        * next input reached it; typing right after a click never shows in the click's. A live capture (which hides
@@ -896,18 +912,17 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         await settle(page, quietMs, settleTimeoutMs)
         const settledAt = Date.now()
         const frames = buffers.get(page)
-        const cutoffOf = () => {
-          const next = stepAt === undefined ? undefined : nextInput(stepAt)
-          return next ? Math.min(next.at, settledAt) : null
+        const cutoffOf = async () => {
+          const next = stepAt === undefined ? undefined : await nextInputAt(stepAt)
+          return next !== undefined ? Math.min(next, settledAt) : null
         }
-        if (cutoffOf() === null) {
+        if ((await cutoffOf()) === null) {
           const live = await shotWithBytes(index, 'after').catch(() => undefined)
-          // inputs the page sent before the capture ended are reported before this round trip ends
-          await page.evaluate(() => 0).catch(() => undefined)
-          const cutoff = cutoffOf()
+          // the page notes an input the moment it reaches it: none since the step, none in this capture
+          const cutoff = await cutoffOf()
           if (live && (cutoff === null || !frames)) return live
         }
-        const cutoff = cutoffOf() ?? settledAt
+        const cutoff = (await cutoffOf()) ?? settledAt
         await frames?.arrivedPast(cutoff)
         const frame = frames?.before(cutoff)
         if (!frame) return shotWithBytes(index, 'after')
