@@ -287,6 +287,7 @@ export const replayReportSchema = schema('ReplayReport', [
   opt('testCasePath', k.string()),
   opt('platform', k.enum(PLATFORMS)),
   opt('screenSizeChange', k.object(screenSizeChangeSchema)),
+  opt('unverifiedSteps', k.array(count)),
   req('summary', k.string()),
 ])
 

@@ -544,6 +544,11 @@ export interface ReplayReport {
   platform?: Platform | null
   /** The replay screen is not the size the case was recorded on (desktop): both sizes, and what that means. */
   screenSizeChange?: ScreenSizeChange | null
+  /**
+   * Steps (`action_index`, 0-based) that ran but whose screen was not compared: the recording holds no screenshot
+   * of them (the recorder could not capture one). Said once here and in the summary, not as a warning per step.
+   */
+  unverifiedSteps?: number[] | null
   summary: string
   extra?: Extra
 }

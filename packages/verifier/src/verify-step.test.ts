@@ -72,13 +72,13 @@ describe('verifyStep (seed 000 flow)', () => {
     expect(f.finalResult).toBe('fail')
   })
 
-  test('capture failure → fail; no expected screenshot → warning (skipped); unreadable expected → fail', async () => {
+  test('capture failure → fail; no expected screenshot → not compared (skipped); unreadable expected → fail', async () => {
     const boom = await verifyStep(step(() => Promise.reject(new Error('display gone'))))
     expect(boom).toMatchObject({ finalResult: 'fail' })
     expect(boom.reason).toContain('display gone')
     expect((await verifyStep(step(() => null))).finalResult).toBe('fail')
     const skipped = await verifyStep({ actionIndex: 0, description: 'x', expected: null, actual: same })
-    expect(skipped).toMatchObject({ finalResult: 'warning', details: { skipped: true } })
+    expect(skipped).toMatchObject({ finalResult: 'pass', details: { skipped: true } })
     const missing = await verifyStep({ actionIndex: 0, description: 'x', expected: '/nonexistent/a.png', actual: same })
     expect(missing).toMatchObject({ finalResult: 'fail', details: { error_code: 'VERIFIER_FILE_NOT_FOUND' } })
   })
