@@ -1203,9 +1203,9 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             setShot(action, 'after', await afterShot(index, event.at ?? event.receivedAt))
             break
           }
-          case 'scroll':
+          case 'scroll': {
             typing = null
-            pushStep({
+            const action: Action = {
               timestamp: Date.now(),
               actionType: 'scroll',
               x: Math.round(event.x),
@@ -1213,8 +1213,13 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
               scrollDx: Math.round(event.dx),
               scrollDy: Math.round(event.dy),
               description: `Scroll by ${Math.round(event.dy)} px`,
-            })
+            }
+            const index = actions.length
+            setShot(action, 'before', await frameBefore(index, buffers.get(page), event.at))
+            pushStep(action)
+            setShot(action, 'after', await afterShot(index, event.at ?? event.receivedAt))
             break
+          }
         }
       }
       /** Text and value assertions picked with the toolbar, waiting for the person to confirm them in its editor. */
