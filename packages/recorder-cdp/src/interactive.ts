@@ -34,6 +34,8 @@ export type PageInputEvent = InputEventKind & {
   inFrame?: number
   /** When the recorder received it (ms since the epoch), set on arrival. */
   receivedAt?: number
+  /** Password and secret fields of the reporting frame when the input reached it (viewport CSS pixels). */
+  masks?: { x: number; y: number; width: number; height: number }[]
   /** Set by `placeFrameEvent` when the frame's path in the page could not be described: read elements at points. */
   framePathUnknown?: boolean
 }
@@ -160,6 +162,17 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
       const times = notes[inputTimesKey] ?? []
       times.push(event.at)
       notes[inputTimesKey] = times.slice(-50)
+      // where the secrets were at this input: the frames around it are painted over there, even once the page
+      // moved on (Enter submitted the form and the field is gone)
+      try {
+        const { dx, dy } = offset()
+        event.masks = [...document.querySelectorAll('input[type="password" i]'), ...secretFields].map((el) => {
+          const r = el.getBoundingClientRect()
+          return { x: r.left + dx, y: r.top + dy, width: r.width, height: r.height }
+        })
+      } catch {
+        // no boxes: the masks of now and of the pointer-downs still apply
+      }
     }
     const fn = (window as unknown as Record<string, ((e: unknown) => void) | undefined>)[binding]
     if (typeof fn !== 'function') return

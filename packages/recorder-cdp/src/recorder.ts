@@ -461,11 +461,13 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
     frames: FrameBuffer | undefined,
     atMs: number | undefined,
     atDown?: PointerDownSnapshot | null,
+    masksAt?: (frameAtMs: number) => ViewportBox[],
   ): Promise<Shot | undefined> {
     if (frames && atMs !== undefined) await frames.arrivedPast(atMs)
     const frame = frames && atMs !== undefined ? frames.before(atMs) : null
     if (!frame) return undefined
-    return frameShot(index, 'before', frame, atDown?.passwords ?? []).catch(() => undefined)
+    const masks = [...(atDown?.passwords ?? []), ...(masksAt?.(frame.atMs) ?? [])]
+    return frameShot(index, 'before', frame, masks).catch(() => undefined)
   }
 
   /**
@@ -477,8 +479,9 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
     frames: FrameBuffer | undefined,
     atMs: number | undefined,
     atDown: PointerDownSnapshot | null | undefined,
+    masksAt?: (frameAtMs: number) => ViewportBox[],
   ): Promise<Shot | undefined> {
-    return (await frameBefore(index, frames, atMs, atDown)) ?? shotWithBytes(index, 'before')
+    return (await frameBefore(index, frames, atMs, atDown, masksAt)) ?? shotWithBytes(index, 'before')
   }
 
   /** The element's pixels, for the visual strategy on replay. */
@@ -882,7 +885,20 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
        * Every input as it reached the page (its own time stamp, ms since the epoch), in order of arrival; `field`
        * names the field of typing. A step's after-screenshot is from before the next of them.
        */
-      const inputs: { at: number; field?: string }[] = []
+      const inputs: { at: number; field?: string; masks?: ViewportBox[] }[] = []
+      /**
+       * The secrets' boxes as the page reported them at the inputs around `atMs` (the last one before it and the
+       * first one after it): a frame of that moment is painted over there, whatever the page shows now.
+       */
+      const masksAround = (atMs: number): ViewportBox[] => {
+        let before: (typeof inputs)[number] | undefined
+        let after: (typeof inputs)[number] | undefined
+        for (const i of inputs) {
+          if (i.at <= atMs && (!before || i.at > before.at)) before = i
+          if (i.at > atMs && (!after || i.at < after.at)) after = i
+        }
+        return [...(before?.masks ?? []), ...(after?.masks ?? [])]
+      }
       const fieldKey = (x: number, y: number) => `${Math.round(x)},${Math.round(y)}`
       /** The first input that reached the page after `atMs` (of those reported). */
       const nextInput = (atMs: number) =>
@@ -926,7 +942,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         await frames?.arrivedPast(cutoff)
         const frame = frames?.before(cutoff)
         if (!frame) return shotWithBytes(index, 'after')
-        return frameShot(index, 'after', frame).catch(() => shotWithBytes(index, 'after'))
+        return frameShot(index, 'after', frame, masksAround(frame.atMs)).catch(() => shotWithBytes(index, 'after'))
       }
       /** Gives each answered dialog to the click it followed, once that click is a step. */
       const attachDialogs = () => {
@@ -963,7 +979,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         const index = actions.length
         const frames = buffers.get(page)
         const at = Math.min(hover.at, pressedAtMs ?? hover.at)
-        const beforeShot = await pointerDownShot(index, frames, at, null).catch(() => undefined)
+        const beforeShot = await pointerDownShot(index, frames, at, null, masksAround).catch(() => undefined)
         const action: Action = {
           timestamp: Date.now(),
           ...withTarget(
@@ -1010,9 +1026,13 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             // the hover that made the pressed element visible (a hover-only menu) is a step of its own, before it
             const hover = event.hover ? await hoverStep(event.hover, event.at, event.framePathUnknown === true) : null
             const index = actions.length
-            const beforeShot = await pointerDownShot(index, buffers.get(page), event.at, event.snapshot).catch(
-              () => undefined,
-            )
+            const beforeShot = await pointerDownShot(
+              index,
+              buffers.get(page),
+              event.at,
+              event.snapshot,
+              masksAround,
+            ).catch(() => undefined)
             // what the hover showed is what the person saw before pressing
             if (hover) setShot(hover, 'after', beforeShot)
             const replaced = actionType === 'double_click' && actions.at(-1)?.actionType === 'click'
@@ -1153,7 +1173,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             const action: Action = { timestamp: Date.now(), ...withTarget(base, target) }
             // the field before the first character reached it, and after the last one
             const index = actions.length
-            const before = await frameBefore(index, buffers.get(page), stepAt)
+            const before = await frameBefore(index, buffers.get(page), stepAt, null, masksAround)
             setShot(action, 'before', before)
             const elementCrop = await crop(index, before, action)
             if (elementCrop) action.elementCropPath = elementCrop
@@ -1179,7 +1199,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
               ),
             }
             const index = actions.length
-            const before = await frameBefore(index, buffers.get(page), event.at)
+            const before = await frameBefore(index, buffers.get(page), event.at, null, masksAround)
             setShot(action, 'before', before)
             const elementCrop = await crop(index, before, action)
             if (elementCrop) action.elementCropPath = elementCrop
@@ -1198,7 +1218,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
               description: `Press ${event.key}`,
             }
             const index = actions.length
-            setShot(action, 'before', await frameBefore(index, buffers.get(page), event.at))
+            setShot(action, 'before', await frameBefore(index, buffers.get(page), event.at, null, masksAround))
             pushStep(action)
             setShot(action, 'after', await afterShot(index, event.at ?? event.receivedAt))
             break
@@ -1215,7 +1235,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
               description: `Scroll by ${Math.round(event.dy)} px`,
             }
             const index = actions.length
-            setShot(action, 'before', await frameBefore(index, buffers.get(page), event.at))
+            setShot(action, 'before', await frameBefore(index, buffers.get(page), event.at, null, masksAround))
             pushStep(action)
             setShot(action, 'after', await afterShot(index, event.at ?? event.receivedAt))
             break
@@ -1346,7 +1366,12 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             event.kind === 'scroll'
           ) {
             const at = Math.min(event.at ?? event.receivedAt, event.receivedAt)
-            inputs.push({ at, ...(event.kind === 'input' ? { field: fieldKey(event.x, event.y) } : {}) })
+            inputs.push({
+              at,
+              ...(event.kind === 'input' ? { field: fieldKey(event.x, event.y) } : {}),
+              // boxes in the top viewport only (a frame below a cross-origin parent reports in its own)
+              ...(event.masks && event.inFrame === undefined ? { masks: event.masks } : {}),
+            })
             buffers.get(target)?.pin(at)
           }
           // an event from below a cross-origin parent is placed in the top viewport first (in order, in the queue)
