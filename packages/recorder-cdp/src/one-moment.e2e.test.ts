@@ -105,9 +105,13 @@ async function recordByHand(path: string): Promise<{ dir: string; testCase: Test
   const rec = await createWebRecorder(p, { caseFile: join(dir, 'case.json') })
   await rec.start(`${base}${path}`)
   const listening = await rec.listen({ onStopRequest: () => undefined })
+  // a person types as soon as the screen shows the click (the next frame), never within the same frame
+  const painted = () => p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
   await p.mouse.click(...centre(EMAIL))
+  await painted()
   await p.keyboard.type('alice@example.com')
   await p.mouse.click(...centre(NAME))
+  await painted()
   await p.keyboard.type('Bob')
   await p.mouse.click(60, 264)
   await listening.stop()
