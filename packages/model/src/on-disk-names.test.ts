@@ -36,6 +36,7 @@ const action = {
   description: 'click Sign in',
   screenshot_before_path: 'shots/before.png',
   screenshot_path: 'shots/after.png',
+  unknown_regions: { before: [{ x: 1060, y: 640, width: 220, height: 80 }], after: [] },
   ui_state_hash_before: '0011',
   ui_state_hash_after: '2233',
   semantic_info: {
@@ -107,6 +108,7 @@ describe('SPEC §3 on-disk names', () => {
       description: 'click Sign in',
       screenshotBeforePath: 'shots/before.png',
       screenshotPath: 'shots/after.png',
+      unknownRegions: { before: [{ x: 1060, y: 640, width: 220, height: 80 }], after: [] },
       uiStateHashBefore: '0011',
       uiStateHashAfter: '2233',
       semanticInfo: {

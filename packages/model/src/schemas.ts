@@ -138,6 +138,11 @@ export const assertionSchema = schema('Assertion', [
   opt('expected', k.union(k.string(), k.number(), k.boolean())),
 ])
 
+export const unknownRegionsSchema = schema('UnknownRegions', [
+  opt('before', k.array(k.object(boundingBoxSchema))),
+  opt('after', k.array(k.object(boundingBoxSchema))),
+])
+
 export const actionSchema = schema('Action', [
   req('timestamp', k.union(k.string(1), k.number(0))),
   req('actionType', k.enum(ACTION_TYPES)),
@@ -165,6 +170,7 @@ export const actionSchema = schema('Action', [
   opt('screenshotPath', k.casePath()),
   opt('elementCropPath', k.casePath()),
   opt('elementCropBox', k.object(boundingBoxSchema)),
+  opt('unknownRegions', k.object(unknownRegionsSchema)),
   opt('uiStateHashBefore', k.string()),
   opt('uiStateHashAfter', k.string()),
   opt('semanticInfo', k.object(semanticInfoSchema)),
@@ -320,6 +326,7 @@ export const replayReportSchema = schema('ReplayReport', [
   opt('firstCause', k.object(firstCauseSchema)),
   opt('maxFailures', k.integer(1)),
   opt('notRunCount', count),
+  opt('unverifiedSteps', k.array(count)),
   req('summary', k.string()),
   opt('acceptance', k.object(replayAcceptanceSchema)),
 ])

@@ -277,6 +277,14 @@ export interface HealingRecord {
   extra?: Extra
 }
 
+/** Per recorded screenshot, boxes in that screenshot's pixels whose content is unknown (never compared). */
+export interface UnknownRegions {
+  /** Boxes of `screenshot_before_path` (and of the element crop cut from it). */
+  before?: BoundingBox[] | null
+  /** Boxes of `screenshot_path`. */
+  after?: BoundingBox[] | null
+}
+
 export interface Action {
   /** ISO-8601 string (desktop recorders) or epoch milliseconds. */
   timestamp: string | number
@@ -323,6 +331,11 @@ export interface Action {
   elementCropPath?: string | null
   /** Where that crop was taken, in screenshot pixels (the click point's offset inside it is kept on replay). */
   elementCropBox?: BoundingBox | null
+  /**
+   * Regions of the recorded screenshots whose pixels show no clean view of the page at that moment (the
+   * recorder's own toolbar in a screencast frame): painted over, never compared on replay.
+   */
+  unknownRegions?: UnknownRegions | null
   uiStateHashBefore?: string | null
   uiStateHashAfter?: string | null
   semanticInfo?: SemanticInfo | null
@@ -568,6 +581,11 @@ export interface ReplayReport {
   maxFailures?: number | null
   /** How many steps were not run because the failure limit was reached. */
   notRunCount?: number | null
+  /**
+   * Steps (`action_index`, 0-based) that ran but whose screen was not compared: the recording holds no screenshot
+   * of them (the recorder could not capture one). Said once here and in the summary, not as a warning per step.
+   */
+  unverifiedSteps?: number[] | null
   summary: string
   /**
    * What `qa accept` needs to make this replay's look the case's new baseline (web, `--verify` with a report

@@ -40,4 +40,21 @@ describe('pruneFrames', () => {
       for (const t of [now - keepMs, now - Math.floor(keepMs / 2), now, now + 1])
         expect(newestFrameBefore(kept, t)?.atMs).toBe(newestFrameBefore(fs, t)?.atMs)
   })
+  test.prop(
+    [
+      frames,
+      fc.integer({ min: 0, max: 12_000 }),
+      fc.integer({ min: 1, max: 5_000 }),
+      fc.integer({ min: 1, max: 10 }),
+      fc.array(fc.integer({ min: 0, max: 12_000 }), { maxLength: 6 }),
+    ],
+    { numRuns: 200 },
+  )(
+    'keeps the frame before every pinned input, however old (a late step still finds its moment)',
+    (fs, now, keepMs, max, pins) => {
+      const kept = pruneFrames(fs, now, keepMs, max, pins)
+      for (const t of pins) expect(newestFrameBefore(kept, t)?.atMs).toBe(newestFrameBefore(fs, t)?.atMs)
+      expect(kept.length).toBeLessThanOrEqual(Math.max(max, 1) + pins.length)
+    },
+  )
 })

@@ -100,9 +100,12 @@ function buildIdentity(
 }
 
 /** A CSS string's content: quotes and backslashes escaped, control characters as hex escapes (a raw line break ends it). */
-const CSS_STRING_SPECIAL = /[\\"\u0000-\u001f\u007f]/g
 const attr = (v: string) =>
-  v.replace(CSS_STRING_SPECIAL, (c) => (c === '\\' || c === '"' ? `\\${c}` : `\\${c.charCodeAt(0).toString(16)} `))
+  Array.from(v, (c) => {
+    const code = c.charCodeAt(0)
+    if (c === '\\' || c === '"') return `\\${c}`
+    return code < 0x20 || code === 0x7f ? `\\${code.toString(16)} ` : c
+  }).join('')
 
 export function buildSelectors(d: PageElementDescription): Selectors {
   const fallbacks: string[] = []

@@ -32,6 +32,10 @@ export interface PointerDownSnapshot {
  */
 export type PageInputEvent = InputEventKind & {
   inFrame?: number
+  /** When the recorder received it (ms since the epoch), set on arrival. */
+  receivedAt?: number
+  /** Password and secret fields of the reporting frame when the input reached it (viewport CSS pixels). */
+  masks?: { x: number; y: number; width: number; height: number }[]
   /** Set by `placeFrameEvent` when the frame's path in the page could not be described: read elements at points. */
   framePathUnknown?: boolean
 }
@@ -67,9 +71,11 @@ type InputEventKind =
     }
   | { kind: 'files'; names: string[]; x: number; y: number }
   /** The page saw a double click (its two presses were reported as pointer-downs before it). */
-  | { kind: 'dblclick'; x: number; y: number }
+  | { kind: 'dblclick'; x: number; y: number; at?: number }
   | {
       kind: 'input'
+      /** When the field's value changed: milliseconds since the epoch (before the page painted it). */
+      at?: number
       value: string
       isPassword: boolean
       x: number
@@ -80,9 +86,9 @@ type InputEventKind =
        */
       field?: PageElementDescription | null
     }
-  | { kind: 'select'; label: string; x: number; y: number }
-  | { kind: 'key'; key: string }
-  | { kind: 'scroll'; dx: number; dy: number; x: number; y: number }
+  | { kind: 'select'; label: string; x: number; y: number; at?: number }
+  | { kind: 'key'; key: string; at?: number }
+  | { kind: 'scroll'; dx: number; dy: number; x: number; y: number; at?: number }
 
 /** A hover that revealed the pressed element: where the pointer entered it, when, and what it was. */
 export interface HoverReveal {
@@ -102,6 +108,13 @@ export const RECORD_BINDING = '__qaRecordInput'
  * (a "show password" toggle already made the field type=text) must still paint the field over.
  */
 export const SECRET_FIELDS_KEY = 'qa.recorder.secretFields'
+
+/**
+ * Where the reporter notes, in each frame, when each input reached it (`Symbol.for` of this key on the frame's
+ * window: the last 50 time stamps, ms since the epoch). The recorder reads it at once: the reports themselves
+ * reach it later, and a step's after-screenshot must be from before the next input.
+ */
+export const INPUT_TIMES_KEY = 'qa.recorder.inputTimes'
 
 /**
  * The secret fields of one frame: boxes in the viewport of the frame `hops` levels up from it (the highest one
@@ -138,9 +151,29 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     return host !== undefined && e.composedPath().includes(host)
   }
   // an assert mode of the toolbar is waiting for its pick: that click is the toolbar's, not the page's
+  const inputTimesKey = Symbol.for('qa.recorder.inputTimes')
+  const INPUT_KINDS = new Set(['pointerdown', 'input', 'select', 'key', 'scroll'])
   const picking = () =>
     (window as unknown as Record<symbol, unknown>)[Symbol.for('qa.recorderToolbar.picking')] === true
   const send = (event: Record<string, unknown>) => {
+    // the page's own note of when each input reached it, read by the recorder at once (its reports arrive later)
+    if (typeof event.at === 'number' && INPUT_KINDS.has(String(event.kind))) {
+      const notes = window as unknown as Record<symbol, number[] | undefined>
+      const times = notes[inputTimesKey] ?? []
+      times.push(event.at)
+      notes[inputTimesKey] = times.slice(-50)
+      // where the secrets were at this input: the frames around it are painted over there, even once the page
+      // moved on (Enter submitted the form and the field is gone)
+      try {
+        const { dx, dy } = offset()
+        event.masks = [...document.querySelectorAll('input[type="password" i]'), ...secretFields].map((el) => {
+          const r = el.getBoundingClientRect()
+          return { x: r.left + dx, y: r.top + dy, width: r.width, height: r.height }
+        })
+      } catch {
+        // no boxes: the masks of now and of the pointer-downs still apply
+      }
+    }
     const fn = (window as unknown as Record<string, ((e: unknown) => void) | undefined>)[binding]
     if (typeof fn !== 'function') return
     // below a cross-origin parent the coordinates are in the viewport of the highest frame this script reaches
@@ -501,7 +534,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     (e) => {
       if (fromToolbar(e) || picking()) return
       const { dx, dy } = offset()
-      send({ kind: 'dblclick', x: e.clientX + dx, y: e.clientY + dy })
+      send({ kind: 'dblclick', x: e.clientX + dx, y: e.clientY + dy, at: performance.timeOrigin + e.timeStamp })
     },
     true,
   )
@@ -555,7 +588,8 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
         }
       }
       lastInputField = el
-      send({ kind: 'input', value: isPassword ? '' : String(el.value), isPassword, ...centre(el), field })
+      const at = performance.timeOrigin + e.timeStamp
+      send({ kind: 'input', at, value: isPassword ? '' : String(el.value), isPassword, ...centre(el), field })
     },
     true,
   )
@@ -571,7 +605,8 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
         return
       }
       if (el?.localName !== 'select') return
-      send({ kind: 'select', label: el.selectedOptions[0]?.label ?? el.value, ...centre(el) })
+      const at = performance.timeOrigin + e.timeStamp
+      send({ kind: 'select', label: el.selectedOptions[0]?.label ?? el.value, ...centre(el), at })
     },
     true,
   )
@@ -586,18 +621,24 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
         e.metaKey && 'Meta',
         e.shiftKey && e.key !== 'Tab' && 'Shift',
       ].filter(Boolean)
-      send({ kind: 'key', key: [...mods, e.key].join('+') })
+      send({ kind: 'key', key: [...mods, e.key].join('+'), at: performance.timeOrigin + e.timeStamp })
     },
     true,
   )
-  let pending: { dx: number; dy: number; x: number; y: number } | null = null
+  let pending: { dx: number; dy: number; x: number; y: number; at: number } | null = null
   let timer: ReturnType<typeof setTimeout> | undefined
   addEventListener(
     'wheel',
     (e) => {
       if (fromToolbar(e)) return
       const { dx, dy } = offset()
-      pending = pending ?? { dx: 0, dy: 0, x: e.clientX + dx, y: e.clientY + dy }
+      pending = pending ?? {
+        dx: 0,
+        dy: 0,
+        x: e.clientX + dx,
+        y: e.clientY + dy,
+        at: performance.timeOrigin + e.timeStamp,
+      }
       pending.dx += e.deltaX
       pending.dy += e.deltaY
       if (timer) clearTimeout(timer)

@@ -21,10 +21,17 @@ import {
   inputReporterSource,
   type PageInputEvent,
   type PointerDownSnapshot,
+  INPUT_TIMES_KEY,
   RECORD_BINDING,
 } from './interactive'
 import { type AnsweredDialog, watchDialogs } from './cdp-dialogs'
-import { composeBeforeShot, type FrameBuffer, startFrameBuffer } from './cdp-frame-buffer'
+import {
+  type BufferedFrame,
+  composeFrameShot,
+  type FrameBuffer,
+  type PixelBox,
+  startFrameBuffer,
+} from './cdp-frame-buffer'
 import { isSameElement, targetAtPointerDown } from './pointer-down-target'
 import {
   installRecorderToolbarInPage,
@@ -162,6 +169,35 @@ export async function settle(page: Page, quietMs = 150, timeoutMs = 5_000): Prom
     // The page navigated while we waited: wait for the new document instead.
     await page.waitForLoadState('load', { timeout: timeoutMs }).catch(() => undefined)
   })
+}
+
+/** A recorded screenshot: its path (relative to the case), its bytes, and its unknown regions (pixels). */
+interface Shot {
+  path: string
+  bytes: Buffer
+  unknown?: PixelBox[]
+}
+
+/** Sets a step's before- or after-screenshot and the unknown regions of that screenshot. */
+function setShot(action: Action, which: 'before' | 'after', shot: Shot | undefined): void {
+  if (!shot) return
+  if (which === 'before') action.screenshotBeforePath = shot.path
+  else action.screenshotPath = shot.path
+  const regions = { ...(action.unknownRegions ?? {}) }
+  if (shot.unknown?.length) regions[which] = shot.unknown.map((b) => ({ ...b }))
+  else delete regions[which]
+  if (regions.before || regions.after) action.unknownRegions = regions
+  else delete action.unknownRegions
+}
+
+/** The boxes (top-level viewport CSS pixels) of every password field in every frame, to paint over. */
+async function passwordBoxes(page: Page): Promise<ViewportBox[]> {
+  const boxes = await Promise.all(
+    passwordMasks(page).map(async (l) =>
+      Promise.all((await l.all().catch(() => [])).map((f) => f.boundingBox({ timeout: 500 }).catch(() => null))),
+    ),
+  ).catch(() => [])
+  return boxes.flat().filter((b): b is ViewportBox => b !== null)
 }
 
 /** Locators of every password field in every frame, to paint over in screenshots. */
@@ -368,10 +404,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
     return (await shotWithBytes(index, which))?.path
   }
 
-  async function shotWithBytes(
-    index: number,
-    which: 'before' | 'after',
-  ): Promise<{ path: string; bytes: Buffer } | undefined> {
+  async function shotWithBytes(index: number, which: 'before' | 'after'): Promise<Shot | undefined> {
     if (!screenshots) return undefined
     const file = join(assetsDir, `step-${pad(index)}-${which}.png`)
     const bytes = await maskedScreenshot(page, file)
@@ -379,49 +412,77 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
   }
 
   /**
+   * A recorded screenshot from one screencast frame (what the page showed at that moment, nothing composited in):
+   * secrets painted over as they were then (`extraMasks`) and are now, and the recorder's toolbar, which a
+   * screencast shows, painted over and returned as an unknown region (never compared on replay).
+   */
+  async function frameShot(
+    index: number,
+    which: 'before' | 'after',
+    frame: BufferedFrame,
+    extraMasks: readonly ViewportBox[] = [],
+  ): Promise<Shot | undefined> {
+    if (!screenshots) return undefined
+    const [secrets, passwords, toolbar, view] = await Promise.all([
+      secretFieldsOf(page)
+        .boxes()
+        .catch((): ViewportBox[] => []),
+      passwordBoxes(page),
+      page
+        .evaluate(() => {
+          const host = (window as unknown as Record<symbol, Element | undefined>)[Symbol.for('qa.recorderToolbar')]
+          const r = host?.isConnected ? host.getBoundingClientRect() : null
+          // with a margin for its shadow, which falls outside its box
+          return r ? { x: r.left - 16, y: r.top - 16, width: r.width + 32, height: r.height + 32 } : null
+        })
+        .catch(() => null),
+      page
+        .evaluate(() => ({ width: window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio }))
+        .catch(() => null),
+    ])
+    // the size a live capture of the page has: the viewport in device pixels
+    const css = page.viewportSize() ?? (view ? { width: view.width, height: view.height } : null)
+    const dpr = view?.dpr ?? 1
+    const size = css ? { width: Math.round(css.width * dpr), height: Math.round(css.height * dpr) } : null
+    const { png, unknown } = await composeFrameShot(frame.png, {
+      size,
+      masks: [...extraMasks, ...secrets, ...passwords],
+      unknown: toolbar ? [toolbar] : [],
+      cssWidth: css?.width ?? null,
+      maskColor: MASK_COLOR,
+    })
+    const file = join(assetsDir, `step-${pad(index)}-${which}.png`)
+    await writeFile(file, png)
+    return { path: relative(caseDir, file).split('\\').join('/'), bytes: png, unknown }
+  }
+
+  /** The newest screencast frame older than `atMs` as the step's before-screenshot, or undefined without one. */
+  async function frameBefore(
+    index: number,
+    frames: FrameBuffer | undefined,
+    atMs: number | undefined,
+    atDown?: PointerDownSnapshot | null,
+    masksAt?: (frameAtMs: number) => ViewportBox[],
+  ): Promise<Shot | undefined> {
+    if (frames && atMs !== undefined) await frames.arrivedPast(atMs)
+    const frame = frames && atMs !== undefined ? frames.before(atMs) : null
+    if (!frame) return undefined
+    const masks = [...(atDown?.passwords ?? []), ...(masksAt?.(frame.atMs) ?? [])]
+    return frameShot(index, 'before', frame, masks).catch(() => undefined)
+  }
+
+  /**
    * A click's before-screenshot by hand: the newest screencast frame older than the pointer-down (what the person
-   * saw before the page reacted), secrets painted over as they were then and are now, and the toolbar's place
-   * filled from a live capture (which hides it). Without such a frame, the live capture as it is.
+   * saw before the page reacted). Without such a frame, a live capture as it is.
    */
   async function pointerDownShot(
     index: number,
     frames: FrameBuffer | undefined,
     atMs: number | undefined,
     atDown: PointerDownSnapshot | null | undefined,
-  ): Promise<{ path: string; bytes: Buffer } | undefined> {
-    const live = await shotWithBytes(index, 'before')
-    const frame = live && frames && atMs !== undefined ? frames.before(atMs) : null
-    if (!live || !frame) return live
-    try {
-      const [now, toolbar, cssWidth] = await Promise.all([
-        secretFieldsOf(page)
-          .boxes()
-          .catch((): ViewportBox[] => []),
-        page
-          .evaluate(() => {
-            const host = (window as unknown as Record<symbol, Element | undefined>)[Symbol.for('qa.recorderToolbar')]
-            const r = host?.isConnected ? host.getBoundingClientRect() : null
-            // with a margin for its shadow, which falls outside its box
-            return r ? { x: r.left - 16, y: r.top - 16, width: r.width + 32, height: r.height + 32 } : null
-          })
-          .catch(() => null),
-        viewportWidth(),
-      ])
-      const bytes = await composeBeforeShot(frame.png, live.bytes, {
-        masks: [...(atDown?.passwords ?? []), ...now],
-        fromLive: toolbar ? [toolbar] : [],
-        cssWidth,
-        maskColor: MASK_COLOR,
-      })
-      await writeFile(join(caseDir, live.path), bytes)
-      return { path: live.path, bytes }
-    } catch {
-      return live
-    }
-  }
-
-  async function viewportWidth(): Promise<number | null> {
-    return page.viewportSize()?.width ?? (await page.evaluate(() => window.innerWidth).catch((): number | null => null))
+    masksAt?: (frameAtMs: number) => ViewportBox[],
+  ): Promise<Shot | undefined> {
+    return (await frameBefore(index, frames, atMs, atDown, masksAt)) ?? shotWithBytes(index, 'before')
   }
 
   /** The element's pixels, for the visual strategy on replay. */
@@ -821,6 +882,69 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
       const downSnapshots = new Map<Action, PointerDownSnapshot>()
       const dialogs: AnsweredDialog[] = []
       const dialogWatches: { dispose(): Promise<void> }[] = []
+      /**
+       * Every input as it reached the page (its own time stamp, ms since the epoch), in order of arrival; `field`
+       * names the field of typing. A step's after-screenshot is from before the next of them.
+       */
+      const inputs: { at: number; field?: string; masks?: ViewportBox[] }[] = []
+      /**
+       * The secrets' boxes as the page reported them at the inputs around `atMs` (the last one before it and the
+       * first one after it): a frame of that moment is painted over there, whatever the page shows now.
+       */
+      const masksAround = (atMs: number): ViewportBox[] => {
+        let before: (typeof inputs)[number] | undefined
+        let after: (typeof inputs)[number] | undefined
+        for (const i of inputs) {
+          if (i.at <= atMs && (!before || i.at > before.at)) before = i
+          if (i.at > atMs && (!after || i.at < after.at)) after = i
+        }
+        return [...(before?.masks ?? []), ...(after?.masks ?? [])]
+      }
+      const fieldKey = (x: number, y: number) => `${Math.round(x)},${Math.round(y)}`
+      /** The first input that reached the page after `atMs` (of those reported). */
+      const nextInput = (atMs: number) =>
+        inputs.reduce<(typeof inputs)[number] | undefined>(
+          (a, i) => (i.at > atMs && (!a || i.at < a.at) ? i : a),
+          undefined,
+        )
+      /** When the first input after `atMs` reached the page: reported, or as the page noted it (not reported yet). */
+      const nextInputAt = async (atMs: number): Promise<number | undefined> => {
+        const noted = await page
+          .evaluate(
+            (key) => (window as unknown as Record<symbol, number[] | undefined>)[Symbol.for(key)] ?? [],
+            INPUT_TIMES_KEY,
+          )
+          .catch((): number[] => [])
+        const times = [...noted, ...(nextInput(atMs) ? [nextInput(atMs)!.at] : [])].filter((t) => t > atMs)
+        return times.length ? Math.min(...times) : undefined
+      }
+      /**
+       * A step's after-screenshot (SPEC §4): what the page showed once the step's effect settled, and before the
+       * next input reached it; typing right after a click never shows in the click's. A live capture (which hides
+       * the toolbar) when no input came before it was taken; else the newest screencast frame older than that
+       * input.
+       */
+      const afterShot = async (index: number, stepAt: number | undefined): Promise<Shot | undefined> => {
+        if (!screenshots) return undefined
+        await settle(page, quietMs, settleTimeoutMs)
+        const settledAt = Date.now()
+        const frames = buffers.get(page)
+        const cutoffOf = async () => {
+          const next = stepAt === undefined ? undefined : await nextInputAt(stepAt)
+          return next !== undefined ? Math.min(next, settledAt) : null
+        }
+        if ((await cutoffOf()) === null) {
+          const live = await shotWithBytes(index, 'after').catch(() => undefined)
+          // the page notes an input the moment it reaches it: none since the step, none in this capture
+          const cutoff = await cutoffOf()
+          if (live && (cutoff === null || !frames)) return live
+        }
+        const cutoff = (await cutoffOf()) ?? settledAt
+        await frames?.arrivedPast(cutoff)
+        const frame = frames?.before(cutoff)
+        if (!frame) return shotWithBytes(index, 'after')
+        return frameShot(index, 'after', frame, masksAround(frame.atMs)).catch(() => shotWithBytes(index, 'after'))
+      }
       /** Gives each answered dialog to the click it followed, once that click is a step. */
       const attachDialogs = () => {
         for (const d of dialogs.slice()) {
@@ -856,7 +980,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         const index = actions.length
         const frames = buffers.get(page)
         const at = Math.min(hover.at, pressedAtMs ?? hover.at)
-        const beforeShot = await pointerDownShot(index, frames, at, null).catch(() => undefined)
+        const beforeShot = await pointerDownShot(index, frames, at, null, masksAround).catch(() => undefined)
         const action: Action = {
           timestamp: Date.now(),
           ...withTarget(
@@ -869,7 +993,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             target,
           ),
         }
-        if (beforeShot) action.screenshotBeforePath = beforeShot.path
+        setShot(action, 'before', beforeShot)
         const elementCrop = await crop(index, beforeShot, action)
         if (elementCrop) action.elementCropPath = elementCrop
         pushStep(action)
@@ -903,25 +1027,26 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             // the hover that made the pressed element visible (a hover-only menu) is a step of its own, before it
             const hover = event.hover ? await hoverStep(event.hover, event.at, event.framePathUnknown === true) : null
             const index = actions.length
-            const beforeShot = await pointerDownShot(index, buffers.get(page), event.at, event.snapshot).catch(
-              () => undefined,
-            )
+            const beforeShot = await pointerDownShot(
+              index,
+              buffers.get(page),
+              event.at,
+              event.snapshot,
+              masksAround,
+            ).catch(() => undefined)
             // what the hover showed is what the person saw before pressing
-            if (hover && beforeShot) hover.screenshotPath = beforeShot.path
-            const before = beforeShot?.path
+            if (hover) setShot(hover, 'after', beforeShot)
             const replaced = actionType === 'double_click' && actions.at(-1)?.actionType === 'click'
             if (replaced) actions.pop()
             const action: Action = { timestamp: Date.now(), ...partial }
             if (event.at !== undefined) pressedAt.set(action, event.at)
             if (event.snapshot) downSnapshots.set(action, event.snapshot)
-            if (before) action.screenshotBeforePath = before
+            setShot(action, 'before', beforeShot)
             const elementCrop = await crop(index, beforeShot, action)
             if (elementCrop) action.elementCropPath = elementCrop
             pushStep(action, replaced)
             attachDialogs()
-            await settle(page, quietMs, settleTimeoutMs)
-            const after = await shot(index, 'after')
-            if (after) action.screenshotPath = after
+            setShot(action, 'after', await afterShot(index, event.at))
             break
           }
           case 'drag': {
@@ -966,9 +1091,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             owner.description = `Drag ${source} to ${drop ? describeTarget('', drop, '').trim() : `(${owner.endX}, ${owner.endY})`}`
             const index = actions.indexOf(owner)
             listenOpts.onStep?.({ index, action: owner, replaced: true })
-            await settle(page, quietMs, settleTimeoutMs)
-            const after = await shot(index, 'after')
-            if (after) owner.screenshotPath = after
+            setShot(owner, 'after', await afterShot(index, event.receivedAt))
             break
           }
           case 'dblclick': {
@@ -984,8 +1107,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             if (second.dialog && !first.dialog) first.dialog = second.dialog
             const index = actions.indexOf(first)
             listenOpts.onStep?.({ index, action: first, replaced: true })
-            const after = await shot(index, 'after')
-            if (after) first.screenshotPath = after
+            setShot(first, 'after', await afterShot(index, event.at ?? event.receivedAt))
             break
           }
           case 'files': {
@@ -999,9 +1121,17 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           }
           case 'input': {
             const key = `${Math.round(event.x)},${Math.round(event.y)}@${page.url()}`
+            const stepAt = event.at ?? event.receivedAt
+            /** The typing's after-screenshot, unless more typing into the same field already reached the page. */
+            const typingAfter = async (action: Action) => {
+              const next = stepAt === undefined ? undefined : nextInput(stepAt)
+              if (next && next.field === fieldKey(event.x, event.y)) return
+              setShot(action, 'after', await afterShot(actions.indexOf(action), stepAt))
+            }
             if (typing && typing.key === key && actions.at(-1) === typing.action) {
               // a secret stays a secret when the field shows it ("show password")
               if (!event.isPassword && !typing.secret) typing.action.text = event.value
+              await typingAfter(typing.action)
               break
             }
             // The field the page-side script reported (its centre) is the one typed into. Events are handled in
@@ -1042,14 +1172,21 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             }
             if (secret && target) base.secretEnv = secretEnvName(secretPrefix, target.identity)
             const action: Action = { timestamp: Date.now(), ...withTarget(base, target) }
+            // the field before the first character reached it, and after the last one
+            const index = actions.length
+            const before = await frameBefore(index, buffers.get(page), stepAt, null, masksAround)
+            setShot(action, 'before', before)
+            const elementCrop = await crop(index, before, action)
+            if (elementCrop) action.elementCropPath = elementCrop
             pushStep(action)
             typing = { action, key, secret }
+            await typingAfter(action)
             break
           }
           case 'select': {
             typing = null
             const target = await (await readerFor()).atPoint(event.x, event.y)
-            pushStep({
+            const action: Action = {
               timestamp: Date.now(),
               ...withTarget(
                 {
@@ -1061,23 +1198,35 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
                 },
                 target,
               ),
-            })
+            }
+            const index = actions.length
+            const before = await frameBefore(index, buffers.get(page), event.at, null, masksAround)
+            setShot(action, 'before', before)
+            const elementCrop = await crop(index, before, action)
+            if (elementCrop) action.elementCropPath = elementCrop
+            pushStep(action)
+            setShot(action, 'after', await afterShot(index, event.at ?? event.receivedAt))
             break
           }
-          case 'key':
+          case 'key': {
             typing = null
-            pushStep({
+            const action: Action = {
               timestamp: Date.now(),
               actionType: 'key_press',
               x: 0,
               y: 0,
               key: event.key,
               description: `Press ${event.key}`,
-            })
+            }
+            const index = actions.length
+            setShot(action, 'before', await frameBefore(index, buffers.get(page), event.at, null, masksAround))
+            pushStep(action)
+            setShot(action, 'after', await afterShot(index, event.at ?? event.receivedAt))
             break
-          case 'scroll':
+          }
+          case 'scroll': {
             typing = null
-            pushStep({
+            const action: Action = {
               timestamp: Date.now(),
               actionType: 'scroll',
               x: Math.round(event.x),
@@ -1085,8 +1234,13 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
               scrollDx: Math.round(event.dx),
               scrollDy: Math.round(event.dy),
               description: `Scroll by ${Math.round(event.dy)} px`,
-            })
+            }
+            const index = actions.length
+            setShot(action, 'before', await frameBefore(index, buffers.get(page), event.at, null, masksAround))
+            pushStep(action)
+            setShot(action, 'after', await afterShot(index, event.at ?? event.receivedAt))
             break
+          }
         }
       }
       /** Text and value assertions picked with the toolbar, waiting for the person to confirm them in its editor. */
@@ -1229,6 +1383,24 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             if (pageAt !== undefined) pageDownAt.set(pageAt, event.at)
             downs.push(event.at)
           }
+          event.receivedAt = Date.now()
+          // an input that reaches the page ends the moment of the step before it: its frame before is kept
+          if (
+            event.kind === 'pointerdown' ||
+            event.kind === 'input' ||
+            event.kind === 'select' ||
+            event.kind === 'key' ||
+            event.kind === 'scroll'
+          ) {
+            const at = Math.min(event.at ?? event.receivedAt, event.receivedAt)
+            inputs.push({
+              at,
+              ...(event.kind === 'input' ? { field: fieldKey(event.x, event.y) } : {}),
+              // boxes in the top viewport only (a frame below a cross-origin parent reports in its own)
+              ...(event.masks && event.inFrame === undefined ? { masks: event.masks } : {}),
+            })
+            buffers.get(target)?.pin(at)
+          }
           // an event from below a cross-origin parent is placed in the top viewport first (in order, in the queue)
           if (event.inFrame !== undefined) enqueue(async () => handle(await placeFrameEvent(event, source.frame)))
           else enqueue(() => handle(event))
@@ -1294,6 +1466,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           // read where the history is now, when it navigated, not when the queue reaches this: by then the person
           // may have gone on (a click to page B and Alt+Left back both read late look like no move at all)
           const reading = historyOf(target)
+          const navigatedAt = Date.now()
           enqueue(async () => {
             const now = await reading
             const moved = now && history ? historyMove(history, now) : null
@@ -1316,9 +1489,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
               /^Alt\+Arrow(Left|Right)$|^Browser(Back|Forward)$/.test(last.key ?? '')
             if (byKeys) actions.pop()
             pushStep(action, byKeys)
-            await settle(page, quietMs, settleTimeoutMs)
-            const after = await shot(actions.indexOf(action), 'after')
-            if (after) action.screenshotPath = after
+            setShot(action, 'after', await afterShot(actions.indexOf(action), navigatedAt))
           })
         })
         target.on('popup', (opened) => {

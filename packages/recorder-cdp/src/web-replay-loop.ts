@@ -323,6 +323,11 @@ export async function replayOnPage(
                     : null,
               },
         )
+        // a step with no recorded screenshot was not compared: a coordinate fallback stays a warning
+        if (verification.details?.skipped === true && result.warning) {
+          verification.finalResult = 'warning'
+          verification.reason = `The step ran, but ${result.warning}; the recording holds no screenshot of it to compare.`
+        }
         result.screenTransitionVerified = verification.finalResult !== 'fail'
       } else {
         verification = resultWithoutScreenshot({
@@ -366,8 +371,15 @@ export async function replayOnPage(
       verifier.recordReplayResult(result)
       replayResults.push(result)
 
-      // Learn a heal only when the step is proven right.
-      if (located && result.success && verification && verification.finalResult === 'pass' && opts.verify) {
+      // Learn a heal only when the step is proven right (its screen compared, not skipped for want of a screenshot).
+      if (
+        located &&
+        result.success &&
+        verification &&
+        verification.finalResult === 'pass' &&
+        verification.details?.skipped !== true &&
+        opts.verify
+      ) {
         const record = toHealingRecord(located, {
           original: { x: action.x, y: action.y },
           previousSelector: action.selectors?.css ?? null,

@@ -53,6 +53,36 @@ describe('createDesktopRecorder', () => {
     expect(framesEqual(await decodeImage(join(dir, second?.screenshotPath as string)), menu)).toBe(true)
   })
 
+  it('typing right after a click: the click ends before the first key, the typing has its own before and after (issue 28)', async () => {
+    const screen = memoryScreen(menu)
+    const input = scriptedInput()
+    const rec = createDesktopRecorder({
+      input,
+      screen,
+      outDir: dir,
+      frameIntervalMs: 15,
+      settleMs: 500,
+      name: 'typing',
+    })
+    await rec.start()
+    await sleep(40)
+    const p = centre(START)
+    click(input, p.x, p.y)
+    screen.set(level) // the click focuses a field
+    await sleep(120) // typing at once, long before the 500 ms settle time
+    const typed = buttonScreen(480, 320, [{ ...START, x: 300, y: 220, rgb: [20, 160, 60], label: 3 }])
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'a', char: 'a' })
+    screen.set(typed)
+    await sleep(700)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'f10' })
+    const tc = await rec.stop()
+    expect(tc.actions.map((a) => a.actionType)).toEqual(['click', 'type'])
+    const [first, second] = tc.actions
+    expect(framesEqual(await decodeImage(join(dir, first?.screenshotPath as string)), level)).toBe(true)
+    expect(framesEqual(await decodeImage(join(dir, second?.screenshotBeforePath as string)), level)).toBe(true)
+    expect(framesEqual(await decodeImage(join(dir, second?.screenshotPath as string)), typed)).toBe(true)
+  })
+
   it('saves the frame from before the click, the after frame, a crop, hashes and the analysis', async () => {
     const screen = memoryScreen(menu)
     const input = scriptedInput()

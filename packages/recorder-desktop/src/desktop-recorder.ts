@@ -294,6 +294,12 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
       action.screenshotPath = afterShot.path
       action.uiStateHashAfter = afterShot.aHash
       const pointed = isClickLike(action) || raw.actionType === 'drag' || raw.actionType === 'scroll'
+      if (!pointed && p.before) {
+        // typing and keys: the screen from before their first key, beside the after-frame (issue 28, Build 2)
+        const beforeShot = await saveFrame(p.before, `frame_${String(p.before.seq).padStart(5, '0')}.png`)
+        action.screenshotBeforePath = beforeShot.path
+        action.uiStateHashBefore = beforeShot.aHash
+      }
       if (pointed) {
         const before = p.before ?? (await waitFrame(() => true))
         const beforeShot = await saveFrame(before, `frame_${String(before.seq).padStart(5, '0')}.png`)

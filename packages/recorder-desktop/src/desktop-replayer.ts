@@ -365,7 +365,8 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
     }
     // a heal is learnt only when the step is proven right
     const heal = stepHeal as Omit<DesktopHeal, 'index'> | null // set inside runAction
-    if (heal && result.success && verification?.finalResult === 'pass') heals.push({ index, ...heal })
+    if (heal && result.success && verification?.finalResult === 'pass' && verification.details?.skipped !== true)
+      heals.push({ index, ...heal })
     gate.done(index, {
       failed: verification ? verification.finalResult === 'fail' : !result.success,
       notFound: false,

@@ -9,7 +9,7 @@ import { syntheticFrame } from './__tests__/images'
 import { compareScreenshots } from './compare-screenshots'
 import { type DecodedScreenshot, decodeScreenshot } from './decode-screenshot'
 import { decideVerdict } from './decide-verdict'
-import { assessExpectedChange, changedRegions, changeMask, type RgbaImage } from './expected-change'
+import { assessExpectedChange, caretPixels, changedRegions, changeMask, type RgbaImage } from './expected-change'
 import { fakeReverifier } from './fake-reverifier'
 import { verifyStep } from './verify-step'
 
@@ -394,4 +394,46 @@ describe('a program drawn larger on replay (a screen of another size): scale-map
     expect(r.expectedChangeMissing).toBe(true)
     expect(r.regionSimilarity).toBeLessThan(0.5)
   })
+})
+
+describe('a text caret is no difference of the effect (a recorded frame caught it lit, a capture hides it)', () => {
+  const white = (w: number, h: number): RgbaImage => ({
+    width: w,
+    height: h,
+    data: new Uint8Array(w * h * 4).fill(255),
+  })
+  const draw = (img: RgbaImage, x: number, y: number, w: number, h: number) => {
+    for (let yy = y; yy < y + h; yy++)
+      for (let xx = x; xx < x + w; xx++) img.data.fill(0, (yy * img.width + xx) * 4, (yy * img.width + xx) * 4 + 3)
+  }
+  /** A field 200×40 at (10, 10); "text": blocks like glyphs; a caret: a 1-px bar 24 px tall. */
+  const field = (text: boolean, caretX: number | null) => {
+    const img = white(240, 60)
+    draw(img, 10, 10, 200, 1)
+    draw(img, 10, 49, 200, 1)
+    if (text) for (let k = 0; k < 5; k++) draw(img, 16 + k * 14, 20, 9, 18)
+    if (caretX !== null) draw(img, caretX, 17, 1, 24)
+    return img
+  }
+  const box = { x: 10, y: 10, width: 200, height: 40 }
+  it('typing recorded with the caret shown passes against a screen without it; without the text it fails', () => {
+    const base = { recordedBefore: field(false, 15), recordedAfter: field(true, 88), targetBox: box }
+    const right = assessExpectedChange({ ...base, actualAfter: field(true, null) })
+    expect(right.regionSimilarity).toBe(1)
+    const missing = assessExpectedChange({ ...base, actualAfter: field(false, null) })
+    expect(missing.regionSimilarity).toBeLessThan(0.5)
+    expect(missing.expectedChangeMissing).toBe(true)
+  })
+  test.prop([fc.integer({ min: 0, max: 30 }), fc.integer({ min: 1, max: 2 }), fc.integer({ min: 8, max: 40 })])(
+    'caretPixels counts a thin bar, and never a block as wide as a glyph',
+    (x, width, height) => {
+      const w = 40
+      const h = 50
+      const mask = new Uint8Array(w * h)
+      for (let y = 2; y < 2 + height; y++) mask.fill(1, y * w + x, y * w + x + width)
+      expect(caretPixels(mask, w, h)).toBe(width * height)
+      for (let y = 2; y < 2 + height; y++) mask.fill(1, y * w + x, y * w + x + width + 1)
+      expect(caretPixels(mask, w, h)).toBe(width === 1 ? (width + 1) * height : 0)
+    },
+  )
 })

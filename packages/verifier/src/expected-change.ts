@@ -328,6 +328,58 @@ function shiftsOf(o: Placement): Placement[] {
 }
 
 /**
+ * The set pixels of a mask that form text carets: connected runs at most `maxWidth` pixels wide and `minHeight` to
+ * `maxHeight` tall (a caret is a thin vertical bar the height of a line; a glyph is wider or has other parts). Pure.
+ */
+export function caretPixels(
+  mask: Uint8Array,
+  w: number,
+  h: number,
+  maxWidth = 2,
+  minHeight = 8,
+  maxHeight = 80,
+): number {
+  const seen = new Uint8Array(mask.length)
+  let total = 0
+  const stack: number[] = []
+  for (let start = 0; start < mask.length; start++) {
+    if (!mask[start] || seen[start]) continue
+    let x0 = w
+    let x1 = -1
+    let y0 = h
+    let y1 = -1
+    let n = 0
+    stack.push(start)
+    seen[start] = 1
+    while (stack.length) {
+      const i = stack.pop() as number
+      const x = i % w
+      const y = (i - x) / w
+      n++
+      if (x < x0) x0 = x
+      if (x > x1) x1 = x
+      if (y < y0) y0 = y
+      if (y > y1) y1 = y
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx
+          const ny = y + dy
+          if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue
+          const j = ny * w + nx
+          if (mask[j] && !seen[j]) {
+            seen[j] = 1
+            stack.push(j)
+          }
+        }
+    }
+    const width = x1 - x0 + 1
+    const height = y1 - y0 + 1
+    if (width <= maxWidth && height >= minHeight && height <= maxHeight) total += n
+  }
+  return total
+}
+
+/**
  * What the step was meant to change, and whether the replay changed it (issue 14): the regions that changed
  * between the recorded before and after frames, plus the target's box, are compared between the recorded
  * after-frame and the current screen, moved by the step's displacement (the window moved → the region moves).
@@ -467,9 +519,19 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
   let stillBefore = 0
   const placed: Placement[] = []
   const counted = new Uint8Array(W * H)
+  /** The recorded pixels that differ on the current screen (at their placement). */
+  const differs = new Uint8Array(W * H)
   for (const region of regions) {
     const [x0, y0, x1, y1] = bounds(region, W, H)
-    let best: { o: Placement; c: number; m: number; diff: number; u: number; still: number } | null = null
+    let best: {
+      o: Placement
+      c: number
+      m: number
+      diff: number
+      u: number
+      still: number
+      differsAt: number[]
+    } | null = null
     // at another scale, each region is also looked for a few pixels around where the scale puts it: the scale is
     // measured on the target (a template match at 1.38 on a board drawn at 1.4), and a region far from it drifts
     for (const o of placements.flatMap((p) => (p.reach > 0 ? shiftsOf(p) : [p]))) {
@@ -483,6 +545,7 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     differing += best.diff
     union += best.u
     stillBefore += best.still
+    for (const i of best.differsAt) differs[i] = 1
     for (let y = y0; y < y1; y++) counted.fill(1, y * W + x0, y * W + x1)
   }
   /**
@@ -510,6 +573,7 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     let diff = 0
     let u = 0
     let still = 0
+    const differsAt: number[] = []
     const R = recAfter.data
     const Bf = recBefore?.data
     for (let y = y0; y < y1; y++) {
@@ -522,20 +586,28 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
         m += changedHere
         const ax = o.x(x)
         const p = i * 4
-        let differs = true
+        let differsHere = true
         let likeBefore = false
         if (ax >= 0 && ay >= 0 && ax < act.width && ay < act.height) {
-          differs = !near(R, p, ax, ay, o.reach)
+          differsHere = !near(R, p, ax, ay, o.reach)
           // still as before: the change shows nowhere around, and the pixel itself has the colour from before
-          if (changedHere && Bf) likeBefore = differs && near(Bf, p, ax, ay, 0)
+          if (changedHere && Bf) likeBefore = differsHere && near(Bf, p, ax, ay, 0)
         }
-        if (differs) diff++
-        if (differs || changedHere) u++
+        if (differsHere) {
+          diff++
+          differsAt.push(i)
+        }
+        if (differsHere || changedHere) u++
         if (likeBefore) still++
       }
     }
-    return { c, m, diff, u, still }
+    return { c, m, diff, u, still, differsAt }
   }
+  // a text caret shown in one screen and not the other (a recorded frame caught it lit, a capture hides it) is no
+  // difference of the step's effect
+  const caret = caretPixels(differs, W, H)
+  differing -= caret
+  union -= caret
   const pixelSimilarity = compared === 0 ? 1 : 1 - differing / compared
   const hasChange = expectedChanged >= minExpected
   const changeSimilarity = hasChange ? 1 - differing / union : null

@@ -50,6 +50,7 @@ export {
   recordedTargetBox,
   resultWithoutScreenshot,
   summarizeResults,
+  unverifiedSteps,
   type StepContext,
   type BuildReportOptions,
   type ReplayVerifier,

@@ -119,11 +119,28 @@ function defaultSessionId(d: Date): string {
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`
 
-/** The human summary line of a report. */
-export function summarizeResults(results: readonly Pick<VerificationResult, 'finalResult'>[]): string {
+/**
+ * The steps (action indices) that ran but whose screen was not compared, because the recording holds no
+ * screenshot of them (`details.skipped`). Pure.
+ */
+export function unverifiedSteps(results: readonly Pick<VerificationResult, 'actionIndex' | 'details'>[]): number[] {
+  return results.filter((r) => r.details?.skipped === true).map((r) => r.actionIndex)
+}
+
+/** The human summary line of a report; the steps without a recorded screenshot are named once, here. */
+export function summarizeResults(
+  results: readonly (Pick<VerificationResult, 'finalResult'> &
+    Partial<Pick<VerificationResult, 'actionIndex' | 'details'>>)[],
+): string {
   const c = countVerdicts(results)
   const verdict = determineTestResult(results) ? 'PASSED' : 'FAILED'
-  return `Test ${verdict}: ${c.totalActions} actions, ${c.passedCount} passed, ${c.failedCount} failed, ${c.warningCount} warnings (success rate ${pct(c.successRate)}).`
+  const line = `Test ${verdict}: ${c.totalActions} actions, ${c.passedCount} passed, ${c.failedCount} failed, ${c.warningCount} warnings (success rate ${pct(c.successRate)}).`
+  const unverified = unverifiedSteps(
+    results.map((r, i) => ({ actionIndex: r.actionIndex ?? i, ...(r.details ? { details: r.details } : {}) })),
+  )
+  if (unverified.length === 0) return line
+  const steps = unverified.map((i) => `#${i + 1}`).join(', ')
+  return `${line} ${unverified.length === 1 ? '1 step' : `${unverified.length} steps`} ran without a recorded screenshot (the recording could not capture one) and ${unverified.length === 1 ? 'was' : 'were'} not compared: ${steps}.`
 }
 
 export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifier {
@@ -152,6 +169,13 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
     // that very target (the digit typed into the cell just clicked), so their effect is never masked out
     const actsOnFocus = action.actionType === 'type' || action.actionType === 'key_press'
     const previousBox = context?.previousAction && !actsOnFocus ? recordedTargetBox(context.previousAction) : null
+    // the recorded pixels nobody saw cleanly (the recorder's toolbar in a frame) are compared in neither image
+    const unknownRegions = [
+      ...(action.unknownRegions?.after ?? []),
+      ...(action.screenshotBeforePath
+        ? (action.unknownRegions?.before ?? [])
+        : (context?.previousAction?.unknownRegions?.after ?? [])),
+    ]
     const result = await verifyStep(
       {
         actionIndex,
@@ -169,6 +193,7 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
         ...(context?.scale && context.scale !== 1 ? { scale: context.scale, anchor: context.anchor ?? null } : {}),
         ...(context?.actualTargetBox ? { actualTargetBox: context.actualTargetBox } : {}),
         ...(previousBox ? { notEffects: [previousBox] } : {}),
+        ...(unknownRegions.length ? { unknownRegions } : {}),
       },
       io,
     )
@@ -223,6 +248,8 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
         report.maxFailures = o.maxFailures
         report.notRunCount = results.filter((r) => r.notRun).length
       }
+      const unverified = unverifiedSteps(results)
+      if (unverified.length > 0) report.unverifiedSteps = unverified
       if (replayResults.length > 0) {
         report.replayResults = [...replayResults]
         report.accuracyStats = computeAccuracyStats(replayResults)

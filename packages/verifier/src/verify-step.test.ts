@@ -72,13 +72,13 @@ describe('verifyStep (seed 000 flow)', () => {
     expect(f.finalResult).toBe('fail')
   })
 
-  test('capture failure → fail; no expected screenshot → warning (skipped); unreadable expected → fail', async () => {
+  test('capture failure → fail; no expected screenshot → not compared (skipped); unreadable expected → fail', async () => {
     const boom = await verifyStep(step(() => Promise.reject(new Error('display gone'))))
     expect(boom).toMatchObject({ finalResult: 'fail' })
     expect(boom.reason).toContain('display gone')
     expect((await verifyStep(step(() => null))).finalResult).toBe('fail')
     const skipped = await verifyStep({ actionIndex: 0, description: 'x', expected: null, actual: same })
-    expect(skipped).toMatchObject({ finalResult: 'warning', details: { skipped: true } })
+    expect(skipped).toMatchObject({ finalResult: 'pass', details: { skipped: true } })
     const missing = await verifyStep({ actionIndex: 0, description: 'x', expected: '/nonexistent/a.png', actual: same })
     expect(missing).toMatchObject({ finalResult: 'fail', details: { error_code: 'VERIFIER_FILE_NOT_FOUND' } })
   })
@@ -91,5 +91,33 @@ describe('verifyStep (seed 000 flow)', () => {
     expect(existsSync(r.diffScreenshot as string) && existsSync(r.actualScreenshot as string)).toBe(true)
     const ok = await verifyStep({ ...step(same), actionIndex: 4 }, { artifactDir: dir })
     expect([ok.diffScreenshot, ok.actualScreenshot]).toEqual([null, null])
+  })
+
+  test('unknown regions of the recorded screenshots (a toolbar in a frame) are never compared', async () => {
+    const before = syntheticFrame(40, 30, 7)
+    const recordedAfter = cloneFrame(before)
+    paintRect(recordedAfter, 4, 4, 12, 8, [255, 0, 0]) // the step's effect, in its target
+    paintRect(recordedAfter, 28, 22, 12, 8, [0, 0, 255]) // pixels the recorder did not see cleanly
+    const actual = cloneFrame(before)
+    paintRect(actual, 4, 4, 12, 8, [255, 0, 0])
+    const base = {
+      actionIndex: 0,
+      description: 'Click button "Open"',
+      expected: recordedAfter,
+      recordedBefore: before,
+      targetBox: { x: 4, y: 4, width: 12, height: 8 },
+      actual,
+    }
+    const compared = await verifyStep(base)
+    expect(compared.finalResult).not.toBe('pass')
+    const ignored = await verifyStep({ ...base, unknownRegions: [{ x: 28, y: 22, width: 12, height: 8 }] })
+    expect(ignored.finalResult).toBe('pass')
+    // the effect itself is still compared: an actual screen without it fails
+    const missing = await verifyStep({
+      ...base,
+      actual: cloneFrame(before),
+      unknownRegions: [{ x: 28, y: 22, width: 12, height: 8 }],
+    })
+    expect(missing.finalResult).toBe('fail')
   })
 })

@@ -68,6 +68,11 @@ export interface VerifyStepInput {
   actualTargetBox?: Rect | null
   /** Recorded-screen boxes whose change is not this step's effect (the previous target losing its hover). */
   notEffects?: readonly Rect[]
+  /**
+   * Recorded-screen boxes whose pixels are unknown (the case's `unknown_regions`: the recorder had no clean view
+   * there): never compared, like the ignore masks of `io.compare`.
+   */
+  unknownRegions?: readonly Rect[]
 }
 
 export interface VerifierIO {
@@ -236,6 +241,7 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
     if (d.status === 'ask-vision') throw new Error('unreachable')
     return finish(d, 0)
   }
+  const ignore = [...(io.compare?.ignore ?? []), ...(step.unknownRegions ?? [])]
   let diff: CompareResult
   let region: ExpectedChangeResult | undefined
   let expectedFrame: DecodedScreenshot | undefined
@@ -263,7 +269,7 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
           targetBox: step.targetBox ?? null,
           actualTargetBox: step.actualTargetBox ?? null,
           ...(step.notEffects?.length ? { notEffects: step.notEffects } : {}),
-          ...(io.compare?.ignore ? { ignore: io.compare.ignore } : {}),
+          ...(ignore.length ? { ignore } : {}),
           ...(io.compare?.threshold !== undefined ? { threshold: io.compare.threshold } : {}),
         })
       region = assess(actualFrame)
@@ -290,6 +296,7 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
     }
     diff = await compareScreenshots(step.expected, actualFrame ?? actual, {
       ...io.compare,
+      ...(ignore.length ? { ignore } : {}),
       ...(io.cache ? { cache: io.cache } : {}),
       diffImage: io.artifactDir ? 'on-failure' : 'never',
       passSimilarity: policy.passSimilarity ?? DEFAULT_PASS_SIMILARITY,

@@ -35,16 +35,29 @@ export function jsString(value: string): string {
 
 const unicodeEscape = (code: number) => `\\u${code.toString(16).padStart(4, '0')}`
 
-/** Control characters, line and paragraph separators, lone surrogates. */
-const NOT_IN_A_COMMENT =
-  /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+/** Whether the UTF-16 unit at `i` may stand in a one-line comment: no control character, separator or lone surrogate. */
+function fitsInAComment(value: string, i: number): boolean {
+  const code = value.charCodeAt(i)
+  if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029) return false
+  if (code >= 0xd800 && code <= 0xdbff) {
+    const next = value.charCodeAt(i + 1)
+    return next >= 0xdc00 && next <= 0xdfff
+  }
+  if (code >= 0xdc00 && code <= 0xdfff) {
+    const previous = value.charCodeAt(i - 1)
+    return previous >= 0xd800 && previous <= 0xdbff
+  }
+  return true
+}
 
 /**
  * Text for a `//` comment: one line whatever it holds. Line breaks, other control characters, separators and lone
  * surrogates become spaces, runs of spaces one space, and it is cut to `maxLength` characters.
  */
 export function commentText(value: string, maxLength = 80): string {
-  const oneLine = value.replace(NOT_IN_A_COMMENT, ' ').replace(/\s+/g, ' ').trim()
+  let kept = ''
+  for (let i = 0; i < value.length; i++) kept += fitsInAComment(value, i) ? value[i] : ' '
+  const oneLine = kept.replace(/\s+/g, ' ').trim()
   const chars = Array.from(oneLine)
   return chars.length > maxLength ? `${chars.slice(0, maxLength - 1).join('')}…` : oneLine
 }

@@ -61,7 +61,7 @@ describe('JUnit as CI reads it: one testcase per case, not per step', () => {
     )
     const out = xml.slice(xml.indexOf('<system-out>'), xml.indexOf('</system-out>'))
     expect(out).toContain('[PASS] step 1 홈 버튼 클릭')
-    expect(out).toContain('[WARNING] step 2 이름 입력')
+    expect(out).toContain('[PASS] step 2 이름 입력')
     expect(out).toContain('[FAIL] step 3 설정 열기')
     expect(out).toContain('located by: similarity')
     // the failed step's screenshots as attachments, absolute paths of files that exist

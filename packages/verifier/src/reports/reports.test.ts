@@ -17,8 +17,9 @@ beforeAll(async () => {
 })
 
 describe('reports of a 3-step run with one failure', () => {
-  test('the run itself: pass, warning (skipped), fail with a diff', () => {
-    expect(run.report.verificationResults.map((r) => r.finalResult)).toEqual(['pass', 'warning', 'fail'])
+  test('the run itself: pass, not compared (no screenshot: named once, issue 28), fail with a diff', () => {
+    expect(run.report.verificationResults.map((r) => r.finalResult)).toEqual(['pass', 'pass', 'fail'])
+    expect(run.report.unverifiedSteps).toEqual([1])
     expect(run.report.verificationResults[2]?.diffScreenshot).toMatch(/step-002-diff\.png$/)
     expect(run.report.passed).toBe(false)
   })
@@ -30,10 +31,10 @@ describe('reports of a 3-step run with one failure', () => {
   test('text names the result, counts, every step, the reason and the healing method', () => {
     const t = renderTextReport(run.report)
     expect(t).toContain('Result:        FAILED')
-    expect(t).toContain('Actions:       3 (passed 1, failed 1, warnings 1)')
+    expect(t).toContain('Actions:       3 (passed 2, failed 1, warnings 0)')
     expect(t).toContain('Success rate:  66.7%')
     expect(t).toMatch(/\[PASS\] step 1 홈 버튼 클릭/)
-    expect(t).toMatch(/\[WARNING\] step 2 이름 입력/)
+    expect(t).toMatch(/\[PASS\] step 2 이름 입력/)
     expect(t).toMatch(/\[FAIL\] step 3 설정 열기/)
     expect(t).toContain('설정 화면 대신 오류 대화상자가 보입니다')
     expect(t).toContain('located by: similarity')
