@@ -9,6 +9,7 @@ export const mutationOps = [
   'decoy-siblings',
   'reordered-siblings',
   'removal',
+  'restyled',
 ] as const
 export type MutationOp = (typeof mutationOps)[number]
 
@@ -254,6 +255,19 @@ export function corpusPageScript(cfg: PageScriptConfig): void {
       ;(el as HTMLElement).style.marginLeft = '24px'
     }
   }
+  // A new theme: another typeface and size (so text reflows and blocks move), square corners, other colours for
+  // buttons and links. Nothing is added or removed: every control is still there, with its words.
+  const restyle = () => {
+    const style = document.createElement('style')
+    style.textContent = `body { font-family: Georgia, 'DejaVu Serif', serif !important; font-size: 15px !important }
+      button, .btn, input, select, textarea, .form-control, .form-select, .card, .dropdown-menu, .modal-content
+        { border-radius: 0 !important }
+      .btn, button { letter-spacing: 0.04em !important; padding-left: 1.1em !important; padding-right: 1.1em !important }
+      .btn-primary, .bg-primary { background-color: #2e6b3a !important; border-color: #2e6b3a !important }
+      a { color: #8a3b12 }`
+    injected.add(style)
+    document.head.appendChild(style)
+  }
   const SYNONYMS: Record<string, string> = {
     save: 'Store',
     submit: 'Send',
@@ -498,6 +512,7 @@ export function corpusPageScript(cfg: PageScriptConfig): void {
     if (ops.has('reordered-siblings')) reorder()
     if (ops.has('extra-wrappers')) wrap()
     if (ops.has('layout-shift')) shift()
+    if (ops.has('restyled')) restyle()
   }
 
   // ---- wait for the page to render, then assign truth ids, mutate, release ----
