@@ -91,15 +91,19 @@ export function corpusPageScript(cfg: PageScriptConfig): void {
 
   // ---- ground truth: trusted input events, reported to the server ----
   const report = (e: Event) => {
-    if (!e.isTrusted) return
     const path = e.composedPath().filter((n): n is Element => n instanceof Element)
     const target = path[0]
     if (!target) return
+    // A tool may pick an option of a native <select> through the DOM (as Playwright's selectOption does): no
+    // trusted event, but the value did change. Reported under a kind of its own, so only a judge that asks for
+    // it counts it.
+    const untrustedSelect = !e.isTrusted && e.type === 'change' && target instanceof HTMLSelectElement
+    if (!e.isTrusted && !untrustedSelect) return
     const chain = path.slice(0, 12).map((n) => truthOf(n))
     const me = e as MouseEvent
     const body = JSON.stringify({
       run: cfg.run,
-      kind: e.type,
+      kind: untrustedSelect ? 'untrusted-change' : e.type,
       truth: chain[0],
       chain,
       tag: target.tagName.toLowerCase(),
