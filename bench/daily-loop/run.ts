@@ -320,6 +320,7 @@ interface CaseAction {
   text?: string
   value?: string
   assertion?: { kind: string; op?: string; expected?: string }
+  identity?: { ax_name?: string; text_content?: string }
 }
 
 async function recordByHand(
@@ -401,7 +402,8 @@ type Expect =
   | { kind: 'click'; truth: string }
   | { kind: 'type'; truth: string; value: string }
   | { kind: 'select'; truth: string; value: string }
-  | { kind: 'assert'; truth: string; text?: string; after: boolean }
+  /** `misrecorded`: the case asserts on another element than the one the person picked (its name is not theirs). */
+  | { kind: 'assert'; truth: string; text?: string; after: boolean; misrecorded: boolean }
   | { kind: 'other' }
 
 /** Pairs the recorded actions with what the person meant (the plan), in order. */
@@ -425,10 +427,13 @@ function expectations(actions: CaseAction[], steps: Planned[], recorded: readonl
       const s = asserts.shift()
       if (!s) return `an extra assertion was recorded: ${a.description}`
       const after = s.step.kind !== 'click' && 'after' in s.step && s.step.after === true
+      const norm = (t: string) => t.replace(/\s+/g, ' ').trim().toLowerCase()
+      const named = norm(a.identity?.ax_name || a.identity?.text_content || '')
       out.push({
         kind: 'assert',
         truth: s.truth,
         after,
+        misrecorded: named === '' || !norm(s.label).includes(named),
         ...(a.assertion?.expected ? { text: a.assertion.expected } : {}),
       })
     } else out.push({ kind: 'other' })
@@ -492,7 +497,7 @@ function judge(exp: Expect[], events: readonly TruthEvent[], labels: Map<string,
       const before = !e.after || out.every((t) => t === 'right' || t === 'n/a')
       const label = labels.get(e.truth)
       const holds = label !== undefined && (e.text === undefined || label.includes(e.text.trim()))
-      out.push(before && holds ? 'right' : 'wrong')
+      out.push(before && holds && !e.misrecorded ? 'right' : 'wrong')
       continue
     }
     out.push('n/a')
@@ -662,6 +667,12 @@ async function main(): Promise<void> {
       }
       if (typeof exp === 'string') continue
       const expected = exp
+      expected.forEach((e, k) => {
+        if (e.kind === 'assert' && e.misrecorded)
+          notes.push(
+            `${flow.id} step ${k + 1}: the person picked "${steps.find((s) => s.truth === e.truth)?.label.slice(0, 40)}" to assert on; the case asserts ${actions[k]?.description} (judged wrong in every phase)`,
+          )
+      })
       const truthIds = [...new Set(expected.flatMap((e) => ('truth' in e ? [e.truth] : [])))]
       const unchangedLabels = await labelsOn(probe, corpus.pageUrl(flow.page), truthIds)
 
@@ -792,6 +803,7 @@ async function main(): Promise<void> {
         `  false failures ${r.filter((x) => x.falseFailure).length}  false passes ${r.filter((x) => x.falsePass).length}` +
         `  warnings ${r.filter((x) => x.verdict === 'warning').length}` +
         `  rightly healed reported healed ${heal.filter((x) => x.healed).length}/${heal.length}` +
+        `  needed a heal, not found ${r.filter((x) => x.needsHeal && x.truth === 'missing').length}` +
         `  green cases ${c.filter((x) => x.green).length}/${c.length}`,
     )
   }
