@@ -528,7 +528,8 @@ function verdicts(report: ReportJson, n: number): StepVerdict[] {
     const r = report.replay_results.find((x, i) => (x.action_index ?? i) === k)
     const v = report.verification_results?.find((x) => x.action_index === k)
     if (!r) return { verdict: 'not run', healed: false, why: '' }
-    const first = r.strategies_tried?.[0]
+    // the first strategy the recorded identity allowed (a skipped one had nothing recorded to try)
+    const first = r.strategies_tried?.find((x) => x.outcome !== 'skipped')
     const healed = r.healed ?? (!!first && r.success && !(first.outcome === 'matched' && first.strategy === r.method))
     const verdict =
       !r.success || v?.final_result === 'fail' ? 'fail' : v?.final_result === 'warning' ? 'warning' : 'pass'
