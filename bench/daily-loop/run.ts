@@ -50,7 +50,8 @@ const opt = (name: string): string | null => {
 }
 const VERBOSE = flag('--verbose')
 const KEEP = flag('--keep')
-const CLI = resolve('apps/cli/bin/qa.js')
+/** `--cli <path>`: another build's qa.js (default: this checkout's). */
+const CLI = resolve(opt('--cli') ?? 'apps/cli/bin/qa.js')
 const CHROMIUM = process.env.QA_CHROMIUM ?? '/usr/bin/chromium'
 const VIEWPORT = { width: 1280, height: 720 }
 const run = promisify(execFile)
@@ -718,8 +719,9 @@ async function main(): Promise<void> {
           const v = vs[k] as StepVerdict
           const e = expected[k] as Expect
           const passed = v.verdict === 'pass' || v.verdict === 'warning'
+          // after acceptance the case's baseline is the changed build: nothing is left to heal
           const needsHeal =
-            'truth' in e && unchangedLabels.get(e.truth) !== undefined
+            phase !== 'after-accept' && 'truth' in e && unchangedLabels.get(e.truth) !== undefined
               ? unchangedLabels.get(e.truth) !== labels.get(e.truth)
               : false
           rows.push({
