@@ -152,6 +152,8 @@ export const FLOWS: Flow[] = [
 // Real X input on a display of our own
 
 let display = ''
+/** Seconds the live list of `qa record web` lagged behind the person's last step (when over 2.5 s). */
+const lagged: number[] = []
 /** Where the page's viewport (0, 0) is on the screen: measured once with a window as the recorder opens it. */
 let origin = { x: 0, y: 0 }
 const xdo = async (...args: string[]) =>
@@ -383,7 +385,15 @@ async function recordByHand(
         }
       }
     }
+    // the person looks at the live list in the terminal: once it shows their last step (or after 15 s), Ctrl-C
+    const clicks = steps.filter((x) => x.step.kind !== 'assert-visible' && x.step.kind !== 'assert-text').length
+    const asserts = steps.length - clicks
+    const listed = (re: RegExp) => stdout.split('\n').filter((l) => re.test(l)).length
+    const t0 = Date.now()
     await sleep(800)
+    while (Date.now() - t0 < 15_000 && (listed(/^ {2}\d+\. Click /) < clicks || listed(/^ {2}\d+\. Assert /) < asserts))
+      await sleep(200)
+    if (Date.now() - t0 > 2500) lagged.push(Math.round((Date.now() - t0) / 100) / 10)
     if (child.pid) process.kill(-child.pid, 'SIGINT')
     return { code: await exited, stdout, stderr }
   } finally {
@@ -564,6 +574,8 @@ export interface CaseOutcome {
   code: number
   green: boolean
   seconds: number
+  /** The command's last words on stderr when it did not exit 0. */
+  said?: string
 }
 
 async function main(): Promise<void> {
@@ -709,7 +721,7 @@ async function main(): Promise<void> {
           report = JSON.parse(r.stdout) as ReportJson
         } catch {
           notes.push(`${flow.id} ${phase}: no report JSON (exit ${r.code}): ${r.stderr.slice(-400)}`)
-          cases.push({ flow: flow.id, phase, code: r.code, green: false, seconds })
+          cases.push({ flow: flow.id, phase, code: r.code, green: false, seconds, said: r.stderr.slice(-300) })
           return
         }
         const truths = judge(expected, variant.truth.events(), labels)
@@ -741,7 +753,9 @@ async function main(): Promise<void> {
             why: v.why,
           })
         })
-        cases.push({ flow: flow.id, phase, code: r.code, green: r.code === 0, seconds })
+        const said = r.code === 0 ? undefined : r.stderr.trim().split('\n').slice(-3).join(' ').slice(-300)
+        cases.push({ flow: flow.id, phase, code: r.code, green: r.code === 0, seconds, ...(said ? { said } : {}) })
+        if (said && (VERBOSE || phase === 'accept' || phase === 'after-accept')) console.log(`    qa said: ${said}`)
         const mine = rows.filter((x) => x.flow === flow.id && x.phase === phase)
         console.log(
           `  ${phase.padEnd(12)} exit ${r.code} ${r.code === 0 ? 'GREEN' : 'RED  '} ${seconds.toFixed(0).padStart(3)} s  ` +
@@ -811,6 +825,8 @@ async function main(): Promise<void> {
     )
   }
   for (const n of notes) console.log(`  note: ${n}`)
+  if (lagged.length > 0)
+    console.log(`  note: the recorder's live list lagged behind the person by ${lagged.join(', ')} s before Ctrl-C`)
   console.log(`Total ${((Date.now() - started) / 1000).toFixed(0)} s`)
   if (jsonOut) await writeFile(jsonOut, JSON.stringify(rows, null, 1))
   if (opt('--cases-json')) await writeFile(opt('--cases-json') as string, JSON.stringify({ cases, notes }, null, 1))
