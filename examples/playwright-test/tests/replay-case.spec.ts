@@ -13,6 +13,20 @@ test('replays the recorded login case on v2 with healing', async ({ page, baseUR
   await expect(page.getByRole('dialog')).toBeVisible()
 })
 
+test('replays against use.baseURL when no URL is given, as page.goto does (not the recorded origin)', async ({
+  page,
+  baseURL,
+}) => {
+  // the case was recorded on http://127.0.0.1:4173; the app under test is the baseURL's server
+  const outcome = await replayCase(page, '../cases/login.json', {
+    verify: false,
+    env: { QA_SECRET_PASSWORD: 'secret' },
+  })
+  expect(outcome.passed).toBe(true)
+  expect(new URL(page.url()).origin).toBe(new URL(baseURL ?? '').origin)
+  await expect(page.getByRole('dialog')).toBeVisible()
+})
+
 test('verifies a step against its recorded screenshot (seed 000) on the unchanged v1', async ({ page }) => {
   await page.goto('/login?v=1')
   await expect(page).toMatchRecordedStep('../cases/login.json', 0)

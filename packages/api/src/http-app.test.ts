@@ -161,10 +161,44 @@ describe('REST API', () => {
     expect(js.body).toContain('window.__TESTBOT__')
     expect(js.body).toContain('testbot-results-json')
     expect(page.headers['access-control-allow-origin']).toBeUndefined()
+    // issue 29 (low): the Inspector is never framed by another site (clickjacking "Run all")
+    expect(page.headers['content-security-policy']).toBe("frame-ancestors 'none'")
+    expect(page.headers['x-frame-options']).toBe('DENY')
   })
 })
 
 describe('file routes', () => {
+  it('serve reports and screenshots only, each sandboxed and nosniff; XML as text; other types never (issue 29, 3)', async () => {
+    const { app, dir, reportDir } = await setup()
+    const script = '<a:script xmlns:a="http://www.w3.org/1999/xhtml">fetch("/api/suites")</a:script>'
+    writeFileSync(join(dir, 'evil.xml'), `<?xml version="1.0"?><x>${script}</x>`)
+    writeFileSync(join(dir, 'evil.svg'), `<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`)
+    writeFileSync(
+      join(dir, 'evil.xhtml'),
+      `<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>`,
+    )
+    writeFileSync(join(dir, 'evil.js'), 'alert(1)')
+    writeFileSync(join(reportDir, 'report.html'), '<h1>report</h1><script>alert(1)</script>')
+    writeFileSync(join(reportDir, 'junit.xml'), `<testsuites>${script}</testsuites>`)
+    for (const url of ['/files/cases/evil.svg', '/files/cases/evil.xhtml', '/files/cases/evil.js']) {
+      const res = await app.inject(url)
+      expect({ url, status: res.statusCode }).toEqual({ url, status: 404 })
+      expect(res.body).not.toContain('alert')
+    }
+    for (const url of ['/files/cases/evil.xml', '/files/reports/junit.xml']) {
+      const res = await app.inject(url)
+      expect(res.statusCode).toBe(200)
+      expect(res.headers['content-type']).toBe('text/plain; charset=utf-8')
+      expect(res.headers['x-content-type-options']).toBe('nosniff')
+      expect(res.headers['content-security-policy']).toMatch(/^sandbox; default-src 'none'/)
+    }
+    const html = await app.inject('/files/reports/report.html')
+    expect(html.headers['content-security-policy']).toMatch(/^sandbox; default-src 'none'; img-src data: 'self'/)
+    expect(html.headers['content-security-policy']).not.toMatch(/script-src/)
+    const json = await app.inject('/files/cases/case-00.json')
+    expect(json.headers['content-security-policy']).toMatch(/^sandbox;/)
+  })
+
   it('serve files under the case and report folders', async () => {
     const { app } = await setup()
     expect((await app.inject('/files/cases/case-00.json')).statusCode).toBe(200)

@@ -7,12 +7,12 @@ import {
   type ArtifactStore,
   assertArtifactKey,
   buildTestBotResults,
-  contentTypeOf,
   type JobRunner,
   latestSuiteStates,
   type RunnerEvent,
   type RunRecord,
   safeFile,
+  servedFileHeaders,
   ServerError,
   type SuiteCatalog,
   type SuiteRun,
@@ -146,7 +146,12 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store')
 
   app.get('/', async (_req, reply) => {
-    noStore(reply).type('text/html; charset=utf-8').header('x-content-type-options', 'nosniff')
+    noStore(reply)
+      .type('text/html; charset=utf-8')
+      .header('x-content-type-options', 'nosniff')
+      // never inside another site's frame: "Run all" cannot be clicked through a decoy (clickjacking)
+      .header('content-security-policy', "frame-ancestors 'none'")
+      .header('x-frame-options', 'DENY')
     return pageHtml
   })
   app.get('/inspector.js', async (_req, reply) => {
@@ -261,11 +266,9 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
   const fileRoute =
     (root: () => string) => async (req: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) => {
       const file = await safeFile(root(), req.params['*'] ?? '')
-      if (!file) throw new ServerError('SERVER_NOT_FOUND', 'No such file.', {})
-      reply.type(contentTypeOf(file)).header('x-content-type-options', 'nosniff')
-      if (file.endsWith('.html'))
-        reply.header('content-security-policy', "default-src 'none'; img-src data: 'self'; style-src 'unsafe-inline'")
-      return reply.send(createReadStream(file))
+      const headers = file ? servedFileHeaders(file) : null
+      if (!file || !headers) throw new ServerError('SERVER_NOT_FOUND', 'No such file.', {})
+      return reply.headers(headers).send(createReadStream(file))
     }
   app.get(
     '/files/cases/*',
@@ -281,12 +284,10 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
       } catch {
         throw new ServerError('SERVER_NOT_FOUND', 'No such file.', {})
       }
-      const body = await artifacts.get(key)
-      if (!body) throw new ServerError('SERVER_NOT_FOUND', 'No such file.', {})
-      reply.type(contentTypeOf(key)).header('x-content-type-options', 'nosniff')
-      if (key.endsWith('.html'))
-        reply.header('content-security-policy', "default-src 'none'; img-src data: 'self'; style-src 'unsafe-inline'")
-      return reply.send(Buffer.from(body))
+      const headers = servedFileHeaders(key)
+      const body = headers ? await artifacts.get(key) : null
+      if (!body || !headers) throw new ServerError('SERVER_NOT_FOUND', 'No such file.', {})
+      return reply.headers(headers).send(Buffer.from(body))
     })
   } else {
     app.get(

@@ -50,6 +50,7 @@ export interface ValidationIssue {
 export type ModelErrorCode =
   | 'MODEL_FILE_NOT_FOUND'
   | 'MODEL_FILE_UNREADABLE'
+  | 'MODEL_FILE_TOO_LARGE'
   | 'MODEL_INVALID_JSON'
   | 'MODEL_INVALID_ENCODING'
   | 'MODEL_INVALID'

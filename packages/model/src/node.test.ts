@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { mkdtemp, readdir, readFile, truncate, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -23,6 +24,24 @@ describe('file IO', () => {
     await expect(loadTestCase('/nope/case.json')).rejects.toMatchObject({
       code: 'MODEL_FILE_NOT_FOUND',
       file: '/nope/case.json',
+    })
+  })
+
+  it('refuses a device, a pipe or a file over 20 MiB before reading it (issue 29, 5)', async () => {
+    await expect(loadTestCase('/dev/zero')).rejects.toMatchObject({
+      code: 'MODEL_FILE_UNREADABLE',
+      message: '/dev/zero is not a regular file; a test case file was expected.',
+    })
+    const dir = await mkdtemp(join(tmpdir(), 'qa-model-'))
+    const fifo = join(dir, 'pipe.json')
+    execFileSync('mkfifo', [fifo])
+    await expect(loadTestCase(fifo)).rejects.toMatchObject({ code: 'MODEL_FILE_UNREADABLE' })
+    const huge = join(dir, 'huge.json')
+    await writeFile(huge, '{}')
+    await truncate(huge, 600 * 1024 * 1024) // sparse: 600 MiB on paper
+    await expect(loadTestCase(huge)).rejects.toMatchObject({
+      code: 'MODEL_FILE_TOO_LARGE',
+      message: `${huge} is 600.0 MiB; a test case file may be at most 20 MiB, so it was not read.`,
     })
   })
 

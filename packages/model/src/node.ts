@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
-import { access, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises'
+import { access, mkdir, open, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import { invalidError, parseJsonText, parseReplayReport, serializeReplayReport, stringifyDocument } from './codecs'
 import { ModelError } from './errors'
@@ -76,10 +76,36 @@ export async function readTextFile(file: string, what: string): Promise<string> 
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
 }
 
+/**
+ * The largest text file of ours that is read (20 MiB): a case, report, config, script or recording. A bigger one,
+ * or a device or FIFO given as one (`/dev/zero`), is refused before it is read, never read into memory unbounded.
+ */
+export const MAX_TEXT_FILE_BYTES = 20 * 1024 * 1024
+
 async function readBytes(file: string, what: string): Promise<Buffer> {
+  let handle: import('node:fs/promises').FileHandle | undefined
   try {
-    return await readFile(file)
+    // O_NONBLOCK: opening a FIFO never waits for a writer; it is then refused as not a regular file
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK)
+    const info = await handle.stat()
+    if (info.isDirectory())
+      throw new ModelError('MODEL_FILE_UNREADABLE', `${file} is a folder, not a ${what} file.`, { file })
+    if (!info.isFile()) {
+      throw new ModelError('MODEL_FILE_UNREADABLE', `${file} is not a regular file; a ${what} file was expected.`, {
+        file,
+        hint: `Pass the path of a ${what} file (a device, pipe or socket is never read).`,
+      })
+    }
+    if (info.size > MAX_TEXT_FILE_BYTES) {
+      throw new ModelError(
+        'MODEL_FILE_TOO_LARGE',
+        `${file} is ${(info.size / 1024 / 1024).toFixed(1)} MiB; a ${what} file may be at most ${MAX_TEXT_FILE_BYTES / 1024 / 1024} MiB, so it was not read.`,
+        { file, hint: `Check that this is the ${what} file you meant; screenshots belong in files beside it.` },
+      )
+    }
+    return await handle.readFile()
   } catch (cause) {
+    if (cause instanceof ModelError) throw cause
     const code = (cause as NodeJS.ErrnoException).code
     if (code === 'ENOENT') {
       throw new ModelError('MODEL_FILE_NOT_FOUND', `${file}: no such ${what} file.`, {
@@ -95,6 +121,8 @@ async function readBytes(file: string, what: string): Promise<Buffer> {
       file,
       cause,
     })
+  } finally {
+    await handle?.close().catch(() => undefined)
   }
 }
 

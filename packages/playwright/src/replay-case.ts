@@ -11,7 +11,10 @@ import { attachJson, currentTestInfo } from './test-info'
 export interface ReplayCaseOptions {
   /** The start URL, exactly as given; later recorded URLs on the recorded origin move onto its origin. */
   url?: string
-  /** Every recorded URL on the recorded origin moves onto this base (e.g. your `baseURL`). */
+  /**
+   * Every recorded URL on the recorded origin moves onto this base. Default: the test's `use.baseURL`, as
+   * `page.goto` honours it; the recorded origin only when neither is set.
+   */
   baseUrl?: string
   /** Compare each step's screen with its recorded after-screenshot (default true). */
   verify?: boolean
@@ -51,12 +54,15 @@ export async function replayCase(page: Page, ref: CaseRef, opts: ReplayCaseOptio
   const info = currentTestInfo()
   const artifactDir = info ? info.outputPath('qa-replay') : null
   const verify = opts.verify ?? true
+  // the app under test is where Playwright's baseURL points, not where the case was recorded
+  const configured = info?.project.use.baseURL
+  const baseUrl = opts.baseUrl ?? (typeof configured === 'string' && configured !== '' ? configured : undefined)
   const outcome = await replayWebCase(recorded.testCase, {
     page,
     caseDir: recorded.dir,
     caseFile: recorded.file,
     ...(opts.url ? { url: opts.url } : {}),
-    ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
     verify,
     reverifier: opts.reverifier ?? null,
     ...(opts.policy ? { policy: opts.policy } : {}),

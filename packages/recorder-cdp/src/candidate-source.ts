@@ -96,7 +96,13 @@ export function wholeName(name: string): RegExp {
   const words = name
     .trim()
     .split(/\s+/)
-    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .map((w) =>
+      w
+        .replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+        // quotes as hex escapes: Playwright writes the pattern into a selector string and leaves the second of two
+        // adjacent quotes raw there (`Clear ""` failed with InvalidSelectorError)
+        .replace(/["'`]/g, (q) => `\\x${q.charCodeAt(0).toString(16)}`),
+    )
   return new RegExp(`^\\s*${words.join('\\s+')}\\s*$`, 'i')
 }
 

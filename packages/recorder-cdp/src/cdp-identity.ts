@@ -93,9 +93,12 @@ function buildIdentity(
   return identity
 }
 
-const attr = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')
+/** A CSS string's content: quotes and backslashes escaped, control characters as hex escapes (a raw line break ends it). */
+const CSS_STRING_SPECIAL = /[\\"\u0000-\u001f\u007f]/g
+const attr = (v: string) =>
+  v.replace(CSS_STRING_SPECIAL, (c) => (c === '\\' || c === '"' ? `\\${c}` : `\\${c.charCodeAt(0).toString(16)} `))
 
-function buildSelectors(d: PageElementDescription): Selectors {
+export function buildSelectors(d: PageElementDescription): Selectors {
   const fallbacks: string[] = []
   if (d.dataTestId) fallbacks.push(`[data-testid="${attr(d.dataTestId)}"]`)
   if (d.name) fallbacks.push(`${d.tagName}[name="${attr(d.name)}"]`)

@@ -1261,8 +1261,11 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         let history = await historyOf(target)
         target.on('framenavigated', (frame) => {
           if (stopped || target !== page || frame !== target.mainFrame()) return
+          // read where the history is now, when it navigated, not when the queue reaches this: by then the person
+          // may have gone on (a click to page B and Alt+Left back both read late look like no move at all)
+          const reading = historyOf(target)
           enqueue(async () => {
-            const now = await historyOf(target)
+            const now = await reading
             const moved = now && history ? historyMove(history, now) : null
             history = now ?? history
             if (!moved) return

@@ -47,7 +47,7 @@ export {
 } from './runner'
 export { createRunBook, newRunId, plannedRun, type RunBook } from './run-book'
 export { fileRunStore, memoryRunStore, reviveRun, type RunStore } from './run-store'
-export { contentTypeOf, resolveInside, safeFile } from './safe-path'
+export { contentTypeOf, resolveInside, safeFile, servedFileHeaders } from './safe-path'
 export {
   type DesktopReplayerOptions,
   type DesktopSuiteReplayFn,

@@ -6,6 +6,7 @@ import { loadTestCase } from '@qa/model/node'
 import type { Job, Worker } from 'bullmq'
 import type { Redis } from 'ioredis'
 import type { ArtifactStore } from './artifact-store'
+import { ServerError } from './errors'
 import { bullmqConnection } from './bullmq-job-runner'
 import {
   cancelKeyFor,
@@ -17,6 +18,7 @@ import {
   type WorkerProgress,
 } from './queue-protocol'
 import { defaultReportWriter, type ReportWriter, rebaseReport, relativePosix } from './report-paths'
+import { safeFile } from './safe-path'
 import { stepFromEvent, stepsFromReport } from './runner'
 import type { ReplayerTable } from './run-types'
 import { errorStep, type TestBotStep } from './testbot-results'
@@ -114,7 +116,15 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
       }
       await mkdir(caseDir, { recursive: true })
       await opts.artifacts.getDir(data.inputPrefix, caseDir)
-      const loaded = await loadTestCase(join(caseDir, data.caseFileName))
+      // the job names its case inside the folder the worker just filled, never elsewhere on this disk
+      const caseFile = await safeFile(caseDir, String(data.caseFileName ?? ''))
+      if (!caseFile) {
+        throw new ServerError(
+          'SERVER_BAD_REQUEST',
+          `The job names a case file outside its own case folder or one that is not there (${JSON.stringify(String(data.caseFileName ?? '').slice(0, 120))}); it was not replayed.`,
+        )
+      }
+      const loaded = await loadTestCase(caseFile)
       const planned = data.suite.steps
       const aborted = new Promise<never>((_, reject) => {
         const onAbort = () => {

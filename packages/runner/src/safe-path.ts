@@ -34,20 +34,48 @@ export async function safeFile(root: string, requested: string): Promise<string 
   }
 }
 
-const TYPES: Record<string, string> = {
+/**
+ * The only kinds of file the server hands out from the cases and reports folders: reports (HTML, JSON, text, JUnit
+ * XML shown as text) and screenshots. Anything else (SVG, XHTML, JavaScript…) is never served: it could run script
+ * on the Inspector's origin.
+ */
+const SERVED_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
+  // JUnit XML as text: an XML document can carry an XHTML namespace and run script
+  '.xml': 'text/plain; charset=utf-8',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
   '.jpeg': 'image/jpeg',
   '.webp': 'image/webp',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
 }
 
-export function contentTypeOf(path: string): string {
+/**
+ * A report's page: its own images and inline styles only, no script, no form, no frame, and in a sandbox (an
+ * opaque origin) so that even markup a case smuggled in cannot reach the API or the token.
+ */
+const REPORT_PAGE_POLICY =
+  "sandbox; default-src 'none'; img-src data: 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'"
+/** Everything else served: never a document of this origin. */
+const FILE_POLICY = "sandbox; default-src 'none'; frame-ancestors 'none'"
+
+/**
+ * The one rule for files served from the cases and reports folders: the headers to send `path` with, or null when
+ * its type is not one the server hands out (answer 404). Every served file gets `nosniff` and a sandboxing CSP.
+ */
+export function servedFileHeaders(path: string): Record<string, string> | null {
   const dot = path.lastIndexOf('.')
-  return TYPES[dot >= 0 ? path.slice(dot).toLowerCase() : ''] ?? 'application/octet-stream'
+  const type = SERVED_TYPES[dot >= 0 ? path.slice(dot).toLowerCase() : '']
+  if (!type) return null
+  return {
+    'content-type': type,
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': type.startsWith('text/html') ? REPORT_PAGE_POLICY : FILE_POLICY,
+  }
+}
+
+/** @deprecated Use servedFileHeaders: the content type of a served file, `application/octet-stream` when not served. */
+export function contentTypeOf(path: string): string {
+  return servedFileHeaders(path)?.['content-type'] ?? 'application/octet-stream'
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -23,5 +23,27 @@ describe('scanSuites (issue 16: nothing is dropped silently, nothing outside the
     expect(snap.invalid[1]?.message).toMatch(
       /actions\[0\]\.screenshot_path: expected a relative path inside the case's folder/,
     )
+  })
+
+  it('lists a case over 20 MiB as invalid instead of skipping it in silence (issue 29, 6)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qa-catalog-'))
+    const doc = JSON.stringify({
+      name: 'small',
+      version: '3.0',
+      platform: 'web',
+      actions: [{ timestamp: 0, action_type: 'click', x: 1, y: 1, description: 'c' }],
+    })
+    writeFileSync(join(dir, 'a-small.json'), doc)
+    writeFileSync(join(dir, 'b-huge.json'), doc)
+    truncateSync(join(dir, 'b-huge.json'), 21 * 1024 * 1024) // sparse: 21 MiB on paper, nothing written
+    const snap = await scanSuites(dir)
+    expect(snap.suites.map((s) => s.file)).toEqual(['a-small.json'])
+    expect(snap.invalid).toEqual([
+      {
+        file: 'b-huge.json',
+        code: 'MODEL_FILE_TOO_LARGE',
+        message: 'b-huge.json is 21.0 MiB; a case file may be at most 20 MiB, so it was not read.',
+      },
+    ])
   })
 })

@@ -106,7 +106,15 @@ export async function scanSuites(dir: string, opts: SuiteCatalogOptions = {}): P
   for (const path of files) {
     const file = relative(root, path).split(sep).join('/')
     const size = (await stat(path).catch(() => null))?.size ?? 0
-    if (size > maxBytes) continue
+    if (size > maxBytes) {
+      // too big to read: listed as a case that cannot run, never dropped silently
+      invalid.push({
+        file,
+        code: 'MODEL_FILE_TOO_LARGE',
+        message: `${file} is ${(size / 1024 / 1024).toFixed(1)} MiB; a case file may be at most ${(maxBytes / 1024 / 1024).toFixed(0)} MiB, so it was not read.`,
+      })
+      continue
+    }
     let looksLikeCase = false
     try {
       const doc = parseJsonText(await readTextFile(path, 'test case'), { file })

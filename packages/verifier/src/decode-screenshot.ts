@@ -1,5 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
+import { type FileHandle, open } from 'node:fs/promises'
 import { VerifierError } from './errors'
 import { loadSharp } from './internal/lazy-sharp'
 
@@ -37,12 +37,36 @@ function label(input: ScreenshotInput, fallback: string): string {
   return typeof input === 'string' ? input : fallback
 }
 
-/** Reads a file, mapping IO errors to VerifierErrors that name the file. */
+/** The largest screenshot file read (100 MiB; an 8K PNG is a tenth of it). */
+export const MAX_IMAGE_FILE_BYTES = 100 * 1024 * 1024
+
+/**
+ * Reads a screenshot file, mapping IO errors to VerifierErrors that name the file. Only a regular file of at most
+ * MAX_IMAGE_FILE_BYTES is read: a device or pipe given as a screenshot (`/dev/zero`) is refused before reading.
+ */
 export async function readImageFile(path: string): Promise<Buffer> {
+  let handle: FileHandle | undefined
   try {
-    return await readFile(path)
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK)
+    const info = await handle.stat()
+    if (!info.isFile()) {
+      throw new VerifierError('VERIFIER_FILE_UNREADABLE', `${path} is not a regular file; a screenshot was expected.`, {
+        hint: 'Point the step at a PNG, JPEG or WebP file (a device, pipe or folder is never read).',
+      })
+    }
+    if (info.size > MAX_IMAGE_FILE_BYTES) {
+      throw new VerifierError(
+        'VERIFIER_FILE_UNREADABLE',
+        `${path} is ${(info.size / 1024 / 1024).toFixed(1)} MiB; a screenshot may be at most ${MAX_IMAGE_FILE_BYTES / 1024 / 1024} MiB, so it was not read.`,
+        { hint: 'Check that the step names the screenshot you meant.' },
+      )
+    }
+    return await handle.readFile()
   } catch (cause) {
+    if (cause instanceof VerifierError) throw cause
     throw fileError(path, cause)
+  } finally {
+    await handle?.close().catch(() => undefined)
   }
 }
 
@@ -71,7 +95,7 @@ function fileError(path: string, cause: unknown): VerifierError {
 export function readFileIfSize(path: string, size: number, scratch: { buf?: Buffer }): Buffer | undefined {
   let fd: number
   try {
-    fd = openSync(path, 'r')
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
   } catch (cause) {
     throw fileError(path, cause)
   }

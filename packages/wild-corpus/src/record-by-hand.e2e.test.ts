@@ -27,6 +27,17 @@ const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../../../apps/cli/
 const VIEWPORT = { width: 1280, height: 720 }
 const CHROMIUM = process.env.QA_CHROMIUM ?? '/usr/bin/chromium'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+/**
+ * Waits for something the test needs to have happened (a request served, a step saved): polls, and fails naming
+ * it only when it never happens. An event wait, not a time limit: a slow machine only makes it wait longer.
+ */
+async function until(what: string, happened: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (await happened()) return
+    await sleep(100)
+  }
+  throw new Error(`waited a minute for ${what}`)
+}
 const run = promisify(execFile)
 
 let xvfb: VirtualDisplay
@@ -450,10 +461,16 @@ describe('new tabs and JavaScript dialogs, recorded by hand and replayed (real X
     const file = join(dir, 'back.json')
     seen = []
     const rec = await startRecording(`${url}/a`, file)
+    /** Whether the browser window's title (the page's) is `name`: which page the person sees. */
+    const showing = async (name: string) =>
+      (await xdo('search', '--onlyvisible', '--name', `^${name}( - |$)`).catch(() => '')) !== ''
     await clickAt(at(200))
-    await sleep(1000)
+    // the person goes back once page B is on the screen, and clicks Check once page A is back: not after pauses
+    await until('page B on the screen', () => showing('B'))
     await pressKey('alt+Left')
+    await until('page A on the screen again', () => showing('A'))
     await clickAt(at(320))
+    await until('the Check click on page A', () => seen.includes('check-a'))
     rec.interrupt()
     expect(await rec.exited, rec.stderr()).toBe(0)
     expect(seen).toEqual(['check-a'])
@@ -469,7 +486,7 @@ describe('new tabs and JavaScript dialogs, recorded by hand and replayed (real X
     seen = []
     const r = await qa(['replay', file, '--url', `${url}/a`, '--json', '--report-dir', 'reports-back'])
     expect(r.code, r.stdout + r.stderr).toBe(0)
-    await sleep(300)
+    await until('the replayed Check click to reach the server', () => seen.length > 0)
     expect(seen).toEqual(['check-a'])
   })
 
