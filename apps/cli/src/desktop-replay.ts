@@ -6,8 +6,7 @@ import { renderReport } from '@qa/verifier'
 import { visionConfigOf } from './config'
 import { EXIT_PASS, EXIT_TEST_FAILED } from './exit-codes'
 import { reportLine } from './report-line'
-
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`
+import { firstCauseLine, replayStepLine } from './step-line'
 
 /** `qa replay <desktop case>`: the desktop cascade with nut-js input, verification and reports. */
 export async function replayDesktopFromCli(opts: {
@@ -30,6 +29,7 @@ export async function replayDesktopFromCli(opts: {
   const log = (line: string) => {
     if (!opts.json) opts.err(line)
   }
+  let firstCause: number | null = null
   const r = await runDesktopReplay({
     casePath: opts.casePath,
     vision: visionConfigOf(opts.config, process.env),
@@ -42,19 +42,8 @@ export async function replayDesktopFromCli(opts: {
     ...(opts.saveHeals ? { saveHeals: opts.saveHeals, overwrite: opts.force ?? false } : {}),
     onProgress: log,
     onStep: ({ index, total, action, result, verification }) => {
-      const verdict = verification ? verification.finalResult.toUpperCase() : ''
-      const how = result.success
-        ? `${result.method}${result.matchConfidence ? ` ${pct(result.matchConfidence)}` : ''}`
-        : result.errorMessage?.startsWith('Element not found')
-          ? 'not found'
-          : 'did not run'
-      const moved =
-        result.coordinateChange && (result.coordinateChange.x || result.coordinateChange.y)
-          ? ` moved (${result.coordinateChange.x}, ${result.coordinateChange.y})`
-          : ''
-      log(
-        `  [${index + 1}/${total}] ${verdict.padEnd(7)} ${action.description} — ${how}${moved}${result.errorMessage ? ` — ${result.errorMessage}` : ''}${result.warning ? ` — warning: ${result.warning}` : ''}`,
-      )
+      if (firstCause === null && verification?.finalResult === 'fail' && !verification.notRun) firstCause = index
+      log(replayStepLine({ index, total, description: action.description, result, verification, firstCause }))
     },
   })
   if (opts.junit)
@@ -66,6 +55,8 @@ export async function replayDesktopFromCli(opts: {
   if (opts.saveHeals) log(`Learnt ${r.healsSaved} verified heal(s) into ${opts.saveHeals}`)
   if (opts.json) opts.out(JSON.stringify(serializeReplayReport(r.report)))
   else {
+    const cause = firstCauseLine(r.report)
+    if (cause) opts.out(cause)
     opts.out(r.report.summary)
     if (r.report.visionUsage) opts.out(`Vision calls: ${r.report.visionUsage.calls} (${r.report.visionUsage.provider})`)
     opts.out(reportLine(r.reportFiles))

@@ -1,4 +1,4 @@
-import type { Action } from '@qa/model'
+import type { Action, ReplayReport, ReplayResult, VerificationResult } from '@qa/model'
 import { truncateToColumns } from './display-width'
 
 /** A name in quotes, at most 40 terminal columns (20 Hangul syllables). */
@@ -25,4 +25,66 @@ export function stepLine(index: number, action: Action, replaced = false): strin
   const label = strategyLabel(action)
   const number = String(index + 1).padStart(3)
   return `${number}. ${action.description}${label ? `   [${label}]` : ''}${replaced ? ' (replaces the click before)' : ''}${action.warning ? `\n     warning: ${action.warning}` : ''}`
+}
+
+/** One replayed step, as `qa replay` prints it (`replayStepLine`). */
+export interface ReplayStepEvent {
+  index: number
+  total: number
+  description: string
+  result: Pick<ReplayResult, 'success' | 'method' | 'matchConfidence' | 'errorMessage' | 'warning'> &
+    Partial<Pick<ReplayResult, 'coordinateChange' | 'recordedName' | 'foundName'>>
+  verification?: Pick<VerificationResult, 'finalResult' | 'reason' | 'notRun'> | undefined
+  /** The index of the first failed step so far, or null. */
+  firstCause: number | null
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`
+
+/**
+ * One line of a replay's live list (issue 28): the step number from 1, the verdict (`NOT RUN` for a step the
+ * failure limit skipped), how the element was found (`Login → Sign in` for a heal), and for every failed step its
+ * reason; the first failed step is marked `first cause`, the failures after it name the step they came after.
+ * `verdict` colours the verdict word.
+ */
+export function replayStepLine(e: ReplayStepEvent, verdict: (word: string) => string = (w) => w): string {
+  const v = e.verification
+  const word = v?.notRun ? 'NOT RUN' : v ? VERDICT_WORD[v.finalResult] : ''
+  const r = e.result
+  const renamed = r.foundName && r.recordedName && r.foundName !== r.recordedName
+  const how = v?.notRun
+    ? 'not run'
+    : r.success
+      ? `${r.method}${r.matchConfidence ? ` ${pct(r.matchConfidence)}` : ''}${renamed ? ` (${quote(r.recordedName as string)} → ${quote(r.foundName as string)})` : ''}`
+      : /\bnot found\b/i.test(r.errorMessage)
+        ? 'not found'
+        : 'did not run'
+  const moved =
+    r.success && r.coordinateChange && (r.coordinateChange.x || r.coordinateChange.y)
+      ? ` moved (${r.coordinateChange.x}, ${r.coordinateChange.y})`
+      : ''
+  const failed = v?.finalResult === 'fail'
+  // a failed step always says why: the step's error, else the verdict's reason (a screen that did not match)
+  const why = failed ? (v?.reason ?? r.errorMessage) : r.errorMessage
+  const cause =
+    failed && !v?.notRun && e.firstCause !== null
+      ? e.firstCause === e.index
+        ? ' [first cause]'
+        : ` [after step ${e.firstCause + 1} failed]`
+      : ''
+  const number = `[${e.index + 1}/${e.total}]`
+  return `  ${number} ${verdict(word.padEnd(7))} ${e.description} — ${how}${moved}${why ? ` — ${why}` : ''}${r.warning ? ` — warning: ${r.warning}` : ''}${cause}`
+}
+
+const VERDICT_WORD = { pass: 'PASS', fail: 'FAIL', warning: 'WARNING' } as const
+
+/** `First cause: step 5 Click button "로그인" — <reason>` after a failed replay; null when no step failed. */
+export function firstCauseLine(
+  report: Pick<ReplayReport, 'firstCause' | 'failedCount' | 'notRunCount'>,
+): string | null {
+  const c = report.firstCause
+  if (!c) return null
+  const later = report.failedCount - 1 - (report.notRunCount ?? 0)
+  const notRun = report.notRunCount ? `; ${report.notRunCount} step(s) not run (--max-failures)` : ''
+  return `First cause: step ${c.step} ${c.description} — ${c.reason}${later > 0 ? ` (${later} later failure(s) came after it${notRun})` : notRun ? ` (${notRun.slice(2)})` : ''}`
 }

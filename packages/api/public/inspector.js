@@ -59,13 +59,22 @@
     const result = step ? (step.passed ? 'pass' : 'fail') : 'pending'
     const action = step ? step.action : planned ? planned.action : 'error'
     const detail = step ? step.detail : planned ? planned.detail : ''
+    // a step that passed with a warning is shown as a warning (issue 28); seed 004's pass/fail attribute stays
+    const warning = step?.passed && step.warning ? step.warning : null
     return el(
       'div',
-      { class: 'step', 'data-testbot-step': i, 'data-testbot-action': action, 'data-testbot-step-result': result },
+      {
+        class: warning ? 'step warning' : 'step',
+        'data-testbot-step': i,
+        'data-testbot-action': action,
+        'data-testbot-step-result': result,
+        'data-step-verdict': step ? (warning ? 'warning' : result) : null,
+      },
       el('span', { class: 'n', text: String(i + 1) }),
-      el('span', { class: 'action', text: action }),
+      el('span', { class: 'action', text: warning ? `${action} · WARNING` : action }),
       el('span', { class: 'detail', text: detail }),
       step?.error ? el('div', { 'data-testbot-error': true, text: step.error }) : null,
+      warning ? el('div', { class: 'step-warning', text: warning }) : null,
     )
   }
 

@@ -1,5 +1,15 @@
 // @qa/matcher: pure element matching for self-healing replay. Everything exported is named here.
 export {
+  type AssertChainNode,
+  type AssertPickKind,
+  type AssertTargetDecision,
+  type AssertTargetOptions,
+  chooseAssertTarget,
+  isMeaningfulNode,
+  MEANINGFUL_ROLES,
+  MEANINGFUL_TAGS,
+} from './assert-target'
+export {
   type ClickTargetDecision,
   type ClickTargetKind,
   type ClickTargetOptions,

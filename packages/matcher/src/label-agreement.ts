@@ -76,8 +76,9 @@ function longestCommonRun(a: string, b: string): number {
 }
 
 /**
- * Roles whose accessible name comes from their content (WAI-ARIA 1.2 "name from: contents"); other roles
- * (toolbar, list, region, textbox, …) are not labelled by the text they hold.
+ * Roles whose accessible name comes from their content (WAI-ARIA 1.2 "name from: contents"), and roles of text a
+ * person reads as what the element is (a paragraph, a list item); other roles (toolbar, list, region, textbox, …)
+ * are not labelled by the text they hold.
  */
 export const NAME_FROM_CONTENT_ROLES: ReadonlySet<string> = new Set([
   'button',
@@ -93,6 +94,23 @@ export const NAME_FROM_CONTENT_ROLES: ReadonlySet<string> = new Set([
   'menuitemcheckbox',
   'menuitemradio',
   'option',
+  // text a person reads as what the element is (an assert pick's paragraph, list item or status line, issue 28):
+  // Chromium gives them no accessible name, and the replay's sources may give them no role; their words name them
+  'paragraph',
+  'listitem',
+  'caption',
+  'term',
+  'definition',
+  'note',
+  'status',
+  'alert',
+  'code',
+  'strong',
+  'emphasis',
+  'mark',
+  'time',
+  'blockquote',
+  'figcaption',
   'radio',
   'row',
   'rowheader',

@@ -48,6 +48,11 @@ export interface QaConfig {
     reportFormats: ReportFormatName[]
     /** Web: the folder with the files steps choose in a file chooser (by recorded name); null: the case's folder. */
     filesDir: string | null
+    /**
+     * Stop a case once this many steps failed (`--max-failures`, Playwright's name); the steps after it are
+     * reported as not run. null: every step runs (seed 000).
+     */
+    maxFailures: number | null
   }
   browser: {
     chromiumPath: string
@@ -82,6 +87,7 @@ export const DEFAULT_CONFIG: QaConfig = Object.freeze({
     reportDir: 'qa-reports',
     reportFormats: ['json', 'txt', 'html'],
     filesDir: null,
+    maxFailures: null,
   },
   browser: { chromiumPath: '/usr/bin/chromium', headless: true, viewport: null },
   record: { settleMs: 500, frameIntervalMs: 100, stopHotkey: 'F10' },
@@ -113,6 +119,11 @@ const nonEmpty: Rule = {
 const nullableString: Rule = {
   check: (v) => (v === null || (typeof v === 'string' && v.trim() !== '') ? null : 'a non-empty string or null'),
   schema: { type: ['string', 'null'], pattern: '\\S' },
+}
+const nullablePositiveInt: Rule = {
+  check: (v) =>
+    v === null || (typeof v === 'number' && Number.isInteger(v) && v > 0) ? null : 'a positive integer or null',
+  schema: { type: ['integer', 'null'], exclusiveMinimum: 0 },
 }
 const bool: Rule = { check: (v) => (typeof v === 'boolean' ? null : 'true or false'), schema: { type: 'boolean' } }
 const PROVIDERS: readonly VisionProviderName[] = ['bedrock', 'openai', 'ocr', 'none']
@@ -226,6 +237,10 @@ const SCHEMA: { [S in keyof QaConfig]: { [K in keyof QaConfig[S]]-?: KeySpec } }
     filesDir: key(
       nullableString,
       "Web: folder with the files steps choose in a file chooser (null: the case's folder).",
+    ),
+    maxFailures: key(
+      nullablePositiveInt,
+      'Stop a case after this many failed steps; the rest are reported as not run (null: every step runs).',
     ),
   },
   browser: {

@@ -215,6 +215,11 @@ export const replayResultSchema = schema('ReplayResult', [
   opt('strategiesTried', k.array(k.object(strategyAttemptSchema))),
   opt('durationMs', nonNegative),
   opt('warning', k.string()),
+  opt('recordedName', k.string()),
+  opt('foundName', k.string()),
+  opt('foundBox', k.object(boundingBoxSchema)),
+  opt('foundCrop', k.string()),
+  opt('quickLocate', k.boolean()),
 ])
 
 export const verificationResultSchema = schema('VerificationResult', [
@@ -234,6 +239,17 @@ export const verificationResultSchema = schema('VerificationResult', [
   opt('expectedRegion', k.object(boundingBoxSchema)),
   opt('actualRegion', k.object(boundingBoxSchema)),
   opt('details', k.record(k.json())),
+  opt('step', k.integer(1)),
+  opt('firstCause', k.boolean()),
+  opt('afterFirstCause', k.integer(1)),
+  opt('notRun', k.boolean()),
+])
+
+export const firstCauseSchema = schema('FirstCause', [
+  req('step', k.integer(1)),
+  req('actionIndex', count),
+  req('description', k.string()),
+  req('reason', k.string()),
 ])
 
 export const accuracyStatsSchema = schema('AccuracyStats', [
@@ -281,6 +297,9 @@ export const replayReportSchema = schema('ReplayReport', [
   opt('testCasePath', k.string()),
   opt('platform', k.enum(PLATFORMS)),
   opt('screenSizeChange', k.object(screenSizeChangeSchema)),
+  opt('firstCause', k.object(firstCauseSchema)),
+  opt('maxFailures', k.integer(1)),
+  opt('notRunCount', count),
   req('summary', k.string()),
 ])
 

@@ -443,6 +443,19 @@ export interface ReplayResult {
    * recorded target was not a real target (body, html, no identity), so it was replayed by coordinates.
    */
   warning?: string | null
+  /** The accessible name (else label or text) the step's element was recorded with, when it had a target. */
+  recordedName?: string | null
+  /** The name (accessible name, else label or text) of the element found now: `Login → Sign in` in a report. */
+  foundName?: string | null
+  /** Where the found element was on the page (viewport pixels = screenshot pixels): the report's element crop. */
+  foundBox?: BoundingBox | null
+  /** A crop of the screen at `foundBox`, taken before the step's input (the report's "Element found"). */
+  foundCrop?: string | null
+  /**
+   * Located once, without the settle-and-locate-again wait: the step came after a "not found" step, on a page
+   * that had not changed since (issue 28, root cause first).
+   */
+  quickLocate?: boolean | null
   extra?: Extra
 }
 
@@ -476,6 +489,24 @@ export interface VerificationResult {
   /** The same region on the current screen, moved by the step's displacement. */
   actualRegion?: BoundingBox | null
   details?: JsonObject | null
+  /** The step number people read (`action_index` + 1). */
+  step?: number | null
+  /** The first failed step of the replay: the likely cause of the failures after it. */
+  firstCause?: boolean | null
+  /** The step ran after the first cause failed: its step number (the failure may follow from it). */
+  afterFirstCause?: number | null
+  /** The step was not run: the replay stopped early (`--max-failures`). Counted as failed; no similarity. */
+  notRun?: boolean | null
+  extra?: Extra
+}
+
+/** The first failed step of a replay (issue 28): the one to look at first. */
+export interface FirstCause {
+  /** The step number people read (action index + 1). */
+  step: number
+  actionIndex: number
+  description: string
+  reason: string
   extra?: Extra
 }
 
@@ -531,6 +562,12 @@ export interface ReplayReport {
   platform?: Platform | null
   /** The replay screen is not the size the case was recorded on (desktop): both sizes, and what that means. */
   screenSizeChange?: ScreenSizeChange | null
+  /** The first failed step, named as the first cause (issue 28); absent when no step failed. */
+  firstCause?: FirstCause | null
+  /** The failure limit the replay ran with (`--max-failures`); the steps after it are `not_run`. */
+  maxFailures?: number | null
+  /** How many steps were not run because the failure limit was reached. */
+  notRunCount?: number | null
   summary: string
   extra?: Extra
 }

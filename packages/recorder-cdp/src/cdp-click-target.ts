@@ -1,6 +1,17 @@
-import { chooseClickTarget, type HitChainNode } from '@qa/matcher'
+import {
+  type AssertChainNode,
+  type AssertPickKind,
+  chooseAssertTarget,
+  chooseClickTarget,
+  type HitChainNode,
+} from '@qa/matcher'
 import type { CDPSession } from 'playwright-core'
-import { describeHitChainInPage, hitChainInPage, operatedControlInPage } from './page-scripts'
+import {
+  describeAssertChainInPage,
+  describeHitChainInPage,
+  hitChainInPage,
+  operatedControlInPage,
+} from './page-scripts'
 
 /** What a click at a point means: the element to record (and the control it operates), or a warning. */
 export interface ResolvedClickTarget {
@@ -62,6 +73,49 @@ export async function resolveClickTarget(
   })
   if (!picked.objectId) return { objectId: null, warning: 'the element went away' }
   return { objectId: picked.objectId, warning: null }
+}
+
+/** The hit chain as a remote array (no page global: an assert pick's hover may run beside a click's resolution). */
+const ASSERT_CHAIN = `function (x, y) { return (${hitChainInPage.toString()})(this, x, y) }`
+const ASSERT_DESCRIBE = `function () { return (${describeAssertChainInPage.toString()}).call(this) }`
+const ASSERT_PICK = 'function (i) { return this[i] }'
+
+/**
+ * Resolves the node under an assert pick to the smallest meaningful element there (`chooseAssertTarget`): a
+ * heading, a text, a button inside a dialog, never the dialog around it. Null when only the document is there.
+ */
+export async function resolveAssertTarget(
+  session: CDPSession,
+  hitObjectId: string,
+  kind: AssertPickKind,
+  viewport: { width: number; height: number } | null,
+  point?: { x: number; y: number },
+): Promise<string | null> {
+  const { result: chain } = await session.send('Runtime.callFunctionOn', {
+    functionDeclaration: ASSERT_CHAIN,
+    objectId: hitObjectId,
+    arguments: [{ value: point?.x ?? null }, { value: point?.y ?? null }],
+    returnByValue: false,
+  })
+  if (!chain.objectId) return null
+  try {
+    const { result: described } = await session.send('Runtime.callFunctionOn', {
+      functionDeclaration: ASSERT_DESCRIBE,
+      objectId: chain.objectId,
+      returnByValue: true,
+    })
+    const decision = chooseAssertTarget((described.value ?? []) as AssertChainNode[], kind, { viewport })
+    if (decision.kind !== 'element') return null
+    const { result: picked } = await session.send('Runtime.callFunctionOn', {
+      functionDeclaration: ASSERT_PICK,
+      objectId: chain.objectId,
+      arguments: [{ value: decision.index }],
+      returnByValue: false,
+    })
+    return picked.objectId ?? null
+  } finally {
+    await session.send('Runtime.releaseObject', { objectId: chain.objectId }).catch(() => undefined)
+  }
 }
 
 /** The control an element operates (`operatedControlInPage`): its remote object, or null. */

@@ -1,8 +1,8 @@
-import { countSameLabel, DOCUMENT_TAGS, labelKeys } from '@qa/matcher'
+import { type AssertPickKind, countSameLabel, DOCUMENT_TAGS, labelKeys } from '@qa/matcher'
 import type { ElementIdentity, Selectors } from '@qa/model'
 import type { CDPSession, Page } from 'playwright-core'
 import { listCandidateLabels } from './candidate-source'
-import { operatedControl, resolveClickTarget } from './cdp-click-target'
+import { operatedControl, resolveAssertTarget, resolveClickTarget } from './cdp-click-target'
 import { nodeForViewportPoint } from './cdp-document-point'
 import { deepFocusIn, secretFieldsOf } from './cdp-secret-fields'
 import { describeElementsInPage, type PageElementDescription } from './page-scripts'
@@ -43,6 +43,12 @@ export interface CdpIdentityReader {
    * (a status line or a heading is no control, but its text can be asserted); never the document.
    */
   assertTargetAt(x: number, y: number): Promise<CapturedElement | null>
+  /**
+   * The element an assert pick at a top-level viewport point is about (`chooseAssertTarget`, issue 28 Build 6): the
+   * smallest meaningful element there — a heading, a text, a button inside a dialog, not the dialog — with the
+   * control it operates (a label's field), through frames as `atPoint`; null when only the document is there.
+   */
+  assertPickAt(x: number, y: number, kind: AssertPickKind, opts?: { light?: boolean }): Promise<CapturedElement | null>
   /**
    * The focused element, through open and closed shadow roots and every iframe, cross-origin (out-of-process)
    * ones included: such an element is read in its frame's own CDP session and placed in the top-level viewport.
@@ -163,7 +169,11 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
     framePath: string[]
   }
 
-  async function fromObject(objectId: string, inFrame?: InFrame): Promise<CapturedElement | null> {
+  async function fromObject(
+    objectId: string,
+    inFrame?: InFrame,
+    opts: { sameLabelCount?: boolean } = {},
+  ): Promise<CapturedElement | null> {
     const s = inFrame?.session ?? session
     // the page's description and the accessibility name are read together (pipelined): a person's click lands
     // ~100 ms after pointer-down and may rename the element
@@ -187,7 +197,8 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
       description.framePath = [...inFrame.framePath, ...description.framePath]
     }
     const identity = buildIdentity(description, ax, backendNodeId)
-    const sameLabelCount = await sameLabelCountOf(page, identity)
+    // the count asks every frame of the page: a highlight under the pointer does without it
+    const sameLabelCount = opts.sameLabelCount === false ? null : await sameLabelCountOf(page, identity)
     if (sameLabelCount !== null) identity.sameLabelCount = sameLabelCount
     return {
       identity,
@@ -293,6 +304,26 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
       } catch {
         return null
       }
+    },
+    async assertPickAt(x, y, kind, opts = {}) {
+      // light: for the highlight under the pointer (no count of look-alikes in every frame)
+      const capture = { sameLabelCount: opts.light !== true }
+      let at: Awaited<ReturnType<typeof hitThrough>>
+      try {
+        at = await hitThrough(x, y)
+      } catch {
+        await session.send('DOM.getDocument', { depth: 0 }).catch(() => undefined)
+        return null
+      }
+      const s = at.inFrame?.session ?? session
+      const { object } = await s.send('DOM.resolveNode', { backendNodeId: at.backendNodeId })
+      if (!object.objectId) return null
+      const picked = await resolveAssertTarget(s, object.objectId, kind, page.viewportSize(), at.point)
+      if (!picked) return null
+      const target = await fromObject(picked, at.inFrame, capture)
+      const control = target ? await operatedControl(s, picked) : null
+      if (target && control) target.operates = await fromObject(control, at.inFrame, capture).catch(() => null)
+      return target
     },
     async focused() {
       let focus = await deepFocusIn(session)

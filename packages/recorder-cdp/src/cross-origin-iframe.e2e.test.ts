@@ -388,6 +388,39 @@ describe('toolbar assertions picked inside iframes (issue 15)', () => {
     expect(text?.reason).toMatch(/expected .*3 items.*actual .*4 items/)
   })
 
+  it('an assert mode highlights the element under the pointer inside a same-origin and a cross-origin frame, with the name the pick will use (issue 28 Build 6)', async () => {
+    const { page, rec, stop, listening, toolbar, human } = await recordWithToolbar()
+    const buttons = await toolbar()
+    const highlight = () =>
+      page.evaluate(() => {
+        const root = document.querySelector('qa-recorder-toolbar')?.shadowRoot
+        const outline = root?.querySelector('p.hl') as HTMLElement | null
+        const label = root?.querySelector('p.hl-label') as HTMLElement | null
+        if (!outline || !label || outline.hidden || label.hidden) return null
+        const r = outline.getBoundingClientRect()
+        return { label: label.textContent, box: [r.left, r.top, r.width, r.height].map(Math.round) }
+      })
+    const boxIn = (b: typeof TOTAL, frame: typeof FRAME_SAME) => [b.x + frame.x, b.y + frame.y, b.width, b.height]
+    expect(await highlight()).toBeNull()
+    await human(buttons['Assert visible']!)
+    const [tx, ty] = centre(TOTAL, FRAME_SAME)
+    await page.mouse.move(tx, ty, { steps: 3 })
+    await expect
+      .poll(highlight, { timeout: 10_000 })
+      .toEqual({ label: 'heading "3 items"', box: boxIn(TOTAL, FRAME_SAME) })
+    const [px_, py_] = centre(PAY, FRAME_OTHER)
+    await page.mouse.move(px_, py_, { steps: 3 })
+    await expect.poll(highlight, { timeout: 10_000 }).toEqual({ label: 'button "Pay"', box: boxIn(PAY, FRAME_OTHER) })
+    // Escape ends the mode in that frame: the highlight goes with it, nothing is recorded
+    await page.keyboard.press('Escape')
+    await expect.poll(highlight, { timeout: 10_000 }).toBeNull()
+    await human(buttons.Stop!)
+    await expect.poll(() => stop.requested).toBe(true)
+    await listening.stop()
+    await rec.close()
+    expect(rec.testCase().actions).toEqual([])
+  })
+
   it('Stop while the editor of a pick in a cross-origin frame is open: the assertion is kept as edited, marked not confirmed', async () => {
     const { page, rec, stop, listening, toolbar, human, label, fieldValue } = await recordWithToolbar()
     const buttons = await toolbar()

@@ -70,10 +70,16 @@ export function fakeReplayPage(opts: FakeReplayPageOptions): FakeReplayPage {
     lost: () => lost,
     checkLost: async () => lost,
     gone: () => lost !== null,
-    startStep(_action: Action): ReplayPageStep {
+    async fingerprint() {
+      // the screen's bytes stand for the page: a step that changes nothing leaves the same fingerprint
+      let h = 2166136261
+      for (const b of screen) h = Math.imul(h ^ b, 16777619)
+      return `${screen.length}:${h >>> 0}`
+    },
+    startStep(_action: Action, stepOpts?: { quick?: boolean }): ReplayPageStep {
       const index = next++
       const script = opts.steps[index] ?? {}
-      log.push(`start ${index}`)
+      log.push(`start ${index}${stepOpts?.quick ? ' quick' : ''}`)
       let ran = false
       return {
         get assertion() {

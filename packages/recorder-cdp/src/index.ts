@@ -29,9 +29,13 @@ export {
 } from './record-by-hand'
 export {
   installRecorderToolbarInPage,
+  showToolbarHighlightInPage,
   TOOLBAR_BINDING,
+  TOOLBAR_HIGHLIGHT_KEY,
+  TOOLBAR_SCREENSHOT_STYLE,
   TOOLBAR_TAG,
   type ToolbarAssertKind,
+  type ToolbarHighlight,
   type ToolbarAssertOp,
   type ToolbarEditRequest,
   type ToolbarRequest,

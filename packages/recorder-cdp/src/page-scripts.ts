@@ -535,3 +535,40 @@ export function waitForDomQuietInPage(args: {
     arm()
   })
 }
+
+/**
+ * What `chooseAssertTarget` (@qa/matcher) needs to know about each element of a hit chain: the same as for a click,
+ * and whether the element shows words of its own (a non-blank text node among its children).
+ */
+export function describeAssertChainInPage(this: Element[]): {
+  tagName: string
+  role: string | null
+  hasHref: boolean
+  inputType: string | null
+  tabIndex: number | null
+  labelsControl: boolean
+  ownText: boolean
+  box: { x: number; y: number; width: number; height: number }
+}[] {
+  return this.map((el) => {
+    const r = el.getBoundingClientRect()
+    const tabindex = el.getAttribute('tabindex')
+    const tabIndex = tabindex === null || tabindex.trim() === '' ? null : Number(tabindex)
+    let ownText = false
+    for (const child of Array.from(el.childNodes))
+      if (child.nodeType === 3 && (child.textContent ?? '').trim() !== '') {
+        ownText = true
+        break
+      }
+    return {
+      tagName: el.localName,
+      role: el.getAttribute('role')?.trim().split(/\s+/)[0] ?? null,
+      hasHref: el.hasAttribute('href'),
+      inputType: el.localName === 'input' ? (el.getAttribute('type') ?? 'text').toLowerCase() : null,
+      tabIndex: tabIndex !== null && Number.isFinite(tabIndex) ? tabIndex : null,
+      labelsControl: el.localName === 'label' && !!(el as HTMLLabelElement).control,
+      ownText,
+      box: { x: r.left, y: r.top, width: r.width, height: r.height },
+    }
+  })
+}

@@ -47,6 +47,22 @@ export interface PlaywrightReplayPageOptions {
 
 const round = (v: number) => Math.round(v)
 
+/**
+ * The page now as `URL#length:hash` of its DOM (FNV-1a over the markup, in the page): equal strings, same page.
+ * Null when the page cannot be asked (closed, navigating).
+ */
+async function pageFingerprint(page: Page): Promise<string | null> {
+  if (page.isClosed()) return null
+  return page
+    .evaluate(() => {
+      const markup = document.documentElement?.outerHTML ?? ''
+      let h = 2166136261
+      for (let i = 0; i < markup.length; i++) h = Math.imul(h ^ markup.charCodeAt(i), 16777619)
+      return `${location.href}#${markup.length}:${h >>> 0}`
+    })
+    .catch(() => null)
+}
+
 /** Found by the first strategy the identity allows, exactly as recorded: nothing to heal. */
 function foundAtOnce(found: LocateResult<PlaywrightCandidate>): boolean {
   if (found.status !== 'found') return false
@@ -74,7 +90,9 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
     pendingIdentity: CapturedElement | null
     /** What an assert step found: its verdict comes from the condition, not from a screenshot. */
     assertion: AssertionCheck | null
-  } = { reader: null, pendingIdentity: null, assertion: null }
+    /** The step runs after a "not found" step on a page unchanged since: located once, no settle (issue 28). */
+    quick: boolean
+  } = { reader: null, pendingIdentity: null, assertion: null, quick: false }
   let watchers: {
     health: ReturnType<typeof watchBrowserHealth>
     activity: ReturnType<typeof trackPageActivity>
@@ -108,6 +126,7 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
     checkLost: () => health.check(page),
     gone: () => health.lost() !== null || page.isClosed(),
     startStep,
+    fingerprint: () => pageFingerprint(page),
     async dispose() {
       watchers?.activity.dispose()
       watchers?.health.dispose()
@@ -116,7 +135,8 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
     },
   }
 
-  function startStep(action: Action): ReplayPageStep {
+  function startStep(action: Action, stepOpts?: { quick?: boolean }): ReplayPageStep {
+    state.quick = stepOpts?.quick === true
     state.assertion = null
     state.pendingIdentity = null
     watching().activity.mark()
@@ -382,7 +402,7 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
         },
       )
     let found = await locateHere()
-    if (adaptive && !foundAtOnce(found)) {
+    if (adaptive && !state.quick && !foundAtOnce(found)) {
       // Not the recorded element at once: the page may still be changing from the last step. Heal (or give
       // up) only on the settled page.
       await settle(page, opts.settleQuietMs)

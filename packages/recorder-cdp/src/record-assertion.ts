@@ -1,6 +1,6 @@
 import { type Action, type Assertion, describeAssertion, hasAssertionTarget, normalizeAssertedText } from '@qa/model'
 import type { Locator, Page } from 'playwright-core'
-import { countMatches } from '@qa/matcher'
+import { type AssertPickKind, countMatches } from '@qa/matcher'
 import type { CapturedElement, CdpIdentityReader } from './cdp-identity'
 import { identityFromDevtoolsSelectors, parseAriaSelector } from './devtools'
 import { WebError } from './errors'
@@ -54,6 +54,36 @@ export function assertionTargetLabel(identity: Action['identity']): string | nul
   return name ? `${role} "${name.slice(0, 60)}"` : role
 }
 
+/** The element an assertion is about: the state of a label or of a styled checkbox is its control's. */
+function assertedElement(target: CapturedElement, kind: Assertion['kind']): CapturedElement {
+  return (kind === 'checked' || kind === 'value') && target.operates ? target.operates : target
+}
+
+/**
+ * What the toolbar's highlight shows while an assert mode hovers (issue 28 Build 6): the box of the element a pick
+ * at (x, y) would assert on, and the name the recorded assertion will use (`assertionTargetLabel` of the same
+ * element `captureAssertion` takes). Null when there is nothing to assert on there.
+ */
+export async function assertPickHighlight(
+  reader: CdpIdentityReader,
+  kind: 'visible' | 'text' | 'value',
+  x: number,
+  y: number,
+): Promise<AssertHighlight | null> {
+  const target = await reader.assertPickAt(x, y, kind, { light: true }).catch(() => null)
+  if (!target) return null
+  const own = assertedElement(target, kind)
+  const box = own.identity.boundingBox
+  if (!box) return null
+  return { box, label: assertionTargetLabel(own.identity) ?? own.identity.tagName }
+}
+
+/** A highlight's box (top-level viewport CSS pixels) and the name it shows. */
+export interface AssertHighlight {
+  box: { x: number; y: number; width: number; height: number }
+  label: string
+}
+
 /**
  * The assert step a script asks for, captured from the page as it is now without acting on it: the target's
  * identity (under the point, as a click's; or from a DevTools-style selector), and `expected` read from the
@@ -87,7 +117,8 @@ export async function captureAssertion(
   if (point) {
     action.x = Math.round(point.x)
     action.y = Math.round(point.y)
-    target = await reader.assertTargetAt(point.x, point.y)
+    // the smallest meaningful element there (a heading, not its dialog), as the toolbar's highlight showed it
+    target = await reader.assertPickAt(point.x, point.y, step.kind as AssertPickKind)
     if (!target) {
       throw new WebError(
         'WEB_ELEMENT_NOT_FOUND',
@@ -95,8 +126,7 @@ export async function captureAssertion(
         { hint: 'Give the point of the element as it is on the page now, or name it with "selector".' },
       )
     }
-    // the state of a label or of a styled checkbox is its control's
-    const own = (step.kind === 'checked' || step.kind === 'value') && target.operates ? target.operates : target
+    const own = assertedElement(target, step.kind)
     action.identity = own.identity
     action.selectors = own.selectors
     if (step.selector && !step.selector.includes('/') && action.selectors.css !== step.selector) {

@@ -47,6 +47,17 @@ export type ToolbarRequest =
        */
       inFrame?: number
     }
+  | {
+      /**
+       * The pointer moved while an assert mode waits for its pick (at most every 40 ms): Node answers with the
+       * highlight of what a pick there would assert on (`showToolbarHighlightInPage`). Point and `inFrame` as a pick's.
+       */
+      kind: 'hover'
+      assert: ToolbarAssertKind
+      x: number
+      y: number
+      inFrame?: number
+    }
   | { kind: 'assert-confirm'; id: number; op: ToolbarAssertOp; expected: string }
   | { kind: 'assert-cancel'; id: number }
 
@@ -70,6 +81,32 @@ export const TOOLBAR_PICKED_KEY = 'qa.recorderToolbar.picked'
 
 /** The toolbar's function that answers what its open editor holds now (a `Symbol.for` key). */
 export const TOOLBAR_DRAFT_KEY = 'qa.recorderToolbar.draft'
+
+/** The toolbar's function that shows (or, with null, hides) the assert mode's highlight (a `Symbol.for` key). */
+export const TOOLBAR_HIGHLIGHT_KEY = 'qa.recorderToolbar.highlight'
+
+/**
+ * What the assert mode's highlight shows: an outline around the element a pick would assert on (top-level viewport
+ * CSS pixels) and the name the assertion will use (`heading "Ready to Leave?"`), for the mode it was asked in.
+ */
+export interface ToolbarHighlight {
+  assert: ToolbarAssertKind
+  box: { x: number; y: number; width: number; height: number }
+  label: string
+}
+
+/**
+ * Shows the assert mode's highlight in the toolbar (run with `page.evaluate` in the top frame); null hides it. A
+ * highlight for a mode that is no longer on is not shown. False when there is no toolbar there.
+ */
+export function showToolbarHighlightInPage(highlight: ToolbarHighlight | null): boolean {
+  const show = (window as unknown as Record<symbol, ((h: ToolbarHighlight | null) => void) | undefined>)[
+    Symbol.for('qa.recorderToolbar.highlight')
+  ]
+  if (typeof show !== 'function') return false
+  show(highlight)
+  return true
+}
 
 /** What the toolbar's editor holds now: the draft it edits, equals or contains, and the text in its field. */
 export interface ToolbarDraft {
@@ -234,6 +271,31 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
       call({ kind: 'assert', assert: kind, x: m.clientX + dx, y: m.clientY + dy, ...(top ? {} : { inFrame: hops }) })
     }
     for (const type of LISTENED) addEventListener(type, swallowInFrame, true)
+    // while an assert mode waits, the pointer's place goes to Node (the top frame's toolbar draws the highlight)
+    let lastHover = 0
+    let hoverTimer: ReturnType<typeof setTimeout> | null = null
+    let hoverAt: { x: number; y: number } | null = null
+    const sendHover = () => {
+      hoverTimer = null
+      if (mode === null || !hoverAt) return
+      lastHover = Date.now()
+      const { dx, dy, top, hops } = offset()
+      call({ kind: 'hover', assert: mode, x: hoverAt.x + dx, y: hoverAt.y + dy, ...(top ? {} : { inFrame: hops }) })
+    }
+    const onHover = () => {
+      if (mode === null || !hoverAt || hoverTimer) return
+      const wait = Math.max(0, 40 - (Date.now() - lastHover))
+      hoverTimer = setTimeout(sendHover, wait)
+    }
+    addEventListener(
+      'mousemove',
+      (e) => {
+        hoverAt = { x: e.clientX, y: e.clientY }
+        onHover()
+      },
+      true,
+    )
+    addEventListener('scroll', onHover, true)
     return
   }
   const key = Symbol.for('qa.recorderToolbar')
@@ -254,7 +316,12 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
     [hidden] { display: none !important; }
     input { font: inherit; width: 220px; padding: 3px 6px; border: 1px solid #5f6368; border-radius: 4px;
       background: #fff; color: #202124; }
-  </style><div role="toolbar" aria-label="qa recorder"><i></i><span class="label">Recording</span>
+    p.hl, p.hl-label { position: fixed; margin: 0; pointer-events: none; box-sizing: border-box; }
+    p.hl { border: 2px solid #1a73e8; background: #1a73e826; border-radius: 2px; }
+    p.hl-label { padding: 2px 6px; border-radius: 3px; background: #1a73e8; color: #fff;
+      font: 12px/16px system-ui, sans-serif; white-space: nowrap; max-width: 60vw; overflow: hidden;
+      text-overflow: ellipsis; box-shadow: 0 1px 3px #0005; }
+  </style><p class="hl" hidden></p><p class="hl-label" role="status" hidden></p><div role="toolbar" aria-label="qa recorder"><i></i><span class="label">Recording</span>
     <button type="button" class="mode" data-assert="visible" aria-pressed="false"
       title="Assert that the element you click next is visible (the page is not clicked)">Assert visible</button>
     <button type="button" class="mode" data-assert="text" aria-pressed="false"
@@ -285,8 +352,36 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
   const field = root.querySelector('input.expected') as HTMLInputElement | null
   const okButton = root.querySelector('button.ok') as HTMLButtonElement | null
   const cancelButton = root.querySelector('button.cancel') as HTMLButtonElement | null
+  const highlightBox = root.querySelector('p.hl') as HTMLElement | null
+  const highlightLabel = root.querySelector('p.hl-label') as HTMLElement | null
   let stopping = false
   let mode: string | null = null
+  /** The assert mode's highlight: what a pick under the pointer would assert on, and the name it will use. */
+  const hideHighlight = () => {
+    if (highlightBox) highlightBox.hidden = true
+    if (highlightLabel) highlightLabel.hidden = true
+  }
+  store[Symbol.for('qa.recorderToolbar.highlight')] = (
+    h: { assert: string; box: { x: number; y: number; width: number; height: number }; label: string } | null,
+  ) => {
+    if (!h || mode === null || h.assert !== mode || !highlightBox || !highlightLabel) {
+      hideHighlight()
+      return
+    }
+    const { x, y, width, height } = h.box
+    Object.assign(highlightBox.style, { left: `${x}px`, top: `${y}px`, width: `${width}px`, height: `${height}px` })
+    highlightBox.hidden = false
+    highlightLabel.textContent = h.label
+    highlightLabel.hidden = false
+    // above the element, or below it when there is no room above (as codegen's picker places its label)
+    const labelHeight = highlightLabel.offsetHeight || 20
+    const above = y - labelHeight - 4
+    const maxLeft = Math.max(0, innerWidth - highlightLabel.offsetWidth - 4)
+    Object.assign(highlightLabel.style, {
+      left: `${Math.min(Math.max(0, x), maxLeft)}px`,
+      top: `${above >= 0 ? above : Math.min(y + height + 4, innerHeight - labelHeight)}px`,
+    })
+  }
   /** The open editor's request id; `waiting` while Node reads the picked element. */
   let editing: number | 'waiting' | null = null
   let op = 'equals'
@@ -304,6 +399,8 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
   }
   const setMode = (next: string | null) => {
     mode = next
+    hideHighlight()
+    if (next !== null && hoverAt && !overToolbar) sendHover()
     setPicking()
     for (const b of modeButtons) b.setAttribute('aria-pressed', String(b.dataset.assert === next))
     setLabel(next ? `Click the element to assert (${next})` : 'Recording')
@@ -486,6 +583,35 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
     call({ kind: 'stop' })
   }
   for (const type of LISTENED) addEventListener(type, swallow, true)
+  // while an assert mode waits, the pointer's place goes to Node (at most every 40 ms, the last one always), which
+  // answers with the highlight of what a pick there would assert on; the page still sees its own moves
+  let hoverAt: { x: number; y: number } | null = null
+  let overToolbar = false
+  let lastHover = 0
+  let hoverTimer: ReturnType<typeof setTimeout> | null = null
+  function sendHover() {
+    hoverTimer = null
+    if (mode === null || !hoverAt || overToolbar) return
+    lastHover = Date.now()
+    call({ kind: 'hover', assert: mode, x: hoverAt.x, y: hoverAt.y })
+  }
+  const onHover = () => {
+    if (mode === null || !hoverAt || hoverTimer) return
+    hoverTimer = setTimeout(sendHover, Math.max(0, 40 - (Date.now() - lastHover)))
+  }
+  addEventListener(
+    'mousemove',
+    (e) => {
+      hoverAt = { x: e.clientX, y: e.clientY }
+      overToolbar = e.composedPath().includes(host)
+      // on the toolbar, or into a frame (whose own part reports from there): no highlight from here
+      if (overToolbar) hideHighlight()
+      else onHover()
+    },
+    true,
+  )
+  // the element under a still pointer moves with the page
+  addEventListener('scroll', onHover, true)
   const mount = () => {
     if (!host.isConnected) document.documentElement?.appendChild(host)
   }
@@ -505,6 +631,7 @@ export function removeRecorderToolbarInPage(): void {
   delete store[Symbol.for('qa.recorderToolbar.edit')]
   delete store[Symbol.for('qa.recorderToolbar.picked')]
   delete store[Symbol.for('qa.recorderToolbar.draft')]
+  delete store[Symbol.for('qa.recorderToolbar.highlight')]
   store[Symbol.for('qa.recorderToolbar.picking')] = false
   for (let i = 0; i < window.frames.length; i++)
     try {

@@ -32,6 +32,7 @@ import {
   openToolbarEditorInPage,
   readToolbarEditorInPage,
   removeRecorderToolbarInPage,
+  showToolbarHighlightInPage,
   TOOLBAR_BINDING,
   TOOLBAR_SCREENSHOT_STYLE,
   TOOLBAR_TAG,
@@ -41,7 +42,7 @@ import { elementLabel } from './element-label'
 import { assertInViewport } from './in-viewport'
 import { adoptPage, watchNewPages } from './new-page'
 import type { ScriptAssertStep, ScriptStep } from './script'
-import { assertionTargetLabel, captureAssertion } from './record-assertion'
+import { assertionTargetLabel, assertPickHighlight, captureAssertion } from './record-assertion'
 import { pageAssertionProbe, pollAssertion } from './assert-step'
 
 export interface WebRecorderOptions {
@@ -1188,6 +1189,32 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
       const removeShots = async (...paths: (string | null | undefined)[]) => {
         for (const path of paths) if (path) await rm(join(caseDir, path), { force: true })
       }
+      /**
+       * The assert mode's highlight (issue 28 Build 6): the element a pick under the pointer would assert on and the
+       * name the assertion will use, drawn by the toolbar. In the queue (a highlight never reads the page while a pick
+       * or a step does; hovers come only while an assert mode waits, when no click is recorded), at most one waiting
+       * there, for the newest pointer place.
+       */
+      let hoverNext: { request: Extract<ToolbarRequest, { kind: 'hover' }>; frame: Frame; target: Page } | null = null
+      let hoverQueued = false
+      const highlightPick = (request: Extract<ToolbarRequest, { kind: 'hover' }>, frame: Frame, target: Page) => {
+        hoverNext = { request, frame, target }
+        if (hoverQueued) return
+        hoverQueued = true
+        enqueue(async () => {
+          hoverQueued = false
+          const next = hoverNext
+          hoverNext = null
+          if (!next || stopped) return
+          const { request: r } = next
+          const point =
+            r.inFrame === undefined ? r : await pointInTopViewport(r, next.frame, r.inFrame).catch(() => null)
+          const highlight = point ? await assertPickHighlight(await readerFor(), r.assert, point.x, point.y) : null
+          await next.target
+            .evaluate(showToolbarHighlightInPage, highlight ? { assert: r.assert, ...highlight } : null)
+            .catch(() => undefined)
+        })
+      }
       /** Pages a step opened whose input is reported already, before the queue gets to the switch into them. */
       const opening = new Set<Page>()
       /** Reports a page's input, and moves the recording into a page it opens (after the click that opened it). */
@@ -1225,7 +1252,10 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           await target.exposeBinding(TOOLBAR_BINDING, (source: { frame: Frame }, request: ToolbarRequest) => {
             if (stopped) return
             if (request?.kind === 'stop') onStopRequest()
+            else if (request?.kind === 'hover' && target === page) highlightPick(request, source.frame, target)
             else if (request?.kind === 'assert' && target === page) {
+              // the pick ends its mode: a highlight still to draw is dropped
+              hoverNext = null
               if (source.frame === target.mainFrame()) enqueue(() => pickedAssertion(request, target))
               else {
                 // a pick in a frame below: the toolbar (in the top frame) ends its mode and waits for the editor now,

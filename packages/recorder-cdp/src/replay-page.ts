@@ -33,8 +33,17 @@ export interface ReplayPage {
   checkLost(): Promise<string | null>
   /** The browser is gone or the page was closed: nothing to settle or to wait for. */
   gone(): boolean
-  /** Starts a step: from now the page watches what it causes (navigations, requests, dialogs, new pages). */
-  startStep(action: Action): ReplayPageStep
+  /**
+   * Starts a step: from now the page watches what it causes (navigations, requests, dialogs, new pages).
+   * `quick`: a "not found" step came before and the page has not changed since: locate once, with no settle and
+   * no second look (issue 28, root cause first).
+   */
+  startStep(action: Action, opts?: { quick?: boolean }): ReplayPageStep
+  /**
+   * What the page is now, as a short string that changes when the page changes (URL and a hash of the DOM); null
+   * when it cannot be told. Compared after a "not found" step to give the steps after it no wait.
+   */
+  fingerprint?(): Promise<string | null>
   /** Stops every watcher; the page itself stays open (its owner closes it). */
   dispose(): Promise<void>
 }

@@ -1,9 +1,22 @@
 import { toHealingRecord } from '@qa/matcher'
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { Action, ReplayReport, ReplayResult, TestCase, VerificationResult } from '@qa/model'
-import { createReplayVerifier, resultWithoutScreenshot, type VerdictPolicy, type VisionReverifier } from '@qa/verifier'
+import { writeFileAtomic } from '@qa/model/node'
+import {
+  createReplayVerifier,
+  createRootCauseGate,
+  isNotFoundMessage,
+  notRunResult,
+  resultWithoutScreenshot,
+  stepNumber,
+  type VerdictPolicy,
+  type VisionReverifier,
+} from '@qa/verifier'
 import { WebError } from './errors'
 import type { LocatedTarget, ReplayPage } from './replay-page'
 import { targetLabel } from './target-label'
+import { saveElementCrop } from './visual'
 
 export interface WebStepEvent {
   index: number
@@ -11,6 +24,8 @@ export interface WebStepEvent {
   action: Action
   result: ReplayResult
   verification?: VerificationResult
+  /** The index of the first failed step so far (this one when it is the first to fail), or null. */
+  firstCause: number | null
 }
 
 /** How the loop runs a case on a `ReplayPage`: verification, settling and the callbacks. */
@@ -43,6 +58,11 @@ export interface WebReplayLoopOptions {
    * still changing); after a step that started requests, until they finished; otherwise straight on.
    */
   settle?: 'adaptive' | 'always'
+  /**
+   * Stop the case once this many steps failed (`--max-failures`, Playwright's name); the steps after it are
+   * reported as not run (failed, with no similarity). Default: every step runs (seed 000).
+   */
+  maxFailures?: number | null
   onStep?: (event: WebStepEvent) => void
   /** Called before each step runs (progress display). */
   onStepStart?: (event: { index: number; total: number; action: Action }) => void
@@ -77,6 +97,18 @@ function stepDisplacement(
   return located ? { x: 0, y: 0 } : last
 }
 
+/** The name a person reads for an element: accessible name, else aria-label, label, placeholder or text. */
+function nameOf(e: {
+  axName?: string | null
+  ariaLabel?: string | null
+  placeholder?: string | null
+  textContent?: string | null
+  name?: string | null
+}): string | null {
+  const n = [e.axName, e.ariaLabel, e.placeholder, e.textContent, e.name].find((x) => x && x.trim() !== '')
+  return n ? n.trim().replace(/\s+/g, ' ').slice(0, 120) : null
+}
+
 /**
  * The web replay loop over a `ReplayPage`: per action, the step (located and done by the page), a settle, and
  * (with `verify`) the screenshot verdict of @qa/verifier; an assert step's verdict is its condition. Never stops
@@ -102,6 +134,9 @@ export async function replayOnPage(
   const healedCase: TestCase = structuredClone(testCase)
   const healedSteps: number[] = []
   const replayResults: ReplayResult[] = []
+  const gate = createRootCauseGate({ maxFailures: opts.maxFailures ?? null })
+  /** The screenshot of the page when the last step failed, and the fingerprint it was taken at (reused). */
+  let failureShot: { path: string; bytes: Uint8Array; fingerprint: string | null } | null = null
 
   if (!opts.startUrl) {
     throw new WebError('WEB_NO_START_URL', `${testCase.name}: the case has no start_url and no --url was given.`, {
@@ -117,11 +152,43 @@ export async function replayOnPage(
     /** How far the last located element had moved: the expected region of a step moves with it (Build 1). */
     let displacement = { x: 0, y: 0 }
     for (const [index, action] of testCase.actions.entries()) {
+      // root cause first: after a "not found" step, a page unchanged since gets no wait (issue 28)
+      const fingerprintNow =
+        gate.notFoundFingerprint !== null && page.fingerprint && !page.gone()
+          ? await page.fingerprint().catch(() => null)
+          : null
+      const plan = gate.plan(fingerprintNow)
+      if (!plan.run) {
+        const limit = opts.maxFailures as number
+        const verification = notRunResult({
+          actionIndex: index,
+          description: action.description,
+          maxFailures: limit,
+          expectedScreenshot: action.screenshotPath ?? null,
+        })
+        const result: ReplayResult = {
+          actionId: `action-${pad(index)}`,
+          actionIndex: index,
+          success: false,
+          method: 'none',
+          originalCoords: { x: action.x, y: action.y },
+          matchConfidence: 0,
+          screenTransitionVerified: false,
+          errorMessage: verification.reason ?? 'Not run.',
+          durationMs: 0,
+        }
+        verifier.recordResult(verification)
+        verifier.recordReplayResult(result)
+        replayResults.push(result)
+        opts.onStep?.({ index, total, action, result, verification, firstCause: gate.firstCause })
+        continue
+      }
       opts.onStepStart?.({ index, total, action })
       // the screen before the step, to see a change somewhere else instead of the expected one (verification)
+      const unchangedShot = plan.quick && failureShot && failureShot.fingerprint === fingerprintNow ? failureShot : null
       const screenBefore =
         opts.verify && opts.verifyRegion !== false && action.actionType !== 'assert'
-          ? await page.screenshot().catch(() => null)
+          ? (unchangedShot?.bytes ?? (await page.screenshot().catch(() => null)))
           : null
       const started = performance.now()
       const result: ReplayResult = {
@@ -134,8 +201,9 @@ export async function replayOnPage(
         screenTransitionVerified: false,
         errorMessage: '',
       }
+      if (plan.quick) result.quickLocate = true
       let located: LocatedTarget | null = null
-      const step = page.startStep(action)
+      const step = page.startStep(action, plan.quick ? { quick: true } : undefined)
       const lostBefore = page.lost()
       try {
         if (lostBefore) {
@@ -146,6 +214,12 @@ export async function replayOnPage(
         }
         located = await step.run(result)
         result.success = true
+        if (located?.status === 'found' && !located.coordinateFallback && located.element) {
+          const found = located.element as Parameters<typeof nameOf>[0] & LocatedTarget['element']
+          if (found.boundingBox) result.foundBox = found.boundingBox
+          const foundName = nameOf(found)
+          if (foundName) result.foundName = foundName
+        }
       } catch (error) {
         result.success = false
         if (result.method === 'none' || !result.method) result.method = 'failed'
@@ -154,8 +228,14 @@ export async function replayOnPage(
         if (lost && !lostBefore)
           result.errorMessage = `The browser crashed during this step (${lost}); the steps after it cannot run.`
       }
+      if (action.identity) {
+        const recordedName = nameOf(action.identity)
+        if (recordedName) result.recordedName = recordedName
+      }
       if (page.gone()) {
         // nothing to settle or wait for: the page is gone
+      } else if (plan.quick && !result.success && !step.navigated()) {
+        // not found again on the page the first cause left: nothing changed, nothing to settle
       } else if (!adaptive || opts.verify || !result.success || step.navigated()) await page.settle()
       else if (step.requested()) await step.requestsIdle()
       const { dialogSeen } = step.end()
@@ -193,11 +273,18 @@ export async function replayOnPage(
         }
         verifier.recordResult(verification)
       } else if (!result.success) {
+        const firstCause = gate.firstCause
+        const after =
+          firstCause !== null
+            ? plan.quick
+              ? ` It ran after step ${stepNumber(firstCause)} failed, on a page unchanged since; it was looked for once, without waiting.`
+              : ` It ran after step ${stepNumber(firstCause)} failed.`
+            : ''
         verification = resultWithoutScreenshot({
           actionIndex: index,
           action,
           finalResult: 'fail',
-          reason: `The step did not run: ${result.errorMessage}`,
+          reason: `The step did not run: ${result.errorMessage}${after}`,
           withExpected: true,
         })
         verifier.recordResult(verification)
@@ -233,6 +320,33 @@ export async function replayOnPage(
         })
         verifier.recordResult(verification)
       }
+      // the element found, as the screen showed it before the input (the report's "Element found")
+      if (result.success && result.foundBox && screenBefore && opts.artifactDir) {
+        const file = join(opts.artifactDir, `step-${pad(index)}-found.png`)
+        await mkdir(opts.artifactDir, { recursive: true })
+        if (await saveElementCrop(screenBefore, result.foundBox, file).catch(() => false)) result.foundCrop = file
+      }
+      const notFound = !result.success && isNotFoundMessage(result.errorMessage)
+      // what the page is after the step: marks the page a "not found" step left, or tells that it changed since
+      const fingerprint =
+        (!result.success || gate.notFoundFingerprint !== null) && page.fingerprint && !page.gone()
+          ? await page.fingerprint().catch(() => null)
+          : null
+      // the page when the step failed, for the report (issue 28): taken once per unchanged page
+      if (verification && !result.success && !verification.actualScreenshot && opts.artifactDir && !page.gone()) {
+        if (failureShot && plan.quick && fingerprint !== null && fingerprint === failureShot.fingerprint)
+          verification.actualScreenshot = failureShot.path
+        else {
+          const shot = await page.screenshot().catch(() => null)
+          if (shot) {
+            const path = join(opts.artifactDir, `step-${pad(index)}-actual.png`)
+            await writeFileAtomic(path, shot, { overwrite: true })
+            verification.actualScreenshot = path
+            failureShot = { path, bytes: shot, fingerprint }
+          }
+        }
+      }
+      gate.done(index, { failed: verification?.finalResult === 'fail', notFound, fingerprint })
       verifier.recordReplayResult(result)
       replayResults.push(result)
 
@@ -253,12 +367,19 @@ export async function replayOnPage(
           healedSteps.push(index)
         }
       }
-      opts.onStep?.({ index, total, action, result, ...(verification ? { verification } : {}) })
+      opts.onStep?.({
+        index,
+        total,
+        action,
+        result,
+        ...(verification ? { verification } : {}),
+        firstCause: gate.firstCause,
+      })
     }
   } finally {
     await page.dispose()
   }
 
-  const report = verifier.buildReport()
+  const report = verifier.buildReport(opts.maxFailures ? { maxFailures: opts.maxFailures } : {})
   return { report, replayResults, healedCase, healedSteps, passed: report.passed ?? verifier.determineTestResult() }
 }

@@ -16,6 +16,8 @@ export interface DesktopReplaySettings {
   matchThreshold?: number
   /** Click the recorded point when no strategy finds the target (replay.allowCoordinates, `--allow-coordinates`). */
   allowCoordinates?: boolean
+  /** Stop a case after this many failed steps; the rest are reported as not run (replay.maxFailures). */
+  maxFailures?: number | null
 }
 
 /** The settings one resolved configuration gives. Pure. */
@@ -26,13 +28,14 @@ export function desktopReplaySettingsOf(config: Pick<QaConfig, 'verify' | 'repla
     masks: config.verify.masks,
     matchThreshold: config.replay.matchThreshold,
     allowCoordinates: config.replay.allowCoordinates,
+    ...(config.replay.maxFailures ? { maxFailures: config.replay.maxFailures } : {}),
   }
 }
 
 /** The `replayDesktopCase` options of the settings; what is not set keeps the replayer's default. Pure. */
 export function desktopReplayOptionsOf(
   settings: DesktopReplaySettings,
-): Pick<DesktopReplayOptions, 'policy' | 'compareIgnore' | 'locate' | 'allowCoordinates'> {
+): Pick<DesktopReplayOptions, 'policy' | 'compareIgnore' | 'locate' | 'allowCoordinates' | 'maxFailures'> {
   const policy = {
     ...(settings.passSimilarity !== undefined ? { passSimilarity: settings.passSimilarity } : {}),
     ...(settings.fallbackSimilarity !== undefined ? { fallbackSimilarity: settings.fallbackSimilarity } : {}),
@@ -42,5 +45,6 @@ export function desktopReplayOptionsOf(
     ...(settings.masks?.length ? { compareIgnore: settings.masks.map((m) => ({ ...m })) } : {}),
     ...(settings.matchThreshold !== undefined ? { locate: { semanticThreshold: settings.matchThreshold } } : {}),
     ...(settings.allowCoordinates !== undefined ? { allowCoordinates: settings.allowCoordinates } : {}),
+    ...(settings.maxFailures ? { maxFailures: settings.maxFailures } : {}),
   }
 }

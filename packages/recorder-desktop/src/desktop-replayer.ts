@@ -20,7 +20,15 @@ import {
   toHealingRecord,
   type UiAnalysis,
 } from '@qa/matcher'
-import { createReplayVerifier, resultWithoutScreenshot, type VerdictPolicy, type VisionReverifier } from '@qa/verifier'
+import {
+  createReplayVerifier,
+  createRootCauseGate,
+  notRunResult,
+  resultWithoutScreenshot,
+  stepNumber,
+  type VerdictPolicy,
+  type VisionReverifier,
+} from '@qa/verifier'
 import { DesktopError } from './errors'
 import { regionalTransition } from './regional-transition'
 import { clipBox, cropFrame, decodeImage, framesEqual, type RgbaFrame } from './frame'
@@ -88,6 +96,11 @@ export interface DesktopReplayOptions {
   visionUsage?: () => VisionUsage | null
   onStep?: (step: DesktopStepEvent) => void
   sessionId?: string
+  /**
+   * Stop the case once this many steps failed (`--max-failures`); the steps after it are reported as not run.
+   * Default: every step runs (seed 000).
+   */
+  maxFailures?: number | null
 }
 
 export interface DesktopStepEvent {
@@ -249,7 +262,33 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
   let unfocusedBy: number | null = null
   const heals: DesktopHeal[] = []
 
+  // root cause first (issue 28): the first failure is named, the failures after it say so; --max-failures stops
+  const gate = createRootCauseGate({ maxFailures: opts.maxFailures ?? null })
   for (const [index, action] of tc.actions.entries()) {
+    if (!gate.plan(null).run) {
+      const verification = notRunResult({
+        actionIndex: index,
+        description: action.description,
+        maxFailures: opts.maxFailures as number,
+        expectedScreenshot: action.screenshotPath ?? null,
+      })
+      const result: ReplayResult = {
+        actionId: `action_${String(index).padStart(4, '0')}`,
+        actionIndex: index,
+        originalCoords: { x: action.x, y: action.y },
+        success: false,
+        method: 'none',
+        matchConfidence: 0,
+        screenTransitionVerified: false,
+        errorMessage: verification.reason ?? 'Not run.',
+        durationMs: 0,
+      }
+      results.push(result)
+      verifier.recordResult(verification)
+      verifier.recordReplayResult(result)
+      opts.onStep?.({ index, total, action, result, verification })
+      continue
+    }
     const started = performance.now()
     const base = {
       actionId: `action_${String(index).padStart(4, '0')}`,
@@ -300,7 +339,7 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
         actionIndex: index,
         action,
         finalResult: 'fail',
-        reason: `The step did not run: ${result.errorMessage}`,
+        reason: `The step did not run: ${result.errorMessage}${gate.firstCause !== null ? ` It ran after step ${stepNumber(gate.firstCause)} failed.` : ''}`,
         withExpected: true,
       })
       verifier.recordResult(verification)
@@ -327,6 +366,11 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
     // a heal is learnt only when the step is proven right
     const heal = stepHeal as Omit<DesktopHeal, 'index'> | null // set inside runAction
     if (heal && result.success && verification?.finalResult === 'pass') heals.push({ index, ...heal })
+    gate.done(index, {
+      failed: verification ? verification.finalResult === 'fail' : !result.success,
+      notFound: false,
+      fingerprint: null,
+    })
     verifier.recordReplayResult(result)
     opts.onStep?.({ index, total, action, result, ...(verification ? { verification } : {}) })
 
@@ -482,7 +526,10 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
   const verifications = [...verifier.results]
   const stepsOk = results.every((r) => r.success)
   const passed = stepsOk && (!opts.verify || verifier.determineTestResult())
-  const report = verifier.buildReport({ visionUsage: opts.visionUsage?.() ?? null })
+  const report = verifier.buildReport({
+    visionUsage: opts.visionUsage?.() ?? null,
+    ...(opts.maxFailures ? { maxFailures: opts.maxFailures } : {}),
+  })
   report.passed = passed
   if (sizeWarning && tc.screen)
     report.screenSizeChange = {

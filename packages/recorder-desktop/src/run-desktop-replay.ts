@@ -47,6 +47,7 @@ function settingsOf(opts: RunDesktopReplayOptions): DesktopReplaySettings {
     ...(opts.masks ? { masks: opts.masks } : {}),
     ...(opts.matchThreshold !== undefined ? { matchThreshold: opts.matchThreshold } : {}),
     allowCoordinates: opts.allowCoordinates ?? false,
+    ...(opts.maxFailures ? { maxFailures: opts.maxFailures } : {}),
   }
 }
 

@@ -18,8 +18,8 @@ export interface DesktopReplayerOptions extends DesktopReplaySettings {
 
 /** The replay settings among the options. Pure. */
 function settingsOf(opts: DesktopReplayerOptions): DesktopReplaySettings {
-  const { passSimilarity, fallbackSimilarity, masks, matchThreshold, allowCoordinates } = opts
-  return { passSimilarity, fallbackSimilarity, masks, matchThreshold, allowCoordinates }
+  const { passSimilarity, fallbackSimilarity, masks, matchThreshold, allowCoordinates, maxFailures } = opts
+  return { passSimilarity, fallbackSimilarity, masks, matchThreshold, allowCoordinates, maxFailures }
 }
 
 /** A replay function that owns a display: close it when the runner is done. */

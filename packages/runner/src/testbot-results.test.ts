@@ -54,13 +54,22 @@ describe('buildTestBotResults', () => {
 })
 
 describe('stepFromFacts', () => {
-  it('passes a step that ran and was not judged fail', () => {
-    expect(stepFromFacts({ actionType: 'click', description: 'd', success: true, verdict: 'warning' })).toEqual({
+  it('passes a step that ran and was not judged fail; a warning says so and why (issue 28)', () => {
+    expect(stepFromFacts({ actionType: 'click', description: 'd', success: true, verdict: 'pass' })).toEqual({
       action: 'click',
       detail: 'd',
       passed: true,
       error: null,
     })
+    expect(
+      stepFromFacts({
+        actionType: 'click',
+        description: 'd',
+        success: true,
+        verdict: 'warning',
+        verdictReason: 'region 80% < 95%',
+      }),
+    ).toEqual({ action: 'click', detail: 'd', passed: true, error: null, warning: 'region 80% < 95%' })
   })
   it('fails with the replay error when the step did not run, else with the verdict reason', () => {
     expect(stepFromFacts({ actionType: 'click', description: 'd', success: false, errorMessage: 'gone' }).error).toBe(

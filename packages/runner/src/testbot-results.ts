@@ -14,6 +14,11 @@ export interface TestBotStep {
   detail: string
   passed: boolean
   error: string | null
+  /**
+   * A step that passed with a warning (issue 28: warnings shown as warnings everywhere): why. Absent or null for
+   * a clean pass and for a failure. `passed` stays true (seed 004's pass/fail), the Inspector shows WARNING.
+   */
+  warning?: string | null
 }
 
 /** Seed 004 §6.1 `TestBotResults`. */
@@ -105,7 +110,9 @@ export function stepFromFacts(f: StepFacts): TestBotStep {
   let error: string | null = null
   if (!ran) error = f.errorMessage?.trim() || 'The step did not run.'
   else if (verdictFailed) error = f.verdictReason?.trim() || 'The screen after the step does not match the recording.'
-  return { action: testBotAction(f.actionType), detail: f.description, passed, error }
+  const step: TestBotStep = { action: testBotAction(f.actionType), detail: f.description, passed, error }
+  if (passed && f.verdict === 'warning') step.warning = f.verdictReason?.trim() || 'The step passed with a warning.'
+  return step
 }
 
 /** A suite-level failure (case unreadable, app down, crash) as one `error` step. */

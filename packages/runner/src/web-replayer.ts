@@ -37,6 +37,8 @@ export interface WebReplayerOptions {
   defaultViewport?: Size | null
   /** The folder with the files steps choose in a file chooser (default: each case's folder). */
   filesDir?: string | null
+  /** Stop a case once this many steps failed; the rest are reported as not run (config `replay.maxFailures`). */
+  maxFailures?: number | null
 }
 
 /**
@@ -56,6 +58,7 @@ export function webReplayerOptionsOf(
     masks: config.verify.masks,
     actionTimeoutMs: config.replay.actionTimeoutMs,
     filesDir: config.replay.filesDir,
+    maxFailures: config.replay.maxFailures,
     ...(run.verify !== undefined ? { verify: run.verify } : {}),
     ...(run.baseUrl ? { baseUrl: run.baseUrl } : {}),
     ...(run.env ? { env: run.env } : {}),
@@ -121,7 +124,10 @@ export function webReplayer(opts: WebReplayerOptions = {}): WebSuiteReplayFn {
         ...(opts.reverifier ? { reverifier: opts.reverifier } : {}),
         ...(opts.filesDir ? { filesDir: resolve(opts.filesDir) } : {}),
         artifactDir,
+        // every step's actual screen is kept: the report shows what the page looked like, passed steps too
+        keepActual: 'always',
         ...(opts.actionTimeoutMs ? { actionTimeoutMs: opts.actionTimeoutMs } : {}),
+        ...(opts.maxFailures ? { maxFailures: opts.maxFailures } : {}),
         env: opts.env ?? {},
         onStep,
       })

@@ -75,3 +75,13 @@ export {
   type WriteReportsOptions,
 } from './reports/write-reports'
 export { VerifierError, type VerifierErrorCode } from './errors'
+export {
+  createRootCauseGate,
+  isNotFoundMessage,
+  markRootCause,
+  notRunResult,
+  type RootCauseGate,
+  type StepOutcome,
+  type StepPlan,
+  stepNumber,
+} from './root-cause'

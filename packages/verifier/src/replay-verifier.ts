@@ -1,3 +1,4 @@
+import { markRootCause } from './root-cause'
 import { randomUUID } from 'node:crypto'
 import { isAbsolute, resolve } from 'node:path'
 import {
@@ -50,6 +51,8 @@ export interface ReplayVerifierOptions extends VerifierIO {
 export interface BuildReportOptions {
   endTime?: Date
   visionUsage?: VisionUsage | null
+  /** The failure limit the replay ran with (`--max-failures`), reported with how many steps were not run. */
+  maxFailures?: number | null
 }
 
 /** Collects a replay's verification results (never stopping at a failure) and builds its ReplayReport. */
@@ -204,6 +207,7 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
     determineTestResult: () => determineTestResult(results),
     buildReport(o = {}) {
       const counts = countVerdicts(results)
+      const marked = markRootCause(results)
       const report: ReplayReport = {
         testCaseName: opts.testCaseName,
         sessionId,
@@ -211,8 +215,13 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
         endTime: (o.endTime ?? now()).toISOString(),
         ...counts,
         passed: determineTestResult(results),
-        verificationResults: [...results],
+        verificationResults: marked.results,
         summary: summarizeResults(results),
+      }
+      if (marked.firstCause) report.firstCause = marked.firstCause
+      if (o.maxFailures) {
+        report.maxFailures = o.maxFailures
+        report.notRunCount = results.filter((r) => r.notRun).length
       }
       if (replayResults.length > 0) {
         report.replayResults = [...replayResults]

@@ -1237,7 +1237,7 @@ describe('nested cross-origin frames, recorded by hand (real X input) and replay
     rec.interrupt()
     expect(await rec.exited, rec.stderr()).toBe(0)
     // the innermost page heard the two clicks on it, and nothing of the two picks
-    expect(seen).toEqual(['down:note', 'down:send', 'send:주문 42:true'])
+    expect(seen, rec.stdout() + rec.stderr()).toEqual(['down:note', 'down:send', 'send:주문 42:true'])
     const out = rec.stdout()
     expect(out).toMatch(/Stopped: recording was interrupted from the terminal/)
     // the open edit is not lost silently: the live list shows it with its warning, and the summary says it again

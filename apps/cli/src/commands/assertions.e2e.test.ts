@@ -80,10 +80,10 @@ describe('assertions through the CLI (issue 15 Build 3)', () => {
       expect(failed.details.assertion).toMatchObject({ expected: 'text equals "알림 받기"', actual: '"알림 수신"' })
 
       const xml = readFileSync(junit, 'utf8')
-      // one testcase for the case (issue 17 item 5): its failure names step #1 and the assertion
+      // one testcase for the case (issue 17 item 5): its failure names step 2 and the assertion
       expect(xml).toMatch(/<testsuite[^>]*tests="1"[^>]*failures="1"/)
       expect(xml).toMatch(
-        /<failure message="1 of 6 steps failed: #1 [^"]*: Assertion failed: expected text equals &quot;알림 받기&quot;/,
+        /<failure message="1 of 6 steps failed: step 2 [^"]*: Assertion failed: expected text equals &quot;알림 받기&quot;/,
       )
       expect(xml).toContain('actual: &quot;알림 수신&quot;')
 
@@ -93,7 +93,7 @@ describe('assertions through the CLI (issue 15 Build 3)', () => {
       try {
         const page = await viewer.newPage()
         await page.goto(`file://${join(dir, 'r2', html)}`)
-        const step = page.locator('#step-1')
+        const step = page.locator('#step-2') // step 2 (action_index 1): anchors number steps from 1
         expect(await step.getAttribute('data-verdict')).toBe('fail')
         // biome-ignore lint/performance/useDomNodeTextContent: the text a person sees is what is asserted
         expect(await step.locator('.assertion-expected').innerText()).toBe('text equals "알림 받기"')

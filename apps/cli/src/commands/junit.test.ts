@@ -29,7 +29,7 @@ describe('JUnit from the CLI', () => {
     const cases = parsed.testsuite?.[0]?.testcase ?? []
     expect(cases.map((c) => [c.name, c.failure?.[0]?.message ?? null])).toEqual([
       ['로그인', null],
-      ['검색', '1 of 3 steps failed: #1 버튼 1 클릭: 저장 대화상자가 열리지 않았습니다'],
+      ['검색', '1 of 3 steps failed: step 2 버튼 1 클릭: 저장 대화상자가 열리지 않았습니다'],
     ])
     // the attachment is the failed step's screenshot, absolute, next to the shard it came from
     expect(cases[1]?.['system-out']?.[0]).toContain(`[[ATTACHMENT|${join(dir, 'shard-2', 'artifacts', '검색-1.png')}]]`)

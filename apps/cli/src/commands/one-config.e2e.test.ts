@@ -77,7 +77,7 @@ describe('qa replay <case> --junit (issue 17 item 5)', () => {
     expect(parsed).toMatchObject({ tests: 1, failures: 0 })
     const testcases = parsed.testsuite?.flatMap((s) => s.testcase ?? []) ?? []
     expect(testcases).toHaveLength(1)
-    expect(testcases[0]?.['system-out']?.[0]).toMatch(/\[PASS\] #0 Click/)
+    expect(testcases[0]?.['system-out']?.[0]).toMatch(/\[PASS\] step 1 Click/)
   })
 })
 

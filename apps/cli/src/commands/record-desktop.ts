@@ -4,6 +4,7 @@ import { QaCommand } from '../base-command'
 import { loadConfig, visionConfigOf } from '../config'
 import { EXIT_PASS } from '../exit-codes'
 import { guardOutputs } from '../output-guard'
+import { caseSecrets, replayCommand, secretsLine } from '../secret-summary'
 import { parsePositiveInt, UsageError } from '../usage-error'
 
 export class RecordDesktopCommand extends QaCommand {
@@ -101,6 +102,12 @@ export class RecordDesktopCommand extends QaCommand {
       if (process.stderr.isTTY) process.stderr.write('\n')
       const pending = testCase.actions.filter((a) => a.enrichmentStatus === 'pending').length
       this.out(`Recorded ${testCase.actions.length} actions (stopped by ${stoppedBy}) → ${file}`)
+      const secrets = caseSecrets(testCase)
+      const needs = secretsLine(secrets)
+      if (needs) {
+        this.out(needs)
+        this.out(`Replay it with: ${replayCommand(this.outPath, secrets)}`)
+      }
       if (pending > 0)
         this.out(`${pending} click(s) without semantics (enrichment pending): run \`qa enrich ${this.outPath}\` later.`)
       return EXIT_PASS

@@ -17,6 +17,7 @@ import { loadConfig } from '../config'
 import { EXIT_PASS } from '../exit-codes'
 import { guardOutputs, stageReplacement } from '../output-guard'
 import { stepLine } from '../step-line'
+import { caseSecrets, replayCommand, secretsLine } from '../secret-summary'
 import { parseViewport, UsageError } from '../usage-error'
 
 export class RecordWebCommand extends QaCommand {
@@ -52,7 +53,9 @@ export class RecordWebCommand extends QaCommand {
       checked state, URL or count is read from the page. On replay the condition is polled until the step timeout.
 
       Password fields are masked: the case stores an environment variable name (QA_SECRET_…) instead of the
-      value, and their boxes are painted over in every screenshot.
+      value, and their boxes are painted over in every screenshot. The summary at the end names the variables the
+      case needs (names only) and the replay command with them (QA_SECRET_PASSWORD=… qa replay cases/flow.json);
+      --json gives them as "secrets" ([{name, steps, fields}], steps from 1) and "replay".
       The --out file must be a .json file; its screenshots go to the folder of the same name beside it. An
       existing case, or a screenshot folder that is not empty, is replaced only with --force, and this is checked
       before the browser starts, so a refused recording changes nothing.
@@ -208,6 +211,8 @@ export class RecordWebCommand extends QaCommand {
       const tc = recorder.testCase()
       await recorder.close().catch(() => undefined)
       const warnings = tc.actions.flatMap((a, i) => (a.warning ? [{ step: i + 1, warning: a.warning }] : []))
+      // the secret variables replay will type from (names only: the values were never stored)
+      const secrets = caseSecrets(tc)
       if (this.json)
         this.out(
           JSON.stringify({
@@ -215,6 +220,8 @@ export class RecordWebCommand extends QaCommand {
             name: tc.name,
             actions: tc.actions.length,
             warnings,
+            secrets,
+            replay: replayCommand(this.outFile, secrets),
             ...(why ? { stopped: why } : {}),
           }),
         )
@@ -231,7 +238,10 @@ export class RecordWebCommand extends QaCommand {
           )
         for (const w of warnings)
           if (tc.actions[w.step - 1]?.identity) this.out(`Step ${w.step} was recorded with a warning: ${w.warning}.`)
-        if (byHand && tc.actions.length > 0) this.out(`Replay it with: qa replay ${this.outFile}`)
+        const needs = secretsLine(secrets)
+        if (needs) this.out(needs)
+        if ((byHand && tc.actions.length > 0) || secrets.length > 0)
+          this.out(`Replay it with: ${replayCommand(this.outFile, secrets)}`)
       }
       return EXIT_PASS
     } finally {

@@ -11,12 +11,11 @@ import { loadConfig } from '../config'
 import { reverifierOf } from '../reverifier'
 import { createProgress } from '../progress'
 import { reportLine } from '../report-line'
+import { firstCauseLine, replayStepLine } from '../step-line'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
 import { caseInputs, guardOutputs } from '../output-guard'
 import { parsePositiveInt, parseRatioFlag, parseUrlFlag, parseViewport, UsageError } from '../usage-error'
 import { replayFolderFromCli } from './replay-shard'
-
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`
 
 export class ReplayCommand extends QaCommand {
   static override paths = [['replay']]
@@ -27,7 +26,10 @@ export class ReplayCommand extends QaCommand {
       Web cases run in Chromium: each step's element is located by role+name, aria-label, form name, test id,
       stored CSS/XPath, text, then multi-attribute similarity; the strategy that found it is reported per step.
       With --verify every step's screen is compared with its recorded screenshot (pass ≥ --threshold, default
-      0.95). All steps run even when one fails. Reports (JSON, TXT, HTML) go to --report-dir.
+      0.95). All steps run even when one fails; the first failed step is named the first cause, and after a
+      step not found, the steps on a page unchanged since are looked for once, without waiting.
+      --max-failures N (config replay.maxFailures) stops a case after N failed steps: the rest are reported
+      as not run. Reports (JSON, TXT, HTML) go to --report-dir.
       --url is the start URL of the case, opened exactly as given (path, query and hash); recorded navigations
       on the recorded start's origin move onto its origin and keep their own paths. --base-url moves every
       recorded URL on a case's recorded origin onto the base (its origin, its path as a prefix): the option for
@@ -98,6 +100,10 @@ export class ReplayCommand extends QaCommand {
   })
   headed = Option.Boolean('--headed', false, { description: 'Show the browser window.' })
   configPath = Option.String('--config', { description: 'Config file (default ./qa.config.json when present).' })
+  maxFailures = Option.String('--max-failures', {
+    description:
+      'Stop a case after this many failed steps; the steps after it are reported as not run (default: every step runs; config replay.maxFailures).',
+  })
   shard = Option.String('--shard', {
     description: 'With a folder: run only shard k/n of its cases (sorted, dealt round-robin), e.g. 2/4.',
   })
@@ -105,6 +111,7 @@ export class ReplayCommand extends QaCommand {
   async run(): Promise<number> {
     const threshold = parseRatioFlag(this.threshold, '--threshold')
     const timeout = parsePositiveInt(this.timeout, '--timeout')
+    const maxFailures = parsePositiveInt(this.maxFailures, '--max-failures')
     const viewportFlag = parseViewport(this.viewport)
     const url = parseUrlFlag(this.url, '--url')
     const baseUrlFlag = parseUrlFlag(this.baseUrl, '--base-url')
@@ -117,6 +124,7 @@ export class ReplayCommand extends QaCommand {
           ...(timeout ? { actionTimeoutMs: timeout } : {}),
           ...(this.allowCoordinates !== undefined ? { allowCoordinates: this.allowCoordinates } : {}),
           ...(this.filesDir !== undefined ? { filesDir: this.filesDir } : {}),
+          ...(maxFailures ? { maxFailures } : {}),
         },
       },
     })
@@ -226,19 +234,20 @@ export class ReplayCommand extends QaCommand {
         ...(config.verify.masks.length ? { compareIgnore: config.verify.masks } : {}),
         reverifier,
         artifactDir: join(reportDir, 'artifacts'),
+        // the report shows every step's screen as replayed, passed steps too
+        keepActual: 'always',
+        ...(config.replay.maxFailures ? { maxFailures: config.replay.maxFailures } : {}),
         actionTimeoutMs: config.replay.actionTimeoutMs,
         ...(config.replay.filesDir ? { filesDir: resolve(config.replay.filesDir) } : {}),
         env: process.env,
         onStepStart: ({ index, total, action }) => progress.status(`[${index + 1}/${total}] ${action.description}`),
-        onStep: ({ index, total, result, verification }) => {
-          const verdict = progress.verdict((verification ? verification.finalResult.toUpperCase() : '').padEnd(7))
-          const how = result.success
-            ? `${result.method}${result.matchConfidence ? ` ${pct(result.matchConfidence)}` : ''}`
-            : 'did not run'
+        onStep: ({ index, total, result, verification, firstCause }) =>
           log(
-            `  [${index + 1}/${total}] ${verdict.padEnd(7)} ${tc.actions[index]?.description ?? ''} — ${how}${result.errorMessage ? ` — ${result.errorMessage}` : ''}`,
-          )
-        },
+            replayStepLine(
+              { index, total, description: tc.actions[index]?.description ?? '', result, verification, firstCause },
+              (w) => progress.verdict(w),
+            ),
+          ),
       })
     } finally {
       progress.done()
@@ -256,6 +265,8 @@ export class ReplayCommand extends QaCommand {
     }
     if (this.json) this.out(JSON.stringify(serializeReplayReport(outcome.report)))
     else {
+      const cause = firstCauseLine(outcome.report)
+      if (cause) this.out(cause)
       this.out(outcome.report.summary)
       this.out(reportLine(written))
     }

@@ -27,7 +27,7 @@ describe('qa report', () => {
     expect(r.code).toBe(0)
     expect(r.stdout.match(/<testcase /g)).toHaveLength(1)
     expect(r.stdout).toMatch(
-      /<failure message="1 of 2 steps failed: #1 결제: The screenshots could not be compared: [^"]*gone\.png: no such screenshot file/,
+      /<failure message="1 of 2 steps failed: step 2 결제: The screenshots could not be compared: [^"]*gone\.png: no such screenshot file/,
     )
   }, 60_000)
 

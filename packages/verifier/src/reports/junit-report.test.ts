@@ -57,12 +57,12 @@ describe('JUnit as CI reads it: one testcase per case, not per step', () => {
     expect(xml.match(/<testcase /g)).toHaveLength(1)
     expect(xml).toMatch(/<testcase classname="[^"]*" name="로그인 흐름" time="/)
     expect(xml).toMatch(
-      /<failure message="1 of 3 steps failed: #2 설정 열기: [^"]*설정 화면 대신 오류 대화상자가 보입니다[^"]*" type="verification">/,
+      /<failure message="1 of 3 steps failed: step 3 설정 열기: [^"]*설정 화면 대신 오류 대화상자가 보입니다[^"]*" type="verification">/,
     )
     const out = xml.slice(xml.indexOf('<system-out>'), xml.indexOf('</system-out>'))
-    expect(out).toContain('[PASS] #0 홈 버튼 클릭')
-    expect(out).toContain('[WARN] #1 이름 입력')
-    expect(out).toContain('[FAIL] #2 설정 열기')
+    expect(out).toContain('[PASS] step 1 홈 버튼 클릭')
+    expect(out).toContain('[WARNING] step 2 이름 입력')
+    expect(out).toContain('[FAIL] step 3 설정 열기')
     expect(out).toContain('located by: similarity')
     // the failed step's screenshots as attachments, absolute paths of files that exist
     const attachments = [...out.matchAll(/\[\[ATTACHMENT\|([^\]]+)\]\]/g)].map((m) => m[1] as string)
@@ -84,10 +84,10 @@ describe('JUnit as CI reads it: one testcase per case, not per step', () => {
     expect(suites[0]).toMatchObject({ name: 'cases/', tests: 2, failures: 1 })
     const cases = suites[0]?.testcase ?? []
     expect(cases.map((c) => c.name)).toEqual(['로그인 흐름', '회원 가입'])
-    expect(cases[0]?.failure?.[0]?.message).toContain('#2 설정 열기')
+    expect(cases[0]?.failure?.[0]?.message).toContain('step 3 설정 열기')
     expect(cases[1]?.failure).toBeUndefined()
     expect(cases[1]).toMatchObject({ classname: 'cases/signup.json', time: 2.4 })
-    expect(cases[1]?.['system-out']?.[0]).toContain('[PASS] #1 Type "홍길동" into 이름')
+    expect(cases[1]?.['system-out']?.[0]).toContain('[PASS] step 2 Type "홍길동" into 이름')
   })
 
   test('a merged report (qa report merge) is one testcase per case it merged', async () => {
@@ -146,7 +146,7 @@ describe('JUnit as CI reads it: one testcase per case, not per step', () => {
       ['로그인 흐름', 'failed'],
       ['회원 가입', 'passed'],
     ])
-    expect(cases[1]?.['system-out']?.[0]).toContain('[PASS] #0 Click button "가입"')
+    expect(cases[1]?.['system-out']?.[0]).toContain('[PASS] step 1 Click button "가입"')
   })
 
   test('the validator can say no: a testcase without a name, or a step element, is invalid', async () => {

@@ -1,6 +1,18 @@
 import { isAbsolute, resolve } from 'node:path'
 import type { ReplayReport, VerificationResult } from '@qa/model'
-import { assertionOf, healingLabel, percent, regionLabel, replayResultFor, VERDICT_LABEL } from './report-helpers'
+import {
+  assertionOf,
+  attemptLabel,
+  healingLabel,
+  healLine,
+  healOf,
+  percent,
+  regionLabel,
+  replayResultFor,
+  stepOf,
+  VERDICT_LABEL,
+  wasCompared,
+} from './report-helpers'
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids these characters; they are removed
 const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g
@@ -101,16 +113,35 @@ const caseTimeMs = (r: ReplayReport) => {
 const attachment = (path: string, baseDir: string | undefined) =>
   `[[ATTACHMENT|${baseDir && !isAbsolute(path) ? resolve(baseDir, path) : path}]]`
 
+/** The first failed step of a case (a step not run is never one), or undefined. */
+const firstCauseOf = (report: ReplayReport) =>
+  report.verificationResults.find((v) => v.finalResult === 'fail' && !v.notRun)
+
 function stepLines(report: ReplayReport, v: VerificationResult, position: number): string[] {
-  const healing = healingLabel(replayResultFor(report, v, position))
+  const r = replayResultFor(report, v, position)
+  const healing = v.notRun ? undefined : healingLabel(r)
+  const heal = healOf(r)
   const assertion = assertionOf(v)
+  const first = firstCauseOf(report)
+  const several = report.verificationResults.filter((x) => x.finalResult === 'fail').length > 1
+  const mark =
+    first && v === first && several
+      ? ' (first cause)'
+      : first && v.finalResult === 'fail' && !v.notRun && v.actionIndex > first.actionIndex
+        ? ` (after step ${stepOf(first)} failed)`
+        : ''
   return [
-    `[${VERDICT_LABEL[v.finalResult]}] #${v.actionIndex} ${v.actionDescription}`,
+    `[${v.notRun ? 'NOT RUN' : VERDICT_LABEL[v.finalResult]}] step ${stepOf(v)} ${v.actionDescription}${heal ? ' [healed]' : ''}${mark}`,
     ...(assertion
       ? [`  expected: ${assertion.expected}`, `  actual: ${assertion.actual}`]
-      : [`  similarity: ${percent(v.screenshotSimilarity)}`]),
-    ...(regionLabel(v) ? [`  expected region: ${regionLabel(v)}`] : []),
+      : wasCompared(v, r)
+        ? [`  similarity: ${percent(v.screenshotSimilarity)}`]
+        : []),
+    ...(regionLabel(v) && wasCompared(v, r) ? [`  expected region: ${regionLabel(v)}`] : []),
     ...(v.reason ? [`  reason: ${v.reason}`] : []),
+    ...(heal
+      ? [`  healed: ${healLine(heal)}`, ...heal.triedFirst.map((a) => `    tried first: ${attemptLabel(a)}`)]
+      : []),
     ...(healing ? [`  located by: ${healing}`] : []),
   ]
 }
@@ -129,7 +160,11 @@ function renderCase(report: ReplayReport, suite: string, opts: JunitOptions): st
     .map((p) => attachment(p, opts.baseDir))
   let failure = ''
   if (caseFailed(report)) {
-    const messages = failed.map((v) => `#${v.actionIndex} ${v.actionDescription}: ${v.reason ?? 'verification failed'}`)
+    const first = firstCauseOf(report)
+    const messages = failed.map(
+      (v) =>
+        `step ${stepOf(v)} ${v.actionDescription}: ${v.reason ?? 'verification failed'}${v === first && failed.length > 1 ? ' (first cause)' : ''}`,
+    )
     const message =
       failed.length > 0
         ? `${failed.length} of ${report.totalActions} steps failed: ${messages.join('; ')}`

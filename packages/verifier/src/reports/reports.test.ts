@@ -32,9 +32,9 @@ describe('reports of a 3-step run with one failure', () => {
     expect(t).toContain('Result:        FAILED')
     expect(t).toContain('Actions:       3 (passed 1, failed 1, warnings 1)')
     expect(t).toContain('Success rate:  66.7%')
-    expect(t).toMatch(/\[PASS\] #0 홈 버튼 클릭/)
-    expect(t).toMatch(/\[WARN\] #1 이름 입력/)
-    expect(t).toMatch(/\[FAIL\] #2 설정 열기/)
+    expect(t).toMatch(/\[PASS\] step 1 홈 버튼 클릭/)
+    expect(t).toMatch(/\[WARNING\] step 2 이름 입력/)
+    expect(t).toMatch(/\[FAIL\] step 3 설정 열기/)
     expect(t).toContain('설정 화면 대신 오류 대화상자가 보입니다')
     expect(t).toContain('located by: similarity')
   })
@@ -133,7 +133,7 @@ describe('reports of assert steps', () => {
     expect(t).toContain('actual:   "장바구니 <2>개"')
     const x = renderJunitReport(report)
     expect(x).toMatch(
-      /<failure message="1 of 2 steps failed: #1 [^"]*: Assertion failed\." type="assertion">[^<]*expected: text equals &quot;장바구니 3개&quot;\n {2}actual: &quot;장바구니 &lt;2&gt;개&quot;/,
+      /<failure message="1 of 2 steps failed: step 2 [^"]*: Assertion failed\." type="assertion">[^<]*expected: text equals &quot;장바구니 3개&quot;\n {2}actual: &quot;장바구니 &lt;2&gt;개&quot;/,
     )
     const html = await renderHtmlReport(report)
     expect(html).toContain('<dd class="assertion-expected">text equals &quot;장바구니 3개&quot;</dd>')

@@ -1,12 +1,18 @@
 import type { ReplayReport } from '@qa/model'
 import {
   assertionOf,
+  attemptLabel,
+  durationLabel,
   healingLabel,
+  healLine,
+  healOf,
   percent,
   regionLabel,
   replayResultFor,
   screenSizeLabel,
+  stepOf,
   VERDICT_LABEL,
+  wasCompared,
 } from './report-helpers'
 
 /** The human summary of seed 000: counts, success rate, the test's result and one line per action. */
@@ -21,6 +27,12 @@ export function renderTextReport(report: ReplayReport): string {
     `Actions:       ${report.totalActions} (passed ${report.passedCount}, failed ${report.failedCount}, warnings ${report.warningCount})`,
     `Success rate:  ${percent(report.successRate, 1)}`,
     ...(report.screenSizeChange ? [`Screen size:   ${screenSizeLabel(report.screenSizeChange)}`] : []),
+    ...(report.firstCause
+      ? [`First cause:   step ${report.firstCause.step} ${report.firstCause.description} — ${report.firstCause.reason}`]
+      : []),
+    ...(report.notRunCount
+      ? [`Not run:       ${report.notRunCount} (--max-failures ${report.maxFailures ?? ''})`]
+      : []),
     '',
     report.summary,
     '',
@@ -28,15 +40,29 @@ export function renderTextReport(report: ReplayReport): string {
   ]
   report.verificationResults.forEach((v, i) => {
     const assertion = assertionOf(v)
+    const r = replayResultFor(report, v, i)
+    const compared = wasCompared(v, r)
+    const heal = healOf(r)
+    const duration = v.notRun ? null : durationLabel((r?.durationMs ?? 0) + (v.durationMs ?? 0))
+    const mark = v.firstCause
+      ? '  [first cause]'
+      : v.afterFirstCause && v.finalResult === 'fail' && !v.notRun
+        ? `  [after step ${v.afterFirstCause} failed]`
+        : ''
     lines.push(
-      `  [${VERDICT_LABEL[v.finalResult]}] #${v.actionIndex} ${v.actionDescription}${assertion ? '' : `  similarity ${percent(v.screenshotSimilarity)}`}`,
+      `  [${v.notRun ? 'NOT RUN' : VERDICT_LABEL[v.finalResult]}] step ${stepOf(v)} ${v.actionDescription}${heal ? '  [healed]' : ''}${!assertion && compared ? `  similarity ${percent(v.screenshotSimilarity)}` : ''}${duration ? `  (${duration})` : ''}${mark}`,
     )
     const region = regionLabel(v)
-    if (region) lines.push(`         expected region: ${region}`)
+    if (region && compared) lines.push(`         expected region: ${region}`)
     if (v.reason) lines.push(`         ${v.reason}`)
     if (assertion) lines.push(`         expected: ${assertion.expected}`, `         actual:   ${assertion.actual}`)
-    const healing = healingLabel(replayResultFor(report, v, i))
+    if (heal) {
+      lines.push(`         healed: ${healLine(heal)}`)
+      for (const a of heal.triedFirst) lines.push(`           tried first: ${attemptLabel(a)}`)
+    }
+    const healing = v.notRun ? undefined : healingLabel(r)
     if (healing) lines.push(`         located by: ${healing}`)
+    if (v.actualScreenshot && !v.notRun) lines.push(`         actual: ${v.actualScreenshot}`)
     if (v.diffScreenshot) lines.push(`         diff: ${v.diffScreenshot}`)
   })
   if (report.accuracyStats) {

@@ -52,9 +52,12 @@ export async function writeReports(
 ): Promise<Partial<Record<ReportFormat, string>>> {
   const base = opts.baseName ?? `replay_${report.sessionId.replace(/[^\w.-]+/g, '_')}`
   const written: Partial<Record<ReportFormat, string>> = {}
+  // the HTML names the JSON beside it in its accept commands (`qa accept <report.json> --steps N`)
+  const jsonPath = formats.includes('json') ? join(dir, `${base}${EXTENSION.json}`) : null
+  const render = { ...opts, ...(opts.reportJsonPath === undefined ? { reportJsonPath: jsonPath } : {}) }
   for (const format of formats) {
     const path = join(dir, `${base}${EXTENSION[assertReportFormat(format)]}`)
-    await writeFileAtomic(path, await renderReport(report, format, opts), { overwrite: opts.overwrite ?? true })
+    await writeFileAtomic(path, await renderReport(report, format, render), { overwrite: opts.overwrite ?? true })
     written[format] = path
   }
   return written
