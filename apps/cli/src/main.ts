@@ -1,5 +1,6 @@
 import { Builtins, Cli, type CommandClass } from 'clipanion'
 import { commands } from './commands/index'
+import { joinOptionalFlagValues } from './argv'
 import { EXIT_USAGE } from './exit-codes'
 import { QA_VERSION } from './version'
 
@@ -23,7 +24,8 @@ export function createCli(extra: CommandClass[] = []): Cli {
 }
 
 /** Runs `qa` with the given arguments and returns the exit code (0 pass, 1 test failed, 2 usage/input error). */
-export async function main(argv: string[], context: MainContext = {}): Promise<number> {
+export async function main(rawArgv: string[], context: MainContext = {}): Promise<number> {
+  const argv = joinOptionalFlagValues(rawArgv)
   const cli = createCli()
   const stdout = (context.stdout ?? process.stdout) as NodeJS.WriteStream
   const stderr = (context.stderr ?? process.stderr) as NodeJS.WriteStream

@@ -300,12 +300,30 @@
     isRunning,
     listSuites: () => store.suites.map((s) => s.name),
   }
-  refresh()
-    .catch((error) => notice(`Could not load the suites: ${error.message}`))
-    .finally(() => {
-      // Seed 004 §6: defined once the suites are known, so listSuites/runByName never see an empty list.
-      window.__TESTBOT__ = api3
-      document.body.dataset.testbotReady = 'true'
-      connect()
-    })
+  // Seed 004 §6: defined once the suites are known, so listSuites/runByName never see an empty list. The server puts
+  // the suite list in the page, so that is before the page's load event; without it, after the first fetch.
+  const ready = () => {
+    window.__TESTBOT__ = api3
+    document.body.dataset.testbotReady = 'true'
+  }
+  const initial = document.getElementById('qa-initial-state')
+  let inPage = null
+  try {
+    inPage = initial ? JSON.parse(initial.textContent || 'null') : null
+  } catch {}
+  if (inPage && Array.isArray(inPage.suites)) {
+    store.suites = inPage.suites
+    store.invalid = inPage.invalid || []
+    store.serverRunning = Boolean(inPage.isRunning)
+    store.loaded = true
+    render()
+    ready()
+    connect()
+  } else
+    refresh()
+      .catch((error) => notice(`Could not load the suites: ${error.message}`))
+      .finally(() => {
+        ready()
+        connect()
+      })
 })()

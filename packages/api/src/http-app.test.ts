@@ -161,6 +161,9 @@ describe('REST API', () => {
     expect(js.body).toContain('window.__TESTBOT__')
     expect(js.body).toContain('testbot-results-json')
     expect(page.headers['access-control-allow-origin']).toBeUndefined()
+    // the suite list is in the page (window.__TESTBOT__ at load), as JSON a suite name cannot break out of
+    const state = page.body.match(/<script id="qa-initial-state" type="application\/json">(.*?)<\/script>/s)?.[1]
+    expect(JSON.parse(state ?? 'null').suites.map((s: { name: string }) => s.name)).toEqual(['로그인', '검색', '설정: 저장'])
     // issue 29 (low): the Inspector is never framed by another site (clickjacking "Run all")
     expect(page.headers['content-security-policy']).toBe("frame-ancestors 'none'")
     expect(page.headers['x-frame-options']).toBe('DENY')

@@ -152,7 +152,16 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
       // never inside another site's frame: "Run all" cannot be clicked through a decoy (clickjacking)
       .header('content-security-policy', "frame-ancestors 'none'")
       .header('x-frame-options', 'DENY')
-    return pageHtml
+    // the suite list is in the page itself, so window.__TESTBOT__ exists by the page's load event (seed 004: an
+    // agent navigates, then calls runAll()); JSON in a data block, every `<` escaped so it cannot end the script
+    const state = JSON.stringify(await inspectorState())
+      .replace(/</g, '\\u003c')
+      .replace(/\u2028/g, '\\u2028')
+      .replace(/\u2029/g, '\\u2029')
+    return pageHtml.replace(
+      '<script src="/inspector.js" defer></script>',
+      `<script id="qa-initial-state" type="application/json">${state}</script>\n<script src="/inspector.js" defer></script>`,
+    )
   })
   app.get('/inspector.js', async (_req, reply) => {
     noStore(reply).type('text/javascript; charset=utf-8')
@@ -178,11 +187,10 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
     return buildTestBotResults(latestSuiteStates(snap.suites, opts.runner.listRuns()), opts.runner.isRunning())
   })
 
-  // The page's richer view: the seed shape plus errors, report links and the planned steps.
-  app.get('/api/state', async (_req, reply) => {
+  /** The page's richer view: the seed shape plus errors, report links and the planned steps. */
+  const inspectorState = async () => {
     const snap = await opts.catalog.list({ maxAgeMs: 5000 })
     const states = latestSuiteStates(snap.suites, opts.runner.listRuns())
-    noStore(reply)
     return {
       isRunning: opts.runner.isRunning(),
       suites: snap.suites.map((s, i) => {
@@ -203,6 +211,10 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
       }),
       invalid: snap.invalid,
     }
+  }
+  app.get('/api/state', async (_req, reply) => {
+    noStore(reply)
+    return inspectorState()
   })
 
   app.post('/api/runs', async (req, reply) => {

@@ -117,6 +117,29 @@ afterAll(async () => {
 const results = () => page.evaluate(() => globalThis.__TESTBOT__.getResults())
 
 describe('Runner Inspector, driven the way an agent drives it (seed 004)', () => {
+  it('has window.__TESTBOT__ with every suite at the load event, however slow the API answers (issue 29, 12)', async () => {
+    const fresh = await browser.newPage()
+    try {
+      // the API held back until the page has loaded: only what the page itself carries can be there at load
+      let loaded = false
+      fresh.on('load', () => {
+        loaded = true
+      })
+      await fresh.route('**/api/**', async (route) => {
+        while (!loaded) await new Promise((r) => setTimeout(r, 50))
+        await route.continue()
+      })
+      await fresh.goto(`${server.url}/`, { waitUntil: 'load' })
+      const atLoad = await fresh.evaluate(() => ({
+        defined: globalThis.__TESTBOT__ !== undefined,
+        names: globalThis.__TESTBOT__?.listSuites() ?? [],
+      }))
+      expect(atLoad).toEqual({ defined: true, names: [LIST, SETTINGS, REMOVED, DOWN] })
+    } finally {
+      await fresh.close()
+    }
+  })
+
   it('lists the suites through all three layers before any run', async () => {
     const names = await page.evaluate(() => globalThis.__TESTBOT__.listSuites())
     expect(names).toEqual([LIST, SETTINGS, REMOVED, DOWN])

@@ -80,3 +80,12 @@ export {
   TARGETED_ASSERTION_KINDS,
 } from './assertion'
 export { CASE_PATH_EXPECTED, isCaseRelativePath } from './case-path'
+export {
+  type AcceptancePlan,
+  type AcceptedFiles,
+  applyAcceptance,
+  parseStepList,
+  planAcceptance,
+  type RefusedStep,
+  type StepListResult,
+} from './accept'

@@ -279,6 +279,26 @@ export const screenSizeChangeSchema = schema('ScreenSizeChange', [
   req('message', k.string()),
 ])
 
+export const acceptanceStepSchema = schema('AcceptanceStep', [
+  req('actionIndex', count),
+  opt('screenshotBefore', k.string(1)),
+  opt('screenshotBeforeSha256', k.string(1)),
+  opt('screenshotAfter', k.string(1)),
+  opt('screenshotAfterSha256', k.string(1)),
+  opt('elementBox', k.object(boundingBoxSchema)),
+  opt('actualCoords', k.object(pointSchema)),
+  opt('identity', k.object(elementIdentitySchema)),
+  opt('selectors', k.object(selectorsSchema)),
+  opt('healing', k.object(healingRecordSchema)),
+  opt('verdict', k.enum(VERDICTS)),
+])
+
+export const replayAcceptanceSchema = schema('ReplayAcceptance', [
+  req('caseFile', k.string(1)),
+  req('caseSha256', k.string(1)),
+  req('steps', k.array(k.object(acceptanceStepSchema))),
+])
+
 export const replayReportSchema = schema('ReplayReport', [
   req('testCaseName', k.string()),
   req('sessionId', k.string()),
@@ -301,6 +321,7 @@ export const replayReportSchema = schema('ReplayReport', [
   opt('maxFailures', k.integer(1)),
   opt('notRunCount', count),
   req('summary', k.string()),
+  opt('acceptance', k.object(replayAcceptanceSchema)),
 ])
 
 export const enrichmentResultSchema = schema('EnrichmentResult', [

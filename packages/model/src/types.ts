@@ -569,6 +569,46 @@ export interface ReplayReport {
   /** How many steps were not run because the failure limit was reached. */
   notRunCount?: number | null
   summary: string
+  /**
+   * What `qa accept` needs to make this replay's look the case's new baseline (web, `--verify` with a report
+   * folder): the case's content hash at replay time and, per replayed and located step, the screenshots taken.
+   */
+  acceptance?: ReplayAcceptance | null
+  extra?: Extra
+}
+
+/** A replay's evidence for accepting its steps as the new baseline (`qa accept`, `--update-baselines`). */
+export interface ReplayAcceptance {
+  /** The case file the replay ran (absolute when written by the CLI). */
+  caseFile: string
+  /** SHA-256 (hex) of the case file's bytes when the replay read it: a case changed since is refused. */
+  caseSha256: string
+  /** One entry per step that ran and was located; a step that did not run or was not found has none. */
+  steps: AcceptanceStep[]
+  extra?: Extra
+}
+
+/** One replayed, located step: the new look and where its element was found. */
+export interface AcceptanceStep {
+  /** 0-based, as `action_index`. */
+  actionIndex: number
+  /** The screen just before the step, PNG; a path relative to the report file's folder (or absolute). */
+  screenshotBefore?: string | null
+  screenshotBeforeSha256?: string | null
+  /** The screen the step was verified on, PNG; relative to the report file's folder (or absolute). */
+  screenshotAfter?: string | null
+  screenshotAfterSha256?: string | null
+  /** The located element's box on the replay screen (CSS pixels); none for steps without a target. */
+  elementBox?: BoundingBox | null
+  /** Where the input went (the located point). */
+  actualCoords?: Point | null
+  /** The live identity and selectors of the element the step healed to (only when it healed). */
+  identity?: ElementIdentity | null
+  selectors?: Selectors | null
+  /** The heal, when another strategy than the recorded locator found the element. */
+  healing?: HealingRecord | null
+  /** The step's verdict in this replay. */
+  verdict?: Verdict | null
   extra?: Extra
 }
 

@@ -1,6 +1,7 @@
 import { fc, test } from '@fast-check/vitest'
 import type { Action, TestCase } from '@qa/model'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
@@ -335,5 +336,65 @@ describe('replayOnPage: a heal is learnt only when its step is verified a pass',
     })
     expect(outcome.report.verificationResults[0]?.finalResult).toBe('pass')
     expect(outcome.healedSteps).toEqual([])
+  })
+})
+
+describe('replayOnPage: what accepting a new baseline needs (issue 28, Build 3)', () => {
+  const healedTo = {
+    identity: {
+      tagName: 'button',
+      axRole: 'button',
+      axName: '보관',
+      boundingBox: { x: 20, y: 20, width: 80, height: 60 },
+    },
+    selectors: { css: '#keep', xpath: null, fallbacks: [] },
+  }
+  it('keeps, per step that ran, the screens before and after with their hashes, the box and a heal (also a failed one); none for a step that did not run', async () => {
+    const artifactDir = mkdtempSync(join(tmpdir(), 'qa-loop-accept-'))
+    const page = fakeReplayPage({
+      screen: blank,
+      steps: [
+        { method: 'text', located: healedByText, healedIdentity: healedTo, screen: otherScreen },
+        { fails: 'Element not found: button "저장"' },
+      ],
+    })
+    const tc = caseOf([
+      click(0, { screenshotPath: 'after-box.png', selectors: { css: '#save', fallbacks: [] } }),
+      click(1, { screenshotPath: 'after-box.png' }),
+    ])
+    const outcome = await replayOnPage(tc, page, { startUrl: START, caseDir: dir, verify: true, artifactDir })
+    expect(outcome.report.verificationResults.map((v) => v.finalResult)).toEqual(['fail', 'fail'])
+    expect(outcome.healedSteps).toEqual([])
+    expect(outcome.acceptanceSteps.map((s) => s.actionIndex)).toEqual([0])
+    const [step] = outcome.acceptanceSteps
+    expect(step).toMatchObject({
+      verdict: 'fail',
+      screenshotBefore: join(artifactDir, 'step-000-before.png'),
+      screenshotAfter: join(artifactDir, 'step-000-actual.png'),
+      elementBox: { x: 20, y: 20, width: 80, height: 60 },
+      identity: healedTo.identity,
+      selectors: healedTo.selectors,
+      healing: { strategy: 'text', verified: false, previousSelector: '#save', newSelector: '#keep' },
+    })
+    const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex')
+    expect(step?.screenshotBeforeSha256).toBe(sha(readFileSync(join(artifactDir, 'step-000-before.png'))))
+    expect(step?.screenshotAfterSha256).toBe(sha(readFileSync(join(artifactDir, 'step-000-actual.png'))))
+    expect(readFileSync(join(artifactDir, 'step-000-before.png'))).toEqual(Buffer.from(blank))
+  })
+
+  it('keeps nothing without an artifact folder, or when turned off', async () => {
+    for (const opts of [
+      {},
+      { artifactDir: mkdtempSync(join(tmpdir(), 'qa-loop-accept-')), keepForAcceptance: false },
+    ]) {
+      const page = fakeReplayPage({ screen: blank, steps: [{ method: 'role', screen: withBox }] })
+      const outcome = await replayOnPage(caseOf([click(0, { screenshotPath: 'after-box.png' })]), page, {
+        startUrl: START,
+        caseDir: dir,
+        verify: true,
+        ...opts,
+      })
+      expect(outcome.acceptanceSteps).toEqual([])
+    }
   })
 })

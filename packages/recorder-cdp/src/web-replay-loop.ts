@@ -1,7 +1,8 @@
-import { toHealingRecord } from '@qa/matcher'
-import { mkdir } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Action, ReplayReport, ReplayResult, TestCase, VerificationResult } from '@qa/model'
+import { toHealingRecord } from '@qa/matcher'
+import type { AcceptanceStep, Action, ReplayReport, ReplayResult, TestCase, VerificationResult } from '@qa/model'
 import { writeFileAtomic } from '@qa/model/node'
 import {
   createReplayVerifier,
@@ -52,6 +53,12 @@ export interface WebReplayLoopOptions {
   /** Keep the actual screenshot of every step in artifactDir (`always`), or only of steps that did not pass. */
   keepActual?: 'always' | 'non-pass'
   /**
+   * Keep what `qa accept` needs in artifactDir (default true with `verify` and an artifactDir): per replayed and
+   * located step the screens before and after it (every step's actual screenshot is kept), the element's box and
+   * the healed identity (`WebReplayOutcome.acceptanceSteps`).
+   */
+  keepForAcceptance?: boolean
+  /**
    * When to settle (default `adaptive`). `always`: after every step. `adaptive`: after a step that navigated,
    * before every verified screenshot, and before a step whose element was not found at once by the first
    * strategy (the cascade then runs again on the settled page, so a heal never happens on a page that was
@@ -74,8 +81,15 @@ export interface WebReplayOutcome {
   /** The case with verified heals learnt: new identity and a `healing_history` entry on each healed step. */
   healedCase: TestCase
   healedSteps: number[]
+  /**
+   * Per step that ran and was located (with `verify` and an artifactDir): the evidence `qa accept` writes into the
+   * case; image paths are absolute (the caller makes them relative to its report).
+   */
+  acceptanceSteps: AcceptanceStep[]
   passed: boolean
 }
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 
 const pad = (n: number) => String(n).padStart(3, '0')
 
@@ -119,6 +133,7 @@ export async function replayOnPage(
   page: ReplayPage,
   opts: WebReplayLoopOptions,
 ): Promise<WebReplayOutcome> {
+  const keepForAcceptance = Boolean(opts.verify && opts.artifactDir) && opts.keepForAcceptance !== false
   const verifier = createReplayVerifier({
     testCaseName: testCase.name,
     baseDir: opts.caseDir,
@@ -128,11 +143,12 @@ export async function replayOnPage(
     ...(opts.policy ? { policy: opts.policy } : {}),
     ...(opts.compareIgnore ? { compare: { ignore: opts.compareIgnore } } : {}),
     artifactDir: opts.artifactDir ?? null,
-    ...(opts.keepActual ? { keepActual: opts.keepActual } : {}),
+    ...(keepForAcceptance ? { keepActual: 'always' as const } : opts.keepActual ? { keepActual: opts.keepActual } : {}),
   })
   if (opts.verify) await verifier.preload(testCase.actions)
   const healedCase: TestCase = structuredClone(testCase)
   const healedSteps: number[] = []
+  const acceptanceSteps: AcceptanceStep[] = []
   const replayResults: ReplayResult[] = []
   const gate = createRootCauseGate({ maxFailures: opts.maxFailures ?? null })
   /** The screenshot of the page when the last step failed, and the fingerprint it was taken at (reused). */
@@ -187,7 +203,7 @@ export async function replayOnPage(
       // the screen before the step, to see a change somewhere else instead of the expected one (verification)
       const unchangedShot = plan.quick && failureShot && failureShot.fingerprint === fingerprintNow ? failureShot : null
       const screenBefore =
-        opts.verify && opts.verifyRegion !== false && action.actionType !== 'assert'
+        opts.verify && (opts.verifyRegion !== false || keepForAcceptance) && action.actionType !== 'assert'
           ? (unchangedShot?.bytes ?? (await page.screenshot().catch(() => null)))
           : null
       const started = performance.now()
@@ -367,6 +383,20 @@ export async function replayOnPage(
           healedSteps.push(index)
         }
       }
+      if (keepForAcceptance && result.success && opts.artifactDir) {
+        acceptanceSteps.push(
+          await acceptanceEvidence({
+            index,
+            action,
+            result,
+            located,
+            verification,
+            before: screenBefore,
+            healedTo: step.healedIdentity,
+            artifactDir: opts.artifactDir,
+          }),
+        )
+      }
       opts.onStep?.({
         index,
         total,
@@ -381,5 +411,63 @@ export async function replayOnPage(
   }
 
   const report = verifier.buildReport(opts.maxFailures ? { maxFailures: opts.maxFailures } : {})
-  return { report, replayResults, healedCase, healedSteps, passed: report.passed ?? verifier.determineTestResult() }
+  return {
+    report,
+    replayResults,
+    healedCase,
+    healedSteps,
+    acceptanceSteps,
+    passed: report.passed ?? verifier.determineTestResult(),
+  }
+}
+
+/**
+ * What `qa accept` needs of a step that ran: its screens before and after (the after-screen is the one the
+ * verdict compared), their hashes (a later replay into the same folder may overwrite them), the element's box,
+ * the input's point, and a heal's new identity. Images are written to `artifactDir`; paths are absolute.
+ */
+async function acceptanceEvidence(s: {
+  index: number
+  action: Action
+  result: ReplayResult
+  located: LocatedTarget | null
+  verification: VerificationResult | undefined
+  before: Uint8Array | null
+  healedTo: { identity: NonNullable<Action['identity']>; selectors: NonNullable<Action['selectors']> } | null
+  artifactDir: string
+}): Promise<AcceptanceStep> {
+  const entry: AcceptanceStep = { actionIndex: s.index }
+  if (s.verification) entry.verdict = s.verification.finalResult
+  if (s.before) {
+    const path = join(s.artifactDir, `step-${pad(s.index)}-before.png`)
+    await writeFileAtomic(path, s.before, { overwrite: true })
+    entry.screenshotBefore = path
+    entry.screenshotBeforeSha256 = sha256(s.before)
+  }
+  const after = s.verification?.actualScreenshot
+  if (after) {
+    const bytes = await readFile(after).catch(() => null)
+    if (bytes) {
+      entry.screenshotAfter = after
+      entry.screenshotAfterSha256 = sha256(bytes)
+    }
+  }
+  const found = s.located?.status === 'found' && !s.located.coordinateFallback ? s.located : null
+  const box = found?.element?.boundingBox
+  if (box) entry.elementBox = { x: box.x, y: box.y, width: box.width, height: box.height }
+  if (found && s.result.actualCoords) entry.actualCoords = { ...s.result.actualCoords }
+  if (found) {
+    const record = toHealingRecord(found, {
+      original: { x: s.action.x, y: s.action.y },
+      previousSelector: s.action.selectors?.css ?? null,
+      verified: s.verification?.finalResult === 'pass',
+    })
+    if (record && s.healedTo) {
+      record.newSelector = s.healedTo.selectors.css ?? null
+      entry.healing = record
+      entry.identity = structuredClone(s.healedTo.identity)
+      entry.selectors = structuredClone(s.healedTo.selectors)
+    }
+  }
+  return entry
 }

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { MaskRect, QaConfig } from '@qa/model'
 import type { VisionReverifier } from '@qa/verifier'
@@ -106,6 +108,8 @@ export function webReplayer(opts: WebReplayerOptions = {}): WebSuiteReplayFn {
     signal.addEventListener('abort', onAbort, { once: true })
     try {
       if (signal.aborted) throw new Error('The run was canceled.')
+      // the case as this replay reads it: a report names it by hash, so `qa accept` refuses a case changed since
+      const caseBytes = (opts.verify ?? true) && caseFile ? await readFile(caseFile).catch(() => null) : null
       const outcome = await replayWebCase(testCase, {
         page: session.page,
         caseDir,
@@ -131,6 +135,13 @@ export function webReplayer(opts: WebReplayerOptions = {}): WebSuiteReplayFn {
         env: opts.env ?? {},
         onStep,
       })
+      // what `qa accept <suite report.json>` needs: the case's hash now and the steps' evidence (absolute paths)
+      if (caseBytes && caseFile)
+        outcome.report.acceptance = {
+          caseFile: resolve(caseFile),
+          caseSha256: createHash('sha256').update(caseBytes).digest('hex'),
+          steps: outcome.acceptanceSteps,
+        }
       return { report: outcome.report, passed: outcome.passed }
     } finally {
       signal.removeEventListener('abort', onAbort)

@@ -1,6 +1,6 @@
 // Issue 28 on a desktop case (real X display, Xvfb, no browser): the first failed step is the first cause, the
 // failures after it say so, and --max-failures stops the case early; the steps after it are reported as not run.
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CURRENT_FORMAT_VERSION, parseReplayReport } from '@qa/model'

@@ -1,4 +1,5 @@
 import type { CommandClass } from 'clipanion'
+import { AcceptCommand } from './accept'
 import { DemoCommand } from './demo'
 import { DoctorCommand } from './doctor'
 import { EnrichCommand } from './enrich'
@@ -28,6 +29,7 @@ export const commands: CommandClass[] = [
   RecordDesktopCommand,
   EnrichCommand,
   ReplayCommand,
+  AcceptCommand,
   ImportDevtoolsCommand,
   ExportDevtoolsCommand,
   ExportPlaywrightCommand,

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import { serializeReplayReport } from '@qa/model'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { isDirectory, loadTestCase, saveTestCase, writeFileAtomic } from '@qa/model/node'
@@ -5,6 +6,7 @@ import { openBrowser, replayWebCase } from '@qa/recorder-cdp'
 import { healsFolderOf } from '@qa/recorder-desktop'
 import { type ReportFormat, renderReport, writeReports } from '@qa/verifier'
 import { Command, Option } from 'clipanion'
+import { acceptFromReport, checkStepsExist, relativizeAcceptance, requestedSteps, sha256 } from '../accept-baselines'
 import { QaCommand } from '../base-command'
 import { replayDesktopFromCli } from '../desktop-replay'
 import { loadConfig } from '../config'
@@ -12,7 +14,7 @@ import { reverifierOf } from '../reverifier'
 import { createProgress } from '../progress'
 import { reportLine } from '../report-line'
 import { firstCauseLine, replayStepLine } from '../step-line'
-import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
+import { EXIT_PASS, EXIT_TEST_FAILED, EXIT_USAGE } from '../exit-codes'
 import { caseInputs, guardOutputs } from '../output-guard'
 import { parsePositiveInt, parseRatioFlag, parseUrlFlag, parseViewport, UsageError } from '../usage-error'
 import { replayFolderFromCli } from './replay-shard'
@@ -46,8 +48,21 @@ export class ReplayCommand extends QaCommand {
       --save-heals works with one case only.
       --junit and --save-heals never name the case or one of its screenshots, and an existing file needs --force;
       both are checked before the browser starts.
+      --update-baselines (web, with --verify, one case) accepts this replay's look as the case's new baseline, as
+      Playwright's --update-snapshots does: alone, every step that failed or healed (or warned on a compared screen); with a list
+      (--update-baselines 3,5 or 2-4, step numbers from 1 as the report shows them) those steps, passed ones too.
+      Each accepted step gets the screenshots taken in this replay (before and after), an element crop cut at
+      the element's box, its new place, and for a heal its new identity and selectors with a healing_history
+      entry. Only a step that was replayed and located can be accepted; a step whose element was not found is
+      refused and named. The case is replaced atomically; the previous baseline (the case file and every
+      screenshot it refers to) is kept in .<case>.history/<time>/ beside the case's screenshot folder
+      (cases/login.json → cases/.login.history/). The same from a report written earlier: qa accept <report.json>.
+      Every --verify replay with a report folder keeps what accepting needs: the JSON report's "acceptance"
+      (the case's SHA-256, per step the screens before and after in <report-dir>/artifacts, the element's box).
       Exit code: 0 the test passed, 1 a step failed, 2 bad input (unreadable case, a case with no actions, a
-      folder with an unreadable case or none at all, unreachable URL, bad flag).
+      folder with an unreadable case or none at all, unreachable URL, bad flag). With --update-baselines: 0 when
+      every step to accept was accepted (the case is green on this build), 1 when some could not be (named),
+      2 when none of them could (nothing written).
     `,
     examples: [
       [
@@ -57,6 +72,8 @@ export class ReplayCommand extends QaCommand {
       ['Every case of a folder against another host', '$0 replay cases/ --base-url http://staging.local:8080/'],
       ['CI: JUnit + JSON only on stdout', '$0 replay cases/login.json --verify --junit results.xml --json'],
       ['Every case of a folder, as the 2nd of 4 CI shards', '$0 replay cases/ --shard 2/4 --verify'],
+      ['Accept the new look of every changed or healed step', '$0 replay cases/login.json --verify --update-baselines'],
+      ['Accept steps 3 and 5 only', '$0 replay cases/login.json --verify --update-baselines 3,5'],
       [
         'Learn verified heals into a new case',
         '$0 replay cases/login.json --verify --save-heals cases/login.healed.json',
@@ -82,6 +99,11 @@ export class ReplayCommand extends QaCommand {
   junit = Option.String('--junit', { description: 'Also write a JUnit XML report to this file.' })
   saveHeals = Option.String('--save-heals', {
     description: 'Write the case with verified heals learnt to this new file.',
+  })
+  updateBaselines = Option.String('--update-baselines', {
+    tolerateBoolean: true,
+    description:
+      'Accept this replay as the new baseline (needs --verify): alone, every step that failed or healed; or the steps listed, from 1 (3,5 or 2-4). The old baseline is kept in .<case>.history/.',
   })
   force = Option.Boolean('--force', false, {
     description: 'Replace the --junit and --save-heals files when they exist.',
@@ -144,6 +166,11 @@ export class ReplayCommand extends QaCommand {
           `--url with a folder means --base-url: every recorded URL on a case's recorded origin moves onto ${url}.`,
         )
       // a flag the folder route does not honour is refused, never silently dropped (issue 16)
+      if (this.updateBaselines !== undefined)
+        throw new UsageError(
+          `--update-baselines works with one case, not with a folder or --shard (${this.casePath}); nothing was replayed.`,
+          'Replay one case: qa replay <case.json> --verify --update-baselines; or accept a case of a folder replayed with --verify from its own report: qa accept <report-dir>/runs/<run>/<case>/report.json [--steps 3,5].',
+        )
       if (this.saveHeals !== undefined)
         throw new UsageError(
           `--save-heals works with one case, not with a folder or --shard (${this.casePath}); nothing was replayed.`,
@@ -167,8 +194,31 @@ export class ReplayCommand extends QaCommand {
     }
     if (this.saveHeals && !this.verify)
       throw new UsageError('--save-heals needs --verify: a heal is learnt only when the step is proven right.')
+    const update =
+      this.updateBaselines === undefined ? null : requestedSteps(this.updateBaselines, '--update-baselines')
+    if (update && !this.verify)
+      throw new UsageError(
+        '--update-baselines needs --verify: the new baseline is the screens this replay verified; nothing was replayed.',
+        `Run: qa replay ${this.casePath} --verify --update-baselines${typeof this.updateBaselines === 'string' ? ` ${this.updateBaselines}` : ''}`,
+      )
+    if (update && this.saveHeals)
+      throw new UsageError(
+        '--update-baselines and --save-heals were both given: --update-baselines writes the heals into the case itself; nothing was replayed.',
+        'Pass one of them.',
+      )
     const loaded = await loadTestCase(this.casePath)
     const tc = loaded.testCase
+    // the case's bytes as the replay read them (loadTestCase checked it is a regular file of a sane size): a report
+    // names them by hash, so `qa accept` refuses a case changed since
+    const caseSha256 = sha256(await readFile(loaded.file).catch(() => Buffer.alloc(0)))
+    if (update) {
+      if (tc.platform !== 'web')
+        throw new UsageError(
+          `--update-baselines works for web cases; ${this.casePath} is a ${tc.platform} case (the desktop replay does not keep each step's screens and located box); nothing was replayed.`,
+          'Record the desktop flow again (qa record desktop), or keep verified heals with --save-heals <new.json>.',
+        )
+      checkStepsExist(update, tc.actions.length, '--update-baselines', this.casePath)
+    }
     if (tc.actions.length === 0)
       throw new UsageError(
         `${this.casePath} has no actions; there is nothing to replay.`,
@@ -254,6 +304,10 @@ export class ReplayCommand extends QaCommand {
       await session.close()
     }
     const formats: ReportFormat[] = config.replay.reportFormats
+    if (this.verify) {
+      outcome.report.acceptance = { caseFile: loaded.file, caseSha256, steps: outcome.acceptanceSteps }
+      relativizeAcceptance(outcome.report, reportDir)
+    }
     const written = await writeReports(outcome.report, reportDir, formats, { baseDir: loaded.dir })
     if (this.junit)
       await writeFileAtomic(this.junit, await renderReport(outcome.report, 'junit', { baseDir: loaded.dir }), {
@@ -269,6 +323,23 @@ export class ReplayCommand extends QaCommand {
       if (cause) this.out(cause)
       this.out(outcome.report.summary)
       this.out(reportLine(written))
+    }
+    if (update) {
+      // the report as written (or as it would be: its paths are relative to the report folder)
+      const accepted = await acceptFromReport({
+        report: outcome.report,
+        reportFile: written.json ?? join(reportDir, 'replay.json'),
+        requested: update,
+        flag: '--update-baselines',
+        log,
+      }).catch((e: unknown) => {
+        this.err(`qa: ${(e as Error).message}`)
+        if ((e as { hint?: string }).hint) this.err(`hint: ${(e as { hint?: string }).hint}`)
+        return null
+      })
+      if (!accepted) return EXIT_USAGE
+      if (accepted.historyDir === null) return outcome.passed ? EXIT_PASS : EXIT_TEST_FAILED
+      return accepted.exitCode
     }
     return outcome.passed ? EXIT_PASS : EXIT_TEST_FAILED
   }
