@@ -9,6 +9,7 @@ export const mutationOps = [
   'decoy-siblings',
   'reordered-siblings',
   'removal',
+  'restyled',
 ] as const
 export type MutationOp = (typeof mutationOps)[number]
 
@@ -90,15 +91,19 @@ export function corpusPageScript(cfg: PageScriptConfig): void {
 
   // ---- ground truth: trusted input events, reported to the server ----
   const report = (e: Event) => {
-    if (!e.isTrusted) return
     const path = e.composedPath().filter((n): n is Element => n instanceof Element)
     const target = path[0]
     if (!target) return
+    // A tool may pick an option of a native <select> through the DOM (as Playwright's selectOption does): no
+    // trusted event, but the value did change. Reported under a kind of its own, so only a judge that asks for
+    // it counts it.
+    const untrustedSelect = !e.isTrusted && e.type === 'change' && target instanceof HTMLSelectElement
+    if (!e.isTrusted && !untrustedSelect) return
     const chain = path.slice(0, 12).map((n) => truthOf(n))
     const me = e as MouseEvent
     const body = JSON.stringify({
       run: cfg.run,
-      kind: e.type,
+      kind: untrustedSelect ? 'untrusted-change' : e.type,
       truth: chain[0],
       chain,
       tag: target.tagName.toLowerCase(),
@@ -253,6 +258,19 @@ export function corpusPageScript(cfg: PageScriptConfig): void {
     for (const el of Array.from(document.querySelectorAll('form, .card, table')).slice(0, 20)) {
       ;(el as HTMLElement).style.marginLeft = '24px'
     }
+  }
+  // A new theme: another typeface and size (so text reflows and blocks move), square corners, other colours for
+  // buttons and links. Nothing is added or removed: every control is still there, with its words.
+  const restyle = () => {
+    const style = document.createElement('style')
+    style.textContent = `body { font-family: Georgia, 'DejaVu Serif', serif !important; font-size: 15px !important }
+      button, .btn, input, select, textarea, .form-control, .form-select, .card, .dropdown-menu, .modal-content
+        { border-radius: 0 !important }
+      .btn, button { letter-spacing: 0.04em !important; padding-left: 1.1em !important; padding-right: 1.1em !important }
+      .btn-primary, .bg-primary { background-color: #2e6b3a !important; border-color: #2e6b3a !important }
+      a { color: #8a3b12 }`
+    injected.add(style)
+    document.head.appendChild(style)
   }
   const SYNONYMS: Record<string, string> = {
     save: 'Store',
@@ -498,6 +516,7 @@ export function corpusPageScript(cfg: PageScriptConfig): void {
     if (ops.has('reordered-siblings')) reorder()
     if (ops.has('extra-wrappers')) wrap()
     if (ops.has('layout-shift')) shift()
+    if (ops.has('restyled')) restyle()
   }
 
   // ---- wait for the page to render, then assign truth ids, mutate, release ----

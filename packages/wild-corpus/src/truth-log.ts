@@ -2,7 +2,10 @@
 export interface TruthEvent {
   /** The `/m/<run>/…` prefix or the variant's name. */
   readonly run: string
-  /** DOM event type: pointerdown, click, dblclick, contextmenu, input, change. */
+  /**
+   * DOM event type: pointerdown, click, dblclick, contextmenu, input, change; or `untrusted-change`: a `<select>`
+   * whose value a script changed (no trusted event, as Playwright's selectOption does it).
+   */
   readonly kind: string
   /** Truth id of the event target: its structural path in the page before any mutation. */
   readonly truth: string

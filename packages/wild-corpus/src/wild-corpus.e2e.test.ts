@@ -126,4 +126,49 @@ describe('wild corpus', () => {
     await page.close()
     await plain.page.close()
   })
+
+  it('restyled: another typeface and colours, the controls and their words stay, blocks move', async () => {
+    const page = 'sb-admin/dist/login.html'
+    const plain = await open(corpus.pageUrl(page))
+    const restyled = await corpus.variant({ ops: ['restyled'] })
+    const r = await open(restyled.pageUrl(page))
+    const look = (p: Page) =>
+      p.getByRole('link', { name: 'Login' }).evaluate((el) => {
+        const s = getComputedStyle(el)
+        const box = el.getBoundingClientRect()
+        return { font: s.fontFamily, radius: s.borderTopLeftRadius, background: s.backgroundColor, x: box.x, y: box.y }
+      })
+    const before = await look(plain.page)
+    const after = await look(r.page)
+    expect(after.font).toMatch(/Georgia/)
+    expect(after.radius).toBe('0px')
+    expect(after.background).not.toBe(before.background)
+    expect([after.x, after.y]).not.toEqual([before.x, before.y])
+    // every control of the page is still there, with its words and its truth id
+    const controls = (p: Page) =>
+      p.locator('a, button, input, label').evaluateAll((els) =>
+        els.map((el) => {
+          const detail: { truth?: string } = {}
+          el.dispatchEvent(new CustomEvent('qa-corpus-truth', { detail, bubbles: true }))
+          return `${detail.truth} ${(el.textContent ?? '').trim()}`
+        }),
+      )
+    expect(await controls(r.page)).toEqual(await controls(plain.page))
+    await plain.page.close()
+    await r.page.close()
+    await restyled.close()
+  })
+
+  it("a <select> changed by a script (Playwright's selectOption) is reported apart, as untrusted-change", async () => {
+    const { page } = await open(corpus.pageUrl('gentelella/dist/production/form.html'))
+    const select = page.locator('#client')
+    const truth = await select.evaluate(askTruth)
+    corpus.truth.clear()
+    await select.selectOption({ index: 2 })
+    const changed = await corpus.truth.waitFor((e) => e.kind === 'untrusted-change', 5000)
+    expect(changed).toMatchObject({ truth, value: await select.inputValue() })
+    // never as a trusted change, and nothing else untrusted is reported
+    expect(corpus.truth.events().map((e) => e.kind)).toEqual(['untrusted-change'])
+    await page.close()
+  })
 })
