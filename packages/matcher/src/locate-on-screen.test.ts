@@ -429,7 +429,7 @@ describe('locateOnScreen: where the program window puts the element (the window 
     const { step, screen } = await setup({ ...scaled, rows })
     const r = await locateOnScreen(step, { capture: async () => screen })
     expect(r.status).toBe('not_found')
-  })
+  }, 180_000) // a multi-scale template search over a whole screen: minutes on a loaded 2-core machine, not a speed limit
 
   it('with the window, the cell at its place in the moved and enlarged window is clicked', async () => {
     const { step, screen, target } = await setup({ ...scaled, rows })
@@ -443,7 +443,7 @@ describe('locateOnScreen: where the program window puts the element (the window 
     expect(Math.abs((r.point?.y ?? 0) - (target.y + 33.5))).toBeLessThanOrEqual(3)
     expect(r.scale).toBeCloseTo(1.4, 1)
     expect(r.attempts.at(-1)?.detail).toMatch(/^at the window's place: at \(\d+, \d+\), where the window/)
-  })
+  }, 180_000)
 
   it('refuses a window resized unevenly: its content was relaid out, the place says nothing', async () => {
     const { step, screen } = await setup({ ...scaled, rows })
