@@ -1,4 +1,4 @@
-import type { FirstCause, VerificationResult } from '@qa/model'
+import type { FirstCause, Point, ReplayResult, VerificationResult } from '@qa/model'
 
 /**
  * Root cause first (issue 28, Build 4). Every step of a case runs (seed 000), but after a step fails "not found",
@@ -119,6 +119,33 @@ export function notRunResult(opts: {
     notRun: true,
     ...(opts.expectedScreenshot ? { expectedScreenshot: opts.expectedScreenshot } : {}),
   }
+}
+
+/**
+ * A step the replay did not run (the `--max-failures` limit was reached), as both replay loops (web and desktop)
+ * report it: its failed verification and a replay result that says why, with no time spent.
+ */
+export function notRunStep(opts: {
+  actionId: string
+  actionIndex: number
+  description: string
+  maxFailures: number
+  originalCoords: Point
+  expectedScreenshot?: string | null
+}): { verification: VerificationResult; result: ReplayResult } {
+  const verification = notRunResult(opts)
+  const result: ReplayResult = {
+    actionId: opts.actionId,
+    actionIndex: opts.actionIndex,
+    success: false,
+    method: 'none',
+    originalCoords: opts.originalCoords,
+    matchConfidence: 0,
+    screenTransitionVerified: false,
+    errorMessage: verification.reason ?? 'Not run.',
+    durationMs: 0,
+  }
+  return { verification, result }
 }
 
 /** `Not found` failures: the step's element was not found (web `Element not found…`, desktop `… not found …`). */
