@@ -5,7 +5,7 @@
  * highlight is read over CDP from the toolbar's closed shadow root (never by a page script). A pick on the modal's
  * title asserts the heading, not the dialog around it, and no recorded screenshot shows the highlight.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -14,7 +14,7 @@ import { decodeFrame, TOOLBAR_TAG } from '@qa/recorder-cdp'
 import { startXvfb, type VirtualDisplay } from '@qa/recorder-desktop'
 import { type Browser, type CDPSession, chromium, type Locator, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHandInput, type HandInput, startRecordingByHand } from './__tests__/hand-input'
+import { createHandInput, type HandInput, startOwnChromium, startRecordingByHand } from './__tests__/hand-input'
 import { runCli } from './run-cli'
 import { type CorpusServer, startCorpusServer } from './start-corpus-server'
 
@@ -120,31 +120,18 @@ beforeAll(async () => {
   profile = await mkdtemp(join(tmpdir(), 'qa-assert-pick-chrome-'))
   const port = 9300 + Math.floor(Math.random() * 500)
   // the person's browser, one window, one tab
-  own = spawn(
-    CHROMIUM,
-    [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--no-default-browser-check',
-      '--window-position=0,0',
-      '--window-size=1280,900',
-      `--user-data-dir=${profile}`,
-      `--remote-debugging-port=${port}`,
-      'about:blank',
-    ],
-    { stdio: 'ignore', env: { ...process.env, DISPLAY: xvfb.display } },
-  )
-  started.push(own)
-  for (;;) {
-    const up = await fetch(`http://127.0.0.1:${port}/json/version`).then(
-      (r) => r.ok,
-      () => false,
-    )
-    if (up) break
-    await sleep(100)
-  }
-  cdpUrl = `http://127.0.0.1:${port}`
+  const chrome = await startOwnChromium({
+    executablePath: CHROMIUM,
+    display: xvfb.display,
+    profile,
+    port,
+    urls: ['about:blank'],
+    args: ['--window-position=0,0', '--window-size=1280,900'],
+    maxWaitMs: Number.POSITIVE_INFINITY,
+    started,
+  })
+  own = chrome.child
+  cdpUrl = chrome.cdpUrl
   person = await chromium.connectOverCDP(cdpUrl)
   tab = person.contexts().flatMap((c) => c.pages())[0] as Page
   // calibrate: where the viewport is on the screen (a listener in the blank tab, gone with the navigation)

@@ -6,7 +6,7 @@
  * the saved case must replay on the unchanged page and heal on a changed one. Then every way out (the toolbar's
  * Stop, Ctrl-C, closing the window, killing the browser) must leave a valid case with the steps so far.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { type ChildProcess, execFile } from 'node:child_process'
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -24,6 +24,7 @@ import {
   type HandInput,
   type HandRecording,
   probeToolbarLayout,
+  startOwnChromium,
   startRecordingByHand,
 } from './__tests__/hand-input'
 import { askTruth, type MutationOp } from './page-script'
@@ -1420,29 +1421,16 @@ describe('qa record web --cdp: in the tab the person is on, in their own running
     profile = await mkdtemp(join(tmpdir(), 'qa-own-chrome-'))
     port = 9300 + Math.floor(Math.random() * 500)
     // the person's browser: their own window and profile, two tabs, the second one in front
-    own = spawn(
-      CHROMIUM,
-      [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--no-default-browser-check',
-        `--user-data-dir=${profile}`,
-        `--remote-debugging-port=${port}`,
-        'about:blank',
-        `${app.url}/login`,
-      ],
-      { stdio: 'ignore', env: { ...process.env, DISPLAY: xvfb.display } },
-    )
-    started.push(own)
-    for (let i = 0; i < 100; i++) {
-      const up = await fetch(`http://127.0.0.1:${port}/json/version`).then(
-        (r) => r.ok,
-        () => false,
-      )
-      if (up) break
-      await sleep(100)
-    }
+    own = (
+      await startOwnChromium({
+        executablePath: CHROMIUM,
+        display: xvfb.display,
+        profile,
+        port,
+        urls: ['about:blank', `${app.url}/login`],
+        started,
+      })
+    ).child
   })
   afterAll(async () => {
     if (own?.exitCode === null) {

@@ -233,3 +233,52 @@ export async function probeToolbarLayout(page: Page, sampleText: string): Promis
   }
   return { buttons, editor: await visibleButtons() }
 }
+
+export interface OwnChromiumOptions {
+  executablePath: string
+  display: string
+  /** The person's profile folder. */
+  profile: string
+  port: number
+  /** The tabs it opens with, the last one in front. */
+  urls: string[]
+  /** More switches (a window's place and size). */
+  args?: string[]
+  /** How long to wait for its DevTools endpoint; Infinity: until it answers. */
+  maxWaitMs?: number
+  /** The child is pushed here as soon as it is spawned. */
+  started?: ChildProcess[]
+}
+
+/**
+ * The person's own running Chromium on the display (their profile, their tabs), with a DevTools port for
+ * `qa record web --cdp` to attach to; waits until the endpoint answers. `cdpUrl`: `http://127.0.0.1:<port>`.
+ */
+export async function startOwnChromium(opts: OwnChromiumOptions): Promise<{ child: ChildProcess; cdpUrl: string }> {
+  const child = spawn(
+    opts.executablePath,
+    [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--no-default-browser-check',
+      ...(opts.args ?? []),
+      `--user-data-dir=${opts.profile}`,
+      `--remote-debugging-port=${opts.port}`,
+      ...opts.urls,
+    ],
+    { stdio: 'ignore', env: { ...process.env, DISPLAY: opts.display } },
+  )
+  opts.started?.push(child)
+  const cdpUrl = `http://127.0.0.1:${opts.port}`
+  const tries = (opts.maxWaitMs ?? 10_000) / 100
+  for (let i = 0; i < tries; i++) {
+    const up = await fetch(`${cdpUrl}/json/version`).then(
+      (r) => r.ok,
+      () => false,
+    )
+    if (up) break
+    await sleep(100)
+  }
+  return { child, cdpUrl }
+}
