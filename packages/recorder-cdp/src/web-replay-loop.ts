@@ -175,13 +175,10 @@ export async function replayOnPage(
           : null
       const plan = gate.plan(fingerprintNow)
       if (!plan.run) {
-        const { verification, result } = notRunStep({
+        const { verification, result } = notRunStep(action, {
           actionId: `action-${pad(index)}`,
           actionIndex: index,
-          description: action.description,
           maxFailures: opts.maxFailures as number,
-          originalCoords: { x: action.x, y: action.y },
-          expectedScreenshot: action.screenshotPath ?? null,
         })
         verifier.recordResult(verification)
         verifier.recordReplayResult(result)

@@ -266,13 +266,10 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
   const gate = createRootCauseGate({ maxFailures: opts.maxFailures ?? null })
   for (const [index, action] of tc.actions.entries()) {
     if (!gate.plan(null).run) {
-      const { verification, result } = notRunStep({
+      const { verification, result } = notRunStep(action, {
         actionId: `action_${String(index).padStart(4, '0')}`,
         actionIndex: index,
-        description: action.description,
         maxFailures: opts.maxFailures as number,
-        originalCoords: { x: action.x, y: action.y },
-        expectedScreenshot: action.screenshotPath ?? null,
       })
       results.push(result)
       verifier.recordResult(verification)

@@ -111,14 +111,10 @@ describe('not run and not found', () => {
   })
 
   it('a step not run is reported as a failed replay result that says why, with no time spent', () => {
-    const { verification, result } = notRunStep({
-      actionId: 'action-0002',
-      actionIndex: 2,
-      description: 'Click "저장"',
-      maxFailures: 2,
-      originalCoords: { x: 10, y: 20 },
-      expectedScreenshot: 'shot.png',
-    })
+    const { verification, result } = notRunStep(
+      { description: 'Click "저장"', x: 10, y: 20, screenshotPath: 'shot.png' },
+      { actionId: 'action-0002', actionIndex: 2, maxFailures: 2 },
+    )
     expect(verification).toMatchObject({ notRun: true, expectedScreenshot: 'shot.png' })
     expect(result).toMatchObject({ actionId: 'action-0002', success: false, method: 'none', durationMs: 0 })
     expect(result.errorMessage).toBe(verification.reason)
