@@ -19,20 +19,19 @@
  * action, the value landed) with a failing verdict; a false pass is a step truth says was wrong or missing with a
  * passing verdict.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { argv } from 'node:process'
-import { promisify } from 'node:util'
 import type { Browser, Locator, Page } from 'playwright-core'
+import { openBrowser } from '../../packages/recorder-cdp/dist/index.js'
+import { startXvfb } from '../../packages/recorder-desktop/dist/index.js'
 import {
-  installRecorderToolbarInPage,
-  openBrowser,
-  TOOLBAR_BINDING,
-  TOOLBAR_TAG,
-} from '../../packages/recorder-cdp/dist/index.js'
-import { setClipboard, startXvfb } from '../../packages/recorder-desktop/dist/index.js'
+  createHandInput,
+  type HandInput,
+  probeToolbarLayout,
+  startRecordingByHand,
+} from '../../packages/wild-corpus/src/__tests__/hand-input'
 import {
   askTruth,
   type CorpusServer,
@@ -54,7 +53,6 @@ const KEEP = flag('--keep')
 const CLI = resolve(opt('--cli') ?? 'apps/cli/bin/qa.js')
 const CHROMIUM = process.env.QA_CHROMIUM ?? '/usr/bin/chromium'
 const VIEWPORT = { width: 1280, height: 720 }
-const run = promisify(execFile)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** The changed build: reworded, moved, restyled. Every target of every flow is still on the page. */
@@ -151,45 +149,14 @@ export const FLOWS: Flow[] = [
 // ---------------------------------------------------------------------------------------------------------------
 // Real X input on a display of our own
 
-let display = ''
 /** Seconds the live list of `qa record web` lagged behind the person's last step (when over 2.5 s). */
 const lagged: number[] = []
-/** Where the page's viewport (0, 0) is on the screen: measured once with a window as the recorder opens it. */
-let origin = { x: 0, y: 0 }
-const xdo = async (...args: string[]) =>
-  (await run('xdotool', args, { env: { ...process.env, DISPLAY: display } })).stdout.trim()
-
-/** A person's click: the mouse travels there in a few moves, then a quick click with no hold, then a pause. */
-async function clickAt(p: { x: number; y: number }, pause = 900): Promise<void> {
-  const to = { x: Math.round(origin.x + p.x), y: Math.round(origin.y + p.y) }
-  const from = (await xdo('getmouselocation', '--shell')).match(/X=(\d+)\nY=(\d+)/)
-  const [fx, fy] = from ? [Number(from[1]), Number(from[2])] : [0, 0]
-  let at = { x: fx, y: fy }
-  for (const f of [0.3, 0.7, 1]) {
-    const next = { x: Math.round(fx + (to.x - fx) * f), y: Math.round(fy + (to.y - fy) * f) }
-    if (next.x !== at.x || next.y !== at.y) await xdo('mousemove', '--sync', String(next.x), String(next.y))
-    at = next
-    await sleep(40)
-  }
-  await xdo('click', '1')
-  await sleep(pause)
-}
-/** Typing right after the click (no pause before it); Hangul pasted as a person's IME would commit it. */
-async function typeText(text: string): Promise<void> {
-  for (const part of text.match(/[\x20-\x7e]+|[^\x20-\x7e]+/gu) ?? []) {
-    if (/^[\x20-\x7e]+$/.test(part)) await xdo('type', '--delay', '70', part)
-    else {
-      await setClipboard(part)
-      await xdo('key', 'ctrl+v')
-      await sleep(300)
-    }
-  }
-  await sleep(1000)
-}
-const pressKey = async (key: string, pause = 800) => {
-  await xdo('key', key)
-  await sleep(pause)
-}
+/**
+ * A person's hands: the mouse travels in a few moves, quick clicks with no hold and a pause, typing right after the
+ * click (no pause before it), Hangul pasted as a person's IME would commit it. Its origin (where the page's viewport
+ * (0, 0) is on the screen) is measured once with a window as the recorder opens it.
+ */
+let hand: HandInput
 
 // ---------------------------------------------------------------------------------------------------------------
 // Planning in a probe browser: where each target is, its truth id, its label
@@ -275,40 +242,8 @@ async function labelsOn(browser: Browser, url: string, truths: string[]): Promis
 async function toolbarButtons(browser: Browser): Promise<Record<string, { x: number; y: number }>> {
   const { page, close } = await openBrowser({ browser, viewport: VIEWPORT })
   try {
-    await page.setContent('<body></body>')
-    await page.evaluate(() => {
-      const attach = Element.prototype.attachShadow
-      Element.prototype.attachShadow = function (init) {
-        return attach.call(this, { ...init, mode: 'open' })
-      }
-    })
-    await page.evaluate(installRecorderToolbarInPage, { binding: TOOLBAR_BINDING, tag: TOOLBAR_TAG })
-    const visibleButtons = () =>
-      page.evaluate((tag) => {
-        const root = document.querySelector(tag)?.shadowRoot
-        return Object.fromEntries(
-          Array.from(root?.querySelectorAll('button') ?? [])
-            .filter((b) => b.getClientRects().length > 0)
-            .map((b) => {
-              const r = b.getBoundingClientRect()
-              return [b.textContent?.trim() ?? '', { x: r.left + r.width / 2, y: r.top + r.height / 2 }]
-            }),
-        )
-      }, TOOLBAR_TAG)
-    const modes = await visibleButtons()
-    // the editor a text pick opens (its Add button): Assert text, a click on the page, the editor as Node opens it
-    const assertText = modes['Assert text']
-    if (assertText) {
-      await page.mouse.click(assertText.x, assertText.y)
-      await page.mouse.click(100, 100)
-      await page.evaluate(
-        (request) =>
-          (window as unknown as Record<symbol, (r: unknown) => void>)[Symbol.for('qa.recorderToolbar.edit')]?.(request),
-        { id: 1, assert: 'text', expected: 'Some text', op: 'equals' },
-      )
-    }
-    const editor = await visibleButtons()
-    return { ...modes, ...(editor.Add ? { 'editor Add': editor.Add } : {}) }
+    const { buttons, editor } = await probeToolbarLayout(page, 'Some text')
+    return { ...buttons, ...(editor.Add ? { 'editor Add': editor.Add } : {}) }
   } finally {
     await close()
   }
@@ -333,53 +268,42 @@ async function recordByHand(
   toolbar: Record<string, { x: number; y: number }>,
   caseFile: string,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'record', 'web', url, '--out', caseFile], {
+  const rec = await startRecordingByHand(CLI, ['web', url, '--out', caseFile], {
     cwd: work,
-    env: { ...process.env, DISPLAY: display },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+    display: hand.display,
+    maxWaitMs: 60_000,
   })
-  let stdout = ''
-  let stderr = ''
-  child.stdout?.on('data', (d) => {
-    stdout += d
-  })
-  child.stderr?.on('data', (d) => {
-    stderr += d
-  })
-  const exited = new Promise<number>((r) => child.on('close', (code) => r(code ?? -1)))
+  const { child } = rec
   try {
-    for (let i = 0; i < 600 && !/Recording in the browser window/.test(stderr) && child.exitCode === null; i++)
-      await sleep(100)
-    if (!/Recording in the browser window/.test(stderr)) throw new Error(`qa record web did not start: ${stderr}`)
+    if (!rec.recording) throw new Error(`qa record web did not start: ${rec.stderr()}`)
     await sleep(1200) // a person looks at the page first
     for (const s of steps) {
       switch (s.step.kind) {
         case 'click':
-          await clickAt(s.at, 1100)
+          await hand.clickAt(s.at, 1100)
           break
         case 'type':
-          await clickAt(s.at, 150) // typing right after the click
-          await typeText(s.step.text)
+          await hand.clickAt(s.at, 150) // typing right after the click
+          await hand.typeText(s.step.text)
           break
         case 'select':
-          await clickAt(s.at, 700) // the native dropdown opens
-          await pressKey('Down', 400)
-          await pressKey('Return', 1000)
+          await hand.clickAt(s.at, 700) // the native dropdown opens
+          await hand.pressKey('Down', 400)
+          await hand.pressKey('Return', 1000)
           break
         case 'assert-visible':
         case 'assert-text': {
           const mode = s.step.kind === 'assert-visible' ? 'Assert visible' : 'Assert text'
           const button = toolbar[mode]
           if (!button) throw new Error(`the recorder toolbar has no "${mode}" button: ${Object.keys(toolbar)}`)
-          await clickAt(button, 600)
-          await clickAt(s.at, 1000)
+          await hand.clickAt(button, 600)
+          await hand.clickAt(s.at, 1000)
           // the text editor opens with the element's text: the person adds it as it is (its Add button; a page's
           // modal may hold the keyboard focus, so not Enter)
           if (s.step.kind === 'assert-text') {
             const add = toolbar['editor Add']
             if (!add) throw new Error(`the recorder toolbar's text editor has no "Add" button: ${Object.keys(toolbar)}`)
-            await clickAt(add, 900)
+            await hand.clickAt(add, 900)
           }
           break
         }
@@ -388,14 +312,18 @@ async function recordByHand(
     // the person looks at the live list in the terminal: once it shows their last step (or after 15 s), Ctrl-C
     const clicks = steps.filter((x) => x.step.kind !== 'assert-visible' && x.step.kind !== 'assert-text').length
     const asserts = steps.length - clicks
-    const listed = (re: RegExp) => stdout.split('\n').filter((l) => re.test(l)).length
+    const listed = (re: RegExp) =>
+      rec
+        .stdout()
+        .split('\n')
+        .filter((l) => re.test(l)).length
     const t0 = Date.now()
     await sleep(800)
     while (Date.now() - t0 < 15_000 && (listed(/^ {2}\d+\. Click /) < clicks || listed(/^ {2}\d+\. Assert /) < asserts))
       await sleep(200)
     if (Date.now() - t0 > 2500) lagged.push(Math.round((Date.now() - t0) / 100) / 10)
-    if (child.pid) process.kill(-child.pid, 'SIGINT')
-    return { code: await exited, stdout, stderr }
+    rec.interrupt()
+    return { code: await rec.exited, stdout: rec.stdout(), stderr: rec.stderr() }
   } finally {
     if (child.exitCode === null && child.signalCode === null && child.pid) {
       try {
@@ -589,8 +517,16 @@ async function main(): Promise<void> {
   const started = Date.now()
   const work = await mkdtemp(join(tmpdir(), 'qa-daily-loop-'))
   const xvfb = await startXvfb({ width: 1400, height: 1000 })
-  display = xvfb.display
-  process.env.DISPLAY = display
+  hand = createHandInput({
+    display: xvfb.display,
+    travel: { stepMs: 40 },
+    clickPauseMs: 900,
+    typeDelayMs: 70,
+    pasteMs: 300,
+    afterTypingMs: 1000,
+    keyPauseMs: 800,
+  })
+  process.env.DISPLAY = xvfb.display
   const probe = (await openBrowser({ executablePath: CHROMIUM })).browser
   const corpus: CorpusServer = await startCorpusServer()
   const rows: Row[] = []
@@ -601,19 +537,11 @@ async function main(): Promise<void> {
   try {
     // calibrate: a headed window as the recorder opens it, clicked by X
     const w = await openBrowser({ headless: false, executablePath: CHROMIUM, handleSignals: false })
-    await w.page.setContent('<body style="margin:0;height:100vh"></body>')
-    await w.page.evaluate(() => {
-      addEventListener('pointerdown', (e) => {
-        ;(window as unknown as { hit: number[] }).hit = [e.screenX - e.clientX, e.screenY - e.clientY]
-      })
-    })
-    await xdo('mousemove', '--sync', '400', '400')
-    await xdo('click', '1')
-    await sleep(300)
-    const hit = await w.page.evaluate(() => (window as unknown as { hit?: number[] }).hit)
-    await w.close()
-    if (!hit) throw new Error('the calibration click did not reach the page')
-    origin = { x: hit[0] as number, y: hit[1] as number }
+    try {
+      await hand.measureOrigin(w.page)
+    } finally {
+      await w.close()
+    }
     const toolbar = await toolbarButtons(probe)
 
     for (const flow of flows) {

@@ -8,7 +8,7 @@ import {
   createReplayVerifier,
   createRootCauseGate,
   isNotFoundMessage,
-  notRunResult,
+  notRunStep,
   resultWithoutScreenshot,
   stepNumber,
   type VerdictPolicy,
@@ -175,24 +175,11 @@ export async function replayOnPage(
           : null
       const plan = gate.plan(fingerprintNow)
       if (!plan.run) {
-        const limit = opts.maxFailures as number
-        const verification = notRunResult({
-          actionIndex: index,
-          description: action.description,
-          maxFailures: limit,
-          expectedScreenshot: action.screenshotPath ?? null,
-        })
-        const result: ReplayResult = {
+        const { verification, result } = notRunStep(action, {
           actionId: `action-${pad(index)}`,
           actionIndex: index,
-          success: false,
-          method: 'none',
-          originalCoords: { x: action.x, y: action.y },
-          matchConfidence: 0,
-          screenTransitionVerified: false,
-          errorMessage: verification.reason ?? 'Not run.',
-          durationMs: 0,
-        }
+          maxFailures: opts.maxFailures as number,
+        })
         verifier.recordResult(verification)
         verifier.recordReplayResult(result)
         replayResults.push(result)

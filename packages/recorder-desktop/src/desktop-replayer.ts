@@ -23,7 +23,7 @@ import {
 import {
   createReplayVerifier,
   createRootCauseGate,
-  notRunResult,
+  notRunStep,
   resultWithoutScreenshot,
   stepNumber,
   type VerdictPolicy,
@@ -266,23 +266,11 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
   const gate = createRootCauseGate({ maxFailures: opts.maxFailures ?? null })
   for (const [index, action] of tc.actions.entries()) {
     if (!gate.plan(null).run) {
-      const verification = notRunResult({
-        actionIndex: index,
-        description: action.description,
-        maxFailures: opts.maxFailures as number,
-        expectedScreenshot: action.screenshotPath ?? null,
-      })
-      const result: ReplayResult = {
+      const { verification, result } = notRunStep(action, {
         actionId: `action_${String(index).padStart(4, '0')}`,
         actionIndex: index,
-        originalCoords: { x: action.x, y: action.y },
-        success: false,
-        method: 'none',
-        matchConfidence: 0,
-        screenTransitionVerified: false,
-        errorMessage: verification.reason ?? 'Not run.',
-        durationMs: 0,
-      }
+        maxFailures: opts.maxFailures as number,
+      })
       results.push(result)
       verifier.recordResult(verification)
       verifier.recordReplayResult(result)

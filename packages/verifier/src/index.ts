@@ -81,6 +81,7 @@ export {
   isNotFoundMessage,
   markRootCause,
   notRunResult,
+  notRunStep,
   type RootCauseGate,
   type StepOutcome,
   type StepPlan,

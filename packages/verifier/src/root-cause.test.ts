@@ -1,7 +1,14 @@
 import { fc, test } from '@fast-check/vitest'
 import type { VerificationResult } from '@qa/model'
 import { describe, expect, it } from 'vitest'
-import { createRootCauseGate, isNotFoundMessage, markRootCause, notRunResult, stepNumber } from './root-cause'
+import {
+  createRootCauseGate,
+  isNotFoundMessage,
+  markRootCause,
+  notRunResult,
+  notRunStep,
+  stepNumber,
+} from './root-cause'
 
 const result = (actionIndex: number, finalResult: VerificationResult['finalResult'], notRun = false) =>
   ({
@@ -101,6 +108,17 @@ describe('not run and not found', () => {
     expect(v).toMatchObject({ finalResult: 'fail', notRun: true, screenshotSimilarity: 0 })
     expect(v.reason).toBe('Not run: the replay stopped after 1 failed step (--max-failures 1).')
     expect(stepNumber(4)).toBe(5)
+  })
+
+  it('a step not run is reported as a failed replay result that says why, with no time spent', () => {
+    const { verification, result } = notRunStep(
+      { description: 'Click "저장"', x: 10, y: 20, screenshotPath: 'shot.png' },
+      { actionId: 'action-0002', actionIndex: 2, maxFailures: 2 },
+    )
+    expect(verification).toMatchObject({ notRun: true, expectedScreenshot: 'shot.png' })
+    expect(result).toMatchObject({ actionId: 'action-0002', success: false, method: 'none', durationMs: 0 })
+    expect(result.errorMessage).toBe(verification.reason)
+    expect(result.originalCoords).toEqual({ x: 10, y: 20 })
   })
 
   it('tells "not found" messages (web and desktop) from other failures', () => {

@@ -1,4 +1,4 @@
-import type { FirstCause, VerificationResult } from '@qa/model'
+import type { Action, FirstCause, ReplayResult, VerificationResult } from '@qa/model'
 
 /**
  * Root cause first (issue 28, Build 4). Every step of a case runs (seed 000), but after a step fails "not found",
@@ -119,6 +119,34 @@ export function notRunResult(opts: {
     notRun: true,
     ...(opts.expectedScreenshot ? { expectedScreenshot: opts.expectedScreenshot } : {}),
   }
+}
+
+/**
+ * A step the replay did not run (the `--max-failures` limit was reached), as both replay loops (web and desktop)
+ * report it: its failed verification and a replay result that says why, with no time spent.
+ */
+export function notRunStep(
+  action: Pick<Action, 'description' | 'x' | 'y' | 'screenshotPath'>,
+  at: { actionId: string; actionIndex: number; maxFailures: number },
+): { verification: VerificationResult; result: ReplayResult } {
+  const verification = notRunResult({
+    actionIndex: at.actionIndex,
+    description: action.description,
+    maxFailures: at.maxFailures,
+    expectedScreenshot: action.screenshotPath ?? null,
+  })
+  const result: ReplayResult = {
+    actionId: at.actionId,
+    actionIndex: at.actionIndex,
+    success: false,
+    method: 'none',
+    originalCoords: { x: action.x, y: action.y },
+    matchConfidence: 0,
+    screenTransitionVerified: false,
+    errorMessage: verification.reason ?? 'Not run.',
+    durationMs: 0,
+  }
+  return { verification, result }
 }
 
 /** `Not found` failures: the step's element was not found (web `Element not found…`, desktop `… not found …`). */

@@ -5,23 +5,22 @@
  * highlight is read over CDP from the toolbar's closed shadow root (never by a page script). A pick on the modal's
  * title asserts the heading, not the dialog around it, and no recorded screenshot shows the highlight.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { decodeFrame, TOOLBAR_TAG } from '@qa/recorder-cdp'
 import { startXvfb, type VirtualDisplay } from '@qa/recorder-desktop'
 import { type Browser, type CDPSession, chromium, type Locator, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createHandInput, type HandInput, startOwnChromium, startRecordingByHand } from './__tests__/hand-input'
 import { runCli } from './run-cli'
 import { type CorpusServer, startCorpusServer } from './start-corpus-server'
 
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../../../apps/cli/bin/qa.js')
 const CHROMIUM = process.env.QA_CHROMIUM ?? '/usr/bin/chromium'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const run = promisify(execFile)
 /** The highlight's outline colour (#1a73e8): no recorded screenshot may carry it around the picked elements. */
 const HIGHLIGHT_RGB = [0x1a, 0x73, 0xe8] as const
 
@@ -36,32 +35,9 @@ let person: Browser
 let tab: Page
 let cdp: CDPSession
 let cdpUrl: string
-/** Where the tab's viewport (0, 0) is on the screen. */
-let origin = { x: 0, y: 0 }
+/** Real X input; its origin is where the tab's viewport (0, 0) is on the screen. */
+let hand: HandInput
 const started: ChildProcess[] = []
-
-const xdo = async (...args: string[]) =>
-  (await run('xdotool', args, { env: { ...process.env, DISPLAY: xvfb.display } })).stdout.trim()
-
-/** The pointer travels to a viewport point in a few moves, as a hand moves it. */
-async function moveTo(p: { x: number; y: number }): Promise<void> {
-  const to = { x: Math.round(origin.x + p.x), y: Math.round(origin.y + p.y) }
-  const from = (await xdo('getmouselocation', '--shell')).match(/X=(\d+)\nY=(\d+)/)
-  const [fx, fy] = from ? [Number(from[1]), Number(from[2])] : [0, 0]
-  let at = { x: fx, y: fy }
-  for (const f of [0.3, 0.7, 1]) {
-    const next = { x: Math.round(fx + (to.x - fx) * f), y: Math.round(fy + (to.y - fy) * f) }
-    if (next.x !== at.x || next.y !== at.y) await xdo('mousemove', '--sync', String(next.x), String(next.y))
-    at = next
-    await sleep(60)
-  }
-}
-/** A person's click: there, then a quick click with no hold. */
-async function clickAt(p: { x: number; y: number }): Promise<void> {
-  await moveTo(p)
-  await xdo('click', '1')
-  await sleep(700)
-}
 const centreOf = (b: Box) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 })
 const boxOf = async (l: Locator): Promise<Box> => {
   const b = await l.boundingBox()
@@ -144,48 +120,23 @@ beforeAll(async () => {
   profile = await mkdtemp(join(tmpdir(), 'qa-assert-pick-chrome-'))
   const port = 9300 + Math.floor(Math.random() * 500)
   // the person's browser, one window, one tab
-  own = spawn(
-    CHROMIUM,
-    [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--no-default-browser-check',
-      '--window-position=0,0',
-      '--window-size=1280,900',
-      `--user-data-dir=${profile}`,
-      `--remote-debugging-port=${port}`,
-      'about:blank',
-    ],
-    { stdio: 'ignore', env: { ...process.env, DISPLAY: xvfb.display } },
-  )
-  started.push(own)
-  for (;;) {
-    const up = await fetch(`http://127.0.0.1:${port}/json/version`).then(
-      (r) => r.ok,
-      () => false,
-    )
-    if (up) break
-    await sleep(100)
-  }
-  cdpUrl = `http://127.0.0.1:${port}`
+  const chrome = await startOwnChromium({
+    executablePath: CHROMIUM,
+    display: xvfb.display,
+    profile,
+    port,
+    urls: ['about:blank'],
+    args: ['--window-position=0,0', '--window-size=1280,900'],
+    maxWaitMs: Number.POSITIVE_INFINITY,
+    started,
+  })
+  own = chrome.child
+  cdpUrl = chrome.cdpUrl
   person = await chromium.connectOverCDP(cdpUrl)
   tab = person.contexts().flatMap((c) => c.pages())[0] as Page
   // calibrate: where the viewport is on the screen (a listener in the blank tab, gone with the navigation)
-  await tab.setContent('<body style="margin:0;height:100vh"></body>')
-  await tab.evaluate(() => {
-    addEventListener('pointerdown', (e) => {
-      ;(window as unknown as { hit: number[] }).hit = [e.screenX - e.clientX, e.screenY - e.clientY]
-    })
-  })
-  await xdo('mousemove', '--sync', '400', '400')
-  await xdo('click', '1')
-  let hit: number[] | undefined
-  while (!hit) {
-    hit = await tab.evaluate(() => (window as unknown as { hit?: number[] }).hit)
-    if (!hit) await sleep(50)
-  }
-  origin = { x: hit[0] as number, y: hit[1] as number }
+  hand = createHandInput({ display: xvfb.display, travel: { stepMs: 60 } })
+  await hand.measureOrigin(tab, Number.POSITIVE_INFINITY)
   cdp = await tab.context().newCDPSession(tab)
 })
 
@@ -207,36 +158,25 @@ describe('assert mode by hand on a wild-corpus modal (issue 28 Build 6, real X i
   it('highlights the element under the pointer with the name the assertion will use; a pick on the modal title asserts the heading; no screenshot shows the highlight', async () => {
     const url = `${corpus.url}/stisla/bootstrap-modal.html`
     const file = join(dir, 'modal.json')
-    const child = spawn(process.execPath, [CLI, 'record', 'web', '--cdp', cdpUrl, url, '--out', file], {
+    const rec = await startRecordingByHand(CLI, ['web', '--cdp', cdpUrl, url, '--out', file], {
       cwd: dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
+      maxWaitMs: Number.POSITIVE_INFINITY,
+      started,
     })
-    started.push(child)
-    let out = ''
-    let err = ''
-    child.stdout?.on('data', (d) => {
-      out += d
-    })
-    child.stderr?.on('data', (d) => {
-      err += d
-    })
-    const exited = new Promise<number>((r) => child.on('close', (code) => r(code ?? -1)))
-    while (!/Recording in the browser window/.test(err) && child.exitCode === null) await sleep(100)
-    expect(err, out).toMatch(/Recording in the browser window/)
+    expect(rec.stderr(), rec.stdout()).toMatch(/Recording in the browser window/)
     await tab.waitForLoadState('load')
     await sleep(800)
 
     // the person scrolls to the demo with the wheel and opens the modal (a click the page hears)
     const open = tab.getByRole('button', { name: 'Aw, yeah!' })
     const height = await tab.evaluate(() => innerHeight)
-    await moveTo({ x: 640, y: 300 })
+    await hand.moveTo({ x: 640, y: 300 })
     while ((await boxOf(open)).y + 60 > height) {
-      await xdo('click', '5')
+      await hand.xdo('click', '5')
       await sleep(300)
     }
     await sleep(800)
-    await clickAt(centreOf(await boxOf(open)))
+    await hand.clickAt(centreOf(await boxOf(open)))
     const modal = tab.locator('#exampleModal')
     await modal.locator('.modal-title').waitFor({ state: 'visible' })
     // the fade-in ends: the title stops moving
@@ -254,36 +194,37 @@ describe('assert mode by hand on a wild-corpus modal (issue 28 Build 6, real X i
     expect(await highlight()).toBeNull()
 
     // Assert visible: hovering the title outlines the heading (not the dialog) with the name the step will use
-    await clickAt(buttons['Assert visible']!)
-    await moveTo(centreOf(title))
+    await hand.clickAt(buttons['Assert visible']!)
+    await hand.moveTo(centreOf(title))
     const onTitle = await highlightShowing('heading "Modal title"')
     expectSameBox(onTitle.box, title)
     // on the Save button: the button
-    await moveTo(centreOf(save))
+    await hand.moveTo(centreOf(save))
     expectSameBox((await highlightShowing('button "Save changes"')).box, save)
     // back on the title, the pick: the highlight goes with the mode
-    await moveTo(centreOf(title))
+    await hand.moveTo(centreOf(title))
     await highlightShowing('heading "Modal title"')
-    await xdo('click', '1')
+    await hand.xdo('click', '1')
     while ((await highlight()) !== null) await sleep(100)
     await sleep(700)
 
     // Assert text on the body's words: the paragraph, edited as it is and added with Enter
-    await clickAt(buttons['Assert text']!)
-    await moveTo(centreOf(body))
+    await hand.clickAt(buttons['Assert text']!)
+    await hand.moveTo(centreOf(body))
     const onBody = await highlightShowing('paragraph "Modal body text goes here."')
     expectSameBox(onBody.box, body)
-    await xdo('click', '1')
+    await hand.xdo('click', '1')
     // the editor opens with the paragraph's text; the person adds it as it is
     let editor = await toolbarButtons()
     while (!editor.Add) {
       await sleep(100)
       editor = await toolbarButtons()
     }
-    await clickAt(editor.Add)
+    await hand.clickAt(editor.Add)
     while ((await toolbarButtons())['Assert text'] === undefined) await sleep(100)
-    if (child.pid) process.kill(-child.pid, 'SIGINT')
-    expect(await exited, err).toBe(0)
+    rec.interrupt()
+    expect(await rec.exited, rec.stderr()).toBe(0)
+    const out = rec.stdout()
 
     // the case: the click that opened the modal, then the heading and the paragraph, never the dialog
     expect(out).toMatch(

@@ -6,7 +6,7 @@
  * the saved case must replay on the unchanged page and heal on a changed one. Then every way out (the toolbar's
  * Stop, Ctrl-C, closing the window, killing the browser) must leave a valid case with the steps so far.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { type ChildProcess, execFile } from 'node:child_process'
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -14,11 +14,19 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { decodeFrame, installRecorderToolbarInPage, openBrowser, TOOLBAR_BINDING, TOOLBAR_TAG } from '@qa/recorder-cdp'
-import { setClipboard, startXvfb, type VirtualDisplay } from '@qa/recorder-desktop'
+import { decodeFrame, openBrowser } from '@qa/recorder-cdp'
+import { startXvfb, type VirtualDisplay } from '@qa/recorder-desktop'
 import { type SampleApp, startSampleApp } from '@qa/sample-app'
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  createHandInput,
+  type HandInput,
+  type HandRecording,
+  probeToolbarLayout,
+  startOwnChromium,
+  startRecordingByHand,
+} from './__tests__/hand-input'
 import { askTruth, type MutationOp } from './page-script'
 import { runCli } from './run-cli'
 import { type CorpusServer, startCorpusServer } from './start-corpus-server'
@@ -43,51 +51,14 @@ const run = promisify(execFile)
 let xvfb: VirtualDisplay
 let dir: string
 let probe: Browser
-/** Where the page's viewport (0, 0) is on the screen: measured once with a window the recorder's code opens. */
-let origin = { x: 0, y: 0 }
+/**
+ * Real X input on `xvfb` (quick clicks, a 700 ms pause after each; Hangul pasted); its origin, where the page's
+ * viewport (0, 0) is on the screen, is measured once with a window the recorder's code opens.
+ */
+let hand: HandInput
 const started: ChildProcess[] = []
 const savedDisplay = process.env.DISPLAY
 
-const xdo = async (...args: string[]) =>
-  (await run('xdotool', args, { env: { ...process.env, DISPLAY: xvfb.display } })).stdout.trim()
-
-/**
- * A person's click: the mouse travels there in a few moves, then a quick click with no hold, and a pause
- * (`pauseMs`; 0: the person types at once).
- */
-async function clickAt(p: { x: number; y: number }, pauseMs = 700): Promise<void> {
-  const to = { x: Math.round(origin.x + p.x), y: Math.round(origin.y + p.y) }
-  const from = (await xdo('getmouselocation', '--shell')).match(/X=(\d+)\nY=(\d+)/)
-  const [fx, fy] = from ? [Number(from[1]), Number(from[2])] : [0, 0]
-  let at = { x: fx, y: fy }
-  for (const f of [0.3, 0.7, 1]) {
-    const next = { x: Math.round(fx + (to.x - fx) * f), y: Math.round(fy + (to.y - fy) * f) }
-    // `--sync` waits for the pointer to move: never ask it to move where it already is
-    if (next.x !== at.x || next.y !== at.y) await xdo('mousemove', '--sync', String(next.x), String(next.y))
-    at = next
-  }
-  await xdo('click', '1')
-  await sleep(pauseMs)
-}
-/**
- * Real key presses; Hangul is pasted (Ctrl+V) as the desktop recorder's replay types it: xdotool maps characters
- * outside the keymap to a spare keycode, and Chromium keeps the first mapping, so "관리자" would arrive as "관관관".
- */
-const typeText = async (text: string) => {
-  for (const part of text.match(/[\x20-\x7e]+|[^\x20-\x7e]+/gu) ?? []) {
-    if (/^[\x20-\x7e]+$/.test(part)) await xdo('type', '--delay', '60', part)
-    else {
-      await setClipboard(part)
-      await xdo('key', 'ctrl+v')
-      await sleep(400)
-    }
-  }
-  await sleep(500)
-}
-const pressKey = async (key: string) => {
-  await xdo('key', key)
-  await sleep(1200)
-}
 const centre = async (l: Locator) => {
   const b = await l.boundingBox()
   if (!b) throw new Error('a target is not visible in the probe page')
@@ -99,21 +70,14 @@ beforeAll(async () => {
   process.env.DISPLAY = xvfb.display
   dir = await mkdtemp(join(tmpdir(), 'qa-by-hand-'))
   probe = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] })
+  hand = createHandInput({ display: xvfb.display })
   // Calibrate: a headed window as openBrowser opens it (the command's window is the same), clicked by X.
   const w = await openBrowser({ headless: false, executablePath: CHROMIUM, handleSignals: false })
-  await w.page.setContent('<body style="margin:0;height:100vh"></body>')
-  await w.page.evaluate(() => {
-    addEventListener('pointerdown', (e) => {
-      ;(window as unknown as { hit: number[] }).hit = [e.screenX - e.clientX, e.screenY - e.clientY]
-    })
-  })
-  await xdo('mousemove', '--sync', '400', '400')
-  await xdo('click', '1')
-  await sleep(300)
-  const hit = await w.page.evaluate(() => (window as unknown as { hit?: number[] }).hit)
-  await w.close()
-  if (!hit) throw new Error('the calibration click did not reach the page')
-  origin = { x: hit[0] as number, y: hit[1] as number }
+  try {
+    await hand.measureOrigin(w.page)
+  } finally {
+    await w.close()
+  }
 })
 
 afterAll(async () => {
@@ -126,48 +90,16 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true })
 })
 
-interface Recording {
-  child: ChildProcess
-  stdout: () => string
-  stderr: () => string
-  exited: Promise<number>
-  /** Ctrl-C as a terminal sends it: SIGINT to the command's whole process group. */
-  interrupt(): void
-}
-
 /** Starts `qa record web <url> --out <file>` (no --script: by hand) and waits until the window is recording. */
-async function startRecording(url: string, out: string, extra: string[] = []): Promise<Recording> {
-  const child = spawn(process.execPath, [CLI, 'record', 'web', url, '--out', out, ...extra], {
+async function startRecording(url: string, out: string, extra: string[] = []): Promise<HandRecording> {
+  const rec = await startRecordingByHand(CLI, ['web', url, '--out', out, ...extra], {
     cwd: dir,
-    env: { ...process.env, DISPLAY: xvfb.display },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+    display: xvfb.display,
+    started,
   })
-  started.push(child)
-  let stdout = ''
-  let stderr = ''
-  child.stdout?.on('data', (d) => {
-    stdout += d
-  })
-  child.stderr?.on('data', (d) => {
-    stderr += d
-  })
-  const exited = new Promise<number>((r) => child.on('close', (code) => r(code ?? -1)))
-  for (let i = 0; i < 300 && !/Recording in the browser window/.test(stderr); i++) {
-    if (child.exitCode !== null) break
-    await sleep(100)
-  }
-  expect(stderr, stdout).toMatch(/Recording in the browser window/)
+  expect(rec.stderr(), rec.stdout()).toMatch(/Recording in the browser window/)
   await sleep(500)
-  return {
-    child,
-    stdout: () => stdout,
-    stderr: () => stderr,
-    exited,
-    interrupt: () => {
-      if (child.pid) process.kill(-child.pid, 'SIGINT')
-    },
-  }
+  return rec
 }
 
 interface SavedCase {
@@ -236,12 +168,12 @@ describe('qa record web by hand on the sample app (real X input)', () => {
 
     caseFile = join(dir, 'shop.json')
     const rec = await startRecording(`${app.url}/login`, caseFile)
-    await clickAt(user)
-    await typeText('관리자 qa')
-    await clickAt(pw)
-    await typeText('S3cret-pw!')
-    await pressKey('Return')
-    await clickAt(card)
+    await hand.clickAt(user)
+    await hand.typeText('관리자 qa')
+    await hand.clickAt(pw)
+    await hand.typeText('S3cret-pw!')
+    await hand.pressKey('Return')
+    await hand.clickAt(card)
     rec.interrupt()
     expect(await rec.exited, rec.stderr()).toBe(0)
 
@@ -357,7 +289,7 @@ describe('what the person saw, before the page reacted (real X input)', () => {
     const file = join(dir, 'self-hiding.json')
     const rec = await startRecording(url, file)
     const button = { x: 200, y: 200, width: 240, height: 80 }
-    await clickAt({ x: button.x + button.width / 2, y: button.y + button.height / 2 })
+    await hand.clickAt({ x: button.x + button.width / 2, y: button.y + button.height / 2 })
     rec.interrupt()
     expect(await rec.exited, rec.stderr()).toBe(0)
     const saved = await readCase(file)
@@ -441,11 +373,11 @@ describe('new tabs and JavaScript dialogs, recorded by hand and replayed (real X
     const file = join(dir, 'popups.json')
     seen = []
     const rec = await startRecording(`${url}/`, file)
-    await clickAt(at(200))
+    await hand.clickAt(at(200))
     await sleep(1500)
-    await clickAt(at(200))
+    await hand.clickAt(at(200))
     await sleep(1500)
-    await clickAt(at(200))
+    await hand.clickAt(at(200))
     await sleep(500)
     rec.interrupt()
     expect(await rec.exited, rec.stderr()).toBe(0)
@@ -471,13 +403,13 @@ describe('new tabs and JavaScript dialogs, recorded by hand and replayed (real X
     const rec = await startRecording(`${url}/a`, file)
     /** Whether the browser window's title (the page's) is `name`: which page the person sees. */
     const showing = async (name: string) =>
-      (await xdo('search', '--onlyvisible', '--name', `^${name}( - |$)`).catch(() => '')) !== ''
-    await clickAt(at(200))
+      (await hand.xdo('search', '--onlyvisible', '--name', `^${name}( - |$)`).catch(() => '')) !== ''
+    await hand.clickAt(at(200))
     // the person goes back once page B is on the screen, and clicks Check once page A is back: not after pauses
     await until('page B on the screen', () => showing('B'))
-    await pressKey('alt+Left')
+    await hand.pressKey('alt+Left')
     await until('page A on the screen again', () => showing('A'))
-    await clickAt(at(320))
+    await hand.clickAt(at(320))
     await until('the Check click on page A', () => seen.includes('check-a'))
     rec.interrupt()
     expect(await rec.exited, rec.stderr()).toBe(0)
@@ -502,10 +434,10 @@ describe('new tabs and JavaScript dialogs, recorded by hand and replayed (real X
     const file = join(dir, 'confirm.json')
     seen = []
     const rec = await startRecording(`${url}/`, file)
-    await clickAt(at(320))
-    await pressKey('Escape')
-    await clickAt(at(320))
-    await pressKey('Return')
+    await hand.clickAt(at(320))
+    await hand.pressKey('Escape')
+    await hand.clickAt(at(320))
+    await hand.pressKey('Return')
     rec.interrupt()
     expect(await rec.exited, rec.stderr()).toBe(0)
     // the person saw the dialog and answered it (Playwright dismisses dialogs nobody listens for: both "kept")
@@ -528,10 +460,10 @@ describe('new tabs and JavaScript dialogs, recorded by hand and replayed (real X
     const file = join(dir, 'prompt.json')
     seen = []
     const rec = await startRecording(`${url}/prompt`, file)
-    await clickAt(at(200))
+    await hand.clickAt(at(200))
     await sleep(500)
-    await typeText('Kim')
-    await pressKey('Return')
+    await hand.typeText('Kim')
+    await hand.pressKey('Return')
     rec.interrupt()
     expect(await rec.exited, rec.stderr()).toBe(0)
     expect(seen).toEqual(['name:Kim'])
@@ -551,16 +483,7 @@ describe('new tabs and JavaScript dialogs, recorded by hand and replayed (real X
 
 /** The pointer travels to a point in a few moves and rests there (no click): what a person does to open a menu. */
 async function restAt(p: { x: number; y: number }, restMs = 700): Promise<void> {
-  const to = { x: Math.round(origin.x + p.x), y: Math.round(origin.y + p.y) }
-  const from = (await xdo('getmouselocation', '--shell')).match(/X=(\d+)\nY=(\d+)/)
-  const [fx, fy] = from ? [Number(from[1]), Number(from[2])] : [0, 0]
-  let at = { x: fx, y: fy }
-  for (const f of [0.25, 0.5, 0.75, 1]) {
-    const next = { x: Math.round(fx + (to.x - fx) * f), y: Math.round(fy + (to.y - fy) * f) }
-    if (next.x !== at.x || next.y !== at.y) await xdo('mousemove', '--sync', String(next.x), String(next.y))
-    at = next
-    await sleep(40)
-  }
+  await hand.moveTo(p, { steps: [0.25, 0.5, 0.75, 1], stepMs: 40 })
   await sleep(restMs)
 }
 
@@ -750,16 +673,16 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
     seen = []
     const rec = await startRecording(`${url}/menu`, file)
     // a click on a button that was visible all along: no hover step
-    await clickAt({ x: 140, y: 250 })
+    await hand.clickAt({ x: 140, y: 250 })
     // Products (40..240 × 0..60) → its dropdown opens below it → Phones (second item, 60+50..60+100)
     await restAt({ x: 120, y: 30 })
     await restAt({ x: 120, y: 135 }, 300)
-    await clickAt({ x: 120, y: 135 })
+    await hand.clickAt({ x: 120, y: 135 })
     await restAt({ x: 400, y: 300 }, 300)
     // Account (280..480) → its listener shows the list → Sign out
     await restAt({ x: 360, y: 30 })
     await restAt({ x: 360, y: 135 }, 300)
-    await clickAt({ x: 360, y: 135 })
+    await hand.clickAt({ x: 360, y: 135 })
     rec.interrupt()
     expect(await rec.exited, rec.stderr()).toBe(0)
     expect(seen).toEqual(['buy:true', 'phones:true', 'signout:true'])
@@ -816,11 +739,11 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
     const { x, y } = opts.origin
     await restAt({ x: x + 120, y: y + 30 })
     await restAt({ x: x + 120, y: y + opts.itemY }, 300)
-    await clickAt({ x: x + 120, y: y + opts.itemY })
+    await hand.clickAt({ x: x + 120, y: y + opts.itemY })
     await restAt({ x: x + 360, y: y + 400 }, 300)
     await restAt({ x: x + 360, y: y + 30 })
     await restAt({ x: x + 360, y: y + opts.itemY }, 300)
-    await clickAt({ x: x + 360, y: y + opts.itemY })
+    await hand.clickAt({ x: x + 360, y: y + opts.itemY })
     rec.interrupt()
     expect(await rec.exited, rec.stderr()).toBe(0)
     expect(seen).toEqual(opts.logged)
@@ -882,36 +805,8 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
     // where the toolbar's buttons are: the same toolbar, in a probe page of the same size (its shadow root opened),
     // first as it starts, then with its editor open (a text pick: Assert text, a click on the page, the editor)
     const probePage = await probe.newPage({ viewport: VIEWPORT })
-    await probePage.setContent('<body></body>')
-    await probePage.evaluate(() => {
-      const attach = Element.prototype.attachShadow
-      Element.prototype.attachShadow = function (init) {
-        return attach.call(this, { ...init, mode: 'open' })
-      }
-    })
-    await probePage.evaluate(installRecorderToolbarInPage, { binding: TOOLBAR_BINDING, tag: TOOLBAR_TAG })
-    const toolbarButtons = () =>
-      probePage.evaluate((tag) => {
-        const root = document.querySelector(tag)?.shadowRoot
-        return Object.fromEntries(
-          Array.from(root?.querySelectorAll('button') ?? [])
-            .filter((b) => b.getClientRects().length > 0)
-            .map((b) => {
-              const r = b.getBoundingClientRect()
-              return [b.textContent?.trim() ?? '', { x: r.left + r.width / 2, y: r.top + r.height / 2 }]
-            }),
-        )
-      }, TOOLBAR_TAG)
-    const buttons = await toolbarButtons()
+    const { buttons, editor } = await probeToolbarLayout(probePage, '3 items in your cart')
     expect(Object.keys(buttons)).toEqual(['Assert visible', 'Assert text', 'Assert value', 'Stop'])
-    await probePage.mouse.click(buttons['Assert text']!.x, buttons['Assert text']!.y)
-    await probePage.mouse.click(100, 100)
-    await probePage.evaluate(
-      (request) =>
-        (window as unknown as Record<symbol, (r: unknown) => void>)[Symbol.for('qa.recorderToolbar.edit')]?.(request),
-      { id: 1, assert: 'text', expected: '3 items in your cart', op: 'equals' },
-    )
-    const editor = await toolbarButtons()
     await probePage.close()
     expect(Object.keys(editor)).toEqual(['equals', 'contains', 'Add', 'Cancel', 'Stop'])
 
@@ -920,30 +815,30 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
     const rec = await startRecording(`${url}/cart`, file)
     // assert text: the field shows "3 items in your cart", selected; the person types over it, picks "contains"
     // and adds it with Enter
-    await clickAt(buttons['Assert text']!)
-    await clickAt({ x: 250, y: 130 })
+    await hand.clickAt(buttons['Assert text']!)
+    await hand.clickAt({ x: 250, y: 130 })
     await sleep(1000)
-    await typeText('3 items')
-    await clickAt(editor.contains!)
-    await pressKey('Return')
+    await hand.typeText('3 items')
+    await hand.clickAt(editor.contains!)
+    await hand.pressKey('Return')
     // assert value: the coupon's value as it is, added with the Add button
-    await clickAt(buttons['Assert value']!)
-    await clickAt({ x: 250, y: 245 })
+    await hand.clickAt(buttons['Assert value']!)
+    await hand.clickAt({ x: 250, y: 245 })
     await sleep(1000)
-    await clickAt(editor.Add!)
+    await hand.clickAt(editor.Add!)
     // a text pick cancelled with Escape in its editor, then an assert mode cancelled with Escape: nothing recorded
-    await clickAt(buttons['Assert text']!)
-    await clickAt({ x: 250, y: 350 })
+    await hand.clickAt(buttons['Assert text']!)
+    await hand.clickAt({ x: 250, y: 350 })
     await sleep(1000)
-    await typeText('never')
-    await pressKey('Escape')
-    await clickAt(buttons['Assert value']!)
-    await pressKey('Escape')
-    await clickAt(buttons['Assert visible']!)
-    await clickAt({ x: 250, y: 350 })
+    await hand.typeText('never')
+    await hand.pressKey('Escape')
+    await hand.clickAt(buttons['Assert value']!)
+    await hand.pressKey('Escape')
+    await hand.clickAt(buttons['Assert visible']!)
+    await hand.clickAt({ x: 250, y: 350 })
     // and a real click on the button, which the page sees
-    await clickAt({ x: 250, y: 350 })
-    await clickAt(buttons.Stop!)
+    await hand.clickAt({ x: 250, y: 350 })
+    await hand.clickAt(buttons.Stop!)
     expect(await rec.exited, rec.stderr()).toBe(0)
     expect(rec.stdout()).toMatch(/Stopped: the Stop button of the recorder toolbar was clicked/)
     // the page saw only the last click: the picks, the typing into the toolbar and both Escapes never reached it
@@ -983,25 +878,25 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
     seen = []
     const rec = await startRecording(`${url}/gestures`, file)
     await restAt({ x: 170, y: 100 }, 200)
-    await xdo('click', '--repeat', '2', '--delay', '90', '1')
+    await hand.xdo('click', '--repeat', '2', '--delay', '90', '1')
     await sleep(800)
     await restAt({ x: 470, y: 100 }, 200)
-    await xdo('click', '3')
+    await hand.xdo('click', '3')
     await sleep(800)
     // the card's centre (150, 390) into the "Done" column (500..760 × 300..600)
     await restAt({ x: 150, y: 390 }, 200)
-    await xdo('mousedown', '1')
+    await hand.xdo('mousedown', '1')
     await sleep(150)
     for (const f of [0.1, 0.3, 0.5, 0.7, 0.9, 1]) {
-      await xdo(
+      await hand.xdo(
         'mousemove',
         '--sync',
-        String(Math.round(origin.x + 150 + 480 * f)),
-        String(Math.round(origin.y + 390 + 60 * f)),
+        String(Math.round(hand.origin.x + 150 + 480 * f)),
+        String(Math.round(hand.origin.y + 390 + 60 * f)),
       )
       await sleep(60)
     }
-    await xdo('mouseup', '1')
+    await hand.xdo('mouseup', '1')
     await sleep(1000)
     rec.interrupt()
     expect(await rec.exited, rec.stderr()).toBe(0)
@@ -1045,28 +940,33 @@ describe('hover menus, double and right clicks, drag and drop: recorded by hand 
     const rec = await startRecording(`${url}/dnd`, file)
     // select "quick brown fox" with the mouse: press on the text, move across it, release on the text
     await restAt({ x: 110, y: 415 }, 200)
-    await xdo('mousedown', '1')
+    await hand.xdo('mousedown', '1')
     await sleep(150)
     for (const f of [0.25, 0.5, 0.75, 1])
-      await xdo('mousemove', '--sync', String(Math.round(origin.x + 110 + 150 * f)), String(Math.round(origin.y + 415)))
+      await hand.xdo(
+        'mousemove',
+        '--sync',
+        String(Math.round(hand.origin.x + 110 + 150 * f)),
+        String(Math.round(hand.origin.y + 415)),
+      )
     await sleep(100)
-    await xdo('mouseup', '1')
+    await hand.xdo('mouseup', '1')
     await sleep(1000)
     // drag the pear (60..220 × 140..190) into the basket (320..560 × 60..260) with the browser's own drag and drop
     await restAt({ x: 140, y: 165 }, 200)
-    await xdo('mousedown', '1')
+    await hand.xdo('mousedown', '1')
     await sleep(150)
     for (const f of [0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 0.95, 1]) {
-      await xdo(
+      await hand.xdo(
         'mousemove',
         '--sync',
-        String(Math.round(origin.x + 140 + 300 * f)),
-        String(Math.round(origin.y + 165 - 5 * f)),
+        String(Math.round(hand.origin.x + 140 + 300 * f)),
+        String(Math.round(hand.origin.y + 165 - 5 * f)),
       )
       await sleep(80)
     }
     await sleep(200)
-    await xdo('mouseup', '1')
+    await hand.xdo('mouseup', '1')
     await sleep(1200)
     rec.interrupt()
     expect(await rec.exited, rec.stderr()).toBe(0)
@@ -1107,35 +1007,7 @@ async function toolbarLayout(): Promise<{
 }> {
   const probePage = await probe.newPage({ viewport: VIEWPORT })
   try {
-    await probePage.setContent('<body></body>')
-    await probePage.evaluate(() => {
-      const attach = Element.prototype.attachShadow
-      Element.prototype.attachShadow = function (init) {
-        return attach.call(this, { ...init, mode: 'open' })
-      }
-    })
-    await probePage.evaluate(installRecorderToolbarInPage, { binding: TOOLBAR_BINDING, tag: TOOLBAR_TAG })
-    const visibleButtons = () =>
-      probePage.evaluate((tag) => {
-        const root = document.querySelector(tag)?.shadowRoot
-        return Object.fromEntries(
-          Array.from(root?.querySelectorAll('button') ?? [])
-            .filter((b) => b.getClientRects().length > 0)
-            .map((b) => {
-              const r = b.getBoundingClientRect()
-              return [b.textContent?.trim() ?? '', { x: r.left + r.width / 2, y: r.top + r.height / 2 }]
-            }),
-        )
-      }, TOOLBAR_TAG)
-    const buttons = await visibleButtons()
-    await probePage.mouse.click(buttons['Assert text']!.x, buttons['Assert text']!.y)
-    await probePage.mouse.click(100, 100)
-    await probePage.evaluate(
-      (request) =>
-        (window as unknown as Record<symbol, (r: unknown) => void>)[Symbol.for('qa.recorderToolbar.edit')]?.(request),
-      { id: 1, assert: 'text', expected: '3 items', op: 'equals' },
-    )
-    const editor = await visibleButtons()
+    const { buttons, editor } = await probeToolbarLayout(probePage, '3 items')
     expect(Object.keys(buttons)).toEqual(['Assert visible', 'Assert text', 'Assert value', 'Stop'])
     expect(Object.keys(editor)).toEqual(['equals', 'contains', 'Add', 'Cancel', 'Stop'])
     return { buttons, editor }
@@ -1227,21 +1099,21 @@ describe('nested cross-origin frames, recorded by hand (real X input) and replay
     seen = []
     const rec = await startRecording(topUrl, file)
     await sleep(1000)
-    await clickAt(NOTE)
-    await typeText('주문 42')
-    await clickAt(SEND)
+    await hand.clickAt(NOTE)
+    await hand.typeText('주문 42')
+    await hand.clickAt(SEND)
     // assert text of the heading in the innermost frame: the editor opens with "3 items", added with Enter
-    await clickAt(buttons['Assert text']!)
-    await clickAt(TOTAL)
+    await hand.clickAt(buttons['Assert text']!)
+    await hand.clickAt(TOTAL)
     await sleep(1000)
-    await pressKey('Return')
+    await hand.pressKey('Return')
     // assert value of the field: the editor opens with "주문 42"; the person types "42" over it and picks
     // "contains", and presses Ctrl-C in the terminal before adding it
-    await clickAt(buttons['Assert value']!)
-    await clickAt(NOTE)
+    await hand.clickAt(buttons['Assert value']!)
+    await hand.clickAt(NOTE)
     await sleep(1000)
-    await typeText('42')
-    await clickAt(editor.contains!)
+    await hand.typeText('42')
+    await hand.clickAt(editor.contains!)
     rec.interrupt()
     expect(await rec.exited, rec.stderr()).toBe(0)
     // the innermost page heard the two clicks on it, and nothing of the two picks
@@ -1329,15 +1201,19 @@ describe('every way out of a recording by hand saves the steps so far (sample ap
     return line ? Number(line.trim().split(/\s+/)[0]) : undefined
   }
 
-  const ways: [string, RegExp, (rec: Recording) => Promise<void>][] = [
+  const ways: [string, RegExp, (rec: HandRecording) => Promise<void>][] = [
     [
       'the Stop button of the recorder toolbar',
       /Stopped: the Stop button of the recorder toolbar was clicked/,
       // bottom right of the viewport (right: 8px, bottom: 8px); the button is the toolbar's right end
-      () => clickAt({ x: VIEWPORT.width - 8 - 6 - 22, y: VIEWPORT.height - 8 - 4 - 10 }),
+      () => hand.clickAt({ x: VIEWPORT.width - 8 - 6 - 22, y: VIEWPORT.height - 8 - 4 - 10 }),
     ],
     ['Ctrl-C in the terminal', /Stopped: recording was interrupted from the terminal/, async (rec) => rec.interrupt()],
-    ['closing the window', /Stopped: the browser window was closed/, () => xdo('key', 'ctrl+w').then(() => undefined)],
+    [
+      'closing the window',
+      /Stopped: the browser window was closed/,
+      () => hand.xdo('key', 'ctrl+w').then(() => undefined),
+    ],
     [
       'killing the browser',
       /Stopped: the browser closed or crashed/,
@@ -1357,8 +1233,8 @@ describe('every way out of a recording by hand saves the steps so far (sample ap
     app.clearEvents()
     const file = join(dir, `stop-${name.replace(/\W+/g, '-')}.json`)
     const rec = await startRecording(`${app.url}/login`, file)
-    await clickAt(user)
-    await typeText('kim')
+    await hand.clickAt(user)
+    await hand.typeText('kim')
     await stop(rec)
     expect(await rec.exited, rec.stderr()).toBe(0)
     expect(rec.stdout()).toMatch(said)
@@ -1421,8 +1297,8 @@ describe('qa record web by hand on wild corpus pages (real X input)', () => {
     const caseFile = join(dir, `${name}.json`)
     const recording = await startRecording(rec.pageUrl(pageId), caseFile)
     for (const step of plan) {
-      await clickAt(step.at, step.atOnce ? 0 : 700)
-      if (step.type) await typeText(step.type)
+      await hand.clickAt(step.at, step.atOnce ? 0 : 700)
+      if (step.type) await hand.typeText(step.type)
     }
     recording.interrupt()
     expect(await recording.exited, recording.stderr()).toBe(0)
@@ -1545,29 +1421,16 @@ describe('qa record web --cdp: in the tab the person is on, in their own running
     profile = await mkdtemp(join(tmpdir(), 'qa-own-chrome-'))
     port = 9300 + Math.floor(Math.random() * 500)
     // the person's browser: their own window and profile, two tabs, the second one in front
-    own = spawn(
-      CHROMIUM,
-      [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--no-default-browser-check',
-        `--user-data-dir=${profile}`,
-        `--remote-debugging-port=${port}`,
-        'about:blank',
-        `${app.url}/login`,
-      ],
-      { stdio: 'ignore', env: { ...process.env, DISPLAY: xvfb.display } },
-    )
-    started.push(own)
-    for (let i = 0; i < 100; i++) {
-      const up = await fetch(`http://127.0.0.1:${port}/json/version`).then(
-        (r) => r.ok,
-        () => false,
-      )
-      if (up) break
-      await sleep(100)
-    }
+    own = (
+      await startOwnChromium({
+        executablePath: CHROMIUM,
+        display: xvfb.display,
+        profile,
+        port,
+        urls: ['about:blank', `${app.url}/login`],
+        started,
+      })
+    ).child
   })
   afterAll(async () => {
     if (own?.exitCode === null) {
@@ -1593,31 +1456,16 @@ describe('qa record web --cdp: in the tab the person is on, in their own running
     const user = await centre(tab!.getByRole('textbox', { name: '아이디' }))
     app.clearEvents()
     const file = join(dir, 'own.json')
-    const child = spawn(process.execPath, [CLI, 'record', 'web', '--cdp', cdpUrl, '--out', file], {
-      cwd: dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    })
-    started.push(child)
-    let out = ''
-    let err = ''
-    child.stdout?.on('data', (d) => {
-      out += d
-    })
-    child.stderr?.on('data', (d) => {
-      err += d
-    })
-    const exited = new Promise<number>((r) => child.on('close', (code) => r(code ?? -1)))
-    for (let i = 0; i < 300 && !/Recording in the browser window/.test(err); i++) await sleep(100)
-    expect(err).toMatch(/Recording in the browser window: http:\/\/127\.0\.0\.1:\d+\/login/)
+    const rec = await startRecordingByHand(CLI, ['web', '--cdp', cdpUrl, '--out', file], { cwd: dir, started })
+    expect(rec.stderr()).toMatch(/Recording in the browser window: http:\/\/127\.0\.0\.1:\d+\/login/)
     await sleep(500)
     await tab!.mouse.click(user.x, user.y)
     await sleep(500)
     await tab!.keyboard.type('own-tab', { delay: 40 })
     await sleep(800)
-    if (child.pid) process.kill(-child.pid, 'SIGINT')
-    expect(await exited, err).toBe(0)
-    expect(out).toMatch(/ {2}1\. Click textbox "아이디"/)
+    rec.interrupt()
+    expect(await rec.exited, rec.stderr()).toBe(0)
+    expect(rec.stdout()).toMatch(/ {2}1\. Click textbox "아이디"/)
     const saved = await readCase(file)
     expect(saved.actions.map((a) => [a.action_type, a.text ?? null])).toEqual([
       ['click', null],
@@ -1692,43 +1540,32 @@ describe('qa record web --cdp: in the tab the person is on, in their own running
         x: screenX + (outerWidth - innerWidth) / 2 + 40,
         y: screenY + outerHeight - innerHeight + 40,
       }))
-      await xdo('mousemove', '--sync', String(Math.round(guess.x)), String(Math.round(guess.y)))
-      await xdo('click', '1')
+      await hand.xdo('mousemove', '--sync', String(Math.round(guess.x)), String(Math.round(guess.y)))
+      await hand.xdo('click', '1')
       await sleep(300)
       const hit = await tab.evaluate(() => (window as unknown as { hit?: number[] }).hit)
       expect(hit).toBeDefined()
-      const saved = origin
+      const saved = hand.origin
       const file = join(dir, 'upload.json')
-      const child = spawn(process.execPath, [CLI, 'record', 'web', '--cdp', cdpUrl, '--out', file], {
+      const rec = await startRecordingByHand(CLI, ['web', '--cdp', cdpUrl, '--out', file], {
         cwd: dir,
-        env: { ...process.env, DISPLAY: xvfb.display },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
+        display: xvfb.display,
+        started,
       })
-      started.push(child)
-      let out = ''
-      let err = ''
-      child.stdout?.on('data', (d) => {
-        out += d
-      })
-      child.stderr?.on('data', (d) => {
-        err += d
-      })
-      const exited = new Promise<number>((r) => child.on('close', (code) => r(code ?? -1)))
-      for (let i = 0; i < 300 && !/Recording in the browser window/.test(err); i++) await sleep(100)
-      expect(err).toMatch(/Recording in the browser window/)
+      expect(rec.stderr()).toMatch(/Recording in the browser window/)
       await sleep(500)
       const chooser = tab.waitForEvent('filechooser', { timeout: 10_000 })
       try {
-        origin = { x: hit![0] as number, y: hit![1] as number }
-        await clickAt({ x: 350, y: 240 })
+        hand.origin = { x: hit![0] as number, y: hit![1] as number }
+        await hand.clickAt({ x: 350, y: 240 })
       } finally {
-        origin = saved
+        hand.origin = saved
       }
       await (await chooser).setFiles([join(picked, 'report.txt'), join(picked, '보고서.txt')])
       await sleep(1000)
-      if (child.pid) process.kill(-child.pid, 'SIGINT')
-      expect(await exited, err).toBe(0)
+      rec.interrupt()
+      expect(await rec.exited, rec.stderr()).toBe(0)
+      const out = rec.stdout()
       expect([...seen].sort()).toEqual(['report.txt:11', '보고서.txt:6'].sort())
       const recorded = JSON.parse(await readFile(file, 'utf8')) as {
         actions: { action_type: string; files?: string[]; description: string }[]

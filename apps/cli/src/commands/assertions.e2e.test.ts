@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { startSampleApp } from '@qa/sample-app'
 import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findOnPage } from '../__tests__/probe-page'
 import { qaAsync } from '../__tests__/run-cli'
 
 let app: Awaited<ReturnType<typeof startSampleApp>>
@@ -21,23 +22,11 @@ describe('assertions through the CLI (issue 15 Build 3)', () => {
   it('hold on the app they were recorded on, fail on a reworded variant with expected/actual in HTML, JUnit and --json, and round-trip through DevTools', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'qa-assert-'))
     // Where things are on the settings page, found as a person would (not by the code under test).
-    const browser = await launch()
-    let points: Record<string, { x: number; y: number }>
-    try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 720 } })
-      await page.goto(`${app.url}/settings`)
-      const centre = async (l: ReturnType<typeof page.getByRole>) => {
-        const b = (await l.boundingBox())!
-        return { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) }
-      }
-      points = {
-        notify: await centre(page.getByLabel('알림 받기')),
-        notifyText: await centre(page.getByText('알림 받기', { exact: true })),
-        heading: await centre(page.getByRole('heading', { name: '설정' })),
-      }
-    } finally {
-      await browser.close()
-    }
+    const points = await findOnPage(`${app.url}/settings`, async (page, centre) => ({
+      notify: await centre(page.getByLabel('알림 받기')),
+      notifyText: await centre(page.getByText('알림 받기', { exact: true })),
+      heading: await centre(page.getByRole('heading', { name: '설정' })),
+    }))
     const script = join(dir, 'steps.json')
     writeFileSync(
       script,

@@ -1,54 +1,11 @@
 // seed 000 Property 7 on `qa replay --verify`: the built CLI exits 0 exactly when the replay passed and 1 when a
 // step failed, on a desktop case replayed on a real X display (Xvfb, no browser).
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { CURRENT_FORMAT_VERSION, parseReplayReport } from '@qa/model'
-import { encodePng, solidFrame, startXvfb, type VirtualDisplay } from '@qa/recorder-desktop'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureBuilt, qaAsync } from '../__tests__/run-cli'
+import { describe, expect, it } from 'vitest'
+import { useDesktopVerifyDisplay } from '../__tests__/desktop-verify-display'
 
-const W = 160
-const H = 120
-const dir = mkdtempSync(join(tmpdir(), 'qa-cli-replay-exit-'))
-let xvfb: VirtualDisplay
-
-beforeAll(async () => {
-  ensureBuilt()
-  xvfb = await startXvfb({ width: W, height: H })
-  writeFileSync(join(dir, 'white.png'), await encodePng(solidFrame(W, H, [255, 255, 255])))
-}, 180_000)
-afterAll(() => xvfb?.stop())
-
-/** A desktop case of harmless key presses, each verified against the named after-screenshot. */
-function writeCase(name: string, shots: string[]): string {
-  const file = join(dir, `${name}.json`)
-  const doc = {
-    version: CURRENT_FORMAT_VERSION,
-    name,
-    platform: 'desktop',
-    screen: { width: W, height: H },
-    actions: shots.map((shot, i) => ({
-      timestamp: new Date(i * 1000).toISOString(),
-      action_type: 'key_press',
-      x: 0,
-      y: 0,
-      key: 'shift',
-      description: `press shift ${i}`,
-      screenshot_path: shot,
-    })),
-  }
-  writeFileSync(file, JSON.stringify(doc))
-  return file
-}
-
-async function replay(file: string, reportDir: string) {
-  const r = await qaAsync(['replay', file, '--verify', '--json', '--report-dir', reportDir], {
-    env: { DISPLAY: xvfb.display, QA_VISION: 'none' },
-  })
-  const report = r.stdout.trim() ? parseReplayReport(JSON.parse(r.stdout)) : null
-  return { ...r, report }
-}
+const { dir, writeCase, replay } = useDesktopVerifyDisplay('qa-cli-replay-exit-')
 
 describe('qa replay --verify exit code (seed 000 Property 7)', () => {
   it('exits 1 when a step fails, 0 when every step passes, and 1 when a failure follows a pass', async () => {

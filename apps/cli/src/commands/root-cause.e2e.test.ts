@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseReplayReport, type ReplayReport } from '@qa/model'
 import { startSampleApp } from '@qa/sample-app'
-import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findOnPage } from '../__tests__/probe-page'
 import { qaAsync } from '../__tests__/run-cli'
 
 let app: Awaited<ReturnType<typeof startSampleApp>>
@@ -18,34 +18,21 @@ beforeAll(async () => {
   app = await startSampleApp({ version: 'v1', requireLogin: false })
   // On the list page: 새로 만들기 (removed under `removal`), the dialog's 이름 field, typing, 취소, then an item card
   // (still there under `removal`: a later step that passes).
-  const browser = await chromium.launch({
-    executablePath: process.env.QA_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox'],
-  })
-  let steps: unknown[]
-  try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } })
-    await page.goto(`${app.url}/list`)
-    const centre = async (l: ReturnType<typeof page.getByRole>) => {
-      const b = (await l.boundingBox())!
-      return { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) }
-    }
+  const steps = await findOnPage(`${app.url}/list`, async (page, centre) => {
     const create = await centre(page.getByRole('button', { name: '새로 만들기', exact: true }))
     await page.mouse.click(create.x, create.y)
     const name = await centre(page.getByRole('dialog').getByLabel('이름'))
     const cancel = await centre(page.getByRole('button', { name: '취소', exact: true }))
     await page.mouse.click(cancel.x, cancel.y)
     const card = await centre(page.locator('[data-role=grid] [aria-pressed]').nth(2))
-    steps = [
+    return [
       { type: 'click', ...create },
       { type: 'click', ...name },
       { type: 'type', text: '전설의 방패' },
       { type: 'click', ...cancel },
       { type: 'click', ...card },
     ]
-  } finally {
-    await browser.close()
-  }
+  })
   const script = join(dir, 'steps.json')
   writeFileSync(script, JSON.stringify(steps))
   const rec = await qaAsync(['record', 'web', `${app.url}/list`, '--script', script, '--out', caseFile])

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { startSampleApp } from '@qa/sample-app'
 import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findOnPage } from '../__tests__/probe-page'
 import { qaAsync } from '../__tests__/run-cli'
 
 let app: Awaited<ReturnType<typeof startSampleApp>>
@@ -58,25 +59,10 @@ describe('qa record web / qa replay', () => {
     const dir = mkdtempSync(join(tmpdir(), 'qa-web-'))
     const script = join(dir, 'steps.json')
     // The settings page: the 알림 받기 checkbox, then 저장.
-    const browser = await chromium.launch({
-      executablePath: process.env.QA_CHROMIUM ?? '/usr/bin/chromium',
-      args: ['--no-sandbox'],
-    })
-    let steps: unknown[]
-    try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 720 } })
-      await page.goto(`${app.url}/settings`)
-      const centre = async (l: ReturnType<typeof page.getByRole>) => {
-        const b = (await l.boundingBox())!
-        return { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) }
-      }
-      steps = [
-        { type: 'click', ...(await centre(page.getByLabel('알림 받기'))) },
-        { type: 'click', ...(await centre(page.getByRole('button', { name: '저장', exact: true }))) },
-      ]
-    } finally {
-      await browser.close()
-    }
+    const steps = await findOnPage(`${app.url}/settings`, async (page, centre) => [
+      { type: 'click', ...(await centre(page.getByLabel('알림 받기'))) },
+      { type: 'click', ...(await centre(page.getByRole('button', { name: '저장', exact: true }))) },
+    ])
     writeFileSync(script, JSON.stringify(steps))
     const caseFile = join(dir, 'settings.json')
     const rec = await qaAsync(['record', 'web', `${app.url}/settings`, '--script', script, '--out', caseFile])
