@@ -44,6 +44,21 @@ describe('qa report merge', () => {
   })
 })
 
+describe('qa report merge, the same report twice (issue 29, low)', () => {
+  test('one file named twice, or a copy of it, is refused: its cases would count twice', () => {
+    const a = write('twice/a.json', report('로그인', ['pass', 'fail']))
+    const copy = join(dir, 'twice', 'copy.json')
+    writeFileSync(copy, readFileSync(a))
+    for (const second of [a, copy]) {
+      const out = join(dir, 'twice', `merged-${second === a ? 'same' : 'copy'}.json`)
+      const r = qa(['report', 'merge', a, second, '--out', out])
+      expect(r.code).toBe(2)
+      expect(r.stderr).toContain(`${second} is the same report as ${a}`)
+      expect(r.stderr).toContain('nothing was merged')
+    }
+  })
+})
+
 describe('qa replay --shard (no browser needed)', () => {
   test('a bad shard or a shard of a file is a usage error', () => {
     const caseFile = join(dir, 'case.json')

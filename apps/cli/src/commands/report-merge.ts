@@ -5,6 +5,7 @@ import { mergeReplayReports, rebasePath } from '@qa/runner'
 import { renderJunitReport } from '@qa/verifier'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
+import { UsageError } from '../usage-error'
 import { EXIT_PASS } from '../exit-codes'
 import { guardOutputs, reportInputs } from '../output-guard'
 
@@ -38,6 +39,20 @@ export class ReportMergeCommand extends QaCommand {
   async run(): Promise<number> {
     const reports: ReplayReport[] = []
     for (const f of this.files) reports.push(await loadReplayReport(f))
+    // the same report twice (one file named twice, or a copy of it) would count its cases twice
+    const firstOf = new Map<string, string>()
+    for (const [i, r] of reports.entries()) {
+      const file = this.files[i] as string
+      for (const key of [`file:${resolve(file)}`, `session:${r.sessionId}`]) {
+        const earlier = firstOf.get(key)
+        if (earlier !== undefined)
+          throw new UsageError(
+            `${file} is the same report as ${earlier} (${key.startsWith('file:') ? 'the same file' : `session ${r.sessionId}`}); its cases would be counted twice, so nothing was merged.`,
+            'Name each replay report once.',
+          )
+        firstOf.set(key, file)
+      }
+    }
     await guardOutputs({
       outputs: [{ path: this.outFile, flag: '--out' }, this.junit && { path: this.junit, flag: '--junit' }],
       inputs: reports.flatMap((r, i) => reportInputs(this.files[i] as string, r, 'one of the reports')),

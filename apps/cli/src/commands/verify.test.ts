@@ -70,6 +70,21 @@ describe('qa verify', () => {
     )
   }, 900_000)
 
+  test('the pass threshold comes from the config as in qa replay; --threshold wins (issue 29, low)', async () => {
+    const a = frame(10, 10, [200, 200, 200])
+    const b = frame(10, 10, [200, 200, 200])
+    paint(b, 10, 0, 0, 1, 1, [0, 0, 0]) // 1 pixel of 100 differs: 99 %
+    const expected = writePng(10, 10, a)
+    const actual = writePng(10, 10, b)
+    const config = join(tmp, 'strict.qa.config.json')
+    writeFileSync(config, JSON.stringify({ verify: { passSimilarity: 0.995 } }))
+    expect((await runBuilt(['verify', expected, actual])).code).toBe(0)
+    const strict = await runBuilt(['verify', '--config', config, expected, actual])
+    expect(strict.code).toBe(1)
+    expect(strict.stdout).toContain('threshold 99.50%')
+    expect((await runBuilt(['verify', '--config', config, '--threshold', '0.9', expected, actual])).code).toBe(0)
+  })
+
   test('bad input exits 2 with a clear message and hint, never a stack trace (built CLI)', async () => {
     const good = writePng(4, 4, frame(4, 4, [1, 2, 3]))
     const notImage = join(tmp, 'notes.png')

@@ -1,6 +1,7 @@
 import { writeFileAtomic } from '@qa/model/node'
 import { compareScreenshots, type Rect, VerifierError } from '@qa/verifier'
 import { Command, Option } from 'clipanion'
+import { loadConfig } from '../config'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
 import { guardOutputs } from '../output-guard'
@@ -52,7 +53,10 @@ export class VerifyCommand extends QaCommand {
     ],
   })
 
-  threshold = Option.String('--threshold', { description: 'Minimum similarity 0–1 to pass (default 0.95).' })
+  threshold = Option.String('--threshold', {
+    description: 'Minimum similarity 0–1 to pass (default: verify.passSimilarity of the config, else 0.95).',
+  })
+  configPath = Option.String('--config', { description: 'Config file (default ./qa.config.json when present).' })
   colorThreshold = Option.String('--color-threshold', { description: 'pixelmatch colour threshold 0–1 (default 0.1).' })
   masks = Option.Array('--mask', [], { description: 'Ignore the rectangle x,y,width,height (repeatable).' })
   maskImage = Option.String('--mask-image', { description: 'Ignore the bright pixels of this image (same size).' })
@@ -65,7 +69,10 @@ export class VerifyCommand extends QaCommand {
   actual = Option.String({ name: 'actual' })
 
   async run(): Promise<number> {
-    const threshold = parseRatio(this.threshold, '--threshold', 0.95)
+    const flagThreshold = this.threshold === undefined ? undefined : parseRatio(this.threshold, '--threshold', 0.95)
+    // the same pass threshold as `qa replay`: flag > QA_THRESHOLD > qa.config.json verify.passSimilarity > 0.95 (a
+    // flag is used as given: the replay's fallback floor, which it may go below, plays no part in one comparison)
+    const threshold = flagThreshold ?? (await loadConfig({ configPath: this.configPath })).config.verify.passSimilarity
     const colorThreshold = parseRatio(this.colorThreshold, '--color-threshold', 0.1)
     const ignore = this.masks.map((m) => parseRect(m, '--mask'))
     const region = this.region === undefined ? undefined : parseRect(this.region, '--region')
