@@ -105,15 +105,20 @@ async function recordByHand(path: string): Promise<{ dir: string; testCase: Test
   const rec = await createWebRecorder(p, { caseFile: join(dir, 'case.json') })
   await rec.start(`${base}${path}`)
   const listening = await rec.listen({ onStopRequest: () => undefined })
-  // a person types as soon as the screen shows the click (the next frame), never within the same frame
+  // a person types as soon as the screen shows the click, and clicks once it shows the typing (the next frame),
+  // never within the same frame
   const painted = () => p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
   await p.mouse.click(...centre(EMAIL))
   await painted()
   await p.keyboard.type('alice@example.com')
+  await painted()
   await p.mouse.click(...centre(NAME))
   await painted()
   await p.keyboard.type('Bob')
+  await painted()
   await p.mouse.click(60, 264)
+  // stop once the last click is a step (the page reports it a moment later), as a person stops after seeing it listed
+  for (let i = 0; i < 600 && rec.testCase().actions.length < 5; i++) await new Promise((r) => setTimeout(r, 100))
   await listening.stop()
   await rec.save()
   await rec.close()
