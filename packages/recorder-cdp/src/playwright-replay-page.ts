@@ -1,7 +1,7 @@
 import { describeAttempts, type LocateOptions, type LocateResult, locate, recordedTargetObjection } from '@qa/matcher'
 import { type Action, type AssertionCheck, isClickLike, type KeyModifier, type ReplayResult } from '@qa/model'
 import { resolve } from 'node:path'
-import type { Locator, Page } from 'playwright-core'
+import type { JSHandle, Locator, Page } from 'playwright-core'
 import { pageAssertionProbe, pollAssertion } from './assert-step'
 import { gotoOrExplain } from './browser'
 import { watchBrowserHealth } from './browser-health'
@@ -92,7 +92,9 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
     assertion: AssertionCheck | null
     /** The step runs after a "not found" step on a page unchanged since: located once, no settle (issue 28). */
     quick: boolean
-  } = { reader: null, pendingIdentity: null, assertion: null, quick: false }
+    /** Where the step's click leaves the pointer and what was under it before (verification only). */
+    aim: JSHandle<PointerAim | null> | null
+  } = { reader: null, pendingIdentity: null, assertion: null, quick: false, aim: null }
   let watchers: {
     health: ReturnType<typeof watchBrowserHealth>
     activity: ReturnType<typeof trackPageActivity>
@@ -139,6 +141,8 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
     state.quick = stepOpts?.quick === true
     state.assertion = null
     state.pendingIdentity = null
+    void state.aim?.dispose().catch(() => undefined)
+    state.aim = null
     watching().activity.mark()
     const newPages = watchNewPages(page)
     /** The recorded dialog answer, given when the step opens the dialog. */
@@ -155,6 +159,18 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
       },
       get healedIdentity() {
         return state.pendingIdentity
+      },
+      async restingHover() {
+        const aim = state.aim
+        state.aim = null
+        if (!aim) return null
+        try {
+          return await page.evaluate(elementBroughtUnderPointer, aim)
+        } catch {
+          return null // the page navigated or the aim is gone: nothing to say
+        } finally {
+          await aim.dispose().catch(() => undefined)
+        }
       },
       navigated: () => watching().activity.navigatedSinceMark(),
       requested: () => watching().activity.requestsSinceMark(),
@@ -485,6 +501,11 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
       await rememberSecretField(action)
       return found
     }
+    if (
+      opts.verify &&
+      (action.actionType === 'click' || action.actionType === 'double_click' || action.actionType === 'right_click')
+    )
+      state.aim = await handle.evaluateHandle(aimAtCentre, HOVERABLE, { timeout }).catch(() => null)
     switch (action.actionType) {
       case 'type':
         if (await handle.evaluate((el) => el.localName === 'select').catch(() => false)) {
@@ -654,4 +675,48 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
     }
     return value
   }
+}
+
+/** The elements a hover look is drawn on: controls and links (a page function gets it as an argument). */
+const HOVERABLE =
+  'a[href],button,input,select,textarea,label,summary,[role=button],[role=link],[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=tab],[role=option],[role=checkbox],[role=radio],[role=switch],[role=treeitem]'
+
+/** Where a click on an element leaves the pointer (its centre) and the control under that point before the click. */
+interface PointerAim {
+  target: Element
+  x: number
+  y: number
+  before: Element | null
+  hoverable: string
+}
+
+/**
+ * Page function: the aim of a click on `target` at its centre, in the top frame's viewport; null when the element
+ * is in a frame or its centre is out of view (the click will scroll, and the point is not known).
+ */
+function aimAtCentre(target: Element, hoverable: string): PointerAim | null {
+  if (window !== window.top) return null
+  const r = target.getBoundingClientRect()
+  const x = r.x + r.width / 2
+  const y = r.y + r.height / 2
+  if (!(x >= 0 && y >= 0 && x < innerWidth && y < innerHeight)) return null
+  return { target, x, y, before: document.elementFromPoint(x, y)?.closest(hoverable) ?? null, hoverable }
+}
+
+/**
+ * Page function: the box of the control the click brought under the resting pointer (a menu closed and the button
+ * behind it is there now): not the target, its label or a part of it, and not what was under the pointer before.
+ * Its hover look depends on when the browser updates it, so the verdict compares it through a colour map.
+ */
+function elementBroughtUnderPointer(
+  aim: PointerAim | null,
+): { x: number; y: number; width: number; height: number } | null {
+  if (!aim) return null
+  const now = document.elementFromPoint(aim.x, aim.y)?.closest(aim.hoverable) ?? null
+  const t = aim.target
+  if (!now || now === aim.before || now === t || now.contains(t) || t.contains(now)) return null
+  const labels = (t as HTMLInputElement).labels
+  if (labels && Array.from(labels).includes(now as HTMLLabelElement)) return null
+  const r = now.getBoundingClientRect()
+  return r.width > 0 && r.height > 0 ? { x: r.x, y: r.y, width: r.width, height: r.height } : null
 }

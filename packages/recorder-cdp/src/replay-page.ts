@@ -60,6 +60,12 @@ export interface ReplayPageStep {
   readonly assertion: AssertionCheck | null
   /** A healed step under verification: the live identity of the element it healed to, captured before its input. */
   readonly healedIdentity: HealedIdentity | null
+  /**
+   * After a click (with verification): the box of the control the step brought under the resting pointer, when it
+   * is not the target (a menu closed and the button behind it is where the pointer is); null otherwise. Whether it
+   * shows its hover look depends on when the browser updates it, so the verdict compares it through a colour map.
+   */
+  restingHover?(): Promise<BoundingBox | null>
   /** The page navigated since the step started. */
   navigated(): boolean
   /** The step started requests. */

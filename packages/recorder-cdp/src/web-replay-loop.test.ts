@@ -8,7 +8,7 @@ import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type FakeStepScript, fakeReplayPage } from './fake-replay-page'
 import type { LocatedTarget } from './replay-page'
-import { replayOnPage, type WebStepEvent } from './web-replay-loop'
+import { opensNativeListFor, replayOnPage, type WebStepEvent } from './web-replay-loop'
 
 // The web replay loop against a fake page (no browser): settling, verdicts, failure paths and bookkeeping. The
 // real page (`playwrightReplayPage`) is covered by the e2e tests of this package.
@@ -232,6 +232,61 @@ describe('replayOnPage: verification against the recorded screenshots (real PNGs
     const outcome = await replayOnPage(caseOf([action]), page, { startUrl: START, caseDir: dir, verify: true })
     expect(page.log.slice(page.log.indexOf('settle') + 1, page.log.indexOf('run 0'))).toEqual(['screenshot', 'start 0'])
     expect(outcome.report.verificationResults[0]?.finalResult).toBe('fail')
+  })
+
+  it("a click that opens a <select>'s native list is judged by the choice made next, not by its pixels", async () => {
+    // the list is drawn apart from the page: the recording's capture never holds it, a headless replay's may
+    const select = {
+      tagName: 'select',
+      axRole: 'combobox',
+      axName: 'Client',
+      xpath: '/html/body/select',
+      boundingBox: { x: 20, y: 20, width: 80, height: 30 },
+    }
+    const open = click(0, { identity: select, selectors: { css: '#client' }, screenshotPath: 'after-box.png' })
+    const choose: Action = { ...click(1), actionType: 'select', value: 'Globex', identity: select }
+    const elsewhere = click(2, {
+      identity: { ...select, xpath: '/html/body/div/select' },
+      screenshotPath: 'after-box.png',
+    })
+    const page = fakeReplayPage({
+      screen: blank,
+      steps: [
+        { method: 'role', screen: otherScreen },
+        { method: 'role', screen: withBox },
+        { method: 'role', screen: otherScreen },
+      ],
+    })
+    const outcome = await replayOnPage(
+      caseOf([open, { ...choose, screenshotPath: 'after-box.png' }, elsewhere]),
+      page,
+      {
+        startUrl: START,
+        caseDir: dir,
+        verify: true,
+        verifyRegion: false,
+      },
+    )
+    const [opened, chosen, other] = outcome.report.verificationResults
+    expect(opened?.finalResult).toBe('pass')
+    expect(opened?.reason).toMatch(/native list of .*step 2, the choice made in it, is verified instead/)
+    expect(chosen?.finalResult).toBe('pass')
+    // a click on a <select> that no choice follows is compared as any click
+    expect(other?.finalResult).toBe('fail')
+    expect(outcome.report.unverifiedSteps ?? []).toEqual([])
+  })
+
+  it('opensNativeListFor: the same <select> by selector, XPath or box, and only a click followed by a select', () => {
+    const select = { tagName: 'SELECT', boundingBox: { x: 10, y: 10, width: 100, height: 30 } }
+    const open = click(0, { identity: select })
+    const choose: Action = { ...click(1), actionType: 'select', value: 'a', identity: select }
+    expect(opensNativeListFor(open, choose)).toBe(true)
+    expect(opensNativeListFor(open, undefined)).toBe(false)
+    expect(opensNativeListFor(open, { ...choose, actionType: 'click' })).toBe(false)
+    expect(opensNativeListFor({ ...open, actionType: 'double_click' }, choose)).toBe(false)
+    expect(opensNativeListFor(click(0, { identity: { ...select, tagName: 'input' } }), choose)).toBe(false)
+    const moved = { ...choose, identity: { ...select, boundingBox: { x: 10, y: 80, width: 100, height: 30 } } }
+    expect(opensNativeListFor(open, moved)).toBe(false)
   })
 
   it('an assert step is decided by its condition, never by a screenshot', async () => {

@@ -61,6 +61,13 @@ export interface ExpectedChangeInput {
    * the step (hover, focus, pressed) without that counting as a change elsewhere.
    */
   actualTargetBox?: Rect | null
+  /**
+   * Boxes on the recorded screen of elements the step brought under the resting pointer (a menu closed and the
+   * button behind it is where the pointer is): whether they show their hover look depends on when the browser
+   * updated it (a person's waits for the pointer to move; a replay's may not). Each is compared through a colour
+   * map of its own when one explains it — a hover recolours an element, another element reshapes it.
+   */
+  restingHover?: readonly Rect[]
   /** Rectangles of the recorded screen never compared (masks). */
   ignore?: readonly Rect[]
   /** Colour threshold 0–1 (pixelmatch's). Default 0.1. */
@@ -119,6 +126,13 @@ export interface ExpectedChangeResult {
 const DEFAULT_THRESHOLD = 0.1
 /** How far around the expected regions the palette of the before-frames is learned (recorded pixels). */
 const PALETTE_MARGIN_PX = 64
+/** A control under the resting pointer is compared through its own colour map when it explains this share of it. */
+const HOVER_EXPLAINED = 0.98
+/**
+ * Before-frames that agree on this share of the learning area outside the target's box are one palette: what
+ * differs on the target is its own look (lit by a person's resting pointer when recorded, not yet by the replay's).
+ */
+const SAME_PALETTE_BESIDE_TARGET = 0.98
 /** A colour map that shows more than this share of the step's change in one colour before and after is not used. */
 const MAX_HIDDEN_CHANGE = 0.5
 
@@ -380,6 +394,42 @@ export function caretPixels(
 }
 
 /**
+ * The share of the recorded pixels set in `area` that the current screen shows alike as they are, at the placement
+ * where most agree (1 when none can be compared). Pure.
+ */
+function agreeingShare(
+  recorded: RgbaImage,
+  current: RgbaImage,
+  area: Uint8Array,
+  placements: readonly Placement[],
+  maxDelta: number,
+): number {
+  let best = 0
+  let any = false
+  for (const o of placements) {
+    let n = 0
+    let alikeCount = 0
+    for (let y = 0; y < recorded.height; y++) {
+      const ay = o.y(y)
+      if (ay < 0 || ay >= current.height) continue
+      for (let x = 0; x < recorded.width; x++) {
+        if (!area[y * recorded.width + x]) continue
+        const ax = o.x(x)
+        if (ax < 0 || ax >= current.width) continue
+        n++
+        if (alike(recorded.data, (y * recorded.width + x) * 4, current.data, (ay * current.width + ax) * 4, maxDelta))
+          alikeCount++
+      }
+    }
+    if (n > 0) {
+      any = true
+      best = Math.max(best, alikeCount / n)
+    }
+  }
+  return any ? best : 1
+}
+
+/**
  * What the step was meant to change, and whether the replay changed it (issue 14): the regions that changed
  * between the recorded before and after frames, plus the target's box, are compared between the recorded
  * after-frame and the current screen, moved by the step's displacement (the window moved → the region moves).
@@ -451,6 +501,7 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
           ...regions.flatMap((r) => placements.map((o) => grow(o.rect(r), margin + grownBy(r)))),
           ...(input.ignore ?? []).map((r) => (placements[0] as Placement).rect(r)),
           ...(input.actualTargetBox ? [grow(input.actualTargetBox, margin)] : []),
+          ...(input.restingHover ?? []).map((r) => (placements[0] as Placement).rect(r)),
         ],
       })
     : null
@@ -482,7 +533,14 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     const transfer = learned as ReturnType<typeof learnPalette>
     const { map: _map, principal: _principal, onGround: _onGround, ...summary } = transfer
     palette = summary
-    if (transfer.applied) {
+    if (transfer.applied && input.targetBox) {
+      // a theme shows beside the target too; a difference on the target alone is its hover or focus look
+      const beside = new Uint8Array(area)
+      paint(beside, W, H, [grow(input.targetBox, margin)], 0)
+      if (agreeingShare(before, actBefore, beside, placements, maxDelta) >= SAME_PALETTE_BESIDE_TARGET)
+        palette = { ...summary, applied: false }
+    }
+    if (palette.applied) {
       // only the recorded pixels compared below: the regions, and where a change elsewhere is looked up
       const lookedUp = new Uint8Array(inRegion)
       for (let i = 0; i < changedNow.length; i++) {
@@ -511,6 +569,17 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
         recBefore = mappedBefore
       }
     }
+  }
+  for (const box of input.restingHover ?? []) {
+    const area = new Uint8Array(W * H)
+    paint(area, W, H, [box], 1)
+    if (input.ignore?.length) paint(area, W, H, input.ignore, 0)
+    // a hover recolours the whole element alike; new text or a new shape leaves pixels no map explains
+    const hover = learnPalette(recAfter, act, area, placements[0] as Placement, {
+      threshold,
+      minExplained: HOVER_EXPLAINED,
+    })
+    if (hover.applied) recAfter = recolour(recAfter, hover, { only: area })
   }
   let compared = 0
   let expectedChanged = 0

@@ -109,6 +109,9 @@ describe('palette transfer on the expected-change check', () => {
     (blocks, change, outcome, elsewhere, otherColour, perm) => {
       const recordedBefore = screen(blocks.map(clipped))
       const step = clipped(change)
+      // a theme shows beside the target: the legend, which holds every colour, is more than the region's 8-px margin
+      // away from it (a recolouring seen only around the target is its own hover look, see below)
+      fc.pre(step.y + step.h + 8 <= LEGEND_Y)
       const recordedAfter = withBlock(recordedBefore, step)
       const actualAfter =
         outcome === 'right'
@@ -363,5 +366,33 @@ describe('verifyStep under a palette change', () => {
       /Compared after the palette change \(4 colours mapped, the screen before explained at 100 %\)/,
     )
     expect(result.details?.region).toMatchObject({ palette: { applied: true, explained: 1, colours: 4 } })
+  })
+})
+
+describe('the target lit by the pointer before the step (daily-loop bench, stisla dropdown toggle)', () => {
+  it("a person's pointer resting on the target when recorded, none on replay: no palette change, the step passes", () => {
+    // the recorded before-frame shows the button in its hover colour (the person's pointer on it), the replay's in
+    // its own (the pointer has not reached it yet); after the click both show the menu, the button lit
+    const hovered: Rgb = [60, 60, 60]
+    const target = { x: 8, y: 4, w: 16, h: 8, colour: 2 }
+    const menu = { x: 8, y: 16, w: 40, h: 16, colour: 5 }
+    const lit = (img: RgbaImage) => {
+      fill(img, target, hovered)
+      return img
+    }
+    const recordedBefore = lit(screen([]))
+    const actualBefore = screen([target])
+    const recordedAfter = lit(screen([menu]))
+    const actualAfter = lit(screen([menu]))
+    const r = assessExpectedChange({
+      recordedBefore,
+      recordedAfter,
+      actualBefore,
+      actualAfter,
+      targetBox: { x: target.x, y: target.y, width: target.w, height: target.h },
+    })
+    expect(r.palette?.applied).toBe(false)
+    expect(r.regionSimilarity).toBe(1)
+    expect(decideVerdict({ region: r }).status).toBe('pass')
   })
 })

@@ -34,6 +34,11 @@ export interface StepContext {
   previousAction?: Action | null
   /** The located element's box on the current screen (its hover or focus look is no change elsewhere). */
   actualTargetBox?: Rect | null
+  /**
+   * The box on the current screen of an element the step brought under the resting pointer (not its target): its
+   * hover look is compared through a colour map of its own (`ExpectedChangeInput.restingHover`).
+   */
+  restingHoverBox?: Rect | null
 }
 
 export interface ReplayVerifierOptions extends VerifierIO {
@@ -193,6 +198,7 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
         ...(context?.scale && context.scale !== 1 ? { scale: context.scale, anchor: context.anchor ?? null } : {}),
         ...(context?.actualTargetBox ? { actualTargetBox: context.actualTargetBox } : {}),
         ...(previousBox ? { notEffects: [previousBox] } : {}),
+        ...(context?.restingHoverBox ? { restingHover: [recordedPlace(context.restingHoverBox, context)] } : {}),
         ...(unknownRegions.length ? { unknownRegions } : {}),
       },
       io,
@@ -272,6 +278,20 @@ const finiteBox = (b: unknown): Rect | null => {
 
 const holds = (b: Rect, x: number, y: number, slack: number) =>
   x >= b.x - slack && x <= b.x + b.width + slack && y >= b.y - slack && y <= b.y + b.height + slack
+
+/** Where a box of the current screen was on the recorded one: moved back by the step's displacement and scale. */
+function recordedPlace(box: Rect, context: StepContext): Rect {
+  const d = context.displacement ?? { x: 0, y: 0 }
+  const scale = context.scale && Number.isFinite(context.scale) && context.scale > 0 ? context.scale : 1
+  const a = context.anchor ?? { x: 0, y: 0 }
+  const back = (v: number, anchor: number, offset: number) => anchor + (v - anchor - offset) / scale
+  return {
+    x: back(box.x, a.x, d.x),
+    y: back(box.y, a.y, d.y),
+    width: box.width / scale,
+    height: box.height / scale,
+  }
+}
 
 /**
  * The box of the element a step acted on, on the recorded screen: the web identity's box; on the desktop the

@@ -69,6 +69,11 @@ export interface VerifyStepInput {
   /** Recorded-screen boxes whose change is not this step's effect (the previous target losing its hover). */
   notEffects?: readonly Rect[]
   /**
+   * Recorded-screen boxes of elements the step brought under the resting pointer: compared through their own
+   * colour map (a hover look the browser may or may not have drawn yet), see `ExpectedChangeInput.restingHover`.
+   */
+  restingHover?: readonly Rect[]
+  /**
    * Recorded-screen boxes whose pixels are unknown (the case's `unknown_regions`: the recorder had no clean view
    * there): never compared, like the ignore masks of `io.compare`.
    */
@@ -269,6 +274,7 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
           targetBox: step.targetBox ?? null,
           actualTargetBox: step.actualTargetBox ?? null,
           ...(step.notEffects?.length ? { notEffects: step.notEffects } : {}),
+          ...(step.restingHover?.length ? { restingHover: step.restingHover } : {}),
           ...(ignore.length ? { ignore } : {}),
           ...(io.compare?.threshold !== undefined ? { threshold: io.compare.threshold } : {}),
         })
