@@ -1275,3 +1275,84 @@ describe('identical pixels do not settle what the page could not (sneat paginati
     expect(r.attempts.find((a) => a.strategy === 'visual')?.outcome).not.toBe('ambiguous')
   })
 })
+
+describe('a control relabelled where it stood, with nothing else to tell it (gentelella "Team" → "People")', () => {
+  const option = (handle: string, text: string, n: number): CandidateElement<string> => ({
+    handle,
+    tagName: 'label',
+    textContent: text,
+    classNames: ['seg'],
+    xpath: `/html/body/form/div[5]/div[1]/label[${n}]`,
+    boundingBox: { x: 290 + 80 * n, y: 640, width: 60, height: 29 },
+    neighborText: [],
+  })
+  const around = (texts: string[]) => [...texts, 'Visibility']
+  const recorded = { ...identityOf(option('team', 'Team', 2)), neighborText: around(['Private', 'Public']) }
+
+  it('is not taken: a removed control whose look-alike took its place looks the same', async () => {
+    // what the recording knows of it is its words and its place, and neither tells "People" from "Archive"
+    for (const now of ['People', 'Archive']) {
+      const page = [
+        { ...option('private', 'Private', 1), neighborText: around([now, 'Public']) },
+        { ...option('now', now, 2), neighborText: around(['Private', 'Public']) },
+        { ...option('public', 'Public', 3), neighborText: around([now, 'Private']) },
+      ]
+      const r = await locate(recorded, memoryCandidateSource(page), {
+        selectors: { css: 'label.seg', xpath: '/html/body/form/div[5]/div[1]/label[2]' },
+      })
+      expect(r.status, now).toBe('not_found')
+    }
+  })
+})
+
+describe('a holder of the recorded label is gone, but of another kind (daily-loop bench, gentelella "Forms")', () => {
+  const heading: CandidateElement<string> = {
+    handle: 'title',
+    axRole: 'heading',
+    axName: 'Forms',
+    tagName: 'h1',
+    textContent: 'Forms',
+    classNames: ['page-title'],
+    xpath: '/html/body/main/div/div[1]/div/div[1]/h1',
+    boundingBox: { x: 276, y: 94, width: 62, height: 23 },
+    neighborText: ['UI', 'Advanced Validation Wizard Upload'],
+  }
+  const crumb: CandidateElement<string> = {
+    handle: 'crumb',
+    axRole: 'link',
+    axName: 'Forms',
+    tagName: 'a',
+    textContent: 'Forms',
+    xpath: '/html/body/main/div/div[1]/div/ol/li[2]/a',
+    boundingBox: { x: 1100, y: 100, width: 40, height: 18 },
+    neighborText: ['Home'],
+  }
+  const recorded = identityOf(heading, { sameLabelCount: 2 })
+
+  it('the page title moved down (a banner on top) while the sidebar\'s "Forms" was reworded: the title is found', async () => {
+    const moved = {
+      ...heading,
+      xpath: '/html/body/main/div/div[2]/div/div[1]/h1',
+      boundingBox: { ...heading.boundingBox, y: 166 },
+    }
+    const r = await locate(recorded, memoryCandidateSource([crumb, moved]), {
+      selectors: { css: 'h1.page-title', xpath: heading.xpath as string },
+    })
+    expect(r.status).toBe('found')
+    expect(r.element?.handle).toBe('title')
+  })
+
+  it('two titles of that kind when recorded, one gone: the one left in another row is not taken for it', async () => {
+    const other = {
+      ...heading,
+      handle: 'other-title',
+      xpath: '/html/body/main/div/div[2]/div/div[1]/h1',
+      neighborText: ['Charts', 'Line Bar Pie'],
+    }
+    // recorded: this title, the other title and the breadcrumb's "Forms"; now the recorded title is gone
+    const r = await locate(recorded, memoryCandidateSource([crumb, other]), {
+      selectors: { css: 'h1.page-title', xpath: heading.xpath as string },
+    })
+    expect(r.status).toBe('not_found')
+  })
+})

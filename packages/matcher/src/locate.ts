@@ -359,6 +359,22 @@ export async function locate<H = unknown>(
       return theirs.ok && theirs.agreement >= mine
     })
   }
+  const sameTag = (a: { tagName?: string | null }, b: { tagName?: string | null }) =>
+    (a.tagName ?? '').toLowerCase() === (b.tagName ?? '').toLowerCase()
+  /**
+   * The candidate is of the recorded element's kind exactly (tag, role and style classes: gentelella's
+   * `h1.page-title` "Forms") and stands in the recorded row, and no other holder of the label is of that kind: the
+   * holder that is gone was another kind of element (the sidebar's "Forms"), not the recorded one. Rows of twins
+   * ("Delete" in each row) share their kind, and the row that stayed is another row.
+   */
+  const onlyHolderOfItsKind = async (e: E): Promise<boolean> => {
+    if (!sameTag(e, identity) || (e.axRole ?? null) !== (identity.axRole ?? null) || recordedClasses.size === 0)
+      return false
+    if (!sameClasses(e) || !rowAgrees(e)) return false
+    return !(await labelHolders()).some(
+      (h) => !sameCandidate(h, e) && sameTag(h, e) && (h.axRole ?? null) === (e.axRole ?? null),
+    )
+  }
   const aHolderIsGone = async (): Promise<boolean> => {
     if (othersWhenRecorded < 1 || labelKeys(identity).length === 0) return false
     const now = await labelHolders()
@@ -398,7 +414,8 @@ export async function locate<H = unknown>(
       labels.identifier(e) === undefined &&
       !(identity.xpath && e.xpath === identity.xpath && rowAgrees(e)) &&
       carriesLabel(e) &&
-      (await aHolderIsGone())
+      (await aHolderIsGone()) &&
+      !(await onlyHolderOfItsKind(e))
     )
       return describe(
         e,
