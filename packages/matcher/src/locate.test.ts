@@ -1333,7 +1333,7 @@ describe('a holder of the recorded label is gone, but of another kind (daily-loo
     const moved = {
       ...heading,
       xpath: '/html/body/main/div/div[2]/div/div[1]/h1',
-      boundingBox: { ...heading.boundingBox, y: 166 },
+      boundingBox: { x: 276, y: 166, width: 62, height: 23 },
     }
     const r = await locate(recorded, memoryCandidateSource([crumb, moved]), {
       selectors: { css: 'h1.page-title', xpath: heading.xpath as string },
