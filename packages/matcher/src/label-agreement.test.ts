@@ -210,6 +210,14 @@ describe('countSameLabel (what the recorder stores as sameLabelCount)', () => {
     expect(countSameLabel(save, save, [self, { axName: '저장', xpath: '/d', visible: false }])).toBe(0)
     expect(countSameLabel({ ...save, axName: null }, save, [self])).toBe(0)
   })
+  it("does not count the element itself when its box moved a pixel or more since it was read (sneat's buttons lift under the pointer)", () => {
+    const lifted = { ...save, boundingBox: { ...save.boundingBox, y: 1.1 } }
+    const twin = { ...save, xpath: '/z', boundingBox: { ...save.boundingBox, x: 300 } }
+    expect(countSameLabel(save, save, [lifted, twin])).toBe(1)
+    // two elements at one XPath (a list re-rendered between reads): the box tells which one it is
+    const sameXpath = { ...twin, xpath: '/a' }
+    expect(countSameLabel(save, save, [lifted, sameXpath])).toBe(2)
+  })
   it('counts only controls of the same kind: a checkbox "Checked" does not share a radio\'s label', () => {
     const radio = { tagName: 'input', axRole: 'radio', axName: 'Checked', xpath: '/r', boundingBox: save.boundingBox }
     const checkbox = { tagName: 'input', axRole: 'checkbox', axName: 'Checked', xpath: '/c' }

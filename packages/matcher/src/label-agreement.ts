@@ -482,11 +482,16 @@ export function countSameLabel(
 ): number {
   if (labelKeys(identity).length === 0) return 0
   const check = createLabelCheck(identity, SAME_LABEL_AGREEMENT)
+  // the element itself: at its XPath when only one element is there (its box may have moved a pixel since it was
+  // read: sneat's buttons lift under the pointer), else at its XPath and box
+  const atXpath = self?.xpath ? elements.filter((e) => e.xpath === self.xpath) : []
+  const isSelf = (e: CandidateElement) =>
+    self !== null && (atXpath.length === 1 ? atXpath[0] === e : sameCandidate(e, self))
   let n = 0
   for (const e of elements)
     if (
       e.visible !== false &&
-      !(self && sameCandidate(e, self)) &&
+      !isSelf(e) &&
       sameRoleKind(identity.axRole, e.axRole) &&
       check.check(e).agreement >= SAME_LABEL_AGREEMENT
     )
