@@ -4,6 +4,7 @@ import type { CDPSession, Page } from 'playwright-core'
 import { listCandidateLabels } from './candidate-source'
 import { operatedControl, resolveAssertTarget, resolveClickTarget } from './cdp-click-target'
 import { nodeForViewportPoint } from './cdp-document-point'
+import { boundaryPlacement } from './cdp-frame-place'
 import { deepFocusIn, secretFieldsOf } from './cdp-secret-fields'
 import { describeElementsInPage, type PageElementDescription } from './page-scripts'
 
@@ -185,11 +186,17 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
       objectId,
       returnByValue: true,
     })
+    // a frame of another origin in this process (another port of the same host): its script stops below it
+    const boundary = boundaryPlacement(s, objectId).catch(() => null)
     const { node } = await s.send('DOM.describeNode', { objectId })
     const backendNodeId = node.backendNodeId
-    const [{ result }, ax] = await Promise.all([described, axOf(backendNodeId, s)])
+    const [{ result }, ax, above] = await Promise.all([described, axOf(backendNodeId, s), boundary])
     const description = result.value as PageElementDescription | undefined
     if (!description) return null
+    if (above && (above.dx !== 0 || above.dy !== 0 || above.framePath.length > 0)) {
+      description.box = { ...description.box, x: description.box.x + above.dx, y: description.box.y + above.dy }
+      description.framePath = [...above.framePath, ...description.framePath]
+    }
     if (inFrame) {
       // the frame's script sees neither its iframe element nor where it is: both come from the parent
       description.box = {

@@ -1,4 +1,5 @@
 import type { CDPSession, Frame, Page } from 'playwright-core'
+import { recorderWorldOf } from './cdp-recorder-world'
 import { SECRET_FIELDS_KEY, type SecretFieldsInFrame } from './interactive'
 
 /**
@@ -288,64 +289,39 @@ function createSecretFields(page: Page): SecretFields {
   return tracker
 }
 
-/** The content-box origin of a frame's iframe element in the top-level viewport, or null (not laid out, gone). */
-export async function contentOrigin(frame: Frame): Promise<{ x: number; y: number } | null> {
-  const element = await frame.frameElement().catch(() => null)
-  if (!element) return null
-  try {
-    const box = await element.boundingBox()
-    if (!box) return null
-    const inset = await element.evaluate((node) => {
-      const el = node as Element
-      const style = getComputedStyle(el)
-      return {
-        x: el.clientLeft + Number.parseFloat(style.paddingLeft),
-        y: el.clientTop + Number.parseFloat(style.paddingTop),
-      }
-    })
-    return { x: box.x + inset.x, y: box.y + inset.y }
-  } finally {
-    await element.dispose().catch(() => undefined)
-  }
-}
-
 /**
  * The fields the recorder's page script saw a secret typed into (`SECRET_FIELDS_KEY`), in every frame, placed in
- * the top-level viewport. It fails closed: a child frame whose fields cannot be read is covered whole, and when even
- * that cannot be done (or the top frame cannot be read) this throws, so no screenshot is written in clear.
+ * the top-level viewport. The script lives in the recorder's world (`cdp-recorder-world.ts`): without one (a replay,
+ * a scripted recording) nothing was reported. It fails closed: when a frame's fields cannot be read or placed (and
+ * the frame is still there), this throws, so no screenshot is written in clear.
  */
 export async function reportedSecretBoxes(page: Page): Promise<ViewportBox[]> {
+  const world = recorderWorldOf(page)
+  if (!world) return []
   const boxes: ViewportBox[] = []
-  for (const frame of page.frames()) {
-    if (frame.isDetached()) continue
+  for (const frame of world.frames()) {
     let reported: SecretFieldsInFrame | null
     try {
-      reported = await frame.evaluate((key) => {
-        const read = (window as unknown as Record<symbol, (() => SecretFieldsInFrame) | undefined>)[Symbol.for(key)]
-        return typeof read === 'function' ? read() : null
-      }, SECRET_FIELDS_KEY)
+      reported = await world.evaluate(
+        frame,
+        (key) => {
+          const read = (window as unknown as Record<symbol, (() => SecretFieldsInFrame) | undefined>)[Symbol.for(key)]
+          return typeof read === 'function' ? read() : null
+        },
+        SECRET_FIELDS_KEY,
+      )
     } catch (error) {
-      if (frame.isDetached()) continue
-      const whole =
-        frame === page.mainFrame()
-          ? null
-          : await frame.frameElement().then(
-              async (element) => (await element.boundingBox().finally(() => element.dispose())) ?? null,
-              () => null,
-            )
-      if (!whole) throw new Error(`the secret fields of frame ${frame.url()} could not be read: ${String(error)}`)
-      boxes.push(whole)
-      continue
+      // a frame that went away meanwhile shows nothing
+      if (!world.frames().includes(frame)) continue
+      throw new Error(`the secret fields of frame ${frame.frameId} could not be read: ${String(error)}`)
     }
     if (!reported || reported.boxes.length === 0) continue
     let origin = { x: 0, y: 0 }
     if (!reported.top) {
       // the script placed its boxes in the viewport of the frame `hops` levels up: place that frame's iframe
-      let boundary: Frame | null = frame
-      for (let k = 0; k < reported.hops && boundary; k++) boundary = boundary.parentFrame()
-      const found = boundary ? await contentOrigin(boundary) : null
-      if (!found) throw new Error(`the secret fields of frame ${frame.url()} could not be placed on the page`)
-      origin = found
+      const placed = await world.placeFrame(frame, reported.hops).catch(() => null)
+      if (!placed) throw new Error(`the secret fields of frame ${frame.frameId} could not be placed on the page`)
+      origin = placed.origin
     }
     for (const b of reported.boxes)
       boxes.push({ x: origin.x + b.x, y: origin.y + b.y, width: b.width, height: b.height })

@@ -8,6 +8,7 @@ import { loadTestCase } from '@qa/model/node'
 import type { Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserSession, openBrowser } from './browser'
+import { evaluateInRecorderTop } from './cdp-recorder-world'
 import { createWebRecorder } from './recorder'
 import { replayWebCase } from './replayer'
 
@@ -265,16 +266,13 @@ describe('toolbar assertions picked inside iframes (issue 15)', () => {
     other: await (await frameOf(page, `${otherSite.url}cart`)).locator('#log').textContent(),
   })
 
-  /** A recording of the two-frame page with the toolbar, its shadow root opened (where its buttons are is read). */
+  /**
+   * A recording of the two-frame page with the toolbar; where its buttons are and what it shows is read in the
+   * recorder's own world (the page's scripts cannot reach its closed shadow root).
+   */
   const recordWithToolbar = async () => {
     const dir = await mkdtemp(join(tmpdir(), 'qa-xo-assert-'))
     const page = await freshPage()
-    await page.addInitScript(() => {
-      const attach = Element.prototype.attachShadow
-      Element.prototype.attachShadow = function (init) {
-        return attach.call(this, { ...init, mode: 'open' })
-      }
-    })
     const rec = await createWebRecorder(page, { caseFile: join(dir, 'case.json') })
     const stop = { requested: false }
     const listening = await rec.listen({
@@ -285,17 +283,23 @@ describe('toolbar assertions picked inside iframes (issue 15)', () => {
     await rec.start(pages.url)
     await frameOf(page, `${otherSite.url}cart`)
     const toolbar = async () =>
-      page.evaluate(() => {
-        const root = document.querySelector('qa-recorder-toolbar')?.shadowRoot
-        return Object.fromEntries(
-          Array.from(root?.querySelectorAll('button') ?? [])
-            .filter((b) => b.getClientRects().length > 0)
-            .map((b) => {
-              const r = b.getBoundingClientRect()
-              return [b.textContent?.trim() ?? '', [r.left + r.width / 2, r.top + r.height / 2] as [number, number]]
-            }),
-        )
-      })
+      evaluateInRecorderTop(
+        page,
+        () => {
+          const root = (window as unknown as Record<symbol, ShadowRoot | undefined>)[
+            Symbol.for('qa.recorderToolbar.root')
+          ]
+          return Object.fromEntries(
+            Array.from(root?.querySelectorAll('button') ?? [])
+              .filter((b) => b.getClientRects().length > 0)
+              .map((b) => {
+                const r = b.getBoundingClientRect()
+                return [b.textContent?.trim() ?? '', [r.left + r.width / 2, r.top + r.height / 2] as [number, number]]
+              }),
+          )
+        },
+        undefined,
+      )
     const human = async ([x, y]: [number, number]) => {
       await page.mouse.move(x, y, { steps: 3 })
       await page.mouse.down()
@@ -304,14 +308,24 @@ describe('toolbar assertions picked inside iframes (issue 15)', () => {
       await page.waitForTimeout(400)
     }
     const label = () =>
-      page.evaluate(
-        () => document.querySelector('qa-recorder-toolbar')?.shadowRoot?.querySelector('.label')?.textContent,
+      evaluateInRecorderTop(
+        page,
+        () =>
+          (window as unknown as Record<symbol, ShadowRoot | undefined>)[
+            Symbol.for('qa.recorderToolbar.root')
+          ]?.querySelector('.label')?.textContent,
+        undefined,
       )
     const fieldValue = () =>
-      page.evaluate(
+      evaluateInRecorderTop(
+        page,
         () =>
-          (document.querySelector('qa-recorder-toolbar')?.shadowRoot?.querySelector('input') as HTMLInputElement | null)
-            ?.value,
+          (
+            (window as unknown as Record<symbol, ShadowRoot | undefined>)[
+              Symbol.for('qa.recorderToolbar.root')
+            ]?.querySelector('input') as HTMLInputElement | null
+          )?.value,
+        undefined,
       )
     return { dir, page, rec, stop, listening, toolbar, human, label, fieldValue }
   }
@@ -392,14 +406,20 @@ describe('toolbar assertions picked inside iframes (issue 15)', () => {
     const { page, rec, stop, listening, toolbar, human } = await recordWithToolbar()
     const buttons = await toolbar()
     const highlight = () =>
-      page.evaluate(() => {
-        const root = document.querySelector('qa-recorder-toolbar')?.shadowRoot
-        const outline = root?.querySelector('p.hl') as HTMLElement | null
-        const label = root?.querySelector('p.hl-label') as HTMLElement | null
-        if (!outline || !label || outline.hidden || label.hidden) return null
-        const r = outline.getBoundingClientRect()
-        return { label: label.textContent, box: [r.left, r.top, r.width, r.height].map(Math.round) }
-      })
+      evaluateInRecorderTop(
+        page,
+        () => {
+          const root = (window as unknown as Record<symbol, ShadowRoot | undefined>)[
+            Symbol.for('qa.recorderToolbar.root')
+          ]
+          const outline = root?.querySelector('p.hl') as HTMLElement | null
+          const label = root?.querySelector('p.hl-label') as HTMLElement | null
+          if (!outline || !label || outline.hidden || label.hidden) return null
+          const r = outline.getBoundingClientRect()
+          return { label: label.textContent, box: [r.left, r.top, r.width, r.height].map(Math.round) }
+        },
+        undefined,
+      )
     const boxIn = (b: typeof TOTAL, frame: typeof FRAME_SAME) => [b.x + frame.x, b.y + frame.y, b.width, b.height]
     expect(await highlight()).toBeNull()
     await human(buttons['Assert visible']!)

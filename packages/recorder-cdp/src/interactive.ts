@@ -139,7 +139,12 @@ export function inputReporterSource(binding: string): string {
   return `(${installInputReporterInPage.toString()})(${JSON.stringify(binding)}, ${helpers})`
 }
 
-/** Runs in every frame at document start. Self-contained: it is sent to the page as source text. */
+/**
+ * Runs in every frame at document start, in the recorder's isolated world (`cdp-recorder-world.ts`): the page's
+ * scripts can neither call `binding` nor see what is reported. Only trusted input (`isTrusted`: what the browser
+ * dispatches for the person's mouse and keys, or for CDP input) is reported. Self-contained: it is sent to the
+ * page as source text.
+ */
 export function installInputReporterInPage(binding: string, helpers?: ReporterHelpers): void {
   const w = window as unknown as Record<string, unknown> & { __qaReporterInstalled?: boolean }
   if (w.__qaReporterInstalled) return
@@ -345,6 +350,8 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'pointerover',
     (e) => {
+      // input a page script makes (`dispatchEvent`, `click()`) is the page's, never the person's
+      if (!e.isTrusted) return
       if (fromToolbar(e) || !(e.target instanceof Element)) return
       const { dx, dy } = offset()
       const at = performance.timeOrigin + e.timeStamp
@@ -357,7 +364,8 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   for (const type of ['pointerdown', 'click', 'keyup'])
     addEventListener(
       type,
-      () => {
+      (e) => {
+        if (!e.isTrusted) return
         later(other)
         later(other, 300)
         later(other, 1000)
@@ -489,6 +497,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'pointermove',
     (e) => {
+      if (!e.isTrusted) return
       if (!pressedDown || (e.buttons & 1) === 0) return
       const { dx, dy } = offset()
       if (far(pressedDown, { x: e.clientX + dx, y: e.clientY + dy })) pressedDown.far = true
@@ -498,6 +507,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'pointerup',
     (e) => {
+      if (!e.isTrusted) return
       if (!pressedDown) return
       const { dx, dy } = offset()
       if (pressedDown.far && !onlySelectedText(pressedDown)) sendDrag({ x: e.clientX + dx, y: e.clientY + dy })
@@ -508,6 +518,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'dragover',
     (e) => {
+      if (!e.isTrusted) return
       const { dx, dy } = offset()
       dragOver = { x: e.clientX + dx, y: e.clientY + dy }
     },
@@ -516,6 +527,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'drop',
     (e) => {
+      if (!e.isTrusted) return
       const { dx, dy } = offset()
       dragOver = { x: e.clientX + dx, y: e.clientY + dy }
     },
@@ -523,7 +535,8 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   )
   addEventListener(
     'dragend',
-    () => {
+    (e) => {
+      if (!e.isTrusted) return
       if (pressedDown && dragOver) sendDrag(dragOver)
       else pressedDown = null
     },
@@ -532,6 +545,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'dblclick',
     (e) => {
+      if (!e.isTrusted) return
       if (fromToolbar(e) || picking()) return
       const { dx, dy } = offset()
       send({ kind: 'dblclick', x: e.clientX + dx, y: e.clientY + dy, at: performance.timeOrigin + e.timeStamp })
@@ -541,6 +555,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'pointerdown',
     (e) => {
+      if (!e.isTrusted) return
       if (fromToolbar(e) || picking()) return
       const { dx, dy } = offset()
       const at = performance.timeOrigin + e.timeStamp
@@ -568,6 +583,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'input',
     (e) => {
+      if (!e.isTrusted) return
       if (fromToolbar(e)) return
       const el = e.composedPath()[0] as HTMLInputElement | undefined
       if (!el || !('value' in el)) return
@@ -596,6 +612,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'change',
     (e) => {
+      if (!e.isTrusted) return
       if (fromToolbar(e)) return
       const el = e.composedPath()[0] as HTMLSelectElement | undefined
       const files = (el as unknown as HTMLInputElement | undefined)?.files
@@ -613,6 +630,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'keydown',
     (e) => {
+      if (!e.isTrusted) return
       // typing into the toolbar's editor, or Escape ending an assert mode, is the toolbar's
       if (!SPECIAL_KEYS.has(e.key) || fromToolbar(e) || picking()) return
       const mods = [
@@ -630,6 +648,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'wheel',
     (e) => {
+      if (!e.isTrusted) return
       if (fromToolbar(e)) return
       const { dx, dy } = offset()
       pending = pending ?? {

@@ -170,7 +170,11 @@ describe('interactive recording', () => {
     await p.keyboard.type('-01', { delay: 30 })
     await human('#pw')
     await p.keyboard.type('s3cret', { delay: 20 })
-    await p.locator('#lang').selectOption('English')
+    // chosen with the person's keys (type-ahead in the focused list): `selectOption` dispatches a script's
+    // events, which are never recorded as the person's (issue 29, finding 2)
+    await p.locator('#lang').focus()
+    await p.keyboard.type('English', { delay: 30 })
+    await p.waitForTimeout(300)
     await human('#ibtn', '#frame')
     await p.keyboard.press('Tab')
     await p.waitForTimeout(300)

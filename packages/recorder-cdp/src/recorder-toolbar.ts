@@ -1,12 +1,15 @@
 /**
  * The recorder's toolbar in the page a person records in: a small "Recording… Stop" bar in a closed shadow root,
- * in the top frame only. Its input is never recorded and never reaches the page's own listeners (a window capture
+ * in the top frame only, created by the recorder's isolated world (`cdp-recorder-world.ts`): the page's scripts
+ * reach neither its functions nor its state nor the closed root's content (the editor's text), and events a page
+ * script dispatches (`isTrusted` false) never press its buttons, pick or type. Its input is never recorded and never reaches the page's own listeners (a window capture
  * listener added before any page script ends those events), and screenshots hide it (`TOOLBAR_SCREENSHOT_STYLE`).
  * Every frame below the top one (same-origin or not, nested as deep as it goes) gets a small part of it that only
  * listens: while an assert mode waits for its pick, a click in that frame picks the element there (the frame's page
  * never sees it), and while the editor is open that frame's clicks and keys wait, as the top page's do. The top
- * frame tells its frames the mode with `postMessage` (each frame passes it on to its own frames), so that it reaches
- * frames of other origins, each in its own process, before the person's next click does.
+ * frame tells its frames the mode through Node (`frames-state`; Node sets it in every frame's world), and a frame
+ * tells the top one of Escape, Enter or a click there the same way (`frame-signal`): no message a page can post
+ * or read.
  */
 
 /** The toolbar's host element; a custom tag, so that one CSS rule hides it in screenshots. */
@@ -60,6 +63,28 @@ export type ToolbarRequest =
     }
   | { kind: 'assert-confirm'; id: number; op: ToolbarAssertOp; expected: string }
   | { kind: 'assert-cancel'; id: number }
+  /** The top frame's assert mode and editor changed: Node tells every frame below (`TOOLBAR_FRAME_STATE_KEY`). */
+  | { kind: 'frames-state'; mode: ToolbarAssertKind | null; editing: boolean }
+  /** Escape, Enter or a click in a frame below while a mode or the editor is on: Node tells the top frame. */
+  | { kind: 'frame-signal'; signal: ToolbarFrameSignal }
+
+/** What a frame below tells the top frame's toolbar (`TOOLBAR_FRAME_SIGNAL_KEY`). */
+export type ToolbarFrameSignal = 'escape' | 'focus' | 'enter'
+
+/** The toolbar's state in a frame below, as Node sets it there. */
+export interface ToolbarFrameState {
+  mode: ToolbarAssertKind | null
+  editing: boolean
+}
+
+/** A frame's function that takes the top frame's mode and editor state (a `Symbol.for` key). */
+export const TOOLBAR_FRAME_STATE_KEY = 'qa.recorderToolbar.frameState'
+
+/** The top frame's function that takes a frame's Escape, Enter or click (a `Symbol.for` key). */
+export const TOOLBAR_FRAME_SIGNAL_KEY = 'qa.recorderToolbar.frameSignal'
+
+/** The toolbar's closed shadow root, kept in the recorder's world for its own reads (a `Symbol.for` key). */
+export const TOOLBAR_ROOT_KEY = 'qa.recorderToolbar.root'
 
 /**
  * What Node asks the toolbar to show after a text or value pick (`window[Symbol.for(TOOLBAR_EDIT_KEY)]`): an
@@ -155,36 +180,12 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
   const store = window as unknown as Record<symbol, unknown>
   const flags = store
   const pickingKey = Symbol.for('qa.recorderToolbar.picking')
-  /** Marks the toolbar's own messages between frames (the page's message listeners never see them). */
-  const MESSAGE = '__qaRecorderToolbar'
-  type ToolbarMessage = {
-    [MESSAGE]: 'state' | 'ask' | 'escape' | 'focus' | 'enter'
-    mode?: string | null
-    editing?: boolean
-  }
   const PICK_EVENTS = new Set(['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick'])
   const KEY_EVENTS = new Set(['keydown', 'keyup', 'keypress', 'beforeinput', 'input', 'change'])
   const LISTENED = [...PICK_EVENTS, 'contextmenu', ...KEY_EVENTS]
   const call = (request: unknown) => {
     const fn = (window as unknown as Record<string, ((r: unknown) => void) | undefined>)[args.binding]
     if (typeof fn === 'function') fn(request)
-  }
-  const toolbarMessage = (e: MessageEvent): ToolbarMessage | null => {
-    const data = e.data as ToolbarMessage | null
-    return data && typeof data === 'object' && typeof data[MESSAGE] === 'string' ? data : null
-  }
-  /** Posts to this frame's own frames (each passes the toolbar's state on to its own). */
-  const toChildFrames = (message: ToolbarMessage) => {
-    for (let i = 0; i < window.frames.length; i++)
-      try {
-        window.frames[i]?.postMessage(message, '*')
-      } catch {
-        // a frame going away
-      }
-  }
-  const isChildFrame = (source: MessageEventSource | null) => {
-    for (let i = 0; i < window.frames.length; i++) if (source !== null && window.frames[i] === source) return true
-    return false
   }
   if (window !== window.top) {
     // A frame below the top one: the assert mode and the editor's state come from the parent frame.
@@ -198,23 +199,10 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
       editing = next.editing
       flags[pickingKey] = mode !== null || editing
     }
-    addEventListener(
-      'message',
-      (e) => {
-        const message = toolbarMessage(e)
-        if (!message) return
-        e.stopImmediatePropagation()
-        if (message[MESSAGE] === 'state' && e.source === window.parent) {
-          setState({ mode: typeof message.mode === 'string' ? message.mode : null, editing: message.editing === true })
-          toChildFrames(message)
-        } else if (message[MESSAGE] === 'ask' && isChildFrame(e.source))
-          (e.source as Window).postMessage({ [MESSAGE]: 'state', mode, editing }, '*')
-      },
-      true,
-    )
-    // a frame that loads while a mode is on learns it from its parent
-    window.parent.postMessage({ [MESSAGE]: 'ask' }, '*')
-    const toTop = (kind: 'escape' | 'focus' | 'enter') => window.top?.postMessage({ [MESSAGE]: kind }, '*')
+    // Node sets the top frame's state here (and in a frame that loads while a mode is on)
+    store[Symbol.for('qa.recorderToolbar.frameState')] = (next: { mode: string | null; editing: boolean }) =>
+      setState({ mode: typeof next?.mode === 'string' ? next.mode : null, editing: next?.editing === true })
+    const toTop = (signal: 'escape' | 'focus' | 'enter') => call({ kind: 'frame-signal', signal })
     // where this frame's viewport is in the highest frame its script can reach (the top one, unless a parent of
     // another origin stops the walk: the recorder places the point from there)
     const offset = () => {
@@ -243,6 +231,8 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
       return { dx, dy, top, hops }
     }
     const swallowInFrame = (e: Event) => {
+      // what a page script dispatches is no pick, no key and no click of the person's
+      if (!e.isTrusted) return
       if (e.type === 'keydown' && (e as KeyboardEvent).key === 'Escape' && (mode !== null || editing)) {
         e.stopImmediatePropagation()
         e.preventDefault()
@@ -290,6 +280,7 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
     addEventListener(
       'mousemove',
       (e) => {
+        if (!e.isTrusted) return
         hoverAt = { x: e.clientX, y: e.clientY }
         onHover()
       },
@@ -303,6 +294,7 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
   const host = document.createElement(args.tag)
   store[key] = host
   const root = host.attachShadow({ mode: 'closed' })
+  store[Symbol.for('qa.recorderToolbar.root')] = root
   root.innerHTML = `<style>
     :host { all: initial; position: fixed; right: 8px; bottom: 8px; z-index: 2147483647; }
     div { display: flex; gap: 8px; align-items: center; padding: 4px 6px 4px 10px; border-radius: 6px;
@@ -395,7 +387,7 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
   const setPicking = () => {
     flags[pickingKey] = mode !== null || editing !== null
     // the frames below pick and wait as this page does
-    toChildFrames({ [MESSAGE]: 'state', mode, editing: editing !== null })
+    call({ kind: 'frames-state', mode, editing: editing !== null })
   }
   const setMode = (next: string | null) => {
     mode = next
@@ -478,26 +470,20 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
   }
   store[Symbol.for('qa.recorderToolbar.draft')] = () =>
     typeof editing === 'number' ? { id: editing, op, expected: field?.value ?? '' } : null
-  addEventListener(
-    'message',
-    (e) => {
-      const message = toolbarMessage(e)
-      if (!message) return
-      e.stopImmediatePropagation()
-      if (e.source === window) return
-      if (message[MESSAGE] === 'ask' && isChildFrame(e.source))
-        (e.source as Window).postMessage({ [MESSAGE]: 'state', mode, editing: editing !== null }, '*')
-      else if (message[MESSAGE] === 'escape' && (mode || editing !== null)) {
-        // Escape in a frame: as in this page
-        setMode(null)
-        if (editing !== null) cancelEdit()
-      } else if (message[MESSAGE] === 'focus' && typeof editing === 'number') field?.focus()
-      // Enter pressed in a frame while the editor is open: the editor's Enter (Add)
-      else if (message[MESSAGE] === 'enter' && typeof editing === 'number') confirmEdit()
-    },
-    true,
-  )
+  // a frame below tells of the person's Escape, Enter or click there (through Node)
+  store[Symbol.for('qa.recorderToolbar.frameSignal')] = (signal: string) => {
+    if (signal === 'escape' && (mode || editing !== null)) {
+      // Escape in a frame: as in this page
+      setMode(null)
+      if (editing !== null) cancelEdit()
+    } else if (signal === 'focus' && typeof editing === 'number') field?.focus()
+    // Enter pressed in a frame while the editor is open: the editor's Enter (Add)
+    else if (signal === 'enter' && typeof editing === 'number') confirmEdit()
+  }
   const swallow = (e: Event) => {
+    // what a page script dispatches (`isTrusted` false) never presses a button, picks or types: it goes on to the
+    // page's own listeners as any of its events (it is the page's, and tells it nothing of the toolbar)
+    if (!e.isTrusted) return
     const onToolbar = e.composedPath().includes(host)
     if (!onToolbar) {
       // Escape ends an assert mode (or an editor that lost focus): the page never sees that key
@@ -602,6 +588,7 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
   addEventListener(
     'mousemove',
     (e) => {
+      if (!e.isTrusted) return
       hoverAt = { x: e.clientX, y: e.clientY }
       overToolbar = e.composedPath().includes(host)
       // on the toolbar, or into a frame (whose own part reports from there): no highlight from here
@@ -622,8 +609,8 @@ export function installRecorderToolbarInPage(args: { binding: string; tag: strin
 }
 
 /**
- * Removes the toolbar (a person's own browser, attached with --cdp, is left as it was): no assert mode is left on
- * in its frames either.
+ * Removes the toolbar (a person's own browser, attached with --cdp, is left as it was); Node leaves no assert mode on
+ * in its frames either (`setToolbarFrameStateInPage`).
  */
 export function removeRecorderToolbarInPage(): void {
   const store = window as unknown as Record<symbol, unknown>
@@ -632,11 +619,27 @@ export function removeRecorderToolbarInPage(): void {
   delete store[Symbol.for('qa.recorderToolbar.picked')]
   delete store[Symbol.for('qa.recorderToolbar.draft')]
   delete store[Symbol.for('qa.recorderToolbar.highlight')]
+  delete store[Symbol.for('qa.recorderToolbar.frameSignal')]
+  delete store[Symbol.for('qa.recorderToolbar.root')]
   store[Symbol.for('qa.recorderToolbar.picking')] = false
-  for (let i = 0; i < window.frames.length; i++)
-    try {
-      window.frames[i]?.postMessage({ __qaRecorderToolbar: 'state', mode: null, editing: false }, '*')
-    } catch {
-      // a frame going away
-    }
+}
+
+/** Sets the top frame's mode and editor state in a frame below (run in that frame's recorder world). */
+export function setToolbarFrameStateInPage(state: ToolbarFrameState): boolean {
+  const set = (window as unknown as Record<symbol, ((s: ToolbarFrameState) => void) | undefined>)[
+    Symbol.for('qa.recorderToolbar.frameState')
+  ]
+  if (typeof set !== 'function') return false
+  set(state)
+  return true
+}
+
+/** Gives the top frame's toolbar a frame's Escape, Enter or click (run in the top frame's recorder world). */
+export function signalToolbarInPage(signal: ToolbarFrameSignal): boolean {
+  const take = (window as unknown as Record<symbol, ((s: ToolbarFrameSignal) => void) | undefined>)[
+    Symbol.for('qa.recorderToolbar.frameSignal')
+  ]
+  if (typeof take !== 'function') return false
+  take(signal)
+  return true
 }

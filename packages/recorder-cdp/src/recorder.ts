@@ -9,12 +9,14 @@ import {
   type TestCase,
 } from '@qa/model'
 import { saveTestCase } from '@qa/model/node'
-import type { Frame, Locator, Page } from 'playwright-core'
+import { randomUUID } from 'node:crypto'
+import type { Locator, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
-import { contentOrigin, type SecretFieldRef, secretFieldsOf, type ViewportBox } from './cdp-secret-fields'
+import { type SecretFieldRef, secretFieldsOf, type ViewportBox } from './cdp-secret-fields'
+import { createRecorderWorld, evaluateInRecorderTop, type RecorderWorld, type WorldFrame } from './cdp-recorder-world'
 import { gotoOrExplain } from './browser'
-import { describeElementsInPage, type PageElementDescription, waitForDomQuietInPage } from './page-scripts'
+import { type PageElementDescription, waitForDomQuietInPage } from './page-scripts'
 import { saveElementCrop } from './visual'
 import {
   type HoverReveal,
@@ -39,10 +41,13 @@ import {
   openToolbarEditorInPage,
   readToolbarEditorInPage,
   removeRecorderToolbarInPage,
+  setToolbarFrameStateInPage,
   showToolbarHighlightInPage,
+  signalToolbarInPage,
   TOOLBAR_BINDING,
   TOOLBAR_SCREENSHOT_STYLE,
   TOOLBAR_TAG,
+  type ToolbarFrameState,
   type ToolbarRequest,
 } from './recorder-toolbar'
 import { elementLabel } from './element-label'
@@ -263,6 +268,15 @@ export async function maskedScreenshot(page: Page, path?: string): Promise<Buffe
 }
 
 /**
+ * Where the frame `hops` levels up from the one an input came from is: the origin of its viewport in the top-level
+ * viewport, and its iframe's frame path from the top document (null where it cannot be described). Null when that
+ * frame is gone or not laid out (`RecorderWorld.placeFrame`).
+ */
+export type FramePlacer = (
+  hops: number,
+) => Promise<{ origin: { x: number; y: number }; framePath: string[] | null } | null>
+
+/**
  * An input event reported from below a cross-origin parent (`inFrame`: how many frames up its script could walk),
  * moved into the top-level viewport by the content-box origin of the highest frame it reached: its points, and the
  * boxes of what it described (what was pressed, the hover that revealed it, the drop), whose frame paths get that
@@ -270,13 +284,10 @@ export async function maskedScreenshot(page: Page, path?: string): Promise<Buffe
  * `framePathUnknown` says the elements are read over CDP at their points. Throws when that frame cannot be placed
  * (gone): the event is dropped rather than recorded at a wrong point.
  */
-export async function placeFrameEvent(event: PageInputEvent, frame: Frame): Promise<PageInputEvent> {
-  let boundary: Frame | null = frame
-  for (let k = 0; k < (event.inFrame ?? 0) && boundary; k++) boundary = boundary.parentFrame()
-  const [origin, framePath] = boundary
-    ? await Promise.all([contentOrigin(boundary), framePathOf(boundary).catch(() => null)])
-    : [null, null]
-  if (!origin) throw new Error('the frame the input came from is gone')
+export async function placeFrameEvent(event: PageInputEvent, placeFrame: FramePlacer): Promise<PageInputEvent> {
+  const placedFrame = await placeFrame(event.inFrame ?? 0)
+  if (!placedFrame) throw new Error('the frame the input came from is gone')
+  const { origin, framePath } = placedFrame
   const placed = { ...event } as PageInputEvent & Record<string, unknown>
   delete placed.inFrame
   for (const [key, axis] of [
@@ -317,52 +328,38 @@ export async function placeFrameEvent(event: PageInputEvent, frame: Frame): Prom
 }
 
 /**
- * A point in the viewport of the frame `hops` levels up from `frame`, in the top-level viewport: where the toolbar's
- * pick in a frame below a cross-origin parent was. Null when that frame is gone.
+ * A point in the viewport of the frame `hops` levels up from the one it came from, in the top-level viewport: where
+ * the toolbar's pick in a frame below a cross-origin parent was. Null when that frame is gone.
  */
 async function pointInTopViewport(
   point: { x: number; y: number },
-  frame: Frame,
+  placeFrame: FramePlacer,
   hops: number,
 ): Promise<{ x: number; y: number } | null> {
-  let boundary: Frame | null = frame
-  for (let k = 0; k < hops && boundary; k++) boundary = boundary.parentFrame()
-  const origin = boundary ? await contentOrigin(boundary) : null
-  return origin ? { x: point.x + origin.x, y: point.y + origin.y } : null
+  const placed = await placeFrame(hops)
+  return placed ? { x: point.x + placed.origin.x, y: point.y + placed.origin.y } : null
 }
 
 /**
- * The frame path (from the top document) of a frame's iframe element, described in its parent's document; null
- * when that parent cannot place itself in the top document either (below another cross-origin parent).
+ * What the recorder runs in its world of every frame: the input reporter, and the toolbar when there is one. Both
+ * report through one binding of that world (`bindingName`, a JSON text: `{ channel, message }`); the names they call
+ * it by exist in that world only.
  */
-async function framePathOf(frame: Frame): Promise<string[] | null> {
-  if (!frame.parentFrame()) return []
-  const iframe = await frame.frameElement()
-  try {
-    const described = (await iframe.evaluate(DESCRIBE_IN_TOP as unknown as (el: unknown) => unknown)) as
-      | PageElementDescription
-      | null
-      | undefined
-    return described?.css ? [...described.framePath, described.css] : null
-  } finally {
-    await iframe.dispose().catch(() => undefined)
+function recorderWorldSource(bindingName: string, withToolbar: boolean): string {
+  const toolbar = withToolbar
+    ? `(${installRecorderToolbarInPage.toString()})(${JSON.stringify({ binding: TOOLBAR_BINDING, tag: TOOLBAR_TAG })})`
+    : ''
+  return `(() => {
+  const relay = (channel) => (message) => {
+    const call = globalThis[${JSON.stringify(bindingName)}]
+    if (typeof call === 'function') call(JSON.stringify({ channel, message }))
   }
+  globalThis[${JSON.stringify(RECORD_BINDING)}] = relay('input');
+  globalThis[${JSON.stringify(TOOLBAR_BINDING)}] = relay('toolbar');
+  ${inputReporterSource(RECORD_BINDING)};
+  ${toolbar};
+})()`
 }
-
-/** One element's page description, or null when its document cannot walk its frames up to the top one. */
-const DESCRIBE_IN_TOP = new Function(
-  'el',
-  `let w = window
-  try {
-    while (w !== w.parent) {
-      if (!w.frameElement) return null
-      w = w.parent
-    }
-  } catch {
-    return null
-  }
-  return (${describeElementsInPage.toString()})([el])[0]`,
-)
 
 /** Keys that change a field's text: a character (with or without Shift), deleting. */
 const EDITING_KEY = /^(?:Shift\+)?(?:.|Backspace|Delete|Space)$/u
@@ -428,14 +425,17 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         .boxes()
         .catch((): ViewportBox[] => []),
       passwordBoxes(page),
-      page
-        .evaluate(() => {
+      // the toolbar lives in the recorder's world (the page's scripts cannot reach it)
+      evaluateInRecorderTop(
+        page,
+        () => {
           const host = (window as unknown as Record<symbol, Element | undefined>)[Symbol.for('qa.recorderToolbar')]
           const r = host?.isConnected ? host.getBoundingClientRect() : null
           // with a margin for its shadow, which falls outside its box
           return r ? { x: r.left - 16, y: r.top - 16, width: r.width + 32, height: r.height + 32 } : null
-        })
-        .catch(() => null),
+        },
+        undefined,
+      ).catch(() => null),
       page
         .evaluate(() => ({ width: window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio }))
         .catch(() => null),
@@ -870,6 +870,14 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         listenOpts.onStep?.({ index: actions.length - 1, action, replaced })
       }
       const attached: Page[] = []
+      /** Each attached page's recorder world: where the reporter and the toolbar live, out of the page's reach. */
+      const worlds = new Map<Page, RecorderWorld>()
+      // names of this recording's own (the page can see neither: they exist in the recorder's world only)
+      const nonce = randomUUID().replaceAll('-', '')
+      const worldName = `qa-recorder-${nonce}`
+      const bindingName = `__qaRecorder_${nonce}`
+      /** The toolbar's assert mode and editor, as its top frame last said: frames that load meanwhile get it. */
+      let toolbarState: ToolbarFrameState = { mode: null, editing: false }
       /** Each attached page's recent frames, for before-screenshots from before the pointer went down. */
       const buffers = new Map<Page, FrameBuffer>()
       /** When each click was pressed (its pointer-down's time), to give it the dialog it opened. */
@@ -909,12 +917,11 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         )
       /** When the first input after `atMs` reached the page: reported, or as the page noted it (not reported yet). */
       const nextInputAt = async (atMs: number): Promise<number | undefined> => {
-        const noted = await page
-          .evaluate(
-            (key) => (window as unknown as Record<symbol, number[] | undefined>)[Symbol.for(key)] ?? [],
-            INPUT_TIMES_KEY,
-          )
-          .catch((): number[] => [])
+        const noted = await evaluateInRecorderTop(
+          page,
+          (key) => (window as unknown as Record<symbol, number[] | undefined>)[Symbol.for(key)] ?? [],
+          INPUT_TIMES_KEY,
+        ).catch((): number[] => [])
         const times = [...noted, ...(nextInput(atMs) ? [nextInput(atMs)!.at] : [])].filter((t) => t > atMs)
         return times.length ? Math.min(...times) : undefined
       }
@@ -1281,23 +1288,22 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         const id = ++draftIds
         drafts.set(id, { action, index, target })
         const assertion = action.assertion
-        const opened = await target
-          .evaluate(openToolbarEditorInPage, {
-            id,
-            assert: request.assert as 'text' | 'value',
-            expected: String(assertion.expected ?? ''),
-            op: assertion.op === 'contains' ? ('contains' as const) : ('equals' as const),
-          })
-          .catch(() => false)
+        const opened = await evaluateInRecorderTop(target, openToolbarEditorInPage, {
+          id,
+          assert: request.assert as 'text' | 'value',
+          expected: String(assertion.expected ?? ''),
+          op: assertion.op === 'contains' ? ('contains' as const) : ('equals' as const),
+        }).catch(() => false)
         // no editor to confirm it in (the page went away meanwhile): the assertion is kept as it was read
         if (!opened) confirmDraft(id, null)
       }
       /** The toolbar's editor, waiting for a text or value pick, says there is nothing to assert there. */
       const nothingToAssert = async (request: Extract<ToolbarRequest, { kind: 'assert' }>, target: Page) => {
         if (request.assert === 'text' || request.assert === 'value')
-          await target
-            .evaluate(openToolbarEditorInPage, { id: -1, error: 'Nothing to assert there' })
-            .catch(() => undefined)
+          await evaluateInRecorderTop(target, openToolbarEditorInPage, {
+            id: -1,
+            error: 'Nothing to assert there',
+          }).catch(() => undefined)
       }
       /**
        * A draft assertion as the person confirmed it in the toolbar (null: as it was read). `unconfirmed`: the
@@ -1349,10 +1355,18 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
        * or a step does; hovers come only while an assert mode waits, when no click is recorded), at most one waiting
        * there, for the newest pointer place.
        */
-      let hoverNext: { request: Extract<ToolbarRequest, { kind: 'hover' }>; frame: Frame; target: Page } | null = null
+      let hoverNext: {
+        request: Extract<ToolbarRequest, { kind: 'hover' }>
+        placeFrame: FramePlacer
+        target: Page
+      } | null = null
       let hoverQueued = false
-      const highlightPick = (request: Extract<ToolbarRequest, { kind: 'hover' }>, frame: Frame, target: Page) => {
-        hoverNext = { request, frame, target }
+      const highlightPick = (
+        request: Extract<ToolbarRequest, { kind: 'hover' }>,
+        placeFrame: FramePlacer,
+        target: Page,
+      ) => {
+        hoverNext = { request, placeFrame, target }
         if (hoverQueued) return
         hoverQueued = true
         enqueue(async () => {
@@ -1362,20 +1376,24 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           if (!next || stopped) return
           const { request: r } = next
           const point =
-            r.inFrame === undefined ? r : await pointInTopViewport(r, next.frame, r.inFrame).catch(() => null)
+            r.inFrame === undefined ? r : await pointInTopViewport(r, next.placeFrame, r.inFrame).catch(() => null)
           const highlight = point ? await assertPickHighlight(await readerFor(), r.assert, point.x, point.y) : null
-          await next.target
-            .evaluate(showToolbarHighlightInPage, highlight ? { assert: r.assert, ...highlight } : null)
-            .catch(() => undefined)
+          await evaluateInRecorderTop(
+            next.target,
+            showToolbarHighlightInPage,
+            highlight ? { assert: r.assert, ...highlight } : null,
+          ).catch(() => undefined)
         })
       }
       /** Pages a step opened whose input is reported already, before the queue gets to the switch into them. */
       const opening = new Set<Page>()
       /** Reports a page's input, and moves the recording into a page it opens (after the click that opened it). */
       const attach = async (target: Page) => {
-        await target.exposeBinding(RECORD_BINDING, (source: { frame: Frame }, event: PageInputEvent) => {
+        /** An input a frame's world reported: the recorder's own binding, in the recorder's world only. */
+        const onInput = (frame: WorldFrame, world: RecorderWorld, event: PageInputEvent) => {
           // a page being opened reports from its first moments: its input waits in the queue behind the switch
           if (stopped || (target !== page && !opening.has(target))) return
+          if (!event || typeof event !== 'object' || typeof event.kind !== 'string') return
           if (event.kind === 'pointerdown') {
             // stamped on arrival, so that a dialog the click opens finds it before the queue reaches it
             const pageAt = event.at
@@ -1402,60 +1420,91 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             buffers.get(target)?.pin(at)
           }
           // an event from below a cross-origin parent is placed in the top viewport first (in order, in the queue)
-          if (event.inFrame !== undefined) enqueue(async () => handle(await placeFrameEvent(event, source.frame)))
+          if (event.inFrame !== undefined)
+            enqueue(async () => handle(await placeFrameEvent(event, (hops) => world.placeFrame(frame, hops))))
           else enqueue(() => handle(event))
+        }
+        const onStopRequest = listenOpts.onStopRequest
+        /** A request of the toolbar (top frame) or of its listening part (a frame below). */
+        const onToolbar = (frame: WorldFrame, world: RecorderWorld, request: ToolbarRequest) => {
+          if (stopped || !onStopRequest || !request || typeof request !== 'object') return
+          const placeFrame: FramePlacer = (hops) => world.placeFrame(frame, hops)
+          if (request.kind === 'stop') onStopRequest()
+          else if (request.kind === 'frames-state') {
+            // the top frame's assert mode and editor: every frame below picks and waits as it does
+            if (!world.isMainFrame(frame)) return
+            toolbarState = { mode: request.mode ?? null, editing: request.editing === true }
+            for (const below of world.frames())
+              if (!world.isMainFrame(below))
+                void world.evaluate(below, setToolbarFrameStateInPage, toolbarState).catch(() => undefined)
+          } else if (request.kind === 'frame-signal') {
+            const top = world.topFrame()
+            if (top && !world.isMainFrame(frame))
+              void world.evaluate(top, signalToolbarInPage, request.signal).catch(() => undefined)
+          } else if (request.kind === 'hover' && target === page) highlightPick(request, placeFrame, target)
+          else if (request.kind === 'assert' && target === page) {
+            // the pick ends its mode: a highlight still to draw is dropped
+            hoverNext = null
+            if (world.isMainFrame(frame)) enqueue(() => pickedAssertion(request, target))
+            else {
+              // a pick in a frame below: the toolbar (in the top frame) ends its mode and waits for the editor now,
+              // before the queue gets to the pick; the point is moved into the top viewport in order, in the queue
+              void evaluateInRecorderTop(target, markToolbarPickedInPage, request.assert).catch(() => undefined)
+              enqueue(async () => {
+                const point =
+                  request.inFrame === undefined
+                    ? request
+                    : await pointInTopViewport(request, placeFrame, request.inFrame).catch(() => null)
+                if (point) await pickedAssertion({ ...request, x: point.x, y: point.y }, target)
+                else await nothingToAssert(request, target)
+              })
+            }
+          } else if (request.kind === 'assert-confirm')
+            enqueue(async () =>
+              confirmDraft(request.id, {
+                op: request.op === 'contains' ? 'contains' : 'equals',
+                expected: String(request.expected ?? ''),
+              }),
+            )
+          else if (request.kind === 'assert-cancel') enqueue(() => cancelDraft(request.id))
+        }
+        // (the world reports while it is being installed: its calls wait for it)
+        let created: RecorderWorld | undefined
+        const ready = createRecorderWorld(target, {
+          source: recorderWorldSource(bindingName, onStopRequest !== undefined),
+          worldName,
+          bindingName,
+          onCall(frame, payload) {
+            const { channel, message } = (payload ?? {}) as { channel?: string; message?: unknown }
+            const dispatch = (world: RecorderWorld) => {
+              if (channel === 'input') onInput(frame, world, message as PageInputEvent)
+              else if (channel === 'toolbar') onToolbar(frame, world, message as ToolbarRequest)
+            }
+            if (created) dispatch(created)
+            else void ready.then(dispatch, () => undefined)
+          },
+          onFrame(frame) {
+            // a frame that loads while an assert mode or the editor is on picks and waits as the others do
+            if (!onStopRequest || (!toolbarState.mode && !toolbarState.editing)) return
+            void ready.then(
+              (world) =>
+                world.isMainFrame(frame) ? undefined : world.evaluate(frame, setToolbarFrameStateInPage, toolbarState),
+              () => undefined,
+            )
+          },
         })
+        created = await ready
+        worlds.set(target, created)
         dialogWatches.push(
           await watchDialogs(target, (d) => {
             dialogs.push(d)
             attachDialogs()
           }),
         )
-        const reporter = inputReporterSource(RECORD_BINDING)
-        await target.addInitScript(reporter)
-        for (const frame of target.frames()) await frame.evaluate(reporter).catch(() => undefined)
         attached.push(target)
         if (screenshots) {
           const frames = await startFrameBuffer(target)
           if (frames) buffers.set(target, frames)
-        }
-        const onStopRequest = listenOpts.onStopRequest
-        if (onStopRequest) {
-          await target.exposeBinding(TOOLBAR_BINDING, (source: { frame: Frame }, request: ToolbarRequest) => {
-            if (stopped) return
-            if (request?.kind === 'stop') onStopRequest()
-            else if (request?.kind === 'hover' && target === page) highlightPick(request, source.frame, target)
-            else if (request?.kind === 'assert' && target === page) {
-              // the pick ends its mode: a highlight still to draw is dropped
-              hoverNext = null
-              if (source.frame === target.mainFrame()) enqueue(() => pickedAssertion(request, target))
-              else {
-                // a pick in a frame below: the toolbar (in the top frame) ends its mode and waits for the editor now,
-                // before the queue gets to the pick; the point is moved into the top viewport in order, in the queue
-                void target.evaluate(markToolbarPickedInPage, request.assert).catch(() => undefined)
-                enqueue(async () => {
-                  const point =
-                    request.inFrame === undefined
-                      ? request
-                      : await pointInTopViewport(request, source.frame, request.inFrame).catch(() => null)
-                  if (point) await pickedAssertion({ ...request, x: point.x, y: point.y }, target)
-                  else await nothingToAssert(request, target)
-                })
-              }
-            } else if (request?.kind === 'assert-confirm')
-              enqueue(async () =>
-                confirmDraft(request.id, {
-                  op: request.op === 'contains' ? 'contains' : 'equals',
-                  expected: String(request.expected ?? ''),
-                }),
-              )
-            else if (request?.kind === 'assert-cancel') enqueue(() => cancelDraft(request.id))
-          })
-          const toolbar = { binding: TOOLBAR_BINDING, tag: TOOLBAR_TAG }
-          await target.addInitScript(installRecorderToolbarInPage, toolbar)
-          // the toolbar in the top frame, and its listening part in every frame below (picks inside frames)
-          for (const frame of target.frames())
-            await frame.evaluate(installRecorderToolbarInPage, toolbar).catch(() => undefined)
         }
         // Back and forward (the browser's buttons, Alt+Left): no page event tells them, the history does. A main-frame
         // navigation to an entry the history already had, at another index, is one; it is recorded as a navigate
@@ -1525,7 +1574,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           for (const [id, draft] of [...drafts]) {
             const held = draft.target.isClosed()
               ? null
-              : await draft.target.evaluate(readToolbarEditorInPage).catch(() => null)
+              : await evaluateInRecorderTop(draft.target, readToolbarEditorInPage, undefined).catch(() => null)
             const edit = held && held.id === id ? { op: held.op, expected: String(held.expected ?? '') } : null
             confirmDraft(id, edit, true)
           }
@@ -1535,7 +1584,18 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           for (const w of dialogWatches.splice(0)) await w.dispose()
           if (listenOpts.onStopRequest)
             for (const p of attached)
-              if (!p.isClosed()) await p.evaluate(removeRecorderToolbarInPage).catch(() => undefined)
+              if (!p.isClosed()) {
+                await evaluateInRecorderTop(p, removeRecorderToolbarInPage, undefined).catch(() => undefined)
+                const world = worlds.get(p)
+                for (const below of world?.frames() ?? [])
+                  if (!world?.isMainFrame(below))
+                    await world
+                      ?.evaluate(below, setToolbarFrameStateInPage, { mode: null, editing: false })
+                      .catch(() => undefined)
+              }
+          // the recorder's world goes with the recording: no binding, no script in the documents to come
+          for (const world of worlds.values()) await world.dispose().catch(() => undefined)
+          worlds.clear()
         },
       }
     },
