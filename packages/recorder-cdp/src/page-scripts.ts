@@ -572,3 +572,20 @@ export function describeAssertChainInPage(this: Element[]): {
     }
   })
 }
+
+/**
+ * Page function: resolves once the finite CSS transitions and animations running now have finished (a focus ring
+ * fading in, a menu sliding open), at most `timeoutMs`; infinite ones (a spinner, a pulsing badge) are not waited
+ * for. True when they finished in time.
+ */
+export function waitForFiniteAnimationsInPage(args: { timeoutMs: number }): Promise<boolean> {
+  const running = document
+    .getAnimations()
+    .filter((a) => a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+  if (running.length === 0) return Promise.resolve(true)
+  const finished = Promise.all(running.map((a) => a.finished.catch(() => undefined))).then(
+    () => new Promise<boolean>((resolve) => requestAnimationFrame(() => resolve(true))),
+  )
+  const late = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), args.timeoutMs))
+  return Promise.race([finished, late])
+}

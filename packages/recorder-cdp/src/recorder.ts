@@ -16,7 +16,7 @@ import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader }
 import { type SecretFieldRef, secretFieldsOf, type ViewportBox } from './cdp-secret-fields'
 import { createRecorderWorld, evaluateInRecorderTop, type RecorderWorld, type WorldFrame } from './cdp-recorder-world'
 import { gotoOrExplain } from './browser'
-import { type PageElementDescription, waitForDomQuietInPage } from './page-scripts'
+import { type PageElementDescription, waitForDomQuietInPage, waitForFiniteAnimationsInPage } from './page-scripts'
 import { saveElementCrop } from './visual'
 import {
   type HoverReveal,
@@ -174,7 +174,14 @@ export async function settle(page: Page, quietMs = 150, timeoutMs = 5_000): Prom
     // The page navigated while we waited: wait for the new document instead.
     await page.waitForLoadState('load', { timeout: timeoutMs }).catch(() => undefined)
   })
+  // a quiet DOM can still be moving: a focus ring fades in, a menu slides open (CSS transitions change no node)
+  await page
+    .evaluate(waitForFiniteAnimationsInPage, { timeoutMs: Math.min(timeoutMs, ANIMATION_WAIT_MS) })
+    .catch(() => undefined)
 }
+
+/** How long a settle waits at most for the page's finite CSS transitions and animations. */
+const ANIMATION_WAIT_MS = 1_000
 
 /** A recorded screenshot: its path (relative to the case), its bytes, and its unknown regions (pixels). */
 interface Shot {
