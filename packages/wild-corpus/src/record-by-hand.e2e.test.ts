@@ -1360,6 +1360,34 @@ describe('qa record web by hand on wild corpus pages (real X input)', () => {
     }
   })
 
+  // issue 28, Build 1 and 2: the click's after-screenshot was taken while the person already typed, so the unchanged
+  // page failed the click; typing steps had no screenshots and were never verified
+  it('sneat login: clicks into fields, each followed at once by typing; replay --verify on the unchanged page passes every step', async () => {
+    const page = 'sneat/html/auth-login-basic.html'
+    const rec = await recordByHand(page, 'at-once', [
+      { find: (p) => p.getByLabel('Email or Username'), type: 'qa@example.com', atOnce: true },
+      { find: (p) => p.locator('#password'), type: 'Pw-4-qa', atOnce: true },
+      { find: (p) => p.getByRole('checkbox', { name: 'Remember Me' }) },
+    ])
+    const saved = await readCase(rec.caseFile)
+    expect(saved.actions.map((a) => a.action_type)).toEqual(['click', 'type', 'click', 'type', 'click'])
+    const secret = saved.actions[3]?.secret_env as string
+    expect(secret).toMatch(/^QA_SECRET_/)
+    const v = await corpus.variant({ ops: [] })
+    const res = await qa(
+      ['replay', rec.caseFile, '--url', v.pageUrl(page), '--verify', '--json', '--report-dir', 'reports-at-once'],
+      { [secret]: 'Pw-4-qa' },
+    )
+    await v.close()
+    const report = JSON.parse(res.stdout) as { verification_results: { final_result: string; reason: string }[] }
+    const verdicts = report.verification_results.map((r) => `${r.final_result}: ${r.reason}`)
+    expect(verdicts, res.stderr).toEqual(report.verification_results.map((r) => `pass: ${r.reason}`))
+    expect(verdicts).toHaveLength(5)
+    expect(res.code, res.stderr).toBe(0)
+    // typing carries its evidence like a click
+    for (const a of saved.actions) expect([a.screenshot_before_path, a.screenshot_path]).not.toContain(undefined)
+  })
+
   // "Try it out" becomes "Cancel" on the click: the element pressed is the one the page described at pointer-down
   // (the reporter's pointerdown reaches Node only after the page reacted)
   it('swagger-ui (a React SPA): expand an operation, "Try it out", type a parameter; replays unchanged and reworded', async () => {
