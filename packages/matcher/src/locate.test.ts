@@ -1275,3 +1275,18 @@ describe('identical pixels do not settle what the page could not (sneat paginati
     expect(r.attempts.find((a) => a.strategy === 'visual')?.outcome).not.toBe('ambiguous')
   })
 })
+
+describe('a strategy whose element could not be acted on (issue 29, 7)', () => {
+  it('is that strategy’s error, and the cascade goes on with the next one', async () => {
+    const failed = new Map([['role', 'locator.click: element is not attached to the DOM'] as const])
+    const r = await locate(identityOf(signIn), memoryCandidateSource(recordedPage), { failed })
+    expect(r.status).toBe('found')
+    expect(r.strategy).not.toBe('role')
+    expect(r.element?.handle).toBe('sign-in')
+    expect(r.attempts[0]).toMatchObject({
+      strategy: 'role',
+      outcome: 'error',
+      detail: 'locator.click: element is not attached to the DOM',
+    })
+  })
+})
