@@ -227,6 +227,24 @@ describe('finding 7: no command writes over one of its inputs, even with --force
     expect(sha(file)).toBe(before)
   })
 
+  it('qa replay --junit qa.config.json --force: the config the command just read (issue 29, low)', () => {
+    const dir = tmp('config-out')
+    const file = webCase(dir)
+    const config = join(dir, 'qa.config.json')
+    writeFileSync(config, JSON.stringify({ verify: { passSimilarity: 0.9 } }))
+    const before = sha(config)
+    // the config found in the current folder, and one named with --config
+    const found = runQa(['replay', file, '--junit', 'qa.config.json', '--force'], { cwd: dir, env: NO_BROWSER })
+    expect(found.code).toBe(2)
+    expect(found.stderr).toMatch(
+      /--junit .*qa\.config\.json is the config file this command read; qa never writes over its input/,
+    )
+    const named = qa(['replay', file, '--config', config, '--junit', config, '--force'], { env: NO_BROWSER })
+    expect(named.code).toBe(2)
+    expect(named.stderr).toMatch(/--junit .*qa\.config\.json is the config file this command read/)
+    expect(sha(config)).toBe(before)
+  })
+
   it('qa report merge a.json b.json --out a.json --force', () => {
     const dir = tmp('merge')
     const [a, b] = [reportJson(dir, 'a'), reportJson(dir, 'b')]
