@@ -1,4 +1,4 @@
-import { isQaError, QaError } from '@qa/model'
+import { isQaError, QaError, terminalSafe } from '@qa/model'
 import { Command } from 'clipanion'
 import { EXIT_TEST_FAILED, EXIT_USAGE } from './exit-codes'
 
@@ -17,8 +17,9 @@ export abstract class QaCommand extends Command {
       return await this.run()
     } catch (error) {
       const err = isQaError(error) ? error : QaError.from(error)
-      this.context.stderr.write(`qa: ${err.message}\n`)
-      if (err.hint) this.context.stderr.write(`hint: ${err.hint}\n`)
+      // a message may quote a case, a file name or a page: its control characters are shown escaped
+      this.context.stderr.write(`qa: ${terminalSafe(err.message)}\n`)
+      if (err.hint) this.context.stderr.write(`hint: ${terminalSafe(err.hint)}\n`)
       if (process.env.QA_DEBUG && error instanceof Error && error.stack) this.context.stderr.write(`${error.stack}\n`)
       return TEST_FAILURE_CODES.has(err.code) ? EXIT_TEST_FAILED : EXIT_USAGE
     }

@@ -19,6 +19,14 @@ export class ConfigError extends QaError<'CONFIG_INVALID'> {
 
 export const CONFIG_FILE_NAME = 'qa.config.json'
 
+/** The config files this process read (one command per process): inputs no output may write over. */
+const configFilesRead = new Set<string>()
+
+/** The config files `loadConfig` read so far (absolute paths). */
+export function readConfigFiles(): string[] {
+  return [...configFilesRead]
+}
+
 /**
  * Reads `qa.config.json` (or `--config`), the `QA_*` environment and the flags, and resolves them
  * (flags > env > file > defaults). Every problem is reported at once, naming the key.
@@ -34,7 +42,9 @@ export async function loadConfig(opts: {
   let raw: unknown
   let used: string | null = null
   try {
-    raw = parseJsonText(await readFile(file, 'utf8'), { file })
+    const text = await readFile(file, 'utf8')
+    configFilesRead.add(file)
+    raw = parseJsonText(text, { file })
     used = file
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code

@@ -2,6 +2,7 @@ import { mkdtemp, readdir, realpath, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import type { ReplayReport } from '@qa/model'
 import type { LoadedTestCase } from '@qa/model/node'
+import { readConfigFiles } from './config'
 import { UsageError } from './usage-error'
 
 /**
@@ -88,8 +89,13 @@ export async function guardOutputs(opts: {
   const outputs = await Promise.all(
     opts.outputs.filter((o): o is GuardOutput => !!o).map(async (o) => ({ ...o, path: await canonicalPath(o.path) })),
   )
+  // the config file the command read is an input too: `--out qa.config.json --force` never replaces it
+  const configs = readConfigFiles().map((path) => ({ path, what: 'the config file this command read' }))
   const inputs = await Promise.all(
-    opts.inputs.filter((i): i is GuardInput => !!i).map(async (i) => ({ ...i, path: await canonicalPath(i.path) })),
+    [...opts.inputs.filter((i): i is GuardInput => !!i), ...configs].map(async (i) => ({
+      ...i,
+      path: await canonicalPath(i.path),
+    })),
   )
   const conflict = findOutputConflict(outputs, inputs)
   if (conflict?.input) {

@@ -1,4 +1,5 @@
 import { lstatSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { type AddressInfo, connect } from 'node:net'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -275,6 +276,46 @@ describe('security', () => {
     expect(res.statusCode).toBe(403)
     expect(res.json().code).toBe('SERVER_FORBIDDEN_HOST')
     expect((await app.inject({ url: '/api/suites', headers: { host: '127.0.0.1:7357' } })).statusCode).toBe(200)
+  })
+
+  it('parses the Host header strictly: a loopback name followed by more is foreign (issue 29, low)', async () => {
+    const { app } = await setup()
+    for (const host of [
+      '127.0.0.1:7402.evil.com',
+      '127.0.0.1:7402@evil.com',
+      'localhost:80:81',
+      '127.0.0.1 evil.com',
+      '[::1]x',
+    ])
+      expect({ host, status: (await app.inject({ url: '/api/suites', headers: { host } })).statusCode }).toEqual({
+        host,
+        status: 403,
+      })
+    for (const host of ['127.0.0.1', 'localhost:7402', '[::1]:7402'])
+      expect({ host, status: (await app.inject({ url: '/api/suites', headers: { host } })).statusCode }).toEqual({
+        host,
+        status: 200,
+      })
+  })
+
+  it('refuses a request with two Host headers (issue 29, low)', async () => {
+    const { app } = await setup()
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = app.server.address() as AddressInfo
+    const ask = (headers: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () =>
+          socket.write(`GET /api/suites HTTP/1.1\r\n${headers}Connection: close\r\n\r\n`),
+        )
+        let data = ''
+        socket.on('data', (d) => {
+          data += d.toString()
+        })
+        socket.on('end', () => resolve(data.split('\r\n')[0] ?? ''))
+        socket.on('error', reject)
+      })
+    expect(await ask(`Host: 127.0.0.1:${port}\r\n`)).toBe('HTTP/1.1 200 OK')
+    expect(await ask(`Host: 127.0.0.1:${port}\r\nHost: evil.example\r\n`)).toMatch(/^HTTP\/1\.1 (400|403)/)
   })
 })
 

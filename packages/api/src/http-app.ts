@@ -55,9 +55,16 @@ export function tokenMatches(expected: string, given: string | null | undefined)
 /** The hostname of a Host header (`[::1]:8080` → `[::1]`, `a.b:80` → `a.b`). */
 export function hostnameOf(hostHeader: string | undefined): string {
   if (!hostHeader) return ''
-  const h = hostHeader.trim().toLowerCase()
-  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1)
-  return h.split(':')[0] ?? ''
+  // a whole `host[:port]` or `[v6]:port`, nothing else: `127.0.0.1:7402.evil.com` names no allowed host
+  const m = /^(\[[0-9a-f:.]+\]|[a-z0-9._-]+)(?::\d{1,5})?$/.exec(hostHeader.trim().toLowerCase())
+  return m ? (m[1] as string) : ''
+}
+
+/** How many Host headers a request carried (Node keeps only the first of several). */
+function hostHeaderCount(rawHeaders: readonly string[]): number {
+  let n = 0
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]?.toLowerCase() === 'host') n++
+  return n
 }
 
 const encodePath = (p: string) => p.split('/').map(encodeURIComponent).join('/')
@@ -121,7 +128,7 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
   app.addHook('onRequest', async (req, reply) => {
     if (!token) {
       // Loopback without a token: refuse foreign Host headers (DNS rebinding from a web page).
-      if (!allowedHosts.has(hostnameOf(req.headers.host))) {
+      if (hostHeaderCount(req.raw.rawHeaders) > 1 || !allowedHosts.has(hostnameOf(req.headers.host))) {
         throw new ServerError('SERVER_FORBIDDEN_HOST', `Requests for host "${req.headers.host ?? ''}" are refused.`, {
           hint: 'Open the inspector through http://127.0.0.1:<port>/, or start the server with --token.',
         })

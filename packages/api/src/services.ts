@@ -120,6 +120,8 @@ export async function createRunnerServices(opts: RunnerServicesOptions = {}): Pr
         ...(opts.attempts ? { attempts: opts.attempts } : {}),
         ...(opts.retryFailed !== undefined ? { retryFailed: opts.retryFailed } : {}),
         ...(opts.suiteTimeoutMs ? { suiteTimeoutMs: opts.suiteTimeoutMs } : {}),
+        // the workers learn where the app is (the demo's sample app, --base-url) from each job
+        ...(baseUrl ? { baseUrl } : {}),
       })
     } else {
       runner = createRunner({

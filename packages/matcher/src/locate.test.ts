@@ -1356,3 +1356,18 @@ describe('a holder of the recorded label is gone, but of another kind (daily-loo
     expect(r.status).toBe('not_found')
   })
 })
+
+describe('a strategy whose element could not be acted on (issue 29, 7)', () => {
+  it('is that strategy’s error, and the cascade goes on with the next one', async () => {
+    const failed = new Map([['role', 'locator.click: element is not attached to the DOM'] as const])
+    const r = await locate(identityOf(signIn), memoryCandidateSource(recordedPage), { failed })
+    expect(r.status).toBe('found')
+    expect(r.strategy).not.toBe('role')
+    expect(r.element?.handle).toBe('sign-in')
+    expect(r.attempts[0]).toMatchObject({
+      strategy: 'role',
+      outcome: 'error',
+      detail: 'locator.click: element is not attached to the DOM',
+    })
+  })
+})

@@ -150,6 +150,12 @@ export interface LocateOptions {
   /** Run only these strategies (still in cascade order); e.g. `['css']` for a selector-only baseline. */
   only?: readonly WebStrategy[]
   /**
+   * Strategies whose element could not be acted on in an earlier try of this step (not clickable, detached, not
+   * fillable), with why: each is recorded as that strategy's `error` and the cascade goes on with the next one. A
+   * strategy's failure is never the step's.
+   */
+  failed?: ReadonlyMap<WebStrategy, string>
+  /**
    * An answer covering more than this many times the recorded element's area (and more than 64×64 px) is
    * not the recorded element (default 6, see `DEFAULT_MAX_AREA_GROWTH`; 0 turns the check off).
    */
@@ -535,6 +541,8 @@ export async function locate<H = unknown>(
     method,
     skip: only && !only.has(method) ? 'not selected' : method !== 'coordinate' && notATarget ? notATarget : skip,
     run: async () => {
+      const failed = opts.failed?.get(method)
+      if (failed !== undefined) throw new Error(failed)
       const outcome = await run()
       if (outcome.outcome === 'ambiguous') sawAmbiguous = true
       return outcome

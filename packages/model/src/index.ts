@@ -79,6 +79,7 @@ export {
   normalizeAssertedText,
   TARGETED_ASSERTION_KINDS,
 } from './assertion'
+export { terminalSafe } from './terminal-safe'
 export { CASE_PATH_EXPECTED, isCaseRelativePath } from './case-path'
 export {
   type AcceptancePlan,

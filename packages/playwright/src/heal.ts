@@ -8,10 +8,12 @@ import {
   resolveFrameScope,
   settle,
   decodeFrame,
+  maskedScreenshot,
 } from '@qa/recorder-cdp'
 import { resolve } from 'node:path'
 import type { FrameLocator, Locator, Page } from 'playwright-core'
 import { PlaywrightQaError } from './errors'
+import { rememberActedStep } from './internal/step-memory'
 import { type CaseRef, loadRecordedCase, recordedAction } from './recorded-case'
 import { attachJson, inStep } from './test-info'
 
@@ -169,26 +171,49 @@ export class HealedStep {
     return this.#locator
   }
 
+  /**
+   * Runs an action on the current locator. For a step of a case, the screen just before it and where the element
+   * is now are kept for `toMatchRecordedStep`, which then verifies the step as the replay does.
+   */
+  async #act(run: (locator: Locator) => Promise<void>): Promise<void> {
+    const locator = await this.current()
+    const { caseFile, actionIndex } = this.#target
+    const before = caseFile && actionIndex !== null ? await maskedScreenshot(this.#page).catch(() => null) : null
+    await run(locator)
+    if (!caseFile || actionIndex === null) return
+    const box = this.#result.element?.boundingBox ?? null
+    const then = this.#target.identity.boundingBox
+    rememberActedStep(this.#page, {
+      caseFile,
+      actionIndex,
+      before,
+      box,
+      displacement: box && then ? { x: Math.round(box.x - then.x), y: Math.round(box.y - then.y) } : { x: 0, y: 0 },
+    })
+  }
+
   async click(opts?: Parameters<Locator['click']>[0]): Promise<void> {
-    await (await this.current()).click(opts)
+    await this.#act((l) => l.click(opts))
   }
   async dblclick(opts?: Parameters<Locator['dblclick']>[0]): Promise<void> {
-    await (await this.current()).dblclick(opts)
+    await this.#act((l) => l.dblclick(opts))
   }
   async fill(value: string, opts?: Parameters<Locator['fill']>[1]): Promise<void> {
-    await (await this.current()).fill(value, opts)
+    await this.#act((l) => l.fill(value, opts))
   }
   async check(opts?: Parameters<Locator['check']>[0]): Promise<void> {
-    await (await this.current()).check(opts)
+    await this.#act((l) => l.check(opts))
   }
   async hover(opts?: Parameters<Locator['hover']>[0]): Promise<void> {
-    await (await this.current()).hover(opts)
+    await this.#act((l) => l.hover(opts))
   }
   async press(key: string, opts?: Parameters<Locator['press']>[1]): Promise<void> {
-    await (await this.current()).press(key, opts)
+    await this.#act((l) => l.press(key, opts))
   }
   async selectOption(values: Parameters<Locator['selectOption']>[0]): Promise<void> {
-    await (await this.current()).selectOption(values)
+    await this.#act(async (l) => {
+      await l.selectOption(values)
+    })
   }
 
   /** The heal as attached to the test (`qa-heal`). */

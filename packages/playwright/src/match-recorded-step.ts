@@ -1,8 +1,15 @@
 import type { VerificationResult } from '@qa/model'
-import { maskedScreenshot } from '@qa/recorder-cdp'
-import { type Rect, type VerdictPolicy, type VisionReverifier, verifyStep } from '@qa/verifier'
+import { maskedScreenshot, pageAssertionProbe, pollAssertion, settle } from '@qa/recorder-cdp'
+import {
+  createReplayVerifier,
+  type Rect,
+  resultWithoutScreenshot,
+  type VerdictPolicy,
+  type VisionReverifier,
+} from '@qa/verifier'
 import { resolve } from 'node:path'
 import type { Page } from 'playwright-core'
+import { actedStep } from './internal/step-memory'
 import { type CaseRef, loadRecordedCase, recordedAction } from './recorded-case'
 import { currentTestInfo } from './test-info'
 
@@ -13,6 +20,8 @@ export interface RecordedStepOptions {
   policy?: VerdictPolicy
   /** Regions to ignore (clocks, counters), in screenshot pixels. */
   ignore?: Rect[]
+  /** How long an `assert` step's condition is polled (default 5000 ms, as in the replay). */
+  timeoutMs?: number
 }
 
 let defaults: RecordedStepOptions = {}
@@ -23,9 +32,12 @@ export function configureRecordedSteps(opts: RecordedStepOptions): void {
 }
 
 /**
- * The seed 000 verification of one recorded step against the page as it is now: pixel similarity with the
- * recorded after-screenshot, then (when configured) the vision second opinion. Expected, actual and diff are
- * attached to the running test as `step-NNN-expected.png` / `-actual.png` / `-diff.png`.
+ * The seed 000 verification of one recorded step against the page as it is now, exactly as `qa replay --verify`
+ * verifies it (one verdict for one step, issue 29): the page settled, then the step's expected region (what the
+ * recorded step changed, and its element) compared with the recorded after-screenshot, then (when configured)
+ * the vision second opinion. A step acted on with `heal(page).fromCase(…)` is compared with the context the
+ * replay has too: the screen before it (a change elsewhere) and how far its element moved. Expected, actual and
+ * diff are attached to the running test as `step-NNN-expected.png` / `-actual.png` / `-diff.png`.
  */
 export async function verifyRecordedStep(
   page: Page,
@@ -39,28 +51,48 @@ export async function verifyRecordedStep(
   const info = currentTestInfo()
   const stem = `step-${String(index).padStart(3, '0')}`
   const artifactDir = info ? info.outputPath(`qa-${stem}`) : null
-  const s = action.semanticInfo
-  const intent = [s?.intent, s?.targetElement?.description ?? s?.targetElement?.text, action.description]
-    .filter((x): x is string => typeof x === 'string' && x.trim() !== '')
-    .join(' — ')
   const expected = action.screenshotPath ? resolve(recorded.dir, action.screenshotPath) : null
-  const result = await verifyStep(
-    {
+  const verifier = createReplayVerifier({
+    testCaseName: recorded.testCase.name,
+    baseDir: recorded.dir,
+    testCasePath: recorded.file,
+    platform: recorded.testCase.platform,
+    reverifier: o.reverifier ?? null,
+    ...(o.policy ? { policy: o.policy } : {}),
+    ...(o.ignore ? { compare: { ignore: o.ignore } } : {}),
+    artifactDir,
+    keepActual: 'always',
+  })
+  if (action.actionType === 'assert' && action.assertion) {
+    // an assertion's verdict is its condition, polled as the replay polls it, never a screenshot
+    const probe = pageAssertionProbe(() => page, action)
+    const checked = await pollAssertion(action.assertion, probe, { timeoutMs: o.timeoutMs ?? 5_000 })
+    const result = resultWithoutScreenshot({
       actionIndex: index,
-      description: action.description,
-      expected,
-      actual: () => maskedScreenshot(page),
-      intent: intent || action.description,
-      expectedPath: action.screenshotPath ?? null,
-    },
-    {
-      reverifier: o.reverifier ?? null,
-      ...(o.policy ? { policy: o.policy } : {}),
-      ...(o.ignore ? { compare: { ignore: o.ignore } } : {}),
-      artifactDir,
-      keepActual: 'always',
-    },
-  )
+      action,
+      finalResult: checked.holds ? 'pass' : 'fail',
+      reason: checked.holds
+        ? `Assertion held: ${checked.expected} (actual ${checked.actual}).`
+        : `Assertion failed: expected ${checked.expected}, actual ${checked.actual}.`,
+    })
+    result.details = {
+      assertion: {
+        kind: action.assertion.kind,
+        op: action.assertion.op ?? null,
+        expected: checked.expected,
+        actual: checked.actual,
+        holds: checked.holds,
+      },
+    }
+    return result
+  }
+  // the replay settles the page before it takes the screenshot it verifies
+  await settle(page).catch(() => undefined)
+  const acted = actedStep(page, recorded.file, index)
+  const result = await verifier.verifyAction(index, action, () => maskedScreenshot(page), {
+    previousAction: index > 0 ? (recorded.testCase.actions[index - 1] ?? null) : null,
+    ...(acted ? { actualBefore: acted.before, displacement: acted.displacement, actualTargetBox: acted.box } : {}),
+  })
   if (info) {
     if (expected) await info.attach(`${stem}-expected.png`, { path: expected, contentType: 'image/png' })
     if (result.actualScreenshot)

@@ -1,7 +1,7 @@
 import type { LocateOptions } from '@qa/matcher'
 import { serializeTestCase } from '@qa/model'
 import { replayWebCase, type WebReplayOutcome } from '@qa/recorder-cdp'
-import { type VerdictPolicy, type VisionReverifier, writeReports } from '@qa/verifier'
+import { type Rect, type VerdictPolicy, type VisionReverifier, writeReports } from '@qa/verifier'
 import type { Page } from 'playwright-core'
 import { PlaywrightQaError } from './errors'
 import type { HealRecord } from './heal'
@@ -20,11 +20,18 @@ export interface ReplayCaseOptions {
   verify?: boolean
   reverifier?: VisionReverifier | null
   policy?: VerdictPolicy
+  /** Regions to ignore (clocks, counters), in screenshot pixels: the config's `verify.masks`. */
+  ignore?: Rect[]
   /** Where the secrets of password steps are read from (`secret_env`); pass `process.env` to use yours. */
   env?: Readonly<Record<string, string | undefined>>
   /** Time an element gets to become actionable (default 5000 ms). */
   actionTimeoutMs?: number
   locate?: LocateOptions
+  /**
+   * Throw PW_CASE_FAILED when a step failed (default true). false: return the outcome, whose `passed` and
+   * `report` say which steps failed (soft checks, comparing routes).
+   */
+  throwOnFailure?: boolean
 }
 
 /** What the reporter reads: where the replay report of one case was written. */
@@ -66,6 +73,7 @@ export async function replayCase(page: Page, ref: CaseRef, opts: ReplayCaseOptio
     verify,
     reverifier: opts.reverifier ?? null,
     ...(opts.policy ? { policy: opts.policy } : {}),
+    ...(opts.ignore ? { compareIgnore: opts.ignore } : {}),
     artifactDir,
     env: opts.env ?? {},
     ...(opts.actionTimeoutMs ? { actionTimeoutMs: opts.actionTimeoutMs } : {}),
@@ -103,7 +111,7 @@ export async function replayCase(page: Page, ref: CaseRef, opts: ReplayCaseOptio
     if (outcome.healedSteps.length > 0)
       await attachJson('qa-healed-case', { caseFile: recorded.file, testCase: serializeTestCase(outcome.healedCase) })
   }
-  if (!outcome.passed) {
+  if (!outcome.passed && opts.throwOnFailure !== false) {
     const failed = outcome.report.verificationResults
       .filter((v) => v.finalResult === 'fail')
       .map((v) => `actions[${v.actionIndex}] ${v.actionDescription}: ${v.reason ?? 'failed'}`)

@@ -1,4 +1,12 @@
-import { describeAttempts, type LocateOptions, type LocateResult, locate, recordedTargetObjection } from '@qa/matcher'
+import {
+  describeAttempts,
+  type LocateOptions,
+  type LocateResult,
+  locate,
+  recordedTargetObjection,
+  WEB_STRATEGIES,
+  type WebStrategy,
+} from '@qa/matcher'
 import { type Action, type AssertionCheck, isClickLike, type KeyModifier, type ReplayResult } from '@qa/model'
 import { resolve } from 'node:path'
 import type { JSHandle, Locator, Page } from 'playwright-core'
@@ -64,6 +72,28 @@ async function pageFingerprint(page: Page): Promise<string | null> {
 }
 
 /** Found by the first strategy the identity allows, exactly as recorded: nothing to heal. */
+/** At most this many strategies are set aside in one step because their element could not be acted on. */
+const MAX_FAILED_STRATEGIES = 4
+
+const isWebStrategy = (s: string): s is WebStrategy => (WEB_STRATEGIES as readonly string[]).includes(s)
+
+/** The found element's box as a key (the same element answered by two strategies has one box), or null. */
+function boxKey(found: LocateResult<PlaywrightCandidate>): string | null {
+  const b = found.coordinateFallback ? null : found.element?.boundingBox
+  return b ? `${Math.round(b.x)},${Math.round(b.y)},${Math.round(b.width)},${Math.round(b.height)}` : null
+}
+
+/**
+ * Why the input on a found element failed, when that is the element's failure (Playwright could not click, fill
+ * or hover it: not visible, not enabled, detached, covered, not fillable); null for our own refusals (a covered
+ * target in a closed shadow root, a missing drop target), which fail the step.
+ */
+function actionFailure(error: unknown): string | null {
+  if (error instanceof WebError) return null
+  if (!(error instanceof Error)) return null
+  return error.message.split('\n')[0] ?? error.message
+}
+
 function foundAtOnce(found: LocateResult<PlaywrightCandidate>): boolean {
   if (found.status !== 'found') return false
   const first = found.attempts.find((a) => a.outcome !== 'skipped')
@@ -403,6 +433,10 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
     const cropPath = action.elementCropPath ? resolve(opts.caseDir, action.elementCropPath) : null
     const loadElementCrop = cropPath ? () => decodeFrame(cropPath).catch(() => null) : null
     const identity = action.identity
+    /** Strategies whose element could not be acted on in this step, with why (each is that strategy's failure). */
+    const failed = new Map<WebStrategy, string>()
+    /** The boxes of those elements: another strategy answering with the same element is not tried on it again. */
+    const failedBoxes: string[] = []
     const locateHere = () =>
       locate(
         identity,
@@ -415,49 +449,78 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
           selectors: action.selectors ?? null,
           coordinates: { x: action.x, y: action.y },
           ...opts.locate,
+          ...(failed.size ? { failed } : {}),
         },
       )
-    let found = await locateHere()
-    if (adaptive && !state.quick && !foundAtOnce(found)) {
-      // Not the recorded element at once: the page may still be changing from the last step. Heal (or give
-      // up) only on the settled page.
-      await settle(page, opts.settleQuietMs)
-      found = await locateHere()
-    }
-    if (found.status !== 'found' && action.operates && !recordedTargetObjection(action.operates)) {
-      // The clicked label or styled part is gone: the control it operates stands in (clicked as a person would).
-      const control = action.operates
-      const viaControl = await locate(
-        control,
-        playwrightCandidateSource(page, {
-          framePath: control.framePath ?? null,
-          shadowPath: control.shadowPath ?? null,
-        }),
-        {
-          coordinates: null,
-          ...opts.locate,
-        },
-      )
-      if (viaControl.status === 'found') {
-        found = {
-          ...viaControl,
-          attempts: [
-            ...found.attempts,
-            ...viaControl.attempts.map((a) => ({ ...a, detail: `operated control: ${a.detail ?? a.outcome}` })),
-          ],
+    for (;;) {
+      let found = await locateHere()
+      if (failed.size === 0 && adaptive && !state.quick && !foundAtOnce(found)) {
+        // Not the recorded element at once: the page may still be changing from the last step. Heal (or give
+        // up) only on the settled page.
+        await settle(page, opts.settleQuietMs)
+        found = await locateHere()
+      }
+      if (found.status !== 'found' && action.operates && !recordedTargetObjection(action.operates)) {
+        // The clicked label or styled part is gone: the control it operates stands in (clicked as a person would).
+        const control = action.operates
+        const viaControl = await locate(
+          control,
+          playwrightCandidateSource(page, {
+            framePath: control.framePath ?? null,
+            shadowPath: control.shadowPath ?? null,
+          }),
+          {
+            coordinates: null,
+            ...opts.locate,
+          },
+        )
+        if (viaControl.status === 'found') {
+          found = {
+            ...viaControl,
+            attempts: [
+              ...found.attempts,
+              ...viaControl.attempts.map((a) => ({ ...a, detail: `operated control: ${a.detail ?? a.outcome}` })),
+            ],
+          }
+          result.warning = `the clicked ${targetLabel(action)} was not found; clicked the control it operates`
         }
-        result.warning = `the clicked ${targetLabel(action)} was not found; clicked the control it operates`
+      }
+      result.strategiesTried = found.attempts
+      result.matchConfidence = found.confidence
+      if (found.status !== 'found' || !found.point) {
+        result.method = 'failed'
+        throw new WebError(
+          'WEB_ELEMENT_NOT_FOUND',
+          `Element not found: ${targetLabel(action)} (tried ${describeAttempts(found.attempts)}).`,
+        )
+      }
+      const box = boxKey(found)
+      if (box !== null && failedBoxes.includes(box) && isWebStrategy(found.strategy) && !failed.has(found.strategy)) {
+        // another strategy answered with the element that could not be acted on: its failure too
+        const [first, why] = [...failed.entries()][0] ?? ['an earlier strategy', 'it could not be acted on']
+        failed.set(found.strategy, `the element the ${first} strategy found, which ${why.replace(/^its element /, '')}`)
+        continue
+      }
+      try {
+        return await actOn(action, result, { ...found, point: found.point }, text)
+      } catch (error) {
+        const why = actionFailure(error)
+        if (why === null || page.isClosed() || found.coordinateFallback || !isWebStrategy(found.strategy)) throw error
+        if (failed.has(found.strategy) || failed.size >= MAX_FAILED_STRATEGIES) throw error
+        // the element this strategy matched could not be acted on: the cascade goes on with the next strategy
+        failed.set(found.strategy, `its element could not be acted on: ${why}`)
+        if (box !== null) failedBoxes.push(box)
       }
     }
-    result.strategiesTried = found.attempts
-    result.matchConfidence = found.confidence
-    if (found.status !== 'found' || !found.point) {
-      result.method = 'failed'
-      throw new WebError(
-        'WEB_ELEMENT_NOT_FOUND',
-        `Element not found: ${targetLabel(action)} (tried ${describeAttempts(found.attempts)}).`,
-      )
-    }
+  }
+
+  /** Acts on the element the cascade found (the input of the step); throws when it cannot. */
+  async function actOn(
+    action: Action,
+    result: ReplayResult,
+    found: LocateResult<PlaywrightCandidate> & { point: { x: number; y: number } },
+    text: string | null,
+  ): Promise<LocateResult<PlaywrightCandidate>> {
     result.method = found.strategy
     result.actualCoords = { x: round(found.point.x), y: round(found.point.y) }
     result.coordinateChange = { x: round(found.point.x) - action.x, y: round(found.point.y) - action.y }

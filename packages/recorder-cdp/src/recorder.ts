@@ -135,6 +135,43 @@ export function secretEnvName(prefix: string, el: Pick<CapturedElement['identity
   return `${prefix}${slug || 'PASSWORD'}`
 }
 
+type SecretField = Pick<CapturedElement['identity'], 'name' | 'id' | 'axName' | 'xpath' | 'framePath'>
+
+/**
+ * The secret names of one recording: each distinct password field (its page, frame, place in the document and
+ * name) gets its own `QA_SECRET_…` name, suffixed `_2`, `_3` when another field's name would be the same, so two
+ * different passwords never share one variable; the same field typed into again keeps its name. Pure state.
+ */
+export function createSecretNamer(prefix: string): (el: SecretField, url: string) => string {
+  const byField = new Map<string, string>()
+  const used = new Set<string>()
+  return (el, url) => {
+    let page = url
+    try {
+      const u = new URL(url)
+      page = `${u.origin}${u.pathname}`
+    } catch {
+      // not a URL: the text as it is
+    }
+    const key = JSON.stringify([
+      page,
+      el.framePath ?? null,
+      el.xpath ?? null,
+      el.name ?? null,
+      el.id ?? null,
+      el.axName ?? null,
+    ])
+    const known = byField.get(key)
+    if (known) return known
+    const base = secretEnvName(prefix, el)
+    let name = base
+    for (let n = 2; used.has(name); n++) name = `${base}_${n}`
+    used.add(name)
+    byField.set(key, name)
+    return name
+  }
+}
+
 /** Where a page is in its session history: the current entry's index, and the ids of every entry. */
 export interface HistoryPosition {
   index: number
@@ -392,6 +429,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
   const quietMs = opts.settleQuietMs ?? 150
   const settleTimeoutMs = opts.settleTimeoutMs ?? 5_000
   const secretPrefix = opts.secretEnvPrefix ?? 'QA_SECRET_'
+  const secretName = createSecretNamer(secretPrefix)
   if (screenshots) await mkdir(assetsDir, { recursive: true })
 
   let reader: CdpIdentityReader = await createCdpIdentityReader(page)
@@ -613,7 +651,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
     if (isPassword && target) secretFieldsOf(page).remember(fieldRef(target))
     const url = page.url()
     const previous = actions.at(-1)
-    const secretEnv = isPassword && target ? secretEnvName(secretPrefix, target.identity) : undefined
+    const secretEnv = isPassword && target ? secretName(target.identity, url) : undefined
     if (
       previous &&
       previous.actionType === 'type' &&
@@ -1184,7 +1222,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
               text: secret ? '********' : event.value,
               description: describeTarget('Type into', target, 'Type'),
             }
-            if (secret && target) base.secretEnv = secretEnvName(secretPrefix, target.identity)
+            if (secret && target) base.secretEnv = secretName(target.identity, page.url())
             const action: Action = { timestamp: Date.now(), ...withTarget(base, target) }
             // the field before the first character reached it, and after the last one
             const index = actions.length

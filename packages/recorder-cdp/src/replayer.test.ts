@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { secretEnvName } from './recorder'
+import { createSecretNamer, secretEnvName } from './recorder'
 import { rebaseUrl } from './url-plan'
 
 describe('rebaseUrl', () => {
@@ -21,5 +21,21 @@ describe('secretEnvName', () => {
     expect(secretEnvName('QA_SECRET_', { name: 'password' })).toBe('QA_SECRET_PASSWORD')
     expect(secretEnvName('QA_SECRET_', { id: 'user-pw' })).toBe('QA_SECRET_USER_PW')
     expect(secretEnvName('QA_SECRET_', { axName: '비밀번호' })).toBe('QA_SECRET_PASSWORD')
+  })
+})
+
+describe('createSecretNamer (issue 29, low: two different passwords shared one QA_SECRET_ name)', () => {
+  it('gives each distinct password field its own name, and the same field the same name', () => {
+    const name = createSecretNamer('QA_SECRET_')
+    const page = 'http://127.0.0.1:4173/account?tab=pw'
+    const current = { axName: '현재 비밀번호', xpath: '/html/body/form/input[1]' }
+    const next = { axName: '새 비밀번호', xpath: '/html/body/form/input[2]' }
+    expect(name(current, page)).toBe('QA_SECRET_PASSWORD')
+    expect(name(next, page)).toBe('QA_SECRET_PASSWORD_2')
+    expect(name(current, 'http://127.0.0.1:4173/account?tab=other')).toBe('QA_SECRET_PASSWORD')
+    expect(name({ name: 'password', xpath: '/html/body/input' }, 'http://127.0.0.1:4173/login')).toBe(
+      'QA_SECRET_PASSWORD_3',
+    )
+    expect(name({ id: 'pin' }, page)).toBe('QA_SECRET_PIN')
   })
 })

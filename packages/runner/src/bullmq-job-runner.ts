@@ -40,6 +40,8 @@ export interface BullmqJobRunnerOptions {
   /** Retry a suite whose steps failed; a pass on retry is reported as flaky (default true). */
   retryFailed?: boolean
   suiteTimeoutMs?: number
+  /** Where the app under test is (`--base-url`, the `--demo` sample app): every job carries it to the workers. */
+  baseUrl?: string | null
   initialRuns?: readonly RunRecord[]
   /** How often unfinished jobs are checked against Redis (missed events, a Redis restart). Default 2000. */
   reconcileIntervalMs?: number
@@ -289,6 +291,7 @@ export async function createBullmqJobRunner(opts: BullmqJobRunnerOptions): Promi
             maxAttempts,
             retryFailed,
             suiteTimeoutMs,
+            ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
           },
         }
         tracked.set(jobIdFor(run.id, s.index), t)

@@ -82,6 +82,7 @@ export { s3ArtifactStore } from './s3-artifact-store'
 export {
   cancelKeyFor,
   finalSuitePatch,
+  jobBaseUrl,
   jobIdFor,
   parseRedisUrl,
   queueNameFor,

@@ -2,6 +2,7 @@ import { fc, test } from '@fast-check/vitest'
 import { describe, expect } from 'vitest'
 import {
   finalSuitePatch,
+  jobBaseUrl,
   jobIdFor,
   parseRedisUrl,
   parseWorkerProgress,
@@ -126,5 +127,14 @@ describe('protocol helpers', () => {
       ],
     }
     expect(referencedFiles(doc)).toEqual(['a.png', 'crops/0.jpg', 'shots/0.png'])
+  })
+})
+
+describe('jobBaseUrl (issue 29, 11: a job carries where the app under test is)', () => {
+  test('an http(s) URL is taken; anything else, or nothing, is not', () => {
+    expect(jobBaseUrl({ baseUrl: 'http://127.0.0.1:4173' })).toBe('http://127.0.0.1:4173/')
+    expect(jobBaseUrl({ baseUrl: 'https://app.example/base/' })).toBe('https://app.example/base/')
+    for (const baseUrl of [undefined, null, '', 'file:///etc/passwd', 'javascript:alert(1)', 'not a url', 42])
+      expect(jobBaseUrl({ baseUrl: baseUrl as string })).toBeNull()
   })
 })

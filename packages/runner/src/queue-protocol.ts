@@ -32,6 +32,23 @@ export interface SuiteJobData {
   /** Retry a suite whose steps failed (a pass on retry is reported as flaky). */
   retryFailed: boolean
   suiteTimeoutMs: number
+  /**
+   * Where the app under test is, as the server knows it (its `--base-url`, or the sample app `--demo` started):
+   * a worker started without a `--base-url` of its own replays web cases against it. Only http(s) URLs.
+   */
+  baseUrl?: string | null
+}
+
+/** The job's base URL when it is an http(s) URL, else null (a forged job names no other scheme). Pure. */
+export function jobBaseUrl(data: Pick<SuiteJobData, 'baseUrl'>): string | null {
+  const value = data.baseUrl
+  if (typeof value !== 'string' || value.length > 2_000) return null
+  try {
+    const url = new URL(value)
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null
+  } catch {
+    return null
+  }
 }
 
 /** The outcome of one attempt, as the worker reports it (also the job's return value). */

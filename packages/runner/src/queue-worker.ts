@@ -10,6 +10,7 @@ import { ServerError } from './errors'
 import { bullmqConnection } from './bullmq-job-runner'
 import {
   cancelKeyFor,
+  jobBaseUrl,
   QUEUE_KEY_PREFIX,
   queueNameFor,
   type SuiteJobData,
@@ -149,6 +150,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
           caseFile: loaded.file,
           artifactDir: join(outDir, 'artifacts'),
           signal: controller.signal,
+          baseUrl: jobBaseUrl(data),
           onStep: (e) => {
             const step = stepFromEvent(e, planned)
             steps[e.index] = step

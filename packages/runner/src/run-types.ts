@@ -98,6 +98,11 @@ export interface SuiteReplayInput {
   artifactDir: string
   /** Aborted on cancel, timeout or shutdown: stop and release the browser/screen. */
   signal: AbortSignal
+  /**
+   * Where the app under test is when the run says so (a queued job from a server with `--base-url` or
+   * `--demo`); a replayer with a base URL of its own keeps that one.
+   */
+  baseUrl?: string | null
   onStep(event: ReplayStepEvent): void
 }
 

@@ -95,7 +95,15 @@ export function webReplayer(opts: WebReplayerOptions = {}): WebSuiteReplayFn {
     })
     return shared
   }
-  const replay: SuiteReplayFn = async ({ testCase, caseDir, caseFile, artifactDir, signal, onStep }) => {
+  const replay: SuiteReplayFn = async ({
+    testCase,
+    caseDir,
+    caseFile,
+    artifactDir,
+    signal,
+    onStep,
+    baseUrl: given,
+  }) => {
     const { openBrowser, replayWebCase } = await import('@qa/recorder-cdp')
     const viewport = opts.viewport ?? testCase.viewport ?? opts.defaultViewport ?? undefined
     const session = await openBrowser({
@@ -114,7 +122,8 @@ export function webReplayer(opts: WebReplayerOptions = {}): WebSuiteReplayFn {
         page: session.page,
         caseDir,
         caseFile,
-        ...((opts.baseUrl ?? opts.url) ? { baseUrl: opts.baseUrl ?? opts.url } : {}),
+        // this replayer's own base first (a worker's --base-url: where the app is seen from this host), else the run's
+        ...((opts.baseUrl ?? opts.url ?? given) ? { baseUrl: opts.baseUrl ?? opts.url ?? given ?? undefined } : {}),
         verify: opts.verify ?? true,
         ...(opts.passSimilarity !== undefined || opts.fallbackSimilarity !== undefined
           ? {

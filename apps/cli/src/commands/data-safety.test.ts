@@ -227,6 +227,24 @@ describe('finding 7: no command writes over one of its inputs, even with --force
     expect(sha(file)).toBe(before)
   })
 
+  it('qa replay --junit qa.config.json --force: the config the command just read (issue 29, low)', () => {
+    const dir = tmp('config-out')
+    const file = webCase(dir)
+    const config = join(dir, 'qa.config.json')
+    writeFileSync(config, JSON.stringify({ verify: { passSimilarity: 0.9 } }))
+    const before = sha(config)
+    // the config found in the current folder, and one named with --config
+    const found = runQa(['replay', file, '--junit', 'qa.config.json', '--force'], { cwd: dir, env: NO_BROWSER })
+    expect(found.code).toBe(2)
+    expect(found.stderr).toMatch(
+      /--junit .*qa\.config\.json is the config file this command read; qa never writes over its input/,
+    )
+    const named = qa(['replay', file, '--config', config, '--junit', config, '--force'], { env: NO_BROWSER })
+    expect(named.code).toBe(2)
+    expect(named.stderr).toMatch(/--junit .*qa\.config\.json is the config file this command read/)
+    expect(sha(config)).toBe(before)
+  })
+
   it('qa report merge a.json b.json --out a.json --force', () => {
     const dir = tmp('merge')
     const [a, b] = [reportJson(dir, 'a'), reportJson(dir, 'b')]
@@ -287,9 +305,22 @@ describe('qa demo replaces only a folder it made', () => {
     // No browser: the refusal must come before one is needed.
     const r = qa(['demo', '--out-dir', dir], { env: NO_BROWSER })
     expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/--out-dir .* exists, is not empty and was not made by qa demo[\s\S]*--force/)
+    expect(r.stderr).toMatch(/--out-dir .* holds files qa demo did not write \(thesis\.txt\)[\s\S]*--force/)
     expect(readFileSync(join(dir, 'thesis.txt'), 'utf8')).toBe('keep me')
   })
+
+  it('a folder of the person’s files with an empty .qa-demo in it is not the demo’s (issue 29, low)', () => {
+    const dir = tmp('demo-marked')
+    writeFileSync(join(dir, '.qa-demo'), '')
+    writeFileSync(join(dir, 'thesis.txt'), 'keep me')
+    const r = qa(['demo', '--out-dir', dir], { env: NO_BROWSER })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--out-dir .* holds files qa demo did not write \(thesis\.txt\)/)
+    // with --force the demo writes beside them: only what a demo writes is replaced
+    writeFileSync(join(dir, 'sample-app-flow.json'), '{"old": true}')
+    qa(['demo', '--out-dir', dir, '--force'], { env: NO_BROWSER })
+    expect(readFileSync(join(dir, 'thesis.txt'), 'utf8')).toBe('keep me')
+  }, 120_000)
 
   it('--out-dir . or an ancestor of the current folder: exit 2 even with --force', () => {
     const cwd = tmp('demo-cwd')

@@ -41,6 +41,26 @@ describe('qa report', () => {
     expect((await runBuilt(['report', jsonPath, '--format', 'html', '--out', out, '--force'])).code).toBe(0)
   }, 60_000)
 
+  test('txt shows terminal escapes from case content escaped, Hangul kept (issue 29, low)', async () => {
+    const ESC = String.fromCharCode(0x1b)
+    const BEL = String.fromCharCode(0x07)
+    const hostile = createReplayVerifier({ testCaseName: `장바구니${ESC}]0;pwned${BEL}`, sessionId: 'cli-2' })
+    const frame = { width: 2, height: 2, channels: 4 as const, data: new Uint8Array(16).fill(255) }
+    const description = `담기${ESC}[2J\rFAKE: PASSED\nResult:        PASSED`
+    await hostile.verifyAction(0, { timestamp: 0, actionType: 'click', x: 0, y: 0, description }, frame)
+    const file = (await writeReports(hostile.buildReport(), mkdtempSync(join(tmpdir(), 'qa-esc-')), ['json'])).json
+    const r = await runBuilt(['report', file as string, '--format', 'txt'])
+    expect(r.code).toBe(0)
+    for (let i = 0; i < r.stdout.length; i++) {
+      const c = r.stdout.charCodeAt(i)
+      expect(c === 0x0a || c === 0x09 || (c >= 0x20 && c !== 0x7f)).toBe(true)
+    }
+    expect(r.stdout).toContain('장바구니\\x1b]0;pwned\\x07')
+    expect(r.stdout).toContain('담기\\x1b[2J\\x0dFAKE: PASSED\\x0aResult:        PASSED')
+    // the forged line stays inside the step's line
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('Result:'))).toEqual(['Result:        PASSED'])
+  }, 60_000)
+
   test('bad input exits 2 with a message', async () => {
     const bad = join(dir, 'bad.json')
     writeFileSync(bad, '{"total_actions": "x"}')

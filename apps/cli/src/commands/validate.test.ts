@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
@@ -53,6 +53,24 @@ describe('qa validate', () => {
   it('lists every problem of a file, not only the first', () => {
     const r = qa('validate', join(fixtures, 'invalid/wrong-types.json'))
     expect(r.stderr.match(/actions\[\d\]\./g)).toHaveLength(5)
+  })
+
+  it('shows control characters of file names escaped (issue 29, low: raw terminal escapes)', () => {
+    const { file } = copy('v3/web-login.json')
+    const named = join(
+      dirname(file),
+      `x${String.fromCharCode(0x1b)}[2J${String.fromCharCode(0x1b)}]0;pwned${String.fromCharCode(0x07)}.json`,
+    )
+    copyFileSync(file, named)
+    const r = qa('validate', named)
+    expect(r.code).toBe(0)
+    expect(r.stdout).not.toContain(String.fromCharCode(0x1b))
+    expect(r.stdout).toContain('x\\x1b[2J\\x1b]0;pwned\\x07.json')
+    writeFileSync(named, '{"name": 1}')
+    const bad = qa('validate', named)
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).not.toContain(String.fromCharCode(0x1b))
+    expect(bad.stderr).toContain('INVALID ')
   })
 
   it('prints only JSON with --json', () => {

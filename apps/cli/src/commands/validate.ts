@@ -1,8 +1,11 @@
-import { formatIssue, isQaError, ModelError } from '@qa/model'
+import { formatIssue, isQaError, ModelError, terminalSafe } from '@qa/model'
 import { loadTestCase } from '@qa/model/node'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS, EXIT_USAGE } from '../exit-codes'
+
+/** A line printed on the terminal: names and values from the files show their control characters escaped. */
+const safe = (line: string) => terminalSafe(line, { keepLineBreaks: false })
 
 export class ValidateCommand extends QaCommand {
   static override paths = [['validate']]
@@ -39,7 +42,7 @@ export class ValidateCommand extends QaCommand {
           const note = loaded.migrated
             ? ` (version ${loaded.sourceVersion}; loads as ${loaded.testCase.version}: ${loaded.migrationNotes.join('; ')})`
             : ''
-          this.out(`OK ${file}: ${loaded.testCase.actions.length} actions, ${loaded.testCase.platform}${note}`)
+          this.out(safe(`OK ${file}: ${loaded.testCase.actions.length} actions, ${loaded.testCase.platform}${note}`))
         }
       } catch (error) {
         if (!isQaError(error)) throw error
@@ -49,9 +52,9 @@ export class ValidateCommand extends QaCommand {
             : [error.message]
         results.push({ file, valid: false, errors, error: error.toJSON() })
         if (!this.json) {
-          this.err(`INVALID ${file}`)
-          for (const line of errors) this.err(`  ${line}`)
-          if (error.hint) this.err(`  hint: ${error.hint}`)
+          this.err(safe(`INVALID ${file}`))
+          for (const line of errors) this.err(safe(`  ${line}`))
+          if (error.hint) this.err(safe(`  hint: ${error.hint}`))
         }
       }
     }

@@ -55,7 +55,8 @@ export class WorkerCommand extends QaCommand {
     description: 'Folder or s3://bucket/prefix?endpoint=… for cases and reports (default qa-reports).',
   })
   baseUrl = Option.String('--base-url,--url', {
-    description: "Move every recorded URL on a case's recorded origin onto this base URL (--url: older name).",
+    description:
+      "Move every recorded URL on a case's recorded origin onto this base URL (--url: older name). Default: the server's (its --base-url or the --demo sample app), which each job carries.",
   })
   verify = Option.Boolean('--verify', true, {
     description: 'Compare steps with their screenshots (--no-verify to skip).',

@@ -36,8 +36,9 @@ export async function checkDemoFolder(outDir: string, force: boolean): Promise<s
       `--out-dir ${dir} is a file; the demo needs a folder there. Nothing was run.`,
       'Choose another --out-dir path.',
     )
+  // the demo's own folder holds nothing but what a demo writes (a marker beside other files proves nothing)
   const entries = await readdir(dir)
-  if (entries.includes(DEMO_FOLDER_MARKER) || entries.every((e) => DEMO_OUTPUTS.has(e))) return dir
+  if (entries.every((e) => e === DEMO_FOLDER_MARKER || DEMO_OUTPUTS.has(e))) return dir
   const protectedFolders = [parse(dir).root, homedir(), process.cwd()]
   if (protectedFolders.some((p) => holds(dir, p)))
     throw new UsageError(
@@ -46,15 +47,22 @@ export async function checkDemoFolder(outDir: string, force: boolean): Promise<s
     )
   if (!force)
     throw new UsageError(
-      `--out-dir ${dir} exists, is not empty and was not made by qa demo (no ${DEMO_FOLDER_MARKER} in it); the demo replaces its folder. Nothing was run.`,
-      'Choose a new or empty folder, or pass --force to replace this one and everything in it.',
+      `--out-dir ${dir} holds files qa demo did not write (${entries
+        .filter((e) => e !== DEMO_FOLDER_MARKER && !DEMO_OUTPUTS.has(e))
+        .slice(0, 3)
+        .join(', ')}); the demo replaces its folder. Nothing was run.`,
+      'Choose a new or empty folder, or pass --force to write the demo beside them (only what a demo writes is replaced).',
     )
   return dir
 }
 
-/** Empties the demo's folder (checked by `checkDemoFolder` first) and marks it as the demo's own. */
+/**
+ * Removes what an earlier demo wrote in its folder (checked by `checkDemoFolder` first) and marks it as the
+ * demo's own. Only the demo's outputs are removed: any other file stays (issue 29, low).
+ */
 export async function resetDemoFolder(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true })
   await mkdir(dir, { recursive: true })
+  for (const entry of [...DEMO_OUTPUTS, DEMO_FOLDER_MARKER])
+    await rm(join(dir, entry), { recursive: true, force: true })
   await writeFile(join(dir, DEMO_FOLDER_MARKER), 'Made by `qa demo`; the next `qa demo` run replaces this folder.\n')
 }

@@ -1,4 +1,4 @@
-import type { ReplayReport } from '@qa/model'
+import { type ReplayReport, terminalSafe } from '@qa/model'
 import {
   assertionOf,
   attemptLabel,
@@ -72,5 +72,6 @@ export function renderTextReport(report: ReplayReport): string {
       `Located: ${s.successCount}/${s.totalActions} (semantic ${s.semanticMatchCount}, coordinate ${s.coordinateMatchCount})`,
     )
   }
-  return `${lines.join('\n')}\n`
+  // text from the case and the page never reaches a terminal as escapes, nor starts a line of its own
+  return `${lines.map((line) => terminalSafe(line, { keepLineBreaks: false })).join('\n')}\n`
 }
