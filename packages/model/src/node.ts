@@ -3,12 +3,21 @@
  * atomic writes (temp file + rename) that never leave a half-written file and never overwrite the input
  * unless asked.
  */
+export {
+  checkInputFile,
+  type InputFileRule,
+  isPathInside,
+  MAX_IMAGE_FILE_BYTES,
+  MAX_TEXT_FILE_BYTES,
+  readInputFile,
+} from './input-file'
 import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
 import { access, mkdir, open, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import { invalidError, parseJsonText, parseReplayReport, serializeReplayReport, stringifyDocument } from './codecs'
 import { ModelError } from './errors'
+import { MAX_TEXT_FILE_BYTES, readInputFile } from './input-file'
 import { type ParsedTestCase, parseTestCase, serializeTestCase, validateTestCase } from './test-case'
 import type { ReplayReport, TestCase } from './types'
 
@@ -61,7 +70,7 @@ export function firstInvalidUtf8Byte(bytes: Uint8Array): number {
  * are an error naming the file and where, never silently replaced by U+FFFD (a later save would lose them).
  */
 export async function readTextFile(file: string, what: string): Promise<string> {
-  const bytes = await readBytes(file, what)
+  const bytes = await readInputFile(file, { what: `${what} file`, maxBytes: MAX_TEXT_FILE_BYTES })
   const bad = firstInvalidUtf8Byte(bytes)
   if (bad >= 0) {
     const before = bytes.subarray(0, bad)
@@ -74,56 +83,6 @@ export async function readTextFile(file: string, what: string): Promise<string> 
     )
   }
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
-}
-
-/**
- * The largest text file of ours that is read (20 MiB): a case, report, config, script or recording. A bigger one,
- * or a device or FIFO given as one (`/dev/zero`), is refused before it is read, never read into memory unbounded.
- */
-export const MAX_TEXT_FILE_BYTES = 20 * 1024 * 1024
-
-async function readBytes(file: string, what: string): Promise<Buffer> {
-  let handle: import('node:fs/promises').FileHandle | undefined
-  try {
-    // O_NONBLOCK: opening a FIFO never waits for a writer; it is then refused as not a regular file
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK)
-    const info = await handle.stat()
-    if (info.isDirectory())
-      throw new ModelError('MODEL_FILE_UNREADABLE', `${file} is a folder, not a ${what} file.`, { file })
-    if (!info.isFile()) {
-      throw new ModelError('MODEL_FILE_UNREADABLE', `${file} is not a regular file; a ${what} file was expected.`, {
-        file,
-        hint: `Pass the path of a ${what} file (a device, pipe or socket is never read).`,
-      })
-    }
-    if (info.size > MAX_TEXT_FILE_BYTES) {
-      throw new ModelError(
-        'MODEL_FILE_TOO_LARGE',
-        `${file} is ${(info.size / 1024 / 1024).toFixed(1)} MiB; a ${what} file may be at most ${MAX_TEXT_FILE_BYTES / 1024 / 1024} MiB, so it was not read.`,
-        { file, hint: `Check that this is the ${what} file you meant; screenshots belong in files beside it.` },
-      )
-    }
-    return await handle.readFile()
-  } catch (cause) {
-    if (cause instanceof ModelError) throw cause
-    const code = (cause as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') {
-      throw new ModelError('MODEL_FILE_NOT_FOUND', `${file}: no such ${what} file.`, {
-        file,
-        cause,
-        hint: 'Check the path; relative paths are resolved from the current folder.',
-      })
-    }
-    if (code === 'EISDIR') {
-      throw new ModelError('MODEL_FILE_UNREADABLE', `${file} is a folder, not a ${what} file.`, { file, cause })
-    }
-    throw new ModelError('MODEL_FILE_UNREADABLE', `${file}: cannot read the ${what} file (${code ?? String(cause)}).`, {
-      file,
-      cause,
-    })
-  } finally {
-    await handle?.close().catch(() => undefined)
-  }
 }
 
 export function resolveAssetPath(caseDir: string, path: string): string {

@@ -12,7 +12,7 @@ describe('reading a screenshot file', () => {
   it('refuses a device, a pipe or a link to a device before reading it', async () => {
     await expect(readImageFile('/dev/zero')).rejects.toMatchObject({
       code: 'VERIFIER_FILE_UNREADABLE',
-      message: '/dev/zero is not a regular file; a screenshot was expected.',
+      message: '/dev/zero is not a regular file; a screenshot file was expected.',
     })
     const link = join(dir, 'step-000-after.png')
     symlinkSync('/dev/zero', link)
@@ -27,7 +27,7 @@ describe('reading a screenshot file', () => {
     writeFileSync(huge, '')
     truncateSync(huge, 150 * 1024 * 1024) // sparse
     await expect(readImageFile(huge)).rejects.toMatchObject({
-      message: `${huge} is 150.0 MiB; a screenshot may be at most 100 MiB, so it was not read.`,
+      message: `${huge} is 150.0 MiB; a screenshot file may be at most 100 MiB, so it was not read.`,
     })
   })
 })

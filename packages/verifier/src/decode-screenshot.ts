@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
-import { type FileHandle, open } from 'node:fs/promises'
+import { isQaError } from '@qa/model'
+import { MAX_IMAGE_FILE_BYTES, readInputFile } from '@qa/model/node'
 import { VerifierError } from './errors'
 import { loadSharp } from './internal/lazy-sharp'
 
@@ -37,36 +38,29 @@ function label(input: ScreenshotInput, fallback: string): string {
   return typeof input === 'string' ? input : fallback
 }
 
-/** The largest screenshot file read (100 MiB; an 8K PNG is a tenth of it). */
-export const MAX_IMAGE_FILE_BYTES = 100 * 1024 * 1024
+/** Where screenshot files may be read from (`qa report` embeds only the images in the report's folder). */
+export interface ReadImageOptions {
+  /** The file must lie in this folder (symlinks resolved); a path leading out of it is refused. */
+  root?: string
+  /** The root as the person knows it, for messages: "the report's folder". */
+  rootLabel?: string
+}
 
 /**
- * Reads a screenshot file, mapping IO errors to VerifierErrors that name the file. Only a regular file of at most
- * MAX_IMAGE_FILE_BYTES is read: a device or pipe given as a screenshot (`/dev/zero`) is refused before reading.
+ * Reads a screenshot file by the one rule for files an input names (`readInputFile` of @qa/model/node): only a
+ * regular file of at most MAX_IMAGE_FILE_BYTES (and inside `root` when given) is read, so a device or pipe given as
+ * a screenshot (`/dev/zero`) is refused before reading. Errors are VerifierErrors naming the file.
  */
-export async function readImageFile(path: string): Promise<Buffer> {
-  let handle: FileHandle | undefined
+export async function readImageFile(path: string, opts: ReadImageOptions = {}): Promise<Buffer> {
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK)
-    const info = await handle.stat()
-    if (!info.isFile()) {
-      throw new VerifierError('VERIFIER_FILE_UNREADABLE', `${path} is not a regular file; a screenshot was expected.`, {
-        hint: 'Point the step at a PNG, JPEG or WebP file (a device, pipe or folder is never read).',
-      })
-    }
-    if (info.size > MAX_IMAGE_FILE_BYTES) {
-      throw new VerifierError(
-        'VERIFIER_FILE_UNREADABLE',
-        `${path} is ${(info.size / 1024 / 1024).toFixed(1)} MiB; a screenshot may be at most ${MAX_IMAGE_FILE_BYTES / 1024 / 1024} MiB, so it was not read.`,
-        { hint: 'Check that the step names the screenshot you meant.' },
-      )
-    }
-    return await handle.readFile()
+    return await readInputFile(path, { what: 'screenshot file', maxBytes: MAX_IMAGE_FILE_BYTES, ...opts })
   } catch (cause) {
-    if (cause instanceof VerifierError) throw cause
-    throw fileError(path, cause)
-  } finally {
-    await handle?.close().catch(() => undefined)
+    if (!isQaError(cause)) throw fileError(path, cause)
+    throw new VerifierError(
+      cause.code === 'MODEL_FILE_NOT_FOUND' ? 'VERIFIER_FILE_NOT_FOUND' : 'VERIFIER_FILE_UNREADABLE',
+      cause.message,
+      { ...(cause.hint ? { hint: cause.hint } : {}), cause },
+    )
   }
 }
 

@@ -1,6 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -398,6 +398,20 @@ describe('finding 12: messages name the flag or the file', () => {
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/--config .*qa-safety-config-\w+ is a folder, not a config file/)
     expect(r.stderr).not.toMatch(/EISDIR/)
+  })
+
+  it('--config naming a 600 MiB file or a device: refused before it is read, exit 2 (issue 29)', () => {
+    const dir = tmp('config-big')
+    const file = webCase(dir)
+    const big = join(dir, 'big.config.json')
+    writeFileSync(big, '')
+    truncateSync(big, 600 * 1024 * 1024) // sparse: 600 MiB on paper
+    const r = qa(['replay', file, '--config', big], { env: NO_BROWSER })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(`${big} is 600.0 MiB; a config file may be at most 20 MiB, so it was not read.`)
+    const dev = qa(['replay', file, '--config', '/dev/zero'], { env: NO_BROWSER })
+    expect(dev.code).toBe(2)
+    expect(dev.stderr).toContain('/dev/zero is not a regular file; a config file was expected.')
   })
 
   it.each([

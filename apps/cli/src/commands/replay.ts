@@ -1,7 +1,13 @@
-import { readFile } from 'node:fs/promises'
 import { serializeReplayReport } from '@qa/model'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
-import { isDirectory, loadTestCase, saveTestCase, writeFileAtomic } from '@qa/model/node'
+import {
+  isDirectory,
+  loadTestCase,
+  MAX_TEXT_FILE_BYTES,
+  readInputFile,
+  saveTestCase,
+  writeFileAtomic,
+} from '@qa/model/node'
 import { openBrowser, replayWebCase } from '@qa/recorder-cdp'
 import { healsFolderOf } from '@qa/recorder-desktop'
 import { type ReportFormat, renderReport, writeReports } from '@qa/verifier'
@@ -210,7 +216,11 @@ export class ReplayCommand extends QaCommand {
     const tc = loaded.testCase
     // the case's bytes as the replay read them (loadTestCase checked it is a regular file of a sane size): a report
     // names them by hash, so `qa accept` refuses a case changed since
-    const caseSha256 = sha256(await readFile(loaded.file).catch(() => Buffer.alloc(0)))
+    const caseSha256 = sha256(
+      await readInputFile(loaded.file, { what: 'test case file', maxBytes: MAX_TEXT_FILE_BYTES }).catch(() =>
+        Buffer.alloc(0),
+      ),
+    )
     if (update) {
       if (tc.platform !== 'web')
         throw new UsageError(
