@@ -14,7 +14,14 @@ import {
   type TestCase,
   isQaError,
 } from '@qa/model'
-import { MAX_IMAGE_FILE_BYTES, MAX_TEXT_FILE_BYTES, readInputFile, saveTestCase, writeFileAtomic } from '@qa/model/node'
+import {
+  MAX_IMAGE_FILE_BYTES,
+  MAX_TEXT_FILE_BYTES,
+  readInputFile,
+  saveTestCase,
+  screenshotFolderOf,
+  writeFileAtomic,
+} from '@qa/model/node'
 import { saveElementCrop } from '@qa/recorder-cdp'
 import { EXIT_PASS, EXIT_TEST_FAILED } from './exit-codes'
 import { UsageError } from './usage-error'
@@ -34,9 +41,6 @@ export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update
 export function historyFolderOf(caseFile: string): string {
   return join(dirname(caseFile), `.${basename(caseFile).replace(/\.json$/i, '')}.history`)
 }
-
-/** The case's screenshot folder, where the recorder puts its images: `cases/login.json` → `cases/login`. */
-const screenshotFolderOf = (caseFile: string) => join(dirname(caseFile), basename(caseFile).replace(/\.json$/i, ''))
 
 /** `--update-baselines` / `--steps`: nothing or `true` means "every step that changed", else a step list from 1. */
 export function requestedSteps(value: string | boolean | undefined, flag: string): number[] | 'changed' {

@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, realpath, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import type { ReplayReport } from '@qa/model'
-import type { LoadedTestCase } from '@qa/model/node'
+import { ACTION_ASSET_FIELDS, type LoadedTestCase } from '@qa/model/node'
 import { UsageError } from './usage-error'
 
 /**
@@ -23,6 +23,8 @@ export interface GuardOutput {
   flag: string
   /** A folder the command fills (recorded screenshots): refused when it exists and is not empty, unless forced. */
   folder?: boolean
+  /** A folder the command adds files to beside others (reports): checked against the inputs only, may exist. */
+  shared?: boolean
 }
 
 export interface OutputConflict {
@@ -106,6 +108,7 @@ export async function guardOutputs(opts: {
     )
   }
   for (const output of outputs) {
+    if (output.shared) continue
     const info = await stat(output.path).catch(() => null)
     if (!info) continue
     if (output.folder) {
@@ -143,7 +146,8 @@ export function caseInputs(loaded: LoadedTestCase): GuardInput[] {
   const inputs: GuardInput[] = [{ path: loaded.file, what: 'the test case' }]
   const folders = new Set<string>()
   for (const action of loaded.testCase.actions) {
-    for (const p of [action.screenshotBeforePath, action.screenshotPath, action.elementCropPath]) {
+    for (const field of ACTION_ASSET_FIELDS) {
+      const p = action[field]
       if (!p) continue
       const file = loaded.resolveAsset(p)
       inputs.push({ path: file, what: 'a screenshot of the test case' })

@@ -17,7 +17,7 @@ import { access, mkdir, open, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import { invalidError, parseJsonText, parseReplayReport, serializeReplayReport, stringifyDocument } from './codecs'
 import { ModelError } from './errors'
-import { MAX_TEXT_FILE_BYTES, readInputFile } from './input-file'
+import { checkInputFile, MAX_IMAGE_FILE_BYTES, MAX_TEXT_FILE_BYTES, readInputFile } from './input-file'
 import { type ParsedTestCase, parseTestCase, serializeTestCase, validateTestCase } from './test-case'
 import type { ReplayReport, TestCase } from './types'
 
@@ -154,6 +154,58 @@ export async function saveTestCase(path: string, testCase: TestCase, opts: Write
   const issues = validateTestCase(doc)
   if (issues.length > 0) throw invalidError('test case', issues, path)
   await writeFileAtomic(path, stringifyDocument(doc), opts)
+}
+
+/** The folder a web case's screenshots go in, beside it: `cases/login.json` → `cases/login`. */
+export function screenshotFolderOf(caseFile: string): string {
+  return join(dirname(caseFile), basename(caseFile).replace(/\.json$/i, ''))
+}
+
+/** The fields of an action that name a file relative to the case's folder. */
+export const ACTION_ASSET_FIELDS = ['screenshotBeforePath', 'screenshotPath', 'elementCropPath'] as const
+
+/**
+ * Saves a case loaded from `fromDir` at `path`, atomically, so that it loads and replays from where it is saved: in
+ * another folder its screenshots would no longer resolve, so each one is copied into the new case's screenshot
+ * folder (`screenshotFolderOf(path)`) and its path rewritten (`login/step-000-after.png` →
+ * `login.healed/step-000-after.png`). Every source is checked, and the case validated, before anything is written;
+ * the case is written last, so it never names a screenshot that is not there.
+ */
+export async function saveTestCaseCopy(
+  path: string,
+  testCase: TestCase,
+  opts: WriteOptions & { fromDir: string },
+): Promise<void> {
+  const target = resolve(path)
+  const fromDir = resolve(opts.fromDir)
+  if (dirname(target) === fromDir) return saveTestCase(path, testCase, opts)
+  const folder = screenshotFolderOf(target)
+  const sources = [
+    ...new Set(testCase.actions.flatMap((a) => ACTION_ASSET_FIELDS.map((f) => a[f]).filter((p): p is string => !!p))),
+  ]
+  // the recorder's own folder name gives way to the new one; paths that would then collide keep their whole path
+  const short = sources.map((p) => [basename(folder), ...p.split('/').slice(p.includes('/') ? 1 : 0)].join('/'))
+  const unique = new Set(short).size === short.length
+  const moved = new Map(sources.map((p, i) => [p, unique ? (short[i] as string) : `${basename(folder)}/${p}`]))
+  const copy = structuredClone(testCase)
+  for (const action of copy.actions)
+    for (const field of ACTION_ASSET_FIELDS) {
+      const p = action[field]
+      if (p) action[field] = moved.get(p) as string
+    }
+  const issues = validateTestCase(serializeTestCase(copy))
+  if (issues.length > 0) throw invalidError('test case', issues, path)
+  const rule = { what: 'screenshot file', maxBytes: MAX_IMAGE_FILE_BYTES }
+  for (const p of sources) await checkInputFile(resolveAssetPath(fromDir, p), rule)
+  for (const [from, to] of moved)
+    await writeFileAtomic(
+      join(dirname(target), ...to.split('/')),
+      await readInputFile(resolveAssetPath(fromDir, from), rule),
+      {
+        overwrite: opts.overwrite ?? false,
+      },
+    )
+  await saveTestCase(path, copy, opts)
 }
 
 export async function loadReplayReport(path: string): Promise<ReplayReport> {

@@ -191,6 +191,22 @@ describe('finding 7: no command writes over one of its inputs, even with --force
     expect(r.stderr).toMatch(/--junit .*step-000-after\.png is a screenshot of the test case/)
   })
 
+  it.each([
+    ["the case's screenshot folder", 'login', (dir: string) => join(dir, 'login')],
+    ['a folder whose artifacts/ is the screenshot folder', 'artifacts', (dir: string) => dir],
+  ])('qa replay --report-dir into %s: exit 2 before replaying (issue 29, low)', (_, name, reportDir) => {
+    const dir = tmp('report-dir')
+    const file = webCase(dir, name)
+    const shots = join(dir, name)
+    const before = readdirSync(shots).map((f) => [f, sha(join(shots, f))])
+    const r = qa(['replay', file, '--verify', '--report-dir', reportDir(dir)], { env: NO_BROWSER })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--report-dir .* (is|lies inside) the screenshot folder of the test case/)
+    expect(r.stderr).toContain('nothing was replayed')
+    expect(readdirSync(shots).map((f) => [f, sha(join(shots, f))])).toEqual(before)
+    expect(readdirSync(dir).filter((f) => f.startsWith('replay_'))).toEqual([])
+  })
+
   it('qa verify a.png b.png --diff b.png', () => {
     const dir = tmp('verify')
     const [a, b] = [join(dir, 'a.png'), join(dir, 'b.png')]
