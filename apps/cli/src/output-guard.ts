@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, realpath, rename, rm, stat } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { access, mkdtemp, readdir, realpath, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import type { ReplayReport } from '@qa/model'
 import { ACTION_ASSET_FIELDS, type LoadedTestCase } from '@qa/model/node'
@@ -108,6 +109,7 @@ export async function guardOutputs(opts: {
     )
   }
   for (const output of outputs) {
+    await assertWritable(output.path, output.flag, opts.nothing)
     if (output.shared) continue
     const info = await stat(output.path).catch(() => null)
     if (!info) continue
@@ -138,6 +140,35 @@ export async function guardOutputs(opts: {
         `Pass --force to replace it, or choose another ${output.flag} path.`,
       )
     }
+  }
+}
+
+/**
+ * Refuses an output that cannot be written before any work: the nearest folder of it that exists must be a folder
+ * qa may write to (a read-only file system or folder is named with its reason, never a raw ENOENT or EROFS later).
+ */
+export async function assertWritable(path: string, flag: string, nothing: string): Promise<void> {
+  let head = resolve(path)
+  for (;;) {
+    const info = await stat(head).catch(() => null)
+    if (info) {
+      // the output itself may be an existing file: it is replaced by a rename in its folder
+      const folder = info.isDirectory() ? head : dirname(head)
+      try {
+        await access(folder, constants.W_OK)
+      } catch (cause) {
+        const code = (cause as NodeJS.ErrnoException).code
+        const why = code === 'EROFS' ? 'is on a read-only file system' : `is not writable (${code ?? String(cause)})`
+        throw new UsageError(
+          `${flag} ${path}: expected a place qa can write to, but ${folder} ${why}; ${nothing}.`,
+          `Choose another ${flag} path.`,
+        )
+      }
+      return
+    }
+    const parent = dirname(head)
+    if (parent === head) return
+    head = parent
   }
 }
 

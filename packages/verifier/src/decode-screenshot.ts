@@ -131,6 +131,27 @@ function sniff(bytes: Uint8Array): Format | undefined {
   return undefined
 }
 
+/**
+ * The most pixels a screenshot may have (100 megapixels: an 8K screen has 33, a 1920-wide page 50,000 px tall 96).
+ * It is checked from the image's header, before decoding: a 20000×20000 PNG of a few KB would need 1.6 GB.
+ */
+export const MAX_IMAGE_PIXELS = 100_000_000
+
+/** Refuses an image whose header says it has more than MAX_IMAGE_PIXELS, before a pixel is decoded. */
+export async function assertImagePixels(bytes: Uint8Array, name: string): Promise<void> {
+  const sharp = await loadSharp()
+  const meta = await sharp(bytes, { limitInputPixels: false })
+    .metadata()
+    .catch(() => null) // an unreadable header is the decoder's to report
+  const pixels = (meta?.width ?? 0) * (meta?.height ?? 0)
+  if (pixels > MAX_IMAGE_PIXELS)
+    throw new VerifierError(
+      'VERIFIER_IMAGE_TOO_LARGE',
+      `${name} is a ${meta?.width}×${meta?.height} ${(meta?.format ?? 'image').toUpperCase()} (${(pixels / 1e6).toFixed(1)} megapixels); a screenshot may have at most ${MAX_IMAGE_PIXELS / 1e6} megapixels, so it was not decoded.`,
+      { hint: 'Check that the step names the screenshot you meant; capture screens at their real size.' },
+    )
+}
+
 /** Decodes encoded image bytes to an aligned RGBA frame. */
 export async function decodeImageBytes(bytes: Uint8Array, name: string): Promise<DecodedScreenshot> {
   if (bytes.length === 0) {
@@ -144,10 +165,11 @@ export async function decodeImageBytes(bytes: Uint8Array, name: string): Promise
       hint: 'Pass the path of a PNG, JPEG or WebP screenshot.',
     })
   }
+  await assertImagePixels(bytes, name)
   const sharp = await loadSharp()
   let out: { data: Buffer; info: { width: number; height: number; channels: number } }
   try {
-    out = await sharp(bytes, { failOn: 'truncated', limitInputPixels: 1 << 28 })
+    out = await sharp(bytes, { failOn: 'truncated', limitInputPixels: MAX_IMAGE_PIXELS })
       .ensureAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true })

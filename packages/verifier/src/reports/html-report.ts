@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path'
 import type { ReplayReport, VerificationResult } from '@qa/model'
-import { readImageFile } from '../decode-screenshot'
+import { assertImagePixels, MAX_IMAGE_PIXELS, readImageFile } from '../decode-screenshot'
 import { loadSharp } from '../internal/lazy-sharp'
 import { escapeXml as escapeHtml } from './junit-report'
 import {
@@ -101,8 +101,9 @@ async function thumbnail(
       file,
       images.root === undefined ? {} : { root: images.root, rootLabel: "the report's folder" },
     )
+    await assertImagePixels(bytes, file)
     const sharp = await loadSharp()
-    let img = sharp(bytes, { failOn: 'none' })
+    let img = sharp(bytes, { failOn: 'none', limitInputPixels: MAX_IMAGE_PIXELS })
     img = img.resize({ width, withoutEnlargement: true })
     const out =
       format === 'png'
