@@ -1,9 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { bin, ensureBuilt } from '../__tests__/run-cli'
+import { bin, ensureBuilt, startQa } from '../__tests__/run-cli'
 
 /**
  * Issue 29 (low): `qa record web --script` lost every step on SIGINT, SIGKILL or a full disk (the case was saved
@@ -50,37 +50,21 @@ function expectWholeScreenshots(caseFile: string): void {
     expect(readFileSync(join(folder, f)).subarray(-8), f).toEqual(PNG_END)
 }
 
-function record(script: string, out: string) {
+/** Starts recording a script of 200 clicks and waits until the case on disk has 3 steps. */
+async function recordingWithThreeSteps() {
   ensureBuilt()
-  const child = spawn(process.execPath, [bin, 'record', 'web', PAGE, '--script', script, '--out', out], {
-    env: { ...process.env, NO_COLOR: '1' },
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d) => {
-    stdout += d
-  })
-  child.stderr.on('data', (d) => {
-    stderr += d
-  })
-  let done = false
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('close', (code, signal) => {
-      done = true
-      resolve({ code, signal })
-    }),
-  )
-  return { child, exit, exited: () => done, output: () => ({ stdout, stderr }) }
+  const { dir, script } = scriptOf(200)
+  const out = join(dir, 'flow.json')
+  const rec = startQa(['record', 'web', PAGE, '--script', script, '--out', out])
+  await untilSaved(out, 3, rec.exited)
+  return { out, rec }
 }
 
 describe('qa record web --script keeps the steps so far', () => {
   it('SIGINT stops after the current step: exit 130, the case holds the steps so far and whole screenshots', async () => {
-    const { dir, script } = scriptOf(200)
-    const out = join(dir, 'flow.json')
-    const rec = record(script, out)
-    await untilSaved(out, 3, rec.exited)
+    const { out, rec } = await recordingWithThreeSteps()
     rec.child.kill('SIGINT')
-    const { code } = await rec.exit
+    const { code } = await rec.result
     expect(code, rec.output().stderr).toBe(130)
     expect(rec.output().stdout).toMatch(/Stopped: interrupted \(SIGINT\) after (\d+) of 200 steps/)
     const kept = Number(/after (\d+) of 200/.exec(rec.output().stdout)?.[1])
@@ -90,12 +74,9 @@ describe('qa record web --script keeps the steps so far', () => {
   })
 
   it('SIGKILL: the case saved after the last finished step loads, with whole screenshots', async () => {
-    const { dir, script } = scriptOf(200)
-    const out = join(dir, 'flow.json')
-    const rec = record(script, out)
-    await untilSaved(out, 3, rec.exited)
+    const { out, rec } = await recordingWithThreeSteps()
     rec.child.kill('SIGKILL')
-    await rec.exit
+    await rec.result
     expect(savedSteps(out)).toBeGreaterThanOrEqual(3)
     expectWholeScreenshots(out)
     const validate = spawnSync(process.execPath, [bin, 'validate', out], { encoding: 'utf8' })
