@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises'
+import { copyFile, mkdir, rm } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import {
   type AcceptanceStep,
@@ -12,8 +12,16 @@ import {
   type RefusedStep,
   type ReplayReport,
   type TestCase,
+  isQaError,
 } from '@qa/model'
-import { saveTestCase, writeFileAtomic } from '@qa/model/node'
+import {
+  MAX_IMAGE_FILE_BYTES,
+  MAX_TEXT_FILE_BYTES,
+  readInputFile,
+  saveTestCase,
+  screenshotFolderOf,
+  writeFileAtomic,
+} from '@qa/model/node'
 import { saveElementCrop } from '@qa/recorder-cdp'
 import { EXIT_PASS, EXIT_TEST_FAILED } from './exit-codes'
 import { UsageError } from './usage-error'
@@ -33,9 +41,6 @@ export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update
 export function historyFolderOf(caseFile: string): string {
   return join(dirname(caseFile), `.${basename(caseFile).replace(/\.json$/i, '')}.history`)
 }
-
-/** The case's screenshot folder, where the recorder puts its images: `cases/login.json` → `cases/login`. */
-const screenshotFolderOf = (caseFile: string) => join(dirname(caseFile), basename(caseFile).replace(/\.json$/i, ''))
 
 /** `--update-baselines` / `--steps`: nothing or `true` means "every step that changed", else a step list from 1. */
 export function requestedSteps(value: string | boolean | undefined, flag: string): number[] | 'changed' {
@@ -78,21 +83,6 @@ export interface AcceptOutcome {
   exitCode: number
 }
 
-/** Largest case file and image `qa accept` reads (a report may name any path: never /dev/zero or a huge file). */
-const MAX_CASE_BYTES = 20 * 1024 * 1024
-const MAX_IMAGE_BYTES = 100 * 1024 * 1024
-
-/** Reads a regular file of at most `maxBytes`; anything else is a thrown Error with the reason (ENOENT, …). */
-async function readRegularFile(path: string, maxBytes: number): Promise<Buffer> {
-  const s = await stat(path)
-  if (!s.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' })
-  if (s.size > maxBytes)
-    throw Object.assign(new Error(`larger than ${maxBytes / 1024 / 1024} MiB`), {
-      code: `larger than ${maxBytes / 1024 / 1024} MiB`,
-    })
-  return readFile(path)
-}
-
 const pad = (n: number) => String(n).padStart(3, '0')
 const stampOf = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace('T', '-').replace('.', '-').replace('Z', '')
 const toCaseRelative = (caseDir: string, file: string) => relative(caseDir, file).split('\\').join('/')
@@ -124,10 +114,11 @@ export async function acceptFromReport(opts: AcceptOptions): Promise<AcceptOutco
   const caseFile = isAbsolute(acceptance.caseFile) ? acceptance.caseFile : resolve(reportDir, acceptance.caseFile)
   let caseBytes: Buffer
   try {
-    caseBytes = await readRegularFile(caseFile, MAX_CASE_BYTES)
+    // a report may name any path: only a regular case file of a sane size is read (never /dev/zero)
+    caseBytes = await readInputFile(caseFile, { what: 'test case file', maxBytes: MAX_TEXT_FILE_BYTES })
   } catch (cause) {
     throw new UsageError(
-      `${reportFile}: acceptance.case_file: the case ${caseFile} cannot be read (${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message}). Nothing was written.`,
+      `${reportFile}: acceptance.case_file: ${(cause as Error).message} Nothing was written.`,
       'Run qa accept where the case still is, or replay the case again.',
     )
   }
@@ -163,14 +154,12 @@ export async function acceptFromReport(opts: AcceptOptions): Promise<AcceptOutco
     const path = isAbsolute(p) ? p : resolve(reportDir, p)
     let bytes: Buffer
     try {
-      bytes = await readRegularFile(path, MAX_IMAGE_BYTES)
+      bytes = await readInputFile(path, { what: 'screenshot file', maxBytes: MAX_IMAGE_FILE_BYTES })
     } catch (cause) {
       const why =
-        (cause as NodeJS.ErrnoException).code === 'ENOENT'
-          ? 'is missing'
-          : `cannot be read (${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message})`
+        isQaError(cause) && cause.code === 'MODEL_FILE_NOT_FOUND' ? `${path} is missing.` : (cause as Error).message
       throw new UsageError(
-        `${reportFile}: ${field}: the image ${path} ${why}. Nothing was written.`,
+        `${reportFile}: ${field}: ${why} Nothing was written.`,
         'Keep the report folder as the replay wrote it, or replay the case again with --verify.',
       )
     }

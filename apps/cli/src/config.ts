@@ -1,14 +1,15 @@
-import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import {
   type ConfigOverrides,
   formatIssue,
+  isQaError,
   ModelError,
   parseJsonText,
   type QaConfig,
   QaError,
   resolveConfig,
 } from '@qa/model'
+import { isDirectory, readTextFile } from '@qa/model/node'
 import { type VisionConfig, visionConfigFromQa } from '@qa/vision'
 
 export class ConfigError extends QaError<'CONFIG_INVALID'> {
@@ -41,31 +42,29 @@ export async function loadConfig(opts: {
   const file = resolve(cwd, opts.configPath ?? CONFIG_FILE_NAME)
   let raw: unknown
   let used: string | null = null
+  let text: string | undefined
   try {
-    const text = await readFile(file, 'utf8')
+    // only a regular file of at most 20 MiB is read (a config named /dev/zero, a pipe, a huge file: refused)
+    text = await readTextFile(file, 'config')
     configFilesRead.add(file)
-    raw = parseJsonText(text, { file })
-    used = file
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' && !opts.configPath) raw = undefined
-    else if (code === 'ENOENT')
+    if (!isQaError(error)) throw error
+    if (error.code === 'MODEL_FILE_NOT_FOUND' && opts.configPath)
       throw new ModelError('MODEL_FILE_NOT_FOUND', `${opts.configPath}: no such config file.`, {
         file,
         hint: 'Check the --config path.',
       })
-    else if (code === 'EISDIR')
+    if (error.code !== 'MODEL_FILE_NOT_FOUND' && (await isDirectory(file)))
       throw new ModelError(
         'MODEL_FILE_UNREADABLE',
         `${opts.configPath ? `--config ${opts.configPath}` : file} is a folder, not a config file.`,
         { file, hint: `Name the JSON file itself, e.g. --config ${join(opts.configPath ?? '.', CONFIG_FILE_NAME)}.` },
       )
-    else if (code)
-      throw new ModelError('MODEL_FILE_UNREADABLE', `${file}: cannot read the config file (${code}).`, {
-        file,
-        cause: error,
-      })
-    else throw error
+    if (error.code !== 'MODEL_FILE_NOT_FOUND') throw error
+  }
+  if (text !== undefined) {
+    raw = parseJsonText(text, { file })
+    used = file
   }
   const { config, issues } = resolveConfig(raw, opts.env ?? process.env, opts.flags ?? {})
   if (issues.length > 0) {

@@ -1,7 +1,8 @@
-import { mkdtemp, readdir, realpath, rename, rm, stat } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { access, mkdtemp, readdir, realpath, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import type { ReplayReport } from '@qa/model'
-import type { LoadedTestCase } from '@qa/model/node'
+import { ACTION_ASSET_FIELDS, type LoadedTestCase } from '@qa/model/node'
 import { readConfigFiles } from './config'
 import { UsageError } from './usage-error'
 
@@ -24,6 +25,8 @@ export interface GuardOutput {
   flag: string
   /** A folder the command fills (recorded screenshots): refused when it exists and is not empty, unless forced. */
   folder?: boolean
+  /** A folder the command adds files to beside others (reports): checked against the inputs only, may exist. */
+  shared?: boolean
 }
 
 export interface OutputConflict {
@@ -112,6 +115,8 @@ export async function guardOutputs(opts: {
     )
   }
   for (const output of outputs) {
+    await assertWritable(output.path, output.flag, opts.nothing)
+    if (output.shared) continue
     const info = await stat(output.path).catch(() => null)
     if (!info) continue
     if (output.folder) {
@@ -144,12 +149,42 @@ export async function guardOutputs(opts: {
   }
 }
 
+/**
+ * Refuses an output that cannot be written before any work: the nearest folder of it that exists must be a folder
+ * qa may write to (a read-only file system or folder is named with its reason, never a raw ENOENT or EROFS later).
+ */
+export async function assertWritable(path: string, flag: string, nothing: string): Promise<void> {
+  let head = resolve(path)
+  for (;;) {
+    const info = await stat(head).catch(() => null)
+    if (info) {
+      // the output itself may be an existing file: it is replaced by a rename in its folder
+      const folder = info.isDirectory() ? head : dirname(head)
+      try {
+        await access(folder, constants.W_OK)
+      } catch (cause) {
+        const code = (cause as NodeJS.ErrnoException).code
+        const why = code === 'EROFS' ? 'is on a read-only file system' : `is not writable (${code ?? String(cause)})`
+        throw new UsageError(
+          `${flag} ${path}: expected a place qa can write to, but ${folder} ${why}; ${nothing}.`,
+          `Choose another ${flag} path.`,
+        )
+      }
+      return
+    }
+    const parent = dirname(head)
+    if (parent === head) return
+    head = parent
+  }
+}
+
 /** A case file, every file it refers to (screenshots, crops) and the folders holding them, as guard inputs. */
 export function caseInputs(loaded: LoadedTestCase): GuardInput[] {
   const inputs: GuardInput[] = [{ path: loaded.file, what: 'the test case' }]
   const folders = new Set<string>()
   for (const action of loaded.testCase.actions) {
-    for (const p of [action.screenshotBeforePath, action.screenshotPath, action.elementCropPath]) {
+    for (const field of ACTION_ASSET_FIELDS) {
+      const p = action[field]
       if (!p) continue
       const file = loaded.resolveAsset(p)
       inputs.push({ path: file, what: 'a screenshot of the test case' })

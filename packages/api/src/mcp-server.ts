@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isQaError } from '@qa/model'
+import { readTextFile } from '@qa/model/node'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
@@ -189,7 +189,7 @@ export async function createMcpServer(deps: McpDeps): Promise<McpServer> {
             : 'Run it first with run_suite.',
         })
       }
-      const text = await readFile(join(reportDir, path), 'utf8')
+      const text = await readTextFile(join(reportDir, path), 'report')
       return {
         name: suite?.name,
         runId: state.runId,

@@ -146,3 +146,19 @@ describe('unknown fields', () => {
     expect(JSON.stringify(actionCodec.serialize(action))).toBe(JSON.stringify(doc))
   })
 })
+
+describe('a "__proto__" key in a file of ours (issue 29, low)', () => {
+  it.each([
+    ['{"__proto__": {"x": 1}, "name": "a"}', '__proto__'],
+    ['{"actions": [{"x": 1}, {"identity": {"__proto__": null}}]}', 'actions[1].identity.__proto__'],
+    ['{"verify": {"__proto__": {"passSimilarity": 2}}}', 'verify.__proto__'],
+  ])('%s is refused naming the file and the path', (text, path) => {
+    expect(() => parseJsonText(text, { file: 'c.json' })).toThrow(
+      `c.json: ${path}: expected no "__proto__" key (JavaScript reads it as an object's prototype), got one`,
+    )
+  })
+
+  it('"constructor" and "__proto__" inside a string value are plain data', () => {
+    expect(parseJsonText('{"constructor": 1, "s": "__proto__"}')).toEqual({ constructor: 1, s: '__proto__' })
+  })
+})

@@ -130,7 +130,9 @@ function lineColumn(text: string, offset: number): string {
 
 /**
  * JSON.parse with an error that names the file, line and column. Documents nested deeper than MAX_JSON_DEPTH are
- * refused before parsing: no stack overflow, and nothing is accepted that validation would reject later.
+ * refused before parsing: no stack overflow, and nothing is accepted that validation would reject later. A
+ * "__proto__" key anywhere is refused, naming its path: no file of ours has one, and code that copies it with `obj[key] =`
+ * would change a prototype.
  */
 export function parseJsonText(text: string, opts: ParseOptions = {}): unknown {
   const deep = tooDeepAt(text, MAX_JSON_DEPTH)
@@ -144,8 +146,9 @@ export function parseJsonText(text: string, opts: ParseOptions = {}): unknown {
       },
     )
   }
+  let value: unknown
   try {
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
   } catch (cause) {
     const detail = cause instanceof Error ? cause.message : String(cause)
     const offset = locateJsonError(text)
@@ -161,6 +164,37 @@ export function parseJsonText(text: string, opts: ParseOptions = {}): unknown {
       hint: 'Check that the file is complete JSON; the file was not changed.',
     })
   }
+  const proto = protoKeyAt(value)
+  if (proto !== null) {
+    const issue = {
+      path: proto,
+      expected: 'no "__proto__" key (JavaScript reads it as an object\'s prototype)',
+      got: 'one',
+    }
+    throw new ModelError('MODEL_INVALID', `${opts.file ?? 'The input'}: ${formatIssue(issue)}`, {
+      file: opts.file,
+      issues: [issue],
+      hint: 'Remove the "__proto__" key; no file of ours has one, and the file was not changed.',
+    })
+  }
+  return value
+}
+
+/** The JSON path of the first "__proto__" key in a parsed document (JSON.parse keeps it as an own key), or null. */
+function protoKeyAt(root: unknown): string | null {
+  const stack: { value: unknown; path: string }[] = [{ value: root, path: '' }]
+  while (stack.length > 0) {
+    const { value, path } = stack.pop() as { value: unknown; path: string }
+    if (typeof value !== 'object' || value === null) continue
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: `${path}[${i}]` })
+      continue
+    }
+    if (Object.hasOwn(value, '__proto__')) return path ? `${path}.__proto__` : '__proto__'
+    for (const [key, child] of Object.entries(value).reverse())
+      stack.push({ value: child, path: path ? `${path}.${key}` : key })
+  }
+  return null
 }
 
 /** Pretty JSON with a trailing newline, the form every file of ours is written in. */

@@ -74,3 +74,16 @@ describe('resolveConfig', () => {
     },
   )
 })
+
+describe('keys named like object internals (issue 29, low)', () => {
+  it.each([
+    ['{"verify": {"__proto__": {"passSimilarity": 2}}}', 'verify.__proto__'],
+    ['{"verify": {"toString": 1}}', 'verify.toString'],
+    ['{"constructor": {"name": 1}}', 'constructor'],
+    ['{"toString": {}}', 'toString'],
+  ])('%s is an unknown key naming its path, never a crash', (text, path) => {
+    // JSON.parse keeps "__proto__" as an own key, as a config read from disk has it
+    const { issues } = resolveConfig(JSON.parse(text), {}, {})
+    expect(issues).toEqual([expect.objectContaining({ path, got: 'an unknown key' })])
+  })
+})

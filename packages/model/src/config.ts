@@ -361,7 +361,8 @@ export function resolveConfig(
       return
     }
     for (const [section, values] of Object.entries(layer)) {
-      const keys = SCHEMA[section as keyof QaConfig]
+      // own keys only: "__proto__", "constructor" or "toString" are unknown keys, never Object.prototype's
+      const keys = Object.hasOwn(SCHEMA, section) ? SCHEMA[section as keyof QaConfig] : undefined
       if (!keys) {
         issues.push({
           path: label(section),
@@ -376,7 +377,7 @@ export function resolveConfig(
       }
       for (const [key, value] of Object.entries(values)) {
         if (value === undefined) continue
-        const spec = (keys as Record<string, KeySpec | undefined>)[key]
+        const spec = Object.hasOwn(keys, key) ? (keys as Record<string, KeySpec | undefined>)[key] : undefined
         const path = `${section}.${key}`
         if (!spec) {
           issues.push({

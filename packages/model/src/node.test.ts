@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
-import { mkdtemp, readdir, readFile, truncate, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, truncate, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { fixturePath } from './__tests__/fixtures'
-import { loadTestCase, saveTestCase, writeFileAtomic } from './node'
+import { loadTestCase, saveTestCase, saveTestCaseCopy, writeFileAtomic } from './node'
 
 const sha = async (file: string) =>
   createHash('sha256')
@@ -100,6 +100,41 @@ describe('saving never writes a case that would not load (issue 16)', () => {
     await expect(saveTestCase(join(dir, 'out.json'), bad)).rejects.toMatchObject({
       code: 'MODEL_INVALID',
       message: expect.stringMatching(/out\.json: actions\[0\]\.screenshot_path: expected a relative path inside/),
+    })
+    expect(await readdir(dir)).toEqual([])
+  })
+})
+
+describe('saveTestCaseCopy: a case saved in another folder still resolves its screenshots (issue 29, low)', () => {
+  it("copies every screenshot into the new case's folder and rewrites the paths; the same folder keeps them", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qa-model-'))
+    const from = join(dir, 'cases')
+    const { testCase } = await loadTestCase(fixturePath('v3/web-login.json'))
+    const paths = testCase.actions.flatMap((a) => [a.screenshotBeforePath, a.screenshotPath].filter((p) => !!p))
+    await mkdir(join(from, 'login'), { recursive: true })
+    for (const p of paths) await writeFile(join(from, p as string), `png of ${p}`)
+    const out = join(dir, 'healed', 'login.healed.json')
+    await saveTestCaseCopy(out, testCase, { fromDir: from })
+    const saved = await loadTestCase(out)
+    const savedPaths = saved.testCase.actions.flatMap((a) =>
+      [a.screenshotBeforePath, a.screenshotPath].filter((p) => !!p),
+    )
+    expect(savedPaths).toEqual(paths.map((p) => (p as string).replace(/^login\//, 'login.healed/')))
+    for (const [i, p] of savedPaths.entries())
+      expect(await readFile(saved.resolveAsset(p as string), 'utf8')).toBe(`png of ${paths[i]}`)
+    const same = join(from, 'other.json')
+    await saveTestCaseCopy(same, testCase, { fromDir: from })
+    expect((await loadTestCase(same)).testCase.actions[0]?.screenshotPath).toBe(testCase.actions[0]?.screenshotPath)
+  })
+
+  it('a screenshot that is missing is named and nothing is written', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qa-model-'))
+    const { testCase } = await loadTestCase(fixturePath('v3/web-login.json'))
+    await expect(
+      saveTestCaseCopy(join(dir, 'out', 'x.json'), testCase, { fromDir: join(dir, 'cases') }),
+    ).rejects.toMatchObject({
+      code: 'MODEL_FILE_NOT_FOUND',
+      message: expect.stringMatching(/login\/step-000-before\.png: no such screenshot file\./),
     })
     expect(await readdir(dir)).toEqual([])
   })

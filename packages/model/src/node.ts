@@ -3,12 +3,21 @@
  * atomic writes (temp file + rename) that never leave a half-written file and never overwrite the input
  * unless asked.
  */
+export {
+  checkInputFile,
+  type InputFileRule,
+  isPathInside,
+  MAX_IMAGE_FILE_BYTES,
+  MAX_TEXT_FILE_BYTES,
+  readInputFile,
+} from './input-file'
 import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
 import { access, mkdir, open, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import { invalidError, parseJsonText, parseReplayReport, serializeReplayReport, stringifyDocument } from './codecs'
 import { ModelError } from './errors'
+import { checkInputFile, MAX_IMAGE_FILE_BYTES, MAX_TEXT_FILE_BYTES, readInputFile } from './input-file'
 import { type ParsedTestCase, parseTestCase, serializeTestCase, validateTestCase } from './test-case'
 import type { ReplayReport, TestCase } from './types'
 
@@ -61,7 +70,7 @@ export function firstInvalidUtf8Byte(bytes: Uint8Array): number {
  * are an error naming the file and where, never silently replaced by U+FFFD (a later save would lose them).
  */
 export async function readTextFile(file: string, what: string): Promise<string> {
-  const bytes = await readBytes(file, what)
+  const bytes = await readInputFile(file, { what: `${what} file`, maxBytes: MAX_TEXT_FILE_BYTES })
   const bad = firstInvalidUtf8Byte(bytes)
   if (bad >= 0) {
     const before = bytes.subarray(0, bad)
@@ -74,56 +83,6 @@ export async function readTextFile(file: string, what: string): Promise<string> 
     )
   }
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
-}
-
-/**
- * The largest text file of ours that is read (20 MiB): a case, report, config, script or recording. A bigger one,
- * or a device or FIFO given as one (`/dev/zero`), is refused before it is read, never read into memory unbounded.
- */
-export const MAX_TEXT_FILE_BYTES = 20 * 1024 * 1024
-
-async function readBytes(file: string, what: string): Promise<Buffer> {
-  let handle: import('node:fs/promises').FileHandle | undefined
-  try {
-    // O_NONBLOCK: opening a FIFO never waits for a writer; it is then refused as not a regular file
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK)
-    const info = await handle.stat()
-    if (info.isDirectory())
-      throw new ModelError('MODEL_FILE_UNREADABLE', `${file} is a folder, not a ${what} file.`, { file })
-    if (!info.isFile()) {
-      throw new ModelError('MODEL_FILE_UNREADABLE', `${file} is not a regular file; a ${what} file was expected.`, {
-        file,
-        hint: `Pass the path of a ${what} file (a device, pipe or socket is never read).`,
-      })
-    }
-    if (info.size > MAX_TEXT_FILE_BYTES) {
-      throw new ModelError(
-        'MODEL_FILE_TOO_LARGE',
-        `${file} is ${(info.size / 1024 / 1024).toFixed(1)} MiB; a ${what} file may be at most ${MAX_TEXT_FILE_BYTES / 1024 / 1024} MiB, so it was not read.`,
-        { file, hint: `Check that this is the ${what} file you meant; screenshots belong in files beside it.` },
-      )
-    }
-    return await handle.readFile()
-  } catch (cause) {
-    if (cause instanceof ModelError) throw cause
-    const code = (cause as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') {
-      throw new ModelError('MODEL_FILE_NOT_FOUND', `${file}: no such ${what} file.`, {
-        file,
-        cause,
-        hint: 'Check the path; relative paths are resolved from the current folder.',
-      })
-    }
-    if (code === 'EISDIR') {
-      throw new ModelError('MODEL_FILE_UNREADABLE', `${file} is a folder, not a ${what} file.`, { file, cause })
-    }
-    throw new ModelError('MODEL_FILE_UNREADABLE', `${file}: cannot read the ${what} file (${code ?? String(cause)}).`, {
-      file,
-      cause,
-    })
-  } finally {
-    await handle?.close().catch(() => undefined)
-  }
 }
 
 export function resolveAssetPath(caseDir: string, path: string): string {
@@ -195,6 +154,58 @@ export async function saveTestCase(path: string, testCase: TestCase, opts: Write
   const issues = validateTestCase(doc)
   if (issues.length > 0) throw invalidError('test case', issues, path)
   await writeFileAtomic(path, stringifyDocument(doc), opts)
+}
+
+/** The folder a web case's screenshots go in, beside it: `cases/login.json` → `cases/login`. */
+export function screenshotFolderOf(caseFile: string): string {
+  return join(dirname(caseFile), basename(caseFile).replace(/\.json$/i, ''))
+}
+
+/** The fields of an action that name a file relative to the case's folder. */
+export const ACTION_ASSET_FIELDS = ['screenshotBeforePath', 'screenshotPath', 'elementCropPath'] as const
+
+/**
+ * Saves a case loaded from `fromDir` at `path`, atomically, so that it loads and replays from where it is saved: in
+ * another folder its screenshots would no longer resolve, so each one is copied into the new case's screenshot
+ * folder (`screenshotFolderOf(path)`) and its path rewritten (`login/step-000-after.png` →
+ * `login.healed/step-000-after.png`). Every source is checked, and the case validated, before anything is written;
+ * the case is written last, so it never names a screenshot that is not there.
+ */
+export async function saveTestCaseCopy(
+  path: string,
+  testCase: TestCase,
+  opts: WriteOptions & { fromDir: string },
+): Promise<void> {
+  const target = resolve(path)
+  const fromDir = resolve(opts.fromDir)
+  if (dirname(target) === fromDir) return saveTestCase(path, testCase, opts)
+  const folder = screenshotFolderOf(target)
+  const sources = [
+    ...new Set(testCase.actions.flatMap((a) => ACTION_ASSET_FIELDS.map((f) => a[f]).filter((p): p is string => !!p))),
+  ]
+  // the recorder's own folder name gives way to the new one; paths that would then collide keep their whole path
+  const short = sources.map((p) => [basename(folder), ...p.split('/').slice(p.includes('/') ? 1 : 0)].join('/'))
+  const unique = new Set(short).size === short.length
+  const moved = new Map(sources.map((p, i) => [p, unique ? (short[i] as string) : `${basename(folder)}/${p}`]))
+  const copy = structuredClone(testCase)
+  for (const action of copy.actions)
+    for (const field of ACTION_ASSET_FIELDS) {
+      const p = action[field]
+      if (p) action[field] = moved.get(p) as string
+    }
+  const issues = validateTestCase(serializeTestCase(copy))
+  if (issues.length > 0) throw invalidError('test case', issues, path)
+  const rule = { what: 'screenshot file', maxBytes: MAX_IMAGE_FILE_BYTES }
+  for (const p of sources) await checkInputFile(resolveAssetPath(fromDir, p), rule)
+  for (const [from, to] of moved)
+    await writeFileAtomic(
+      join(dirname(target), ...to.split('/')),
+      await readInputFile(resolveAssetPath(fromDir, from), rule),
+      {
+        overwrite: opts.overwrite ?? false,
+      },
+    )
+  await saveTestCase(path, copy, opts)
 }
 
 export async function loadReplayReport(path: string): Promise<ReplayReport> {

@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
 import { basename, dirname, join, relative, resolve } from 'node:path'
 import {
   type Action,
@@ -8,9 +8,9 @@ import {
   normalizeAssertedText,
   type TestCase,
 } from '@qa/model'
-import { saveTestCase } from '@qa/model/node'
+import { saveTestCase, screenshotFolderOf, writeFileAtomic } from '@qa/model/node'
 import { randomUUID } from 'node:crypto'
-import type { Locator, Page } from 'playwright-core'
+import type { Frame, Locator, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
 import { type SecretFieldRef, secretFieldsOf, type ViewportBox } from './cdp-secret-fields'
@@ -89,8 +89,14 @@ export interface WebRecorder {
   select(x: number, y: number, value: string): Promise<Action>
   /** Records an assertion about the page as it is now (`captureAssertion`); nothing is clicked. */
   assert(step: Omit<ScriptAssertStep, 'type'>): Promise<Action>
-  /** Runs scripted steps in order. */
-  run(steps: readonly ScriptStep[]): Promise<void>
+  /**
+   * Runs scripted steps in order; `afterStep` after each one (`qa record web --script` saves the case there, so an
+   * interrupted or failed recording keeps the steps so far). With `signal` aborted, stops before the next step.
+   */
+  run(
+    steps: readonly ScriptStep[],
+    opts?: { afterStep?: (done: number) => Promise<void>; signal?: AbortSignal },
+  ): Promise<void>
   /**
    * Records what a person does in the page (interactive recording) until `stop()`: clicks, typing (one step
    * per field), select changes, special keys and scrolls. Returns after the reporter is installed.
@@ -299,7 +305,8 @@ export async function maskedScreenshot(page: Page, path?: string): Promise<Buffe
     const cssWidth =
       page.viewportSize()?.width ?? (await page.evaluate(() => window.innerWidth).catch((): number | null => null))
     const png = await paintOver(shot, [...before, ...after], cssWidth)
-    if (path) await writeFile(path, png)
+    // atomic: a recording killed or out of disk space leaves no truncated PNG
+    if (path) await writeFileAtomic(path, png, { overwrite: true })
     return png
   }
   try {
@@ -424,7 +431,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
   let page = firstPage
   const caseFile = resolve(opts.caseFile)
   const caseDir = dirname(caseFile)
-  const assetsDir = join(caseDir, basename(caseFile).replace(/\.json$/i, ''))
+  const assetsDir = screenshotFolderOf(caseFile)
   const screenshots = opts.screenshots ?? true
   const quietMs = opts.settleQuietMs ?? 150
   const settleTimeoutMs = opts.settleTimeoutMs ?? 5_000
@@ -497,7 +504,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
       maskColor: MASK_COLOR,
     })
     const file = join(assetsDir, `step-${pad(index)}-${which}.png`)
-    await writeFile(file, png)
+    await writeFileAtomic(file, png, { overwrite: true })
     return { path: relative(caseDir, file).split('\\').join('/'), bytes: png, unknown }
   }
 
@@ -849,8 +856,9 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
       )
     },
 
-    async run(steps) {
-      for (const step of steps) {
+    async run(steps, runOpts = {}) {
+      for (const [index, step] of steps.entries()) {
+        if (runOpts.signal?.aborted) return
         switch (step.type) {
           case 'assert':
             await recorder.assert(step)
@@ -884,6 +892,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             await recorder.select(step.x, step.y, step.value)
             break
         }
+        await runOpts.afterStep?.(index + 1)
       }
     },
 

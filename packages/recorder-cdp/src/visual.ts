@@ -7,6 +7,7 @@ import {
   type VisualHit,
 } from '@qa/matcher'
 import type { BoundingBox } from '@qa/model'
+import { writeFileAtomic } from '@qa/model/node'
 import sharp from 'sharp'
 
 /** Crops an element's box out of a screenshot (PNG bytes) into a PNG file; false when the box is unusable. */
@@ -19,10 +20,12 @@ export async function saveElementCrop(screenshotPng: Uint8Array, box: BoundingBo
   const right = Math.min(width, Math.ceil(box.x + box.width))
   const bottom = Math.min(height, Math.ceil(box.y + box.height))
   if (right - left < 8 || bottom - top < 8) return false
-  await sharp(screenshotPng)
+  const png = await sharp(screenshotPng)
     .extract({ left, top, width: right - left, height: bottom - top })
     .png()
-    .toFile(file)
+    .toBuffer()
+  // atomic: a crop is never left half-written
+  await writeFileAtomic(file, png, { overwrite: true })
   return true
 }
 

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises'
 import { basename, isAbsolute, join, resolve } from 'node:path'
 import {
   type Action,
@@ -11,6 +10,7 @@ import {
   summarizeEnrichment,
   type TestCase,
 } from '@qa/model'
+import { MAX_IMAGE_FILE_BYTES, readInputFile } from '@qa/model/node'
 import { averageHash } from '@qa/vision'
 import { analyzeClick, type ElementAnalyzer } from './semantic-info'
 
@@ -35,7 +35,10 @@ export interface EnrichOutcome {
 async function readFirst(paths: string[]): Promise<{ path: string; bytes: Uint8Array } | null> {
   for (const p of paths) {
     try {
-      return { path: p, bytes: new Uint8Array(await readFile(p)) }
+      return {
+        path: p,
+        bytes: new Uint8Array(await readInputFile(p, { what: 'screenshot file', maxBytes: MAX_IMAGE_FILE_BYTES })),
+      }
     } catch {
       // next candidate
     }

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { Platform } from '@qa/model'
+import { MAX_IMAGE_FILE_BYTES, readInputFile, readTextFile } from '@qa/model/node'
 import type { Job, Queue, QueueEvents } from 'bullmq'
 import type { Redis } from 'ioredis'
 import type { ArtifactStore } from './artifact-store'
@@ -215,7 +215,7 @@ export async function createBullmqJobRunner(opts: BullmqJobRunnerOptions): Promi
 
   const dispatch = async (t: Tracked, path: string) => {
     try {
-      const text = await readFile(path, 'utf8')
+      const text = await readTextFile(path, 'test case')
       await opts.artifacts.put(`${t.data.inputPrefix}${t.data.caseFileName}`, text)
       let doc: unknown = null
       try {
@@ -224,7 +224,12 @@ export async function createBullmqJobRunner(opts: BullmqJobRunnerOptions): Promi
         // The worker reports the unreadable case.
       }
       for (const rel of referencedFiles(doc)) {
-        const body = await readFile(join(dirname(path), ...rel.split('/'))).catch(() => null)
+        // only a regular file of a sane size inside the case's folder goes to the workers
+        const body = await readInputFile(join(dirname(path), ...rel.split('/')), {
+          what: 'screenshot file',
+          maxBytes: MAX_IMAGE_FILE_BYTES,
+          root: dirname(path),
+        }).catch(() => null)
         if (body) await opts.artifacts.put(`${t.data.inputPrefix}${rel}`, body)
       }
       if (t.suite.status === 'done') return

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { MaskRect, QaConfig } from '@qa/model'
+import { MAX_TEXT_FILE_BYTES, readInputFile } from '@qa/model/node'
 import type { VisionReverifier } from '@qa/verifier'
 import type { Browser } from 'playwright-core'
 import type { SuiteReplayFn } from './run-types'
@@ -117,7 +117,10 @@ export function webReplayer(opts: WebReplayerOptions = {}): WebSuiteReplayFn {
     try {
       if (signal.aborted) throw new Error('The run was canceled.')
       // the case as this replay reads it: a report names it by hash, so `qa accept` refuses a case changed since
-      const caseBytes = (opts.verify ?? true) && caseFile ? await readFile(caseFile).catch(() => null) : null
+      const caseBytes =
+        (opts.verify ?? true) && caseFile
+          ? await readInputFile(caseFile, { what: 'test case file', maxBytes: MAX_TEXT_FILE_BYTES }).catch(() => null)
+          : null
       const outcome = await replayWebCase(testCase, {
         page: session.page,
         caseDir,

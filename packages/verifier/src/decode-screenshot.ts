@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
-import { type FileHandle, open } from 'node:fs/promises'
+import { isQaError } from '@qa/model'
+import { MAX_IMAGE_FILE_BYTES, readInputFile } from '@qa/model/node'
 import { VerifierError } from './errors'
 import { loadSharp } from './internal/lazy-sharp'
 
@@ -37,36 +38,29 @@ function label(input: ScreenshotInput, fallback: string): string {
   return typeof input === 'string' ? input : fallback
 }
 
-/** The largest screenshot file read (100 MiB; an 8K PNG is a tenth of it). */
-export const MAX_IMAGE_FILE_BYTES = 100 * 1024 * 1024
+/** Where screenshot files may be read from (`qa report` embeds only the images in the report's folder). */
+export interface ReadImageOptions {
+  /** The file must lie in this folder (symlinks resolved); a path leading out of it is refused. */
+  root?: string
+  /** The root as the person knows it, for messages: "the report's folder". */
+  rootLabel?: string
+}
 
 /**
- * Reads a screenshot file, mapping IO errors to VerifierErrors that name the file. Only a regular file of at most
- * MAX_IMAGE_FILE_BYTES is read: a device or pipe given as a screenshot (`/dev/zero`) is refused before reading.
+ * Reads a screenshot file by the one rule for files an input names (`readInputFile` of @qa/model/node): only a
+ * regular file of at most MAX_IMAGE_FILE_BYTES (and inside `root` when given) is read, so a device or pipe given as
+ * a screenshot (`/dev/zero`) is refused before reading. Errors are VerifierErrors naming the file.
  */
-export async function readImageFile(path: string): Promise<Buffer> {
-  let handle: FileHandle | undefined
+export async function readImageFile(path: string, opts: ReadImageOptions = {}): Promise<Buffer> {
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK)
-    const info = await handle.stat()
-    if (!info.isFile()) {
-      throw new VerifierError('VERIFIER_FILE_UNREADABLE', `${path} is not a regular file; a screenshot was expected.`, {
-        hint: 'Point the step at a PNG, JPEG or WebP file (a device, pipe or folder is never read).',
-      })
-    }
-    if (info.size > MAX_IMAGE_FILE_BYTES) {
-      throw new VerifierError(
-        'VERIFIER_FILE_UNREADABLE',
-        `${path} is ${(info.size / 1024 / 1024).toFixed(1)} MiB; a screenshot may be at most ${MAX_IMAGE_FILE_BYTES / 1024 / 1024} MiB, so it was not read.`,
-        { hint: 'Check that the step names the screenshot you meant.' },
-      )
-    }
-    return await handle.readFile()
+    return await readInputFile(path, { what: 'screenshot file', maxBytes: MAX_IMAGE_FILE_BYTES, ...opts })
   } catch (cause) {
-    if (cause instanceof VerifierError) throw cause
-    throw fileError(path, cause)
-  } finally {
-    await handle?.close().catch(() => undefined)
+    if (!isQaError(cause)) throw fileError(path, cause)
+    throw new VerifierError(
+      cause.code === 'MODEL_FILE_NOT_FOUND' ? 'VERIFIER_FILE_NOT_FOUND' : 'VERIFIER_FILE_UNREADABLE',
+      cause.message,
+      { ...(cause.hint ? { hint: cause.hint } : {}), cause },
+    )
   }
 }
 
@@ -137,6 +131,27 @@ function sniff(bytes: Uint8Array): Format | undefined {
   return undefined
 }
 
+/**
+ * The most pixels a screenshot may have (100 megapixels: an 8K screen has 33, a 1920-wide page 50,000 px tall 96).
+ * It is checked from the image's header, before decoding: a 20000×20000 PNG of a few KB would need 1.6 GB.
+ */
+export const MAX_IMAGE_PIXELS = 100_000_000
+
+/** Refuses an image whose header says it has more than MAX_IMAGE_PIXELS, before a pixel is decoded. */
+export async function assertImagePixels(bytes: Uint8Array, name: string): Promise<void> {
+  const sharp = await loadSharp()
+  const meta = await sharp(bytes, { limitInputPixels: false })
+    .metadata()
+    .catch(() => null) // an unreadable header is the decoder's to report
+  const pixels = (meta?.width ?? 0) * (meta?.height ?? 0)
+  if (pixels > MAX_IMAGE_PIXELS)
+    throw new VerifierError(
+      'VERIFIER_IMAGE_TOO_LARGE',
+      `${name} is a ${meta?.width}×${meta?.height} ${(meta?.format ?? 'image').toUpperCase()} (${(pixels / 1e6).toFixed(1)} megapixels); a screenshot may have at most ${MAX_IMAGE_PIXELS / 1e6} megapixels, so it was not decoded.`,
+      { hint: 'Check that the step names the screenshot you meant; capture screens at their real size.' },
+    )
+}
+
 /** Decodes encoded image bytes to an aligned RGBA frame. */
 export async function decodeImageBytes(bytes: Uint8Array, name: string): Promise<DecodedScreenshot> {
   if (bytes.length === 0) {
@@ -150,10 +165,11 @@ export async function decodeImageBytes(bytes: Uint8Array, name: string): Promise
       hint: 'Pass the path of a PNG, JPEG or WebP screenshot.',
     })
   }
+  await assertImagePixels(bytes, name)
   const sharp = await loadSharp()
   let out: { data: Buffer; info: { width: number; height: number; channels: number } }
   try {
-    out = await sharp(bytes, { failOn: 'truncated', limitInputPixels: 1 << 28 })
+    out = await sharp(bytes, { failOn: 'truncated', limitInputPixels: MAX_IMAGE_PIXELS })
       .ensureAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true })

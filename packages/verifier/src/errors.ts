@@ -10,6 +10,7 @@ export type VerifierErrorCode =
   | 'VERIFIER_BAD_FRAME'
   | 'VERIFIER_BAD_OPTION'
   | 'VERIFIER_SHARP_MISSING'
+  | 'VERIFIER_IMAGE_TOO_LARGE'
 
 export class VerifierError extends QaError<VerifierErrorCode> {
   override get name(): string {

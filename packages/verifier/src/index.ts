@@ -9,6 +9,7 @@ export {
 } from './compare-screenshots'
 export {
   decodeScreenshot,
+  MAX_IMAGE_PIXELS,
   normalizeRawFrame,
   type DecodedScreenshot,
   type RawFrame,

@@ -1,4 +1,4 @@
-import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process'
+import { type ChildProcessWithoutNullStreams, execFile, execFileSync, spawn, spawnSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -22,23 +22,41 @@ export function qa(args: string[], opts: { cwd?: string; env?: Record<string, st
   return { code: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 
+/** The built `qa` started: `result` resolves when it exits; `output()` is what it printed so far. */
+export interface StartedQa {
+  child: ChildProcessWithoutNullStreams
+  result: Promise<CliRun>
+  output(): { stdout: string; stderr: string }
+  exited(): boolean
+}
+
+/** Starts the built `qa` without waiting for it (a test that signals it midway, or reads its files meanwhile). */
+export function startQa(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): StartedQa {
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: opts.cwd,
+    env: { ...process.env, NO_COLOR: '1', ...opts.env },
+  })
+  let stdout = ''
+  let stderr = ''
+  let done = false
+  child.stdout.on('data', (d) => {
+    stdout += d
+  })
+  child.stderr.on('data', (d) => {
+    stderr += d
+  })
+  const result = new Promise<CliRun>((resolve) =>
+    child.on('close', (code) => {
+      done = true
+      resolve({ code, stdout, stderr })
+    }),
+  )
+  return { child, result, output: () => ({ stdout, stderr }), exited: () => done }
+}
+
 /** Runs the built `qa` without blocking the event loop (commands that talk to servers in this process). */
 export function qaAsync(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd: opts.cwd,
-      env: { ...process.env, NO_COLOR: '1', ...opts.env },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => {
-      stdout += d
-    })
-    child.stderr.on('data', (d) => {
-      stderr += d
-    })
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  return startQa(args, opts).result
 }
 
 const cliDir = fileURLToPath(new URL('../../', import.meta.url))

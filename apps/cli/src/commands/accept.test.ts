@@ -146,12 +146,12 @@ describe('qa accept: bad input is exit 2 and writes nothing', () => {
     [
       'a case that is gone',
       (r: ReplayReport) => ({ ...r, acceptance: { ...r.acceptance!, caseFile: '../cases/gone.json' } }),
-      /acceptance\.case_file: the case .*gone\.json cannot be read \(ENOENT\)/,
+      /acceptance\.case_file: .*gone\.json: no such test case file\. Nothing was written/,
     ],
     [
       'a report naming a device as its case',
       (r: ReplayReport) => ({ ...r, acceptance: { ...r.acceptance!, caseFile: '/dev/zero' } }),
-      /acceptance\.case_file: the case \/dev\/zero cannot be read \(not a regular file\)/,
+      /acceptance\.case_file: \/dev\/zero is not a regular file; a test case file was expected\. Nothing was written/,
     ],
     [
       'an image overwritten by a later replay',

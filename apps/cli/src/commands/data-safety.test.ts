@@ -1,6 +1,6 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -189,6 +189,22 @@ describe('finding 7: no command writes over one of its inputs, even with --force
     const r = qa(['replay', file, '--junit', shot, '--force'], { env: NO_BROWSER })
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/--junit .*step-000-after\.png is a screenshot of the test case/)
+  })
+
+  it.each([
+    ["the case's screenshot folder", 'login', (dir: string) => join(dir, 'login')],
+    ['a folder whose artifacts/ is the screenshot folder', 'artifacts', (dir: string) => dir],
+  ])('qa replay --report-dir into %s: exit 2 before replaying (issue 29, low)', (_, name, reportDir) => {
+    const dir = tmp('report-dir')
+    const file = webCase(dir, name)
+    const shots = join(dir, name)
+    const before = readdirSync(shots).map((f) => [f, sha(join(shots, f))])
+    const r = qa(['replay', file, '--verify', '--report-dir', reportDir(dir)], { env: NO_BROWSER })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/--report-dir .* (is|lies inside) the screenshot folder of the test case/)
+    expect(r.stderr).toContain('nothing was replayed')
+    expect(readdirSync(shots).map((f) => [f, sha(join(shots, f))])).toEqual(before)
+    expect(readdirSync(dir).filter((f) => f.startsWith('replay_'))).toEqual([])
   })
 
   it('qa verify a.png b.png --diff b.png', () => {
@@ -431,6 +447,20 @@ describe('finding 12: messages name the flag or the file', () => {
     expect(r.stderr).not.toMatch(/EISDIR/)
   })
 
+  it('--config naming a 600 MiB file or a device: refused before it is read, exit 2 (issue 29)', () => {
+    const dir = tmp('config-big')
+    const file = webCase(dir)
+    const big = join(dir, 'big.config.json')
+    writeFileSync(big, '')
+    truncateSync(big, 600 * 1024 * 1024) // sparse: 600 MiB on paper
+    const r = qa(['replay', file, '--config', big], { env: NO_BROWSER })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(`${big} is 600.0 MiB; a config file may be at most 20 MiB, so it was not read.`)
+    const dev = qa(['replay', file, '--config', '/dev/zero'], { env: NO_BROWSER })
+    expect(dev.code).toBe(2)
+    expect(dev.stderr).toContain('/dev/zero is not a regular file; a config file was expected.')
+  })
+
   it.each([
     ['replay', '--url'],
     ['replay', '--base-url'],
@@ -463,6 +493,85 @@ describe('finding 12: messages name the flag or the file', () => {
       expect(readdirSync(dir)).toEqual(['deep.json'])
     },
   )
+})
+
+describe('issue 29 (low): raw messages replaced by the file, the field and what was expected, exit 2', () => {
+  it('a 600 MB case and a case that is /dev/zero: refused before reading', () => {
+    const dir = tmp('big-case')
+    const big = join(dir, 'big.json')
+    writeFileSync(big, '')
+    truncateSync(big, 600 * 1024 * 1024) // sparse
+    for (const command of ['validate', 'replay']) {
+      const r = qa([command, big], { env: NO_BROWSER })
+      expect(r.code).toBe(2)
+      expect(r.stderr).toContain(`${big} is 600.0 MiB; a test case file may be at most 20 MiB, so it was not read.`)
+    }
+    const dev = qa(['replay', '/dev/zero'], { env: NO_BROWSER })
+    expect(dev.code).toBe(2)
+    expect(dev.stderr).toContain('/dev/zero is not a regular file; a test case file was expected.')
+  })
+
+  it('a "__proto__" key in a case or in the config names the file and its path', () => {
+    const dir = tmp('proto')
+    const file = webCase(dir)
+    const text = readFileSync(file, 'utf8')
+    const proto = join(dir, 'proto.json')
+    writeFileSync(proto, text.replace('"ax_role": "button"', '"__proto__": {"polluted": true}, "ax_role": "button"'))
+    const hash = sha(proto)
+    const r = qa(['validate', proto])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(
+      `${proto}: actions[0].identity.__proto__: expected no "__proto__" key (JavaScript reads it as an object's prototype), got one`,
+    )
+    expect(sha(proto)).toBe(hash)
+    for (const [config, message] of [
+      ['{"verify": {"__proto__": {"passSimilarity": 2}}}', 'verify.__proto__: expected no "__proto__" key'],
+      ['{"verify": {"toString": 1}}', 'verify.toString: expected one of verify.'],
+    ] as const) {
+      const path = join(dir, 'qa.config.json')
+      writeFileSync(path, config)
+      const c = qa(['replay', file, '--config', path], { env: NO_BROWSER })
+      expect(c.code).toBe(2)
+      expect(c.stderr).toContain(message)
+      expect(c.stderr).not.toMatch(/Cannot read properties/)
+    }
+  })
+
+  // A read-only folder for real: a read-only tmpfs in a user and mount namespace (root ignores folder modes).
+  const readOnlyWorks = spawnSync('unshare', ['-rm', 'true']).status === 0
+  it.runIf(readOnlyWorks)('a read-only --out-dir or --report-dir: exit 2 before any work, naming the folder', () => {
+    ensureBuilt()
+    const dir = tmp('read-only')
+    const file = webCase(dir)
+    const ro = join(dir, 'ro')
+    mkdirSync(ro)
+    const inReadOnly = (...args: string[]) =>
+      spawnSync(
+        'unshare',
+        [
+          '-rm',
+          'sh',
+          '-c',
+          'mount -t tmpfs -o ro tmpfs "$1" && shift && exec "$@"',
+          'sh',
+          ro,
+          process.execPath,
+          bin,
+          ...args,
+        ],
+        { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...NO_BROWSER } },
+      )
+    const demo = inReadOnly('demo', '--out-dir', join(ro, 'demo'))
+    expect(demo.status, demo.stderr).toBe(2)
+    expect(demo.stderr).toContain(
+      `--out-dir ${join(ro, 'demo')}: expected a place qa can write to, but ${ro} is on a read-only file system; nothing was run.`,
+    )
+    const replay = inReadOnly('replay', file, '--report-dir', join(ro, 'reports'))
+    expect(replay.status, replay.stderr).toBe(2)
+    expect(replay.stderr).toContain(
+      `--report-dir ${join(ro, 'reports')}: expected a place qa can write to, but ${ro} is on a read-only file system; nothing was replayed.`,
+    )
+  })
 })
 
 describe('finding 13: qa mcp answers every JSON-RPC message', () => {

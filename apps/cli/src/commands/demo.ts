@@ -8,6 +8,7 @@ import { runWebDemo, type WebDemoResult } from '../demo/web-demo'
 import { createProgress } from '../progress'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
 import { checkDemoFolder } from '../demo/demo-folder'
+import { assertWritable } from '../output-guard'
 
 const pct = (x: number) => `${Math.round(x * 100)}%`
 
@@ -56,6 +57,7 @@ export class DemoCommand extends QaCommand {
         `  [${index + 1}/${total}] ${(verification?.finalResult ?? '').toUpperCase().padEnd(7)} ${r.success ? r.method : 'failed'}`,
       )
     // the demo replaces its folder: refuse one it did not make before any work (and before a private Xvfb rerun)
+    await assertWritable(this.outDir, '--out-dir', 'nothing was run')
     await checkDemoFolder(this.outDir, this.force)
     // the demo keeps its own thresholds; of the configuration it takes the browser (browser.chromiumPath, QA_CHROMIUM)
     const { config } = await loadConfig({})

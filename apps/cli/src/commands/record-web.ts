@@ -1,6 +1,6 @@
-import { basename, dirname, join, resolve } from 'node:path'
-import { isQaError, ModelError } from '@qa/model'
-import { readTextFile } from '@qa/model/node'
+import { join, resolve } from 'node:path'
+import { isQaError, ModelError, QaError } from '@qa/model'
+import { readTextFile, screenshotFolderOf } from '@qa/model/node'
 import {
   attachToCurrentTab,
   type BrowserSession,
@@ -14,7 +14,7 @@ import {
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { loadConfig } from '../config'
-import { EXIT_PASS } from '../exit-codes'
+import { EXIT_INTERRUPTED, EXIT_PASS } from '../exit-codes'
 import { guardOutputs, stageReplacement } from '../output-guard'
 import { stepLine } from '../step-line'
 import { caseSecrets, replayCommand, secretsLine } from '../secret-summary'
@@ -51,6 +51,8 @@ export class RecordWebCommand extends QaCommand {
       Assertion kinds: visible, hidden, text, value, checked, url, count, expression; the target is the element
       at x,y or a "selector" (#id, .class, aria/Name, text/Text, xpath/…); without "expected", the text, value,
       checked state, URL or count is read from the page. On replay the condition is polled until the step timeout.
+      The case is saved after every step (atomically, screenshots too), so Ctrl-C, a kill or a full disk keeps the
+      steps so far; Ctrl-C stops after the current step and exits 130.
 
       Password fields are masked: the case stores an environment variable name (QA_SECRET_…) instead of the
       value, and their boxes are painted over in every screenshot. The summary at the end names the variables the
@@ -147,7 +149,7 @@ export class RecordWebCommand extends QaCommand {
     await guardOutputs({
       outputs: [
         { path: caseFile, flag: '--out' },
-        { path: join(dirname(caseFile), basename(caseFile).replace(/\.json$/i, '')), flag: '--out', folder: true },
+        { path: screenshotFolderOf(caseFile), flag: '--out', folder: true },
       ],
       inputs: scriptFile ? [{ path: scriptFile, what: 'the script' }] : [],
       force: this.force,
@@ -191,8 +193,8 @@ export class RecordWebCommand extends QaCommand {
             ...chromium,
             ...(this.cdp ? { cdpUrl: this.cdp } : {}),
             ...(viewport ? { viewport } : {}),
-            // recording by hand stops on Ctrl-C itself and still needs the browser to finish the last step
-            ...(byHand ? { handleSignals: false } : {}),
+            // the recording stops on Ctrl-C itself and still needs the browser to finish the last step
+            handleSignals: false,
           })
     try {
       const recorder = await createWebRecorder(session.page, {
@@ -203,10 +205,10 @@ export class RecordWebCommand extends QaCommand {
       if (byHand) why = await this.recordByHand(recorder, this.url)
       else {
         await recorder.start(this.url)
-        await recorder.run(steps)
+        why = await this.recordScript(recorder, steps)
       }
-      // by hand, the case was saved after every step already (guardOutputs checked --out before any of them)
-      await recorder.save({ overwrite: byHand || this.force })
+      // the case was saved after every step already (guardOutputs checked --out before any of them)
+      await recorder.save({ overwrite: true })
       const file = resolve(this.outFile)
       const tc = recorder.testCase()
       await recorder.close().catch(() => undefined)
@@ -243,10 +245,46 @@ export class RecordWebCommand extends QaCommand {
         if ((byHand && tc.actions.length > 0) || secrets.length > 0)
           this.out(`Replay it with: ${replayCommand(this.outFile, secrets)}`)
       }
-      return EXIT_PASS
+      return why && !byHand ? EXIT_INTERRUPTED : EXIT_PASS
     } finally {
       await session.close()
     }
+  }
+
+  /**
+   * Runs the script's steps, saving the case after each one (atomic), so that Ctrl-C, a kill or a full disk keeps
+   * the steps so far, as recording by hand does. Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops after the current step;
+   * returns why it stopped early, or null when every step ran.
+   */
+  private async recordScript(recorder: WebRecorder, steps: ScriptStep[]): Promise<string | null> {
+    const interrupt = new AbortController()
+    let signal: string | null = null
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+    const onSignal = (name: NodeJS.Signals) => {
+      if (interrupt.signal.aborted) process.exit(EXIT_INTERRUPTED)
+      signal = name
+      interrupt.abort()
+    }
+    for (const s of signals) process.on(s, onSignal)
+    let done = 0
+    try {
+      await recorder.run(steps, {
+        signal: interrupt.signal,
+        afterStep: async (n) => {
+          await recorder.save({ overwrite: true })
+          done = n
+        },
+      })
+    } catch (cause) {
+      if (!isQaError(cause) || done === 0) throw cause
+      throw new QaError(cause.code, cause.message, {
+        hint: `The ${done} step${done === 1 ? '' : 's'} recorded before it ${done === 1 ? 'is' : 'are'} saved in ${this.outFile} (each step is saved as it is recorded).${cause.hint ? ` ${cause.hint}` : ''}`,
+        cause,
+      })
+    } finally {
+      for (const s of signals) process.off(s, onSignal)
+    }
+    return signal ? `interrupted (${signal}) after ${done} of ${steps.length} steps` : null
   }
 
   /**
@@ -258,7 +296,7 @@ export class RecordWebCommand extends QaCommand {
     const interrupt = new AbortController()
     const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
     // a second Ctrl-C while the last steps are finished quits at once (the steps so far are saved already)
-    const onSignal = () => (interrupt.signal.aborted ? process.exit(130) : interrupt.abort())
+    const onSignal = () => (interrupt.signal.aborted ? process.exit(EXIT_INTERRUPTED) : interrupt.abort())
     for (const s of signals) process.on(s, onSignal)
     let saving: Promise<unknown> = Promise.resolve()
     const saveSoFar = () => {

@@ -1,7 +1,14 @@
-import { readFile } from 'node:fs/promises'
 import { serializeReplayReport } from '@qa/model'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
-import { isDirectory, loadTestCase, saveTestCase, writeFileAtomic } from '@qa/model/node'
+import {
+  isDirectory,
+  loadTestCase,
+  MAX_TEXT_FILE_BYTES,
+  readInputFile,
+  saveTestCaseCopy,
+  screenshotFolderOf,
+  writeFileAtomic,
+} from '@qa/model/node'
 import { openBrowser, replayWebCase } from '@qa/recorder-cdp'
 import { healsFolderOf } from '@qa/recorder-desktop'
 import { type ReportFormat, renderReport, writeReports } from '@qa/verifier'
@@ -210,7 +217,11 @@ export class ReplayCommand extends QaCommand {
     const tc = loaded.testCase
     // the case's bytes as the replay read them (loadTestCase checked it is a regular file of a sane size): a report
     // names them by hash, so `qa accept` refuses a case changed since
-    const caseSha256 = sha256(await readFile(loaded.file).catch(() => Buffer.alloc(0)))
+    const caseSha256 = sha256(
+      await readInputFile(loaded.file, { what: 'test case file', maxBytes: MAX_TEXT_FILE_BYTES }).catch(() =>
+        Buffer.alloc(0),
+      ),
+    )
     if (update) {
       if (tc.platform !== 'web')
         throw new UsageError(
@@ -233,13 +244,26 @@ export class ReplayCommand extends QaCommand {
           `Use --save-heals ${join(loaded.dir, basename(this.saveHeals))}.`,
         )
     }
+    // the reports and their artifacts never go into a folder of the case's screenshots (a replay's
+    // step-000-before.png would replace the recorded one)
+    const reportDirFlag = this.reportDir !== undefined ? '--report-dir' : 'replay.reportDir'
     await guardOutputs({
       outputs: [
+        { path: config.replay.reportDir, flag: reportDirFlag, shared: true },
+        { path: join(config.replay.reportDir, 'artifacts'), flag: reportDirFlag, shared: true },
         this.junit && { path: this.junit, flag: '--junit' },
         this.saveHeals && { path: this.saveHeals, flag: '--save-heals' },
         // a desktop case's new crops go into a folder beside it
         this.saveHeals &&
           tc.platform !== 'web' && { path: healsFolderOf(this.saveHeals), flag: '--save-heals', folder: true },
+        // a web case saved in another folder takes copies of its screenshots into its own folder
+        this.saveHeals &&
+          tc.platform === 'web' &&
+          dirname(resolve(this.saveHeals)) !== loaded.dir && {
+            path: screenshotFolderOf(this.saveHeals),
+            flag: '--save-heals',
+            folder: true,
+          },
       ],
       inputs: caseInputs(loaded),
       force: this.force,
@@ -314,7 +338,7 @@ export class ReplayCommand extends QaCommand {
         overwrite: this.force,
       })
     if (this.saveHeals) {
-      await saveTestCase(this.saveHeals, outcome.healedCase, { overwrite: this.force })
+      await saveTestCaseCopy(this.saveHeals, outcome.healedCase, { fromDir: loaded.dir, overwrite: this.force })
       log(`Learnt ${outcome.healedSteps.length} verified heal(s) into ${this.saveHeals}`)
     }
     if (this.json) this.out(JSON.stringify(serializeReplayReport(outcome.report)))

@@ -1,8 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createReplayVerifier, writeReports } from '@qa/verifier'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { encodePng, solidRgba } from '../__tests__/png'
+import { replayReportOf, writeReportFile } from '../__tests__/report-fixture'
 import { ensureBuilt, runBuilt } from '../__tests__/run-cli'
 
 const dir = mkdtempSync(join(tmpdir(), 'qa-cli-report-'))
@@ -72,6 +74,36 @@ describe('qa report', () => {
       const r = await runBuilt(args)
       expect(r.code, args.join(' ')).toBe(2)
       expect(r.stderr).toMatch(/^qa: /)
+    }
+  }, 60_000)
+})
+
+describe('qa report embeds only the images in the report folder (issue 29, low)', () => {
+  test('../, absolute and symlinked paths out of the folder are refused and named; the image inside is embedded', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'qa-cli-report-root-'))
+    const secret = join(root, 'private', 'secret.png')
+    mkdirSync(join(root, 'private'))
+    writeFileSync(secret, encodePng(2, 2, solidRgba(2, 2, [1, 2, 3])))
+    mkdirSync(join(root, 'rep', 'artifacts'), { recursive: true })
+    writeFileSync(join(root, 'rep', 'artifacts', 'ok.png'), encodePng(2, 2, solidRgba(2, 2, [200, 10, 10])))
+    symlinkSync(secret, join(root, 'rep', 'artifacts', 'link.png'))
+    const paths = ['artifacts/ok.png', '../private/secret.png', secret, 'artifacts/link.png']
+    const report = replayReportOf('hostile', ['pass', 'pass', 'pass', 'pass'])
+    report.verificationResults.forEach((v, i) => {
+      v.actualScreenshot = paths[i] as string
+    })
+    const file = writeReportFile(root, 'rep/report.json', report)
+    const out = join(root, 'rep', 'report.html')
+    const r = await runBuilt(['report', file, '--format', 'html', '--out', out])
+    expect(r.code, r.stderr).toBe(0)
+    const html = readFileSync(out, 'utf8')
+    expect(html.match(/<img class="actual-image"/g)).toHaveLength(1)
+    expect(html).toContain('alt="actual screenshot of step 1"')
+    for (const p of paths.slice(1)) {
+      const shown = p.startsWith('/') ? p : join(root, 'rep', p)
+      expect(r.stderr).toContain(
+        `Image not embedded: ${shown} is outside the report's folder (${join(root, 'rep')}); only a screenshot file inside it is read.`,
+      )
     }
   }, 60_000)
 })

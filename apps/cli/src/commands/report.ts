@@ -1,4 +1,4 @@
-import { dirname } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import { loadReplayReport, writeFileAtomic } from '@qa/model/node'
 import { assertReportFormat, renderReport } from '@qa/verifier'
 import { Command, Option } from 'clipanion'
@@ -12,7 +12,8 @@ export class ReportCommand extends QaCommand {
     description: 'Render a saved replay report (JSON) as HTML, text or JUnit XML.',
     details: `
       HTML is one self-contained file: per step the expected, actual and diff thumbnails, similarity, verdict,
-      reason and healing method. Screenshot paths in the report are read relative to the report's folder.
+      reason and healing method. Screenshot paths in the report are read relative to the report's folder, and only
+      images inside that folder are embedded (a path leading out of it, ../ or absolute, is refused and named).
       Without --out the result is printed; --out never names the report or one of its screenshots, and an
       existing file is replaced only with --force. Exit code: 0 when rendered, 2 when the report cannot be read.
     `,
@@ -37,7 +38,12 @@ export class ReportCommand extends QaCommand {
       force: this.force,
       nothing: 'nothing was rendered',
     })
-    const text = await renderReport(report, format, { baseDir: dirname(this.file) })
+    const text = await renderReport(report, format, {
+      baseDir: dirname(this.file),
+      // a report may name any image on disk (../, absolute paths): only those in its own folder are embedded
+      imageRoot: dirname(resolve(this.file)),
+      onImageNotEmbedded: (_, reason) => this.err(`Image not embedded: ${reason}`),
+    })
     if (this.outFile) {
       await writeFileAtomic(this.outFile, text, { overwrite: this.force })
       this.out(`wrote ${this.outFile}`)

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -21,15 +21,27 @@ function copy(rel: string) {
   copyFileSync(join(fixtures, rel), file)
   return { file, hash: createHash('sha256').update(readFileSync(file)).digest('hex') }
 }
+/** A fixture copied into a temp folder with every screenshot it names (a case is valid only with them). */
+function withScreenshots(rel: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'qa-validate-'))
+  const file = join(dir, rel.split('/').pop() as string)
+  const text = readFileSync(join(fixtures, rel), 'utf8')
+  writeFileSync(file, text)
+  for (const [, path] of text.matchAll(/"(?:screenshot_before_path|screenshot_path|element_crop_path)": "([^"]+)"/g)) {
+    mkdirSync(dirname(join(dir, path as string)), { recursive: true })
+    writeFileSync(join(dir, path as string), 'png')
+  }
+  return file
+}
 const hashOf = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
 
 describe('qa validate', () => {
   it('accepts every version and says what migration a file gets', () => {
     const r = qa(
       'validate',
-      join(fixtures, 'v1/coordinate-only.json'),
-      join(fixtures, 'v2/seed-001-example.json'),
-      join(fixtures, 'v3/web-login.json'),
+      withScreenshots('v1/coordinate-only.json'),
+      withScreenshots('v2/seed-001-example.json'),
+      withScreenshots('v3/web-login.json'),
     )
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/OK .*coordinate-only\.json: 4 actions, desktop \(version 1\.0; loads as 3\.2/)
@@ -74,12 +86,34 @@ describe('qa validate', () => {
   })
 
   it('prints only JSON with --json', () => {
-    const r = qa('validate', '--json', join(fixtures, 'v3/web-login.json'), '/missing.json')
+    const r = qa('validate', '--json', withScreenshots('v3/web-login.json'), '/missing.json')
     expect(r.code).toBe(2)
     const out = JSON.parse(r.stdout)
     expect(out.valid).toBe(false)
     expect(out.files.map((f: { valid: boolean }) => f.valid)).toEqual([true, false])
     expect(out.files[1].error.code).toBe('MODEL_FILE_NOT_FOUND')
+  })
+
+  it('a screenshot the case names that is missing or a device is invalid, naming the field (issue 29, low)', () => {
+    const file = withScreenshots('v3/web-login.json')
+    const dir = dirname(file)
+    const text = readFileSync(file, 'utf8')
+    const [before, after] = [...text.matchAll(/"screenshot_(?:before_)?path": "([^"]+)"/g)].map((m) => m[1] as string)
+    const hash = hashOf(file)
+    // the after-screenshot is gone; the before-screenshot is a link to /dev/zero (inside the folder by its path)
+    rmSync(join(dir, after as string))
+    rmSync(join(dir, before as string))
+    symlinkSync('/dev/zero', join(dir, before as string))
+    const r = qa('validate', file)
+    expect(r.code).toBe(2)
+    expect(r.stdout).not.toMatch(/^OK/)
+    expect(r.stderr).toContain(
+      `${file}: actions[0].screenshot_before_path "${before}": ${join(dir, before as string)} is not a regular file; a screenshot file was expected.`,
+    )
+    expect(r.stderr).toContain(
+      `${file}: actions[0].screenshot_path "${after}": ${join(dir, after as string)}: no such screenshot file.`,
+    )
+    expect(hashOf(file)).toBe(hash)
   })
 
   it('fails with usage help and exit 2 when no file is given or a flag is unknown', () => {

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path'
 import type { ReplayReport, VerificationResult } from '@qa/model'
-import { readImageFile } from '../decode-screenshot'
+import { assertImagePixels, MAX_IMAGE_PIXELS, readImageFile } from '../decode-screenshot'
 import { loadSharp } from '../internal/lazy-sharp'
 import { escapeXml as escapeHtml } from './junit-report'
 import {
@@ -31,6 +31,20 @@ export interface HtmlReportOptions {
    * accepts it, `qa accept <this path> --steps N`. Without it no command is shown.
    */
   reportJsonPath?: string | null
+  /**
+   * Embed only images inside this folder (symlinks resolved): a report read from disk may name any path (`../`,
+   * absolute), and `qa report` embeds only what lies in the report's folder. Default: any image the report names.
+   */
+  imageRoot?: string
+  /** Told about each image that is not embedded (refused, missing, not an image), with the reason. */
+  onImageNotEmbedded?: (path: string, reason: string) => void
+}
+
+/** Where a report's images are read from: the folder relative paths start at, and the folder they must lie in. */
+interface ImageSource {
+  baseDir: string
+  root?: string
+  onNotEmbedded?: (path: string, reason: string) => void
 }
 
 const CSS = `
@@ -76,16 +90,20 @@ type Src = string | { missing: string }
 
 async function thumbnail(
   path: string | null | undefined,
-  baseDir: string,
+  images: ImageSource,
   width: number,
   format: 'jpeg' | 'png',
 ): Promise<Src> {
   if (!path) return { missing: 'none recorded' }
-  const file = isAbsolute(path) ? path : resolve(baseDir, path)
+  const file = isAbsolute(path) ? path : resolve(images.baseDir, path)
   try {
-    const bytes = await readImageFile(file)
+    const bytes = await readImageFile(
+      file,
+      images.root === undefined ? {} : { root: images.root, rootLabel: "the report's folder" },
+    )
+    await assertImagePixels(bytes, file)
     const sharp = await loadSharp()
-    let img = sharp(bytes, { failOn: 'none' })
+    let img = sharp(bytes, { failOn: 'none', limitInputPixels: MAX_IMAGE_PIXELS })
     img = img.resize({ width, withoutEnlargement: true })
     const out =
       format === 'png'
@@ -93,9 +111,9 @@ async function thumbnail(
         : await img.jpeg({ quality: 80 }).toBuffer()
     return `data:image/${format};base64,${out.toString('base64')}`
   } catch (e) {
-    return {
-      missing: `not available (${escapeHtml(path)}: ${escapeHtml(e instanceof Error ? (e.message.split('\n')[0] ?? '') : String(e))})`,
-    }
+    const reason = e instanceof Error ? (e.message.split('\n')[0] ?? '') : String(e)
+    images.onNotEmbedded?.(path, reason)
+    return { missing: `not available (${escapeHtml(path)}: ${escapeHtml(reason)})` }
   }
 }
 
@@ -111,7 +129,7 @@ async function stepHtml(
   report: ReplayReport,
   v: VerificationResult,
   i: number,
-  baseDir: string,
+  images: ImageSource,
   width: number,
   reportJsonPath: string | null,
 ): Promise<string> {
@@ -122,11 +140,11 @@ async function stepHtml(
   const compared = wasCompared(v, r)
   const failedToRun = !notRun && !!r && !r.success
   const [expected, actual, diff, element] = await Promise.all([
-    thumbnail(v.expectedScreenshot, baseDir, width, 'jpeg'),
-    notRun ? Promise.resolve(null) : thumbnail(v.actualScreenshot, baseDir, width, 'jpeg'),
-    v.diffScreenshot ? thumbnail(v.diffScreenshot, baseDir, width, 'png') : Promise.resolve(null),
+    thumbnail(v.expectedScreenshot, images, width, 'jpeg'),
+    notRun ? Promise.resolve(null) : thumbnail(v.actualScreenshot, images, width, 'jpeg'),
+    v.diffScreenshot ? thumbnail(v.diffScreenshot, images, width, 'png') : Promise.resolve(null),
     // the crop the replay cut before the step's input: the screen after it may be another page
-    r?.foundCrop && !notRun ? thumbnail(r.foundCrop, baseDir, 240, 'png') : Promise.resolve(null),
+    r?.foundCrop && !notRun ? thumbnail(r.foundCrop, images, 240, 'png') : Promise.resolve(null),
   ])
   const duration = durationLabel((r?.durationMs ?? 0) + (v.durationMs ?? 0) || (r?.durationMs ?? v.durationMs))
   const assertion = assertionOf(v)
@@ -228,7 +246,11 @@ const FILTERS: [id: string, label: string][] = [
  * that accepts it. Every string from the case or the page is HTML-escaped.
  */
 export async function renderHtmlReport(report: ReplayReport, opts: HtmlReportOptions = {}): Promise<string> {
-  const baseDir = opts.baseDir ?? process.cwd()
+  const images: ImageSource = {
+    baseDir: opts.baseDir ?? process.cwd(),
+    ...(opts.imageRoot !== undefined ? { root: opts.imageRoot } : {}),
+    ...(opts.onImageNotEmbedded ? { onNotEmbedded: opts.onImageNotEmbedded } : {}),
+  }
   const width = opts.thumbnailWidth ?? 480
   const passed = report.passed ?? report.failedCount === 0
   const steps: string[] = []
@@ -236,7 +258,7 @@ export async function renderHtmlReport(report: ReplayReport, opts: HtmlReportOpt
   for (let i = 0; i < report.verificationResults.length; i++) {
     const v = report.verificationResults[i] as VerificationResult
     if (healOf(replayResultFor(report, v, i))) healed++
-    steps.push(await stepHtml(report, v, i, baseDir, width, opts.reportJsonPath ?? null))
+    steps.push(await stepHtml(report, v, i, images, width, opts.reportJsonPath ?? null))
   }
   const notRun = report.verificationResults.filter((v) => v.notRun).length
   const card = (label: string, value: string, cls = '') => `<div class="card ${cls}">${label}<b>${value}</b></div>`
