@@ -21,12 +21,13 @@ export interface ResolvedClickTarget {
   warning: string | null
 }
 
-/** Where the page keeps the last hit chain between the calls of one resolution (in the hit node's frame). */
-const STASH = "globalThis[Symbol.for('qa.hitChain')]"
-/** One round trip: the chain is kept in the page, its description comes back by value. */
-const CHAIN_AND_DESCRIBE = `function (x, y) { const chain = (${hitChainInPage.toString()})(this, x, y); ${STASH} = chain; return { nodes: (${describeHitChainInPage.toString()}).call(chain), hitIsFirst: chain[0] === this } }`
-const STASHED_CHAIN = `function () { return ${STASH} || [] }`
-const PICK = `function (i) { const chain = ${STASH} || []; ${STASH} = undefined; return chain[i] }`
+/**
+ * The hit chain is a remote array the recorder holds (its objectId), never kept on the page's globals: a page could
+ * read it there between the calls of one resolution, or answer another chain in its place (issue 29, finding 2).
+ */
+const CHAIN = `function (x, y) { return (${hitChainInPage.toString()})(this, x, y) }`
+const DESCRIBE_CHAIN = `function (hit) { return { nodes: (${describeHitChainInPage.toString()}).call(this), hitIsFirst: this[0] === hit } }`
+const PICK = 'function (i) { return this[i] }'
 const OPERATES = `function () { return (${operatedControlInPage.toString()})(this) }`
 
 /** Listener types that make an element clickable. */
@@ -45,40 +46,46 @@ export async function resolveClickTarget(
   point?: { x: number; y: number },
 ): Promise<ResolvedClickTarget> {
   // the person's click lands ~100 ms after pointer-down and may change the element: few round trips here
-  const { result: described } = await session.send('Runtime.callFunctionOn', {
-    functionDeclaration: CHAIN_AND_DESCRIBE,
+  const { result: chain } = await session.send('Runtime.callFunctionOn', {
+    functionDeclaration: CHAIN,
     objectId: hitObjectId,
     arguments: [{ value: point?.x ?? null }, { value: point?.y ?? null }],
-    returnByValue: true,
-  })
-  const { nodes = [], hitIsFirst = false } = (described.value ?? {}) as { nodes?: HitChainNode[]; hitIsFirst?: boolean }
-  let decision = chooseClickTarget(nodes, { viewport })
-  if (decision.kind === 'coordinates' && nodes.length > 0) {
-    const { result: chain } = await session.send('Runtime.callFunctionOn', {
-      functionDeclaration: STASHED_CHAIN,
-      objectId: hitObjectId,
-      returnByValue: false,
-    })
-    if (chain.objectId)
-      decision = chooseClickTarget(await addClickListeners(session, chain.objectId, nodes), { viewport })
-  }
-  if (decision.kind === 'coordinates') return { objectId: null, warning: decision.warning }
-  // the element under the pointer is itself the target (a button, an input): no further round trip
-  if (decision.index === 0 && hitIsFirst) return { objectId: hitObjectId, warning: null }
-  const { result: picked } = await session.send('Runtime.callFunctionOn', {
-    functionDeclaration: PICK,
-    objectId: hitObjectId,
-    arguments: [{ value: decision.index }],
     returnByValue: false,
   })
-  if (!picked.objectId) return { objectId: null, warning: 'the element went away' }
-  return { objectId: picked.objectId, warning: null }
+  if (!chain.objectId) return { objectId: null, warning: 'the element went away' }
+  try {
+    const { result: described } = await session.send('Runtime.callFunctionOn', {
+      functionDeclaration: DESCRIBE_CHAIN,
+      objectId: chain.objectId,
+      arguments: [{ objectId: hitObjectId }],
+      returnByValue: true,
+    })
+    const { nodes = [], hitIsFirst = false } = (described.value ?? {}) as {
+      nodes?: HitChainNode[]
+      hitIsFirst?: boolean
+    }
+    let decision = chooseClickTarget(nodes, { viewport })
+    if (decision.kind === 'coordinates' && nodes.length > 0)
+      decision = chooseClickTarget(await addClickListeners(session, chain.objectId, nodes), { viewport })
+    if (decision.kind === 'coordinates') return { objectId: null, warning: decision.warning }
+    // the element under the pointer is itself the target (a button, an input): no further round trip
+    if (decision.index === 0 && hitIsFirst) return { objectId: hitObjectId, warning: null }
+    const { result: picked } = await session.send('Runtime.callFunctionOn', {
+      functionDeclaration: PICK,
+      objectId: chain.objectId,
+      arguments: [{ value: decision.index }],
+      returnByValue: false,
+    })
+    if (!picked.objectId) return { objectId: null, warning: 'the element went away' }
+    return { objectId: picked.objectId, warning: null }
+  } finally {
+    // (not waited for: the click's identity is read next, in the same order)
+    void session.send('Runtime.releaseObject', { objectId: chain.objectId }).catch(() => undefined)
+  }
 }
 
-/** The hit chain as a remote array (no page global: an assert pick's hover may run beside a click's resolution). */
-const ASSERT_CHAIN = `function (x, y) { return (${hitChainInPage.toString()})(this, x, y) }`
+/** The hit chain (`CHAIN`, a remote array as for a click) described for an assert pick. */
 const ASSERT_DESCRIBE = `function () { return (${describeAssertChainInPage.toString()}).call(this) }`
-const ASSERT_PICK = 'function (i) { return this[i] }'
 
 /**
  * Resolves the node under an assert pick to the smallest meaningful element there (`chooseAssertTarget`): a
@@ -92,7 +99,7 @@ export async function resolveAssertTarget(
   point?: { x: number; y: number },
 ): Promise<string | null> {
   const { result: chain } = await session.send('Runtime.callFunctionOn', {
-    functionDeclaration: ASSERT_CHAIN,
+    functionDeclaration: CHAIN,
     objectId: hitObjectId,
     arguments: [{ value: point?.x ?? null }, { value: point?.y ?? null }],
     returnByValue: false,
@@ -107,7 +114,7 @@ export async function resolveAssertTarget(
     const decision = chooseAssertTarget((described.value ?? []) as AssertChainNode[], kind, { viewport })
     if (decision.kind !== 'element') return null
     const { result: picked } = await session.send('Runtime.callFunctionOn', {
-      functionDeclaration: ASSERT_PICK,
+      functionDeclaration: PICK,
       objectId: chain.objectId,
       arguments: [{ value: decision.index }],
       returnByValue: false,

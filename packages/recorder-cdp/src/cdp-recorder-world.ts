@@ -90,6 +90,8 @@ export async function createRecorderWorld(page: Page, opts: RecorderWorldOptions
   const byFrame = new Map<string, WorldFrame>()
   const byContext = new Map<CDPSession, Map<number, WorldFrame>>()
   const knownTargets = new Set<string>()
+  /** The world's installation in each out-of-process frame's target, by target id (done or under way). */
+  const installs = new Map<string, Promise<void>>()
   let disposed = false
 
   const install = async (session: CDPSession, targetId: string | null) => {
@@ -137,6 +139,12 @@ export async function createRecorderWorld(page: Page, opts: RecorderWorldOptions
     })
     const known = sessions.get(session)
     if (known) known.scriptId = identifier
+    // a frame of another site that appears later is a target of its own: it waits, its document not yet loaded,
+    // until the world is installed there too (`holdUntilInstalled`)
+    session.on('Target.attachedToTarget', (event) => {
+      void holdUntilInstalled(session, event)
+    })
+    await session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: false })
   }
 
   /** A frame Chromium renders in another process gets the world in its own session (once per target). */
@@ -150,15 +158,45 @@ export async function createRecorderWorld(page: Page, opts: RecorderWorldOptions
       return
     }
     knownTargets.add(targetInfo.targetId)
-    await install(session, targetInfo.targetId).catch(() => {
+    const job = install(session, targetInfo.targetId).catch(() => {
       knownTargets.delete(targetInfo.targetId)
+      installs.delete(targetInfo.targetId)
     })
+    installs.set(targetInfo.targetId, job)
+    await job
   }
   const attaching = new Set<Promise<void>>()
   const onFrame = (frame: Frame) => {
     const job = attachFrame(frame).catch(() => undefined)
     attaching.add(job)
     void job.finally(() => attaching.delete(job))
+  }
+
+  /**
+   * A child target auto-attached to one of the world's sessions (`Target.setAutoAttach`, `waitForDebuggerOnStart`):
+   * a frame of another site, paused before its document loads. The world is installed in the frame's own session (the
+   * one Playwright gives for its `Frame`, found once Playwright has attached it too), and only then does the frame go
+   * on, so the world's script runs at its document's start, before any of the frame's own. Whatever happens, the
+   * frame is let go within a few seconds: a recording never keeps a frame from loading.
+   */
+  const holdUntilInstalled = async (
+    session: CDPSession,
+    event: { sessionId: string; targetInfo: { targetId: string; type: string }; waitingForDebugger: boolean },
+  ) => {
+    const { sessionId, targetInfo } = event
+    try {
+      if (!event.waitingForDebugger || targetInfo.type !== 'iframe' || disposed) return
+      for (let tries = 0; tries < 100 && !disposed && !installs.has(targetInfo.targetId); tries++) {
+        for (const frame of page.frames()) await attachFrame(frame).catch(() => undefined)
+        if (!installs.has(targetInfo.targetId)) await new Promise((done) => setTimeout(done, 20))
+      }
+      await installs.get(targetInfo.targetId)
+    } finally {
+      // (a session attached to it in the old way, by messages: Playwright's sessions know of no session of ours)
+      const resume = JSON.stringify({ id: 1, method: 'Runtime.runIfWaitingForDebugger' })
+      await session.send('Target.sendMessageToTarget', { sessionId, message: resume }).catch(() => undefined)
+      await session.send('Target.detachFromTarget', { sessionId }).catch(() => undefined)
+    }
   }
 
   const { frameTree } = await main.send('Page.getFrameTree')

@@ -142,8 +142,9 @@ export function inputReporterSource(binding: string): string {
 /**
  * Runs in every frame at document start, in the recorder's isolated world (`cdp-recorder-world.ts`): the page's
  * scripts can neither call `binding` nor see what is reported. Only trusted input (`isTrusted`: what the browser
- * dispatches for the person's mouse and keys, or for CDP input) is reported. Self-contained: it is sent to the
- * page as source text.
+ * dispatches for the person's mouse and keys, or for CDP input) is reported, and typing into a text field only
+ * when the browser announced the edit (a trusted `beforeinput`, which `execCommand` never fires). Self-contained: it
+ * is sent to the page as source text.
  */
 export function installInputReporterInPage(binding: string, helpers?: ReporterHelpers): void {
   const w = window as unknown as Record<string, unknown> & { __qaReporterInstalled?: boolean }
@@ -579,6 +580,21 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     },
     true,
   )
+  // Typing is the person's when the browser announced the edit first: a trusted `beforeinput` (their keys, an IME, a
+  // paste, a drop, an undo) comes before every change they make to a text field, and before none a page script makes
+  // with `document.execCommand('insertText')`, whose `input` event is trusted all the same.
+  let announced: Element | null = null
+  addEventListener(
+    'beforeinput',
+    (e) => {
+      if (!e.isTrusted) return
+      const el = e.composedPath()[0]
+      announced = el instanceof Element ? el : null
+    },
+    true,
+  )
+  /** Fields whose value only typing changes (a number field's value also steps with its arrows, without an edit). */
+  const TEXT_TYPES = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password'])
   let lastInputField: Element | null = null
   addEventListener(
     'input',
@@ -591,6 +607,10 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
       const type = (el.getAttribute?.('type') ?? '').toLowerCase()
       // a file input's choice is reported by its change event (the names), never as typing
       if (type === 'checkbox' || type === 'radio' || type === 'file') return
+      const edit = announced
+      announced = null
+      const isText = el.localName === 'textarea' || (el.localName === 'input' && TEXT_TYPES.has(type))
+      if (isText && edit !== el) return
       // a field that was a password field stays one after a "show password" toggle made it type=text
       const autocomplete = (el.getAttribute?.('autocomplete') ?? '').toLowerCase()
       if (type === 'password' || /\b(current|new)-password\b/.test(autocomplete)) secretFields.add(el)

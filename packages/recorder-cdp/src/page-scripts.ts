@@ -484,7 +484,8 @@ export function operatedControlInPage(el: Element): Element | null {
  * A node that keeps changing for `liveAfterMs` or longer (a live clock, a counter fed by polling, a
  * script-driven marquee) is "live": its changes stop counting, in this wait and in every later one on the
  * same document, so a busy page settles in about `liveAfterMs` once and then as fast as a quiet one.
- * Animations that end (a dropdown sliding open, 200-600 ms) are still waited for.
+ * Animations that end (a dropdown sliding open, 200-600 ms) are still waited for. Runs in an isolated world of its
+ * own (`waitForDomQuiet`): the live nodes are kept on that world's globals, out of the page's reach.
  */
 export function waitForDomQuietInPage(args: {
   quietMs: number

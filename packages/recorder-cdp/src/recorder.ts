@@ -14,9 +14,10 @@ import type { Frame, Locator, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
 import { type SecretFieldRef, secretFieldsOf, type ViewportBox } from './cdp-secret-fields'
+import { waitForDomQuiet } from './cdp-quiet-world'
 import { createRecorderWorld, evaluateInRecorderTop, type RecorderWorld, type WorldFrame } from './cdp-recorder-world'
 import { gotoOrExplain } from './browser'
-import { type PageElementDescription, waitForDomQuietInPage, waitForFiniteAnimationsInPage } from './page-scripts'
+import { type PageElementDescription, waitForFiniteAnimationsInPage } from './page-scripts'
 import { saveElementCrop } from './visual'
 import {
   type HoverReveal,
@@ -213,7 +214,8 @@ async function historyOf(page: Page): Promise<HistoryPosition | null> {
 /** Waits for navigation to finish and the DOM to be quiet. */
 export async function settle(page: Page, quietMs = 150, timeoutMs = 5_000): Promise<void> {
   await page.waitForLoadState('load', { timeout: timeoutMs }).catch(() => undefined)
-  await page.evaluate(waitForDomQuietInPage, { quietMs, timeoutMs }).catch(async () => {
+  // in a world of the recorder's own: the page's scripts see nothing of the wait (`cdp-quiet-world.ts`)
+  await waitForDomQuiet(page, { quietMs, timeoutMs }).catch(async () => {
     // The page navigated while we waited: wait for the new document instead.
     await page.waitForLoadState('load', { timeout: timeoutMs }).catch(() => undefined)
   })
