@@ -10,7 +10,7 @@ import {
 } from '@qa/model'
 import { saveTestCase, screenshotFolderOf, writeFileAtomic } from '@qa/model/node'
 import { randomUUID } from 'node:crypto'
-import type { Frame, Locator, Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
 import { type SecretFieldRef, secretFieldsOf, type ViewportBox } from './cdp-secret-fields'
