@@ -117,7 +117,7 @@ function stepDisplacement(
  * selector, XPath or box. Pure.
  */
 export function opensNativeListFor(action: Action, next: Action | undefined): boolean {
-  if (!next || next.actionType !== 'select' || action.actionType !== 'click') return false
+  if (next?.actionType !== 'select' || action.actionType !== 'click') return false
   const a = action.identity
   const b = next.identity
   if (a?.tagName?.toLowerCase() !== 'select' || b?.tagName?.toLowerCase() !== 'select') return false
