@@ -1,8 +1,9 @@
 /**
  * Daily-loop benchmark (issue 28, item 8). Run from the repo root after `pnpm build`:
  *   node --import tsx bench/daily-loop/run.ts
- * Options: --only <flow,flow> (flow ids or substrings), --json <file> (every judged step), --keep (keep the cases
- * and reports; their folder is printed), --verbose (every step, not only the wrong ones).
+ * Options: --only <flow,flow> (flow ids or substrings), --unchanged-only (the same build only), --json <file> (every
+ * judged step), --keep (keep the cases and reports; their folder is printed), --verbose (every step, not only the
+ * wrong ones).
  *
  * The loop a QA engineer lives in, on pages nobody here wrote (`@qa/wild-corpus`, served offline):
  *   1. record a flow BY HAND: `qa record web <url> --out case.json` in a visible Chromium on a virtual display of
@@ -49,6 +50,8 @@ const opt = (name: string): string | null => {
 }
 const VERBOSE = flag('--verbose')
 const KEEP = flag('--keep')
+/** `--unchanged-only`: record by hand and replay on the same build only (a CI slice of one page's false failures). */
+const UNCHANGED_ONLY = flag('--unchanged-only')
 /** `--cli <path>`: another build's qa.js (default: this checkout's). */
 const CLI = resolve(opt('--cli') ?? 'apps/cli/bin/qa.js')
 const CHROMIUM = process.env.QA_CHROMIUM ?? '/usr/bin/chromium'
@@ -701,6 +704,10 @@ async function main(): Promise<void> {
       const same = await corpus.variant({ ops: [], name: `same-${flow.id}` })
       await replayOn('unchanged', caseFile, same, unchangedLabels)
       await same.close()
+      if (UNCHANGED_ONLY) {
+        if (jsonOut) await writeFile(jsonOut, JSON.stringify(rows, null, 1))
+        continue
+      }
       // (b) the changed build
       const changed = await corpus.variant({ ops: CHANGED, name: `changed-${flow.id}` })
       const changedLabels = await labelsOn(probe, changed.pageUrl(flow.page), truthIds)
