@@ -21,6 +21,7 @@ import { startXvfb, type VirtualDisplay } from '@qa/recorder-desktop'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startTestRedis, type TestRedis } from '../../../../packages/runner/src/__tests__/redis-server'
 import { writeDesktopKeyCase } from '../__tests__/desktop-key-case'
+import { runAllAndWait } from '../__tests__/run-all'
 import { bin, ensureBuilt, qaAsync } from '../__tests__/run-cli'
 
 /**
@@ -225,20 +226,8 @@ async function viaServe(dir: string, options: string[], urlFlag: string[], queue
     )
     try {
       const url = server.match[1] as string
-      const posted = await fetch(`${url}/api/runs`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ all: true }),
-      })
-      expect(posted.status).toBe(202)
-      const { run } = (await posted.json()) as { run: { id: string } }
       type Run = { status: string; suites: Array<{ error?: string | null; reports: { json?: string } }> }
-      let done: Run
-      for (;;) {
-        done = ((await (await fetch(`${url}/api/runs/${run.id}`)).json()) as { run: Run }).run
-        if (done.status !== 'queued' && done.status !== 'running') break
-        await new Promise((r) => setTimeout(r, 500))
-      }
+      const done = await runAllAndWait<Run>(url)
       const json = done.suites[0]?.reports.json
       expect(json, done.suites[0]?.error ?? done.status).toBeTruthy()
       return parseReplayReport(JSON.parse(readFileSync(join(reportDir, json as string), 'utf8')))

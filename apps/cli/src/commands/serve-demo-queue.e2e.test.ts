@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startTestRedis, type TestRedis } from '../../../../packages/runner/src/__tests__/redis-server'
+import { runAllAndWait } from '../__tests__/run-all'
 import { bin, ensureBuilt } from '../__tests__/run-cli'
 
 let redis: TestRedis
@@ -62,19 +63,7 @@ describe('qa serve --demo --queue with a qa worker (real Redis)', () => {
       /Runner Inspector: (http:\/\/127\.0\.0\.1:\d+)\//,
     )
     const url = server.match[1] as string
-    const posted = await fetch(`${url}/api/runs`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ all: true }),
-    })
-    expect(posted.status).toBe(202)
-    const { run } = (await posted.json()) as { run: { id: string } }
-    let done: { status: string; suites: Suite[] }
-    for (;;) {
-      done = ((await (await fetch(`${url}/api/runs/${run.id}`)).json()) as { run: typeof done }).run
-      if (done.status !== 'queued' && done.status !== 'running') break
-      await new Promise((r) => setTimeout(r, 500))
-    }
+    const done = await runAllAndWait<{ status: string; suites: Suite[] }>(url)
     const text = JSON.stringify(done.suites)
     expect(text).not.toContain('ERR_CONNECTION_REFUSED')
     // the three demo flows pass; the failure example fails on its one step whose button is gone from the app
