@@ -265,10 +265,14 @@ describe('replayOnPage: verification against the recorded screenshots (real PNGs
         caseDir: dir,
         verify: true,
         verifyRegion: false,
+        artifactDir: join(dir, 'native-list'),
       },
     )
     const [opened, chosen, other] = outcome.report.verificationResults
     expect(opened?.finalResult).toBe('pass')
+    // the reviewer still sees the recorded screen and the screen at that moment
+    expect(opened?.expectedScreenshot).toBe('after-box.png')
+    expect(readFileSync(opened?.actualScreenshot as string)).toEqual(Buffer.from(otherScreen))
     expect(opened?.reason).toMatch(/native list of .*step 2, the choice made in it, is verified instead/)
     expect(chosen?.finalResult).toBe('pass')
     // a click on a <select> that no choice follows is compared as any click

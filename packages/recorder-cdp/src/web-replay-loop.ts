@@ -319,8 +319,19 @@ export async function replayOnPage(
           action,
           finalResult: 'pass',
           reason: `The click opened the native list of ${targetLabel(action)}, which screenshots do not show the same way (the browser draws it apart from the page); step ${stepNumber(index + 1)}, the choice made in it, is verified instead.`,
+          withExpected: true,
         })
         verification.details = { skipped: false, judged_by_action_index: index + 1 }
+        // the screen for the reviewer (and for acceptance), though it is not compared
+        if (opts.artifactDir) {
+          const shot = await page.screenshot().catch(() => null)
+          if (shot) {
+            const path = join(opts.artifactDir, `step-${pad(index)}-actual.png`)
+            await mkdir(opts.artifactDir, { recursive: true })
+            await writeFileAtomic(path, shot, { overwrite: true })
+            verification.actualScreenshot = path
+          }
+        }
         verifier.recordResult(verification)
         result.screenTransitionVerified = true
       } else if (opts.verify) {
