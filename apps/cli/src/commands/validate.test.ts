@@ -68,7 +68,7 @@ describe('qa validate', () => {
   })
 
   it('shows control characters of file names escaped (issue 29, low: raw terminal escapes)', () => {
-    const { file } = copy('v3/web-login.json')
+    const file = withScreenshots('v3/web-login.json')
     const named = join(
       dirname(file),
       `x${String.fromCharCode(0x1b)}[2J${String.fromCharCode(0x1b)}]0;pwned${String.fromCharCode(0x07)}.json`,
