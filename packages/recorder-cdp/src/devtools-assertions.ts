@@ -102,7 +102,12 @@ export function assertionToDevtools(
   if (needsTarget && selectors.length === 0) return { skipped: 'has no element identity or selector to assert on' }
   const wfe = (fields: JsonObject) => ({ step: { type: 'waitForElement' as const, selectors, ...fields } })
   const expression = (body: string, withSelectors: boolean) => {
-    const mark = JSON.stringify({ ...withoutExtra(assertion), ...(withSelectors ? { selectors } : {}) })
+    // the mark is JSON inside a block comment: a `*/` of the case's or the page's strings would end the comment and
+    // run the rest as code in the page (issue 29, 1), so its `/` is escaped (`*\/`, which JSON reads back as `*/`)
+    const mark = JSON.stringify({ ...withoutExtra(assertion), ...(withSelectors ? { selectors } : {}) }).replaceAll(
+      '*/',
+      '*\\/',
+    )
     return { step: { type: 'waitForExpression' as const, expression: `/* qa:assert ${mark} */ ${body}` } }
   }
   switch (assertion.kind) {

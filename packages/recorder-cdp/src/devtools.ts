@@ -292,7 +292,21 @@ export function cssEscapeIdent(s: string): string {
   return out
 }
 
-const quoteAttr = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
+/**
+ * A CSS string: `\` and `"` escaped, control characters as hex escapes (a raw line break would end the string and
+ * make the selector invalid), NUL as U+FFFD (what CSS and an HTML attribute read it as).
+ */
+const quoteAttr = (v: string) => {
+  let out = ''
+  for (const c of v) {
+    const code = c.charCodeAt(0)
+    if (code === 0) out += '\uFFFD'
+    else if (code <= 0x1f || code === 0x7f) out += `\\${code.toString(16)} `
+    else if (c === '\\' || c === '"') out += `\\${c}`
+    else out += c
+  }
+  return `"${out}"`
+}
 
 /** The last compound selector of a CSS selector (after the last combinator outside brackets and quotes). */
 function lastCompound(css: string): string {

@@ -207,6 +207,29 @@ describe('finding 7: no command writes over one of its inputs, even with --force
     expect(readdirSync(dir).filter((f) => f.startsWith('replay_'))).toEqual([])
   })
 
+  it.each([
+    ["the screenshot folder of the folder's second case", 'login', (dir: string) => join(dir, 'login')],
+    ["a folder inside the second case's screenshot folder", 'login', (dir: string) => join(dir, 'login', 'reports')],
+    ['a folder whose runs/ is a screenshot folder', 'runs', (dir: string) => dir],
+  ])(
+    'qa replay <folder> --report-dir into %s: exit 2 before replaying any case (issue 29, low)',
+    (_, name, reportDir) => {
+      const dir = tmp('folder-report-dir')
+      webCase(dir, 'about')
+      webCase(dir, name)
+      const shots = join(dir, name)
+      const before = readdirSync(shots).map((f) => [f, sha(join(shots, f))])
+      const r = qa(['replay', dir, '--verify', '--report-dir', reportDir(dir)], { env: NO_BROWSER })
+      expect(r.code).toBe(2)
+      expect(r.stderr).toMatch(
+        new RegExp(`--report-dir .* (is|lies inside) the screenshot folder of the test case ${name}\\.json`),
+      )
+      expect(r.stderr).toContain('nothing was replayed')
+      expect(readdirSync(shots).map((f) => [f, sha(join(shots, f))])).toEqual(before)
+      expect(readdirSync(dir).sort()).toEqual(['about', 'about.json', name, `${name}.json`].sort())
+    },
+  )
+
   it('qa verify a.png b.png --diff b.png', () => {
     const dir = tmp('verify')
     const [a, b] = [join(dir, 'a.png'), join(dir, 'b.png')]

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path'
 import { type QaConfig, serializeReplayReport } from '@qa/model'
-import { isDirectory, saveReplayReport, writeFileAtomic } from '@qa/model/node'
+import { isDirectory, loadTestCase, saveReplayReport, writeFileAtomic } from '@qa/model/node'
 import {
   parseShardSpec,
   rebaseReport,
@@ -12,7 +12,7 @@ import {
 } from '@qa/runner'
 import { renderReport } from '@qa/verifier'
 import { desktopSuitesOf } from '../desktop-suites'
-import { guardOutputs } from '../output-guard'
+import { caseInputs, guardOutputs } from '../output-guard'
 import { reverifierOf } from '../reverifier'
 import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
 import { UsageError } from '../usage-error'
@@ -28,6 +28,8 @@ export interface ReplayFolderCliOptions {
   headed: boolean
   /** Every case in this viewport (`--viewport`). */
   viewport?: { width: number; height: number }
+  /** The flag or config key that named `config.replay.reportDir`, for messages (default `--report-dir`). */
+  reportDirFlag?: string
   /** Also write the merged report as JUnit XML here (checked before any work). */
   junit?: string
   /** Replace an existing --junit file. */
@@ -79,9 +81,21 @@ export async function replayFolderFromCli(o: ReplayFolderCliOptions): Promise<nu
   const shard = o.shard !== undefined ? parseShardSpec(o.shard) : { k: 1, n: 1 }
   const reportDir = resolve(o.config.replay.reportDir)
   const snap = await assertRunnableFolder(o.dir, reportDir)
+  // every case of the folder, its screenshots and their folders are inputs: the shard report goes into the report
+  // folder and each case's reports and artifacts under its runs/, never into a folder of a case's screenshots
+  const reportDirFlag = o.reportDirFlag ?? '--report-dir'
+  const inputs = await Promise.all(
+    snap.suites.map(async (s) =>
+      caseInputs(await loadTestCase(s.path)).map((i) => ({ ...i, what: `${i.what} ${s.file}` })),
+    ),
+  )
   await guardOutputs({
-    outputs: [o.junit && { path: o.junit, flag: '--junit' }],
-    inputs: snap.suites.map((s) => ({ path: s.path, what: `the test case ${s.file}` })),
+    outputs: [
+      { path: reportDir, flag: reportDirFlag, shared: true },
+      { path: join(reportDir, 'runs'), flag: reportDirFlag, shared: true },
+      o.junit && { path: o.junit, flag: '--junit' },
+    ],
+    inputs: inputs.flat(),
     force: o.force,
     nothing: 'nothing was replayed',
   })

@@ -186,6 +186,7 @@ export class ReplayCommand extends QaCommand {
       const baseUrl = baseUrlFlag ?? url
       return replayFolderFromCli({
         dir: this.casePath,
+        reportDirFlag: this.reportDir !== undefined ? '--report-dir' : 'replay.reportDir',
         ...(this.shard !== undefined ? { shard: this.shard } : {}),
         ...(baseUrl ? { baseUrl } : {}),
         config,
