@@ -553,6 +553,8 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
     },
     true,
   )
+  /** What the person's last trusted pointerdown pressed (a file input whose chooser they opened). */
+  let lastPressed: Element | null = null
   addEventListener(
     'pointerdown',
     (e) => {
@@ -567,6 +569,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
       for (let k = 0, el = target; k < 8 && el && el.localName !== 'body'; k++, el = el.parentElement)
         boxes.set(el, boxKey(el))
       pressedDown = e.button === 0 ? { at, x, y, far: false, target, boxes, selection: selectedText() } : null
+      lastPressed = target
       send({
         kind: 'pointerdown',
         x,
@@ -632,10 +635,13 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   addEventListener(
     'change',
     (e) => {
-      if (!e.isTrusted) return
       if (fromToolbar(e)) return
       const el = e.composedPath()[0] as HTMLSelectElement | undefined
       const files = (el as unknown as HTMLInputElement | undefined)?.files
+      // the files chosen in the chooser the person opened by pressing this very input: a browser driven over CDP
+      // (DevTools, an automation) sets them without a trusted event; any other untrusted change is not the person's
+      const chosenHere = el?.localName === 'input' && files && lastPressed === el
+      if (!e.isTrusted && !chosenHere) return
       if (el?.localName === 'input' && files) {
         // the names only: where the files were on the person's machine is theirs (a replay names its own folder)
         send({ kind: 'files', names: Array.from(files).map((f) => f.name), ...centre(el) })
