@@ -17,6 +17,7 @@ import { type SecretFieldRef, secretFieldsOf, type ViewportBox } from './cdp-sec
 import { waitForDomQuiet } from './cdp-quiet-world'
 import { createRecorderWorld, evaluateInRecorderTop, type RecorderWorld, type WorldFrame } from './cdp-recorder-world'
 import { gotoOrExplain } from './browser'
+import { activationMove, historyMove, historyOf, navigationActivationInPage } from './history-move'
 import { type PageElementDescription, waitForFiniteAnimationsInPage } from './page-scripts'
 import { saveElementCrop } from './visual'
 import {
@@ -176,38 +177,6 @@ export function createSecretNamer(prefix: string): (el: SecretField, url: string
     used.add(name)
     byField.set(key, name)
     return name
-  }
-}
-
-/** Where a page is in its session history: the current entry's index, and the ids of every entry. */
-export interface HistoryPosition {
-  index: number
-  ids: number[]
-}
-
-/**
- * Whether the page went back or forward between two positions of its history: the current entry is one the
- * history already had, at another index. A new navigation adds an entry (a new id); a reload keeps the index.
- */
-export function historyMove(before: HistoryPosition, after: HistoryPosition): 'back' | 'forward' | null {
-  const id = after.ids[after.index]
-  if (id === undefined || !before.ids.includes(id) || after.index === before.index) return null
-  return after.index < before.index ? 'back' : 'forward'
-}
-
-async function historyOf(page: Page): Promise<HistoryPosition | null> {
-  const session = await page
-    .context()
-    .newCDPSession(page)
-    .catch(() => null)
-  if (!session) return null
-  try {
-    const { currentIndex, entries } = await session.send('Page.getNavigationHistory')
-    return { index: currentIndex, ids: entries.map((e) => e.id) }
-  } catch {
-    return null
-  } finally {
-    await session.detach().catch(() => undefined)
   }
 }
 
@@ -1526,6 +1495,8 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         }
         // (the world reports while it is being installed: its calls wait for it)
         let created: RecorderWorld | undefined
+        /** A new document of the top frame (set once the page is attached: the document there then is not one). */
+        let onMainDocument: ((frame: WorldFrame, world: RecorderWorld) => void) | null = null
         const ready = createRecorderWorld(target, {
           source: recorderWorldSource(bindingName, onStopRequest !== undefined),
           worldName,
@@ -1540,6 +1511,12 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             else void ready.then(dispatch, () => undefined)
           },
           onFrame(frame) {
+            void ready.then(
+              (world) => {
+                if (world.isMainFrame(frame)) onMainDocument?.(frame, world)
+              },
+              () => undefined,
+            )
             // a frame that loads while an assert mode or the editor is on picks and waits as the others do
             if (!onStopRequest || (!toolbarState.mode && !toolbarState.editing)) return
             void ready.then(
@@ -1562,23 +1539,24 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           const frames = await startFrameBuffer(target)
           if (frames) buffers.set(target, frames)
         }
-        // Back and forward (the browser's buttons, Alt+Left): no page event tells them, the history does. A main-frame
-        // navigation to an entry the history already had, at another index, is one; it is recorded as a navigate
-        // to the URL it reached (a replay goes there).
+        // Back and forward (the browser's buttons, Alt+Left): each new document of the top frame tells how it was
+        // reached (`history-move.ts`); a move is recorded as a navigate to the URL it reached (a replay goes there).
         let history = await historyOf(target)
-        target.on('framenavigated', (frame) => {
-          if (stopped || target !== page || frame !== target.mainFrame()) return
-          // read where the history is now, when it navigated, not when the queue reaches this: by then the person
-          // may have gone on (a click to page B and Alt+Left back both read late look like no move at all)
+        onMainDocument = (frame, world) => {
+          if (stopped || target !== page) return
+          // read at once, in the world of that very document: the person may go on before the queue gets here
+          const arrivedAt = Date.now()
+          const activation = world.evaluate(frame, navigationActivationInPage, undefined).catch(() => null)
           const reading = historyOf(target)
-          const navigatedAt = Date.now()
           enqueue(async () => {
-            const now = await reading
-            const moved = now && history ? historyMove(history, now) : null
+            const [told, now] = await Promise.all([activation, reading])
+            const fromDocument = told ? activationMove(told) : 'unknown'
+            const moved =
+              fromDocument === 'unknown' ? (now && history ? historyMove(history, now) : null) : fromDocument
             history = now ?? history
             if (!moved) return
             typing = null
-            const url = target.url()
+            const url = told?.url ?? target.url()
             const action: Action = {
               timestamp: Date.now(),
               actionType: 'navigate',
@@ -1594,9 +1572,9 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
               /^Alt\+Arrow(Left|Right)$|^Browser(Back|Forward)$/.test(last.key ?? '')
             if (byKeys) actions.pop()
             pushStep(action, byKeys)
-            setShot(action, 'after', await afterShot(actions.indexOf(action), navigatedAt))
+            setShot(action, 'after', await afterShot(actions.indexOf(action), arrivedAt))
           })
-        })
+        }
         target.on('popup', (opened) => {
           if (stopped || target !== page) return
           // listen at once, not when the queue reaches the switch: a person clicks in the new page while the
