@@ -1,4 +1,5 @@
 import type { BoundingBox, ElementIdentity, ReplayMethod, Selectors } from '@qa/model'
+import { optionAtGroupPosition } from './group-position'
 import { clickTargetKind, DEFAULT_MAX_AREA_GROWTH, oversizedObjection, recordedTargetObjection } from './click-target'
 import { assertRange } from './errors'
 import { type CascadeStep, type LocateResult, runCascade, type StepOutcome } from './internal/cascade'
@@ -590,11 +591,30 @@ export async function locate<H = unknown>(
         ? 'no name attribute recorded'
         : !isForm
           ? 'not a form element'
-          : groupedByName(identity)
+          : groupedByName(identity) && !identity.groupPosition
             ? "a radio's name (or a checkbox list's) is its group's, not its own"
             : null,
-      async () =>
-        resolve('name', await source.byAttribute('name', identity.name as string, identity.tagName.toLowerCase())),
+      async () => {
+        const sameName = await source.byAttribute('name', identity.name as string, identity.tagName.toLowerCase())
+        if (!groupedByName(identity)) return resolve('name', sameName)
+        // a group's name: the option at the recorded place of a group of the recorded size (`group-position.ts`)
+        const option = optionAtGroupPosition(identity, sameName)
+        if (!option.element || actionable([option.element])[0] !== option.element)
+          return {
+            outcome: sameName.length === 0 ? 'none' : 'below_threshold',
+            candidates: sameName.length,
+            confidence: 0,
+            detail: option.element ? `${option.detail}, which is hidden or disabled` : option.detail,
+          }
+        return {
+          outcome: 'matched',
+          element: option.element,
+          point: pointOf(option.element, recordedPoint),
+          confidence: STRATEGY_BASE_CONFIDENCE.name,
+          candidates: sameName.length,
+          detail: option.detail,
+        }
+      },
     ),
     step('test_id', blank(identity.dataTestId) ? 'no data-testid recorded' : null, async () =>
       resolve('test_id', await source.byAttribute('data-testid', identity.dataTestId as string)),

@@ -32,6 +32,8 @@ export interface CandidateElement<H = unknown> {
   visible?: boolean | null
   /** False when the element is disabled. Absent means enabled. */
   enabled?: boolean | null
+  /** A radio's (or a named checkbox's) place in its group (`ElementIdentity.groupPosition`). */
+  groupPosition?: { index: number; size: number; value?: string | null } | null
   handle?: H
 }
 

@@ -68,6 +68,12 @@ export const screenTransitionSchema = schema('ScreenTransition', [
   opt('success', k.boolean()),
 ])
 
+export const groupPositionSchema = schema('GroupPosition', [
+  req('index', k.integer(0)),
+  req('size', k.integer(1)),
+  opt('value', k.string()),
+])
+
 export const elementIdentitySchema = schema('ElementIdentity', [
   opt('axRole', k.string()),
   opt('axName', k.string()),
@@ -91,6 +97,7 @@ export const elementIdentitySchema = schema('ElementIdentity', [
   opt('shadowPath', k.array(k.string())),
   opt('backendNodeId', k.integer()),
   opt('sameLabelCount', k.integer(0)),
+  opt('groupPosition', k.object(groupPositionSchema)),
 ])
 
 export const selectorsSchema = schema('Selectors', [

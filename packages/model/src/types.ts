@@ -195,7 +195,21 @@ export interface ElementIdentity {
    * moved; absent means unknown.
    */
   sameLabelCount?: number | null
+  /**
+   * Where a radio button (or a checkbox of a named list) stands in its group: the inputs of its type that share
+   * its form `name` in its form. A group of the same size with an option at the same place is the recorded group,
+   * whatever its options are called now.
+   */
+  groupPosition?: GroupPosition | null
   extra?: Extra
+}
+
+/** An option's place in its group: `index` from 0, of `size` options, and its `value` attribute when it has one. */
+export interface GroupPosition {
+  index: number
+  size: number
+  /** What the option submits (its `value` attribute): a reworded option keeps it, another option does not. */
+  value?: string | null
 }
 
 /**

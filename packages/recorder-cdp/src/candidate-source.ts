@@ -68,6 +68,7 @@ function toCandidate(
     neighborText: d.neighborText,
     visible: d.visible,
     enabled: d.enabled,
+    groupPosition: d.groupPosition,
   }
   if (handle) candidate.handle = handle
   return candidate

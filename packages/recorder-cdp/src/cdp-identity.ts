@@ -97,6 +97,7 @@ function buildIdentity(
   set('neighborText', d.neighborText)
   set('framePath', d.framePath)
   set('shadowPath', d.shadowPath)
+  set('groupPosition', d.groupPosition)
   return identity
 }
 

@@ -33,6 +33,8 @@ export interface PageElementDescription {
   enabled: boolean
   isPassword: boolean
   value: string | null
+  /** A radio's (or a named checkbox's) place among the inputs of its type sharing its name in its form. */
+  groupPosition: { index: number; size: number; value?: string } | null
 }
 
 /**
@@ -330,6 +332,20 @@ export function describeElementsInPage(
     return out === '' ? null : out
   }
 
+  /** A radio's or checkbox's place among the inputs of its type that share its name in its form (or root). */
+  const groupPositionOf = (el: Element): { index: number; size: number; value?: string } | null => {
+    const input = el as HTMLInputElement
+    const type = (el.getAttribute('type') ?? '').toLowerCase()
+    const name = el.getAttribute('name')
+    if (el.localName !== 'input' || (type !== 'radio' && type !== 'checkbox') || !name) return null
+    const inputs = Array.from(rootOf(el).querySelectorAll(`input[name="${cssEscape(name)}"]`)) as HTMLInputElement[]
+    const group = inputs.filter((m) => (m.getAttribute('type') ?? '').toLowerCase() === type && m.form === input.form)
+    const index = group.indexOf(input)
+    const value = el.getAttribute('value')
+    if (index < 0) return null
+    return value === null ? { index, size: group.length } : { index, size: group.length, value }
+  }
+
   return elements.map((el) => {
     const r = el.getBoundingClientRect()
     const { framePath, shadowPath, dx, dy } = paths(el)
@@ -365,6 +381,7 @@ export function describeElementsInPage(
         ((type ?? '').toLowerCase() === 'password' ||
           /\b(current|new)-password\b/.test((el.getAttribute('autocomplete') ?? '').toLowerCase())),
       value: 'value' in input && typeof input.value === 'string' && type !== 'password' ? input.value : null,
+      groupPosition: groupPositionOf(el),
     }
   })
 }

@@ -124,7 +124,9 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
     quick: boolean
     /** Where the step's click leaves the pointer and what was under it before (verification only). */
     aim: JSHandle<PointerAim | null> | null
-  } = { reader: null, pendingIdentity: null, assertion: null, quick: false, aim: null }
+    /** The click only opens a `<select>`'s native list, whose choice the next step makes (`ReplayPage.startStep`). */
+    opensNativeList: boolean
+  } = { reader: null, pendingIdentity: null, assertion: null, quick: false, aim: null, opensNativeList: false }
   let watchers: {
     health: ReturnType<typeof watchBrowserHealth>
     activity: ReturnType<typeof trackPageActivity>
@@ -167,8 +169,9 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
     },
   }
 
-  function startStep(action: Action, stepOpts?: { quick?: boolean }): ReplayPageStep {
+  function startStep(action: Action, stepOpts?: { quick?: boolean; opensNativeList?: boolean }): ReplayPageStep {
     state.quick = stepOpts?.quick === true
+    state.opensNativeList = stepOpts?.opensNativeList === true
     state.assertion = null
     state.pendingIdentity = null
     void state.aim?.dispose().catch(() => undefined)
@@ -604,6 +607,18 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
             action.button,
             action.modifiers ?? [],
           )
+          break
+        }
+        if (
+          state.opensNativeList &&
+          action.actionType === 'click' &&
+          (await handle.evaluate((el) => el.localName === 'select').catch(() => false))
+        ) {
+          // the person's click opened the list the browser draws apart from the page, and their pick in it (the
+          // next step) closed it; a replay's pick does not close a list it opened, which then stays over the page
+          // (in a headless screenshot, and in the way of the next click): the pointer goes there, the list stays shut
+          await handle.hover({ timeout })
+          await handle.focus({ timeout })
           break
         }
         // a styled checkbox/radio/switch covered by its own label: click the label, as the person did (Build 3)

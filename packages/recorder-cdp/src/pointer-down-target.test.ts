@@ -27,6 +27,7 @@ const describe_ = (over: Partial<PageElementDescription>): PageElementDescriptio
   enabled: true,
   isPassword: false,
   value: null,
+  groupPosition: null,
   ...over,
 })
 const box = { x: 10, y: 10, width: 80, height: 30 }

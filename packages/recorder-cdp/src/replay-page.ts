@@ -36,9 +36,11 @@ export interface ReplayPage {
   /**
    * Starts a step: from now the page watches what it causes (navigations, requests, dialogs, new pages).
    * `quick`: a "not found" step came before and the page has not changed since: locate once, with no settle and
-   * no second look (issue 28, root cause first).
+   * no second look (issue 28, root cause first). `opensNativeList`: the click only opens a `<select>`'s native
+   * list whose choice the next step makes (`opensNativeListFor`): the select is focused under the pointer instead,
+   * so no list stays drawn over the page after the choice.
    */
-  startStep(action: Action, opts?: { quick?: boolean }): ReplayPageStep
+  startStep(action: Action, opts?: { quick?: boolean; opensNativeList?: boolean }): ReplayPageStep
   /**
    * What the page is now, as a short string that changes when the page changes (URL and a hash of the DOM); null
    * when it cannot be told. Compared after a "not found" step to give the steps after it no wait.

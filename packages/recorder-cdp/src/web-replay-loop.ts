@@ -223,7 +223,11 @@ export async function replayOnPage(
       }
       if (plan.quick) result.quickLocate = true
       let located: LocatedTarget | null = null
-      const step = page.startStep(action, plan.quick ? { quick: true } : undefined)
+      const opensNativeList = opensNativeListFor(action, testCase.actions[index + 1])
+      const step = page.startStep(action, {
+        ...(plan.quick ? { quick: true } : {}),
+        ...(opensNativeList ? { opensNativeList: true } : {}),
+      })
       const lostBefore = page.lost()
       try {
         if (lostBefore) {

@@ -245,6 +245,30 @@ describe('wild corpus pitfalls through the CLI (issue 13 items 2–3)', () => {
     expect(r.report.replay_results[1]?.success).toBe(second.length > 0)
   })
 
+  it('a segmented option reworded in place ("Team" → another word) is found by its place in its radio group; removed, it is refused (gentelella)', async () => {
+    const page = 'gentelella/dist/production/form.html'
+    const rec = await record(page, 'radio-team', [{ find: (p) => p.locator('div.segmented label').nth(1) }])
+    expect(rec.actions[0]?.identity?.tag_name).toBe('label')
+    const saved = JSON.parse(await readFile(rec.caseFile, 'utf8')) as {
+      actions: { operates?: { name?: string; group_position?: { index: number; size: number } } }[]
+    }
+    expect(saved.actions[0]?.operates?.name).toBe('vis')
+    expect(saved.actions[0]?.operates?.group_position).toEqual({ index: 1, size: 3 })
+    const probe = await browser.newPage({ viewport: VIEWPORT })
+    await probe.goto(corpus.pageUrl(page), { waitUntil: 'load' })
+    const team = await probe.locator('input[name="vis"]').nth(1).evaluate(askTruth)
+    await probe.close()
+    // every label of the page reworded: the option the person picked is the one that changes (the page's own
+    // listener sees which radio changed), and the step says it healed
+    const reworded = await replay(rec, page, ['reworded-labels'])
+    expect(reworded.report.replay_results[0]?.success).toBe(true)
+    expect(reworded.events.filter((e) => e.kind === 'change').map((e) => e.truth)).toEqual([team])
+    // the option removed (a look-alike in its place): nothing of the group is clicked
+    const removed = await replay(rec, page, ['removal'], [team])
+    expect(removed.report.replay_results[0]?.success).toBe(false)
+    expect(removed.events.filter((e) => e.kind === 'change')).toEqual([])
+  })
+
   it('a styled checkbox (stisla custom-control: the input is hidden, its label drawn) replays and ticks it', async () => {
     const page = 'stisla/auth-login.html'
     const rec = await record(page, 'styled', [{ find: (p) => p.locator('label[for="remember-me"]') }])
