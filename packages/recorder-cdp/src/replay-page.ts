@@ -4,6 +4,9 @@ import type { Action, AssertionCheck, BoundingBox, ElementIdentity, ReplayResult
 /** What the replay loop needs to know of a located element: where it is now. */
 export interface LocatedElement {
   readonly boundingBox?: BoundingBox | null
+  /** What the element is (its tag and input type), where the page tells. */
+  readonly tagName?: string | null
+  readonly type?: string | null
 }
 
 /** How a step's target was located (the cascade's answer), or null when the step has no target. */

@@ -8,7 +8,7 @@ import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type FakeStepScript, fakeReplayPage } from './fake-replay-page'
 import type { LocatedTarget } from './replay-page'
-import { opensNativeListFor, replayOnPage, type WebStepEvent } from './web-replay-loop'
+import { focusesFieldTypedNext, opensNativeListFor, replayOnPage, type WebStepEvent } from './web-replay-loop'
 
 // The web replay loop against a fake page (no browser): settling, verdicts, failure paths and bookkeeping. The
 // real page (`playwrightReplayPage`) is covered by the e2e tests of this package.
@@ -291,6 +291,85 @@ describe('replayOnPage: verification against the recorded screenshots (real PNGs
     expect(opensNativeListFor(click(0, { identity: { ...select, tagName: 'input' } }), choose)).toBe(false)
     const moved = { ...choose, identity: { ...select, boundingBox: { x: 10, y: 80, width: 100, height: 30 } } }
     expect(opensNativeListFor(open, moved)).toBe(false)
+  })
+
+  it('focusesFieldTypedNext: a click into a text field the next step types into, the same element', () => {
+    const field = { tagName: 'INPUT', type: 'email', boundingBox: { x: 10, y: 10, width: 200, height: 30 } }
+    const into = click(0, { identity: field, selectors: { css: '#email' } })
+    const typing: Action = {
+      ...click(1),
+      actionType: 'type',
+      text: 'a@b.c',
+      identity: field,
+      selectors: { css: '#email' },
+    }
+    expect(focusesFieldTypedNext(into, typing)).toBe(true)
+    expect(focusesFieldTypedNext(into, undefined)).toBe(false)
+    expect(focusesFieldTypedNext(into, { ...typing, actionType: 'click' })).toBe(false)
+    // a checkbox, a button, a right click: the click itself is the step's effect
+    const box = { ...field, type: 'checkbox' }
+    expect(focusesFieldTypedNext(click(0, { identity: box }), { ...typing, identity: box })).toBe(false)
+    const button = { ...field, tagName: 'button', type: 'submit' }
+    expect(focusesFieldTypedNext(click(0, { identity: button }), { ...typing, identity: button })).toBe(false)
+    expect(focusesFieldTypedNext({ ...into, button: 'right' }, typing)).toBe(false)
+    // typing into another field
+    const other = {
+      ...typing,
+      selectors: { css: '#name' },
+      identity: { ...field, boundingBox: { ...field.boundingBox, y: 90 } },
+    }
+    expect(focusesFieldTypedNext(into, other)).toBe(false)
+  })
+
+  it('a click into a field typed into at once is judged by the typing; found on something else, by its own pixels', async () => {
+    // the person typed while the focus ring was fading in: the click's recorded after-image holds that moment
+    const field = {
+      tagName: 'input',
+      type: 'text',
+      axRole: 'textbox',
+      axName: 'Project name',
+      xpath: '/html/body/input',
+      boundingBox: { x: 20, y: 20, width: 80, height: 30 },
+    }
+    const into = click(0, { identity: field, selectors: { css: '#project' }, screenshotPath: 'after-box.png' })
+    const typing: Action = {
+      ...click(1),
+      actionType: 'type',
+      text: 'site',
+      identity: field,
+      selectors: { css: '#project' },
+      screenshotPath: 'after-box.png',
+    }
+    const found = (element: { tagName: string; type?: string }) => ({
+      status: 'found' as const,
+      strategy: 'role' as const,
+      confidence: 1,
+      point: { x: 60, y: 35 },
+      element: { ...element, boundingBox: field.boundingBox },
+      coordinateFallback: false,
+      attempts: [],
+    })
+    const run = (element: { tagName: string; type?: string }) =>
+      replayOnPage(
+        caseOf([into, typing]),
+        fakeReplayPage({
+          screen: blank,
+          steps: [
+            { method: 'role', screen: otherScreen, located: found(element) },
+            { method: 'role', screen: withBox, located: found(element) },
+          ],
+        }),
+        { startUrl: START, caseDir: dir, verify: true, verifyRegion: false },
+      )
+    const [clicked, typed] = (await run({ tagName: 'input', type: 'text' })).report.verificationResults
+    expect(clicked?.finalResult).toBe('pass')
+    expect(clicked?.reason).toMatch(
+      /caret in .*step 2 types into right after; that step, the field focused and filled, is verified instead/,
+    )
+    expect(typed?.finalResult).toBe('pass')
+    // the click found a button where the field was: its own pixels judge it (and they differ)
+    const [onButton] = (await run({ tagName: 'button' })).report.verificationResults
+    expect(onButton?.finalResult).toBe('fail')
   })
 
   it('an assert step is decided by its condition, never by a screenshot', async () => {

@@ -121,6 +121,35 @@ export function opensNativeListFor(action: Action, next: Action | undefined): bo
   const a = action.identity
   const b = next.identity
   if (a?.tagName?.toLowerCase() !== 'select' || b?.tagName?.toLowerCase() !== 'select') return false
+  return sameRecordedElement(action, next)
+}
+
+/** Input types that take typed text (a click on one only puts the caret there). */
+const TEXT_INPUT_TYPES = new Set(['', 'text', 'email', 'password', 'search', 'tel', 'url', 'number'])
+
+/** Whether an element (as recorded or as found) is a field that takes typed text: a text-like input or a textarea. */
+export function isTextField(e: { tagName?: string | null; type?: string | null } | null | undefined): boolean {
+  const tag = e?.tagName?.toLowerCase()
+  return tag === 'textarea' || (tag === 'input' && TEXT_INPUT_TYPES.has(e?.type?.toLowerCase() ?? ''))
+}
+
+/**
+ * Whether a click only puts the caret into a text field that the next step types into (the recorder writes a
+ * person's click into a field, then the typing, as these two steps): the same element as `opensNativeListFor` tells
+ * it. A person starts typing while the field's focus ring is still fading in, so the click's recorded after-image
+ * holds a moment of that transition; the typing's is the field focused and filled. Pure.
+ */
+export function focusesFieldTypedNext(action: Action, next: Action | undefined): boolean {
+  if (next?.actionType !== 'type' || action.actionType !== 'click' || action.button === 'right') return false
+  if (!isTextField(action.identity) || !isTextField(next.identity)) return false
+  return sameRecordedElement(action, next)
+}
+
+/** Two steps recorded on the same element: by recorded selector, XPath or box. */
+function sameRecordedElement(action: Action, next: Action): boolean {
+  const a = action.identity
+  const b = next.identity
+  if (!a || !b) return false
   const css = action.selectors?.css
   if (css && css === next.selectors?.css) return true
   if (a.xpath && a.xpath === b.xpath) return true
@@ -273,6 +302,15 @@ export async function replayOnPage(
 
       let verification: VerificationResult | undefined
       const checked = step.assertion
+      /** The click is verified by the next step (`opensNativeListFor`, `focusesFieldTypedNext`). */
+      const judgedByNext = opensNativeList
+        ? 'native-list'
+        : focusesFieldTypedNext(action, testCase.actions[index + 1]) &&
+            located?.status === 'found' &&
+            !located.coordinateFallback &&
+            isTextField(located.element)
+          ? 'typed-field'
+          : null
       if (action.actionType === 'assert' && action.assertion) {
         // an assertion's verdict is its condition (polled until the step timeout), never a screenshot
         const holds = result.success && checked?.holds === true
@@ -314,15 +352,19 @@ export async function replayOnPage(
           withExpected: true,
         })
         verifier.recordResult(verification)
-      } else if (opts.verify && opensNativeListFor(action, testCase.actions[index + 1])) {
+      } else if (opts.verify && judgedByNext) {
         // the click opened a <select>'s native list, which the browser draws apart from the page (a recording's
-        // capture never holds it, a headless replay's may): the choice made in it, the next step, is what is verified
+        // capture never holds it, a headless replay's may), or put the caret in a field the person typed into at
+        // once: the next step, the choice made in the list or the typing, is what is verified
         displacement = stepDisplacement(action, located, displacement)
         verification = resultWithoutScreenshot({
           actionIndex: index,
           action,
           finalResult: 'pass',
-          reason: `The click opened the native list of ${targetLabel(action)}, which screenshots do not show the same way (the browser draws it apart from the page); step ${stepNumber(index + 1)}, the choice made in it, is verified instead.`,
+          reason:
+            judgedByNext === 'native-list'
+              ? `The click opened the native list of ${targetLabel(action)}, which screenshots do not show the same way (the browser draws it apart from the page); step ${stepNumber(index + 1)}, the choice made in it, is verified instead.`
+              : `The click put the caret in ${targetLabel(action)}, which step ${stepNumber(index + 1)} types into right after; that step, the field focused and filled, is verified instead (the person started typing while the field's focus look was still fading in).`,
           withExpected: true,
         })
         verification.details = { skipped: false, judged_by_action_index: index + 1 }
