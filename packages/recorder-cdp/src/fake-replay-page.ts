@@ -76,7 +76,7 @@ export function fakeReplayPage(opts: FakeReplayPageOptions): FakeReplayPage {
       for (const b of screen) h = Math.imul(h ^ b, 16777619)
       return `${screen.length}:${h >>> 0}`
     },
-    startStep(_action: Action, stepOpts?: { quick?: boolean; opensNativeList?: boolean }): ReplayPageStep {
+    startStep(_action: Action, stepOpts?: { quick?: boolean; nativeListOpen?: boolean }): ReplayPageStep {
       const index = next++
       const script = opts.steps[index] ?? {}
       log.push(`start ${index}${stepOpts?.quick ? ' quick' : ''}`)

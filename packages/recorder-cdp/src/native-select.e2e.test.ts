@@ -33,6 +33,7 @@ const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>form</titl
 <button id="save">Save</button>
 <script>
   window.__clicked = []
+  document.getElementById('client').addEventListener('mousedown', () => window.__clicked.push('client'))
   document.getElementById('save').addEventListener('click', () => window.__clicked.push('save:' + document.getElementById('client').value))
 </script></body></html>`
 
@@ -137,7 +138,9 @@ describe('a click that opened a native drop-down, then the pick in it', () => {
       const testCase: TestCase = { name: 'pick a client', version: '3.0', platform: 'web', startUrl: base, actions }
       const outcome = await replayWebCase(testCase, { page, url: base, caseDir: tmpdir() })
       expect((outcome.report.replayResults ?? []).map((r) => r.success)).toEqual([true, true, true])
+      // the select is clicked as the person clicked it, and the Save click reaches Save
       expect(await page.evaluate(() => (window as unknown as { __clicked: string[] }).__clicked)).toEqual([
+        'client',
         'save:Globex Inc',
       ])
     } finally {

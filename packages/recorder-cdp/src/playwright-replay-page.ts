@@ -124,9 +124,9 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
     quick: boolean
     /** Where the step's click leaves the pointer and what was under it before (verification only). */
     aim: JSHandle<PointerAim | null> | null
-    /** The click only opens a `<select>`'s native list, whose choice the next step makes (`ReplayPage.startStep`). */
-    opensNativeList: boolean
-  } = { reader: null, pendingIdentity: null, assertion: null, quick: false, aim: null, opensNativeList: false }
+    /** The last step's click opened a `<select>`'s native list, whose choice this step makes (`ReplayPage.startStep`). */
+    nativeListOpen: boolean
+  } = { reader: null, pendingIdentity: null, assertion: null, quick: false, aim: null, nativeListOpen: false }
   let watchers: {
     health: ReturnType<typeof watchBrowserHealth>
     activity: ReturnType<typeof trackPageActivity>
@@ -169,9 +169,9 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
     },
   }
 
-  function startStep(action: Action, stepOpts?: { quick?: boolean; opensNativeList?: boolean }): ReplayPageStep {
+  function startStep(action: Action, stepOpts?: { quick?: boolean; nativeListOpen?: boolean }): ReplayPageStep {
     state.quick = stepOpts?.quick === true
-    state.opensNativeList = stepOpts?.opensNativeList === true
+    state.nativeListOpen = stepOpts?.nativeListOpen === true
     state.assertion = null
     state.pendingIdentity = null
     void state.aim?.dispose().catch(() => undefined)
@@ -588,6 +588,16 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
         await handle
           .selectOption({ label: action.value ?? '' }, { timeout })
           .catch(() => handle.selectOption(action.value ?? '', { timeout }))
+        if (state.nativeListOpen) {
+          // the person's pick in the list the previous click opened closed it; a pick made in the page does not,
+          // and the list the browser draws apart from the page would stay over it (in a headless screenshot, and
+          // in the way of the next click): the select loses the focus and takes it back, which closes it
+          await handle.evaluate((el) => {
+            if (el !== document.activeElement) return
+            ;(el as HTMLElement).blur()
+            ;(el as HTMLElement).focus()
+          })
+        }
         break
       case 'right_click':
         await handle.click({ button: 'right', timeout, ...modifiersOf(action) })
@@ -607,18 +617,6 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
             action.button,
             action.modifiers ?? [],
           )
-          break
-        }
-        if (
-          state.opensNativeList &&
-          action.actionType === 'click' &&
-          (await handle.evaluate((el) => el.localName === 'select').catch(() => false))
-        ) {
-          // the person's click opened the list the browser draws apart from the page, and their pick in it (the
-          // next step) closed it; a replay's pick does not close a list it opened, which then stays over the page
-          // (in a headless screenshot, and in the way of the next click): the pointer goes there, the list stays shut
-          await handle.hover({ timeout })
-          await handle.focus({ timeout })
           break
         }
         // a styled checkbox/radio/switch covered by its own label: click the label, as the person did (Build 3)

@@ -93,6 +93,10 @@ export async function captureAssertion(
   page: Page,
   reader: CdpIdentityReader,
   step: ScriptAssertStep,
+  opts: {
+    /** The element at the step's point, already read (a person's pick, read when it was made). */
+    picked?: Promise<CapturedElement | null>
+  } = {},
 ): Promise<Omit<Action, 'timestamp'>> {
   const assertion: Assertion = { kind: step.kind }
   if (step.op) assertion.op = step.op
@@ -118,7 +122,7 @@ export async function captureAssertion(
     action.x = Math.round(point.x)
     action.y = Math.round(point.y)
     // the smallest meaningful element there (a heading, not its dialog), as the toolbar's highlight showed it
-    target = await reader.assertPickAt(point.x, point.y, step.kind as AssertPickKind)
+    target = await (opts.picked ?? reader.assertPickAt(point.x, point.y, step.kind as AssertPickKind))
     if (!target) {
       throw new WebError(
         'WEB_ELEMENT_NOT_FOUND',

@@ -12,6 +12,7 @@ import { saveTestCase, screenshotFolderOf, writeFileAtomic } from '@qa/model/nod
 import { randomUUID } from 'node:crypto'
 import type { Locator, Page } from 'playwright-core'
 import sharp from 'sharp'
+import type { AssertPickKind } from '@qa/matcher'
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
 import { type SecretFieldRef, secretFieldsOf, type ViewportBox } from './cdp-secret-fields'
 import { waitForDomQuiet } from './cdp-quiet-world'
@@ -1283,16 +1284,28 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
        * a click's target, with its text or value as it is now for `expected`. A visible assertion is a step at once;
        * a text or value one opens the toolbar's editor with that text or value, and is a step once confirmed there.
        */
-      const pickedAssertion = async (request: Extract<ToolbarRequest, { kind: 'assert' }>, target: Page) => {
+      /**
+       * The element of an assert pick, read at once, while the page still is as the person saw it: the queue may
+       * get to the pick only after what the person did next (a dialog closed by the next click).
+       */
+      const readPick = (request: Extract<ToolbarRequest, { kind: 'assert' }>) =>
+        readerFor()
+          .then((r) => r.assertPickAt(request.x, request.y, request.assert as AssertPickKind))
+          .catch(() => null)
+      const pickedAssertion = async (
+        request: Extract<ToolbarRequest, { kind: 'assert' }>,
+        target: Page,
+        picked: Promise<CapturedElement | null>,
+      ) => {
         typing = null
         const index = actions.length
         const before = await shotWithBytes(index, 'before').catch(() => undefined)
-        const partial = await captureAssertion(page, await readerFor(), {
-          type: 'assert',
-          kind: request.assert,
-          x: request.x,
-          y: request.y,
-        }).catch(() => null)
+        const partial = await captureAssertion(
+          page,
+          await readerFor(),
+          { type: 'assert', kind: request.assert, x: request.x, y: request.y },
+          { picked },
+        ).catch(() => null)
         if (!partial) {
           await removeShots(before?.path)
           await nothingToAssert(request, target)
@@ -1470,17 +1483,25 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           else if (request.kind === 'assert' && target === page) {
             // the pick ends its mode: a highlight still to draw is dropped
             hoverNext = null
-            if (world.isMainFrame(frame)) enqueue(() => pickedAssertion(request, target))
-            else {
+            if (world.isMainFrame(frame)) {
+              const picked = readPick(request)
+              enqueue(() => pickedAssertion(request, target, picked))
+            } else {
               // a pick in a frame below: the toolbar (in the top frame) ends its mode and waits for the editor now,
-              // before the queue gets to the pick; the point is moved into the top viewport in order, in the queue
+              // before the queue gets to the pick
               void evaluateInRecorderTop(target, markToolbarPickedInPage, request.assert).catch(() => undefined)
+              // the point moved into the top viewport and the element there read at once, as in the top frame
+              const placed = (
+                request.inFrame === undefined
+                  ? Promise.resolve(request)
+                  : pointInTopViewport(request, placeFrame, request.inFrame)
+              )
+                .then((point) => (point ? { ...request, x: point.x, y: point.y } : null))
+                .catch(() => null)
+              const picked = placed.then((inTop) => (inTop ? readPick(inTop) : null))
               enqueue(async () => {
-                const point =
-                  request.inFrame === undefined
-                    ? request
-                    : await pointInTopViewport(request, placeFrame, request.inFrame).catch(() => null)
-                if (point) await pickedAssertion({ ...request, x: point.x, y: point.y }, target)
+                const inTop = await placed
+                if (inTop) await pickedAssertion(inTop, target, picked)
                 else await nothingToAssert(request, target)
               })
             }

@@ -39,11 +39,11 @@ export interface ReplayPage {
   /**
    * Starts a step: from now the page watches what it causes (navigations, requests, dialogs, new pages).
    * `quick`: a "not found" step came before and the page has not changed since: locate once, with no settle and
-   * no second look (issue 28, root cause first). `opensNativeList`: the click only opens a `<select>`'s native
-   * list whose choice the next step makes (`opensNativeListFor`): the select is focused under the pointer instead,
-   * so no list stays drawn over the page after the choice.
+   * no second look (issue 28, root cause first). `nativeListOpen`: the last step's click opened the native list of
+   * the `<select>` this step picks in (`opensNativeListFor`): the page closes that list after the pick, as the
+   * person's pick in it did, so it does not stay drawn over the page.
    */
-  startStep(action: Action, opts?: { quick?: boolean; opensNativeList?: boolean }): ReplayPageStep
+  startStep(action: Action, opts?: { quick?: boolean; nativeListOpen?: boolean }): ReplayPageStep
   /**
    * What the page is now, as a short string that changes when the page changes (URL and a hash of the DOM); null
    * when it cannot be told. Compared after a "not found" step to give the steps after it no wait.

@@ -253,9 +253,10 @@ export async function replayOnPage(
       if (plan.quick) result.quickLocate = true
       let located: LocatedTarget | null = null
       const opensNativeList = opensNativeListFor(action, testCase.actions[index + 1])
+      const nativeListOpen = index > 0 && opensNativeListFor(testCase.actions[index - 1] as Action, action)
       const step = page.startStep(action, {
         ...(plan.quick ? { quick: true } : {}),
-        ...(opensNativeList ? { opensNativeList: true } : {}),
+        ...(nativeListOpen ? { nativeListOpen: true } : {}),
       })
       const lostBefore = page.lost()
       try {
