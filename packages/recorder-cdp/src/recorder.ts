@@ -18,6 +18,7 @@ import { type SecretFieldRef, secretFieldsOf, type ViewportBox } from './cdp-sec
 import { waitForDomQuiet } from './cdp-quiet-world'
 import { createRecorderWorld, evaluateInRecorderTop, type RecorderWorld, type WorldFrame } from './cdp-recorder-world'
 import { gotoOrExplain } from './browser'
+import { nativeListArea, opensNativeListFor } from './step-pairs'
 import { activationMove, historyMove, historyOf, navigationActivationInPage } from './history-move'
 import { type PageElementDescription, waitForFiniteAnimationsInPage } from './page-scripts'
 import { saveElementCrop } from './visual'
@@ -891,6 +892,32 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
     async listen(listenOpts = {}) {
       let queue: Promise<unknown> = Promise.resolve()
       let stopped = false
+      /**
+       * A pick in the native list the previous click opened: where the list was drawn, the screenshots show what the
+       * person's resting pointer made of the page under it (a field's hover look), which no replay repeats; those
+       * pixels are unknown in both of the pick's screenshots (`nativeListArea`), never compared.
+       */
+      const markNativeListUnknown = async (action: Action) => {
+        const box = action.identity?.boundingBox
+        const view = await evaluateInRecorderTop(
+          page,
+          () => ({ width: window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio }),
+          undefined,
+        ).catch(() => null)
+        if (!box || !view) return
+        const listed = nativeListArea(box, view.height)
+        const area = {
+          ...listed,
+          width: Math.min(listed.width, view.width - listed.x),
+          height: Math.min(listed.height, view.height - listed.y),
+        }
+        if (area.width <= 0 || area.height <= 0) return
+        const scale = (v: number) => Math.round(v * view.dpr)
+        const pixels = { x: scale(area.x), y: scale(area.y), width: scale(area.width), height: scale(area.height) }
+        const regions = { ...(action.unknownRegions ?? {}) }
+        for (const which of ['before', 'after'] as const) regions[which] = [...(regions[which] ?? []), { ...pixels }]
+        action.unknownRegions = regions
+      }
       const pushStep = (action: Action, replaced = false) => {
         actions.push(action)
         listenOpts.onStep?.({ index: actions.length - 1, action, replaced })
@@ -1233,12 +1260,14 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
               ),
             }
             const index = actions.length
+            const opener = actions[index - 1]
             const before = await frameBefore(index, buffers.get(page), event.at, null, masksAround)
             setShot(action, 'before', before)
             const elementCrop = await crop(index, before, action)
             if (elementCrop) action.elementCropPath = elementCrop
             pushStep(action)
             setShot(action, 'after', await afterShot(index, event.at ?? event.receivedAt))
+            if (opener && opensNativeListFor(opener, action)) await markNativeListUnknown(action)
             break
           }
           case 'key': {

@@ -1,3 +1,4 @@
+import { focusesFieldTypedNext, isTextField, opensNativeListFor } from './step-pairs'
 import { createHash } from 'node:crypto'
 import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -109,52 +110,6 @@ function stepDisplacement(
   const then = action.identity?.boundingBox
   if (now && then) return { x: Math.round(now.x - then.x), y: Math.round(now.y - then.y) }
   return located ? { x: 0, y: 0 } : last
-}
-
-/**
- * Whether a click opens the native list of a `<select>` whose choice the next step makes (the recorder writes a
- * person's click on a drop-down, then the option picked, as these two steps): the same element by its recorded
- * selector, XPath or box. Pure.
- */
-export function opensNativeListFor(action: Action, next: Action | undefined): boolean {
-  if (next?.actionType !== 'select' || action.actionType !== 'click') return false
-  const a = action.identity
-  const b = next.identity
-  if (a?.tagName?.toLowerCase() !== 'select' || b?.tagName?.toLowerCase() !== 'select') return false
-  return sameRecordedElement(action, next)
-}
-
-/** Input types that take typed text (a click on one only puts the caret there). */
-const TEXT_INPUT_TYPES = new Set(['', 'text', 'email', 'password', 'search', 'tel', 'url', 'number'])
-
-/** Whether an element (as recorded or as found) is a field that takes typed text: a text-like input or a textarea. */
-export function isTextField(e: { tagName?: string | null; type?: string | null } | null | undefined): boolean {
-  const tag = e?.tagName?.toLowerCase()
-  return tag === 'textarea' || (tag === 'input' && TEXT_INPUT_TYPES.has(e?.type?.toLowerCase() ?? ''))
-}
-
-/**
- * Whether a click only puts the caret into a text field that the next step types into (the recorder writes a
- * person's click into a field, then the typing, as these two steps): the same element as `opensNativeListFor` tells
- * it. A person starts typing while the field's focus ring is still fading in, so the click's recorded after-image
- * holds a moment of that transition; the typing's is the field focused and filled. Pure.
- */
-export function focusesFieldTypedNext(action: Action, next: Action | undefined): boolean {
-  if (next?.actionType !== 'type' || action.actionType !== 'click' || action.button === 'right') return false
-  if (!isTextField(action.identity) || !isTextField(next.identity)) return false
-  return sameRecordedElement(action, next)
-}
-
-/** Two steps recorded on the same element: by recorded selector, XPath or box. */
-function sameRecordedElement(action: Action, next: Action): boolean {
-  const a = action.identity
-  const b = next.identity
-  if (!a || !b) return false
-  const css = action.selectors?.css
-  if (css && css === next.selectors?.css) return true
-  if (a.xpath && a.xpath === b.xpath) return true
-  const [p, q] = [a.boundingBox, b.boundingBox]
-  return Boolean(p && q && Math.abs(p.x - q.x) < 2 && Math.abs(p.y - q.y) < 2 && Math.abs(p.width - q.width) < 2)
 }
 
 /** The name a person reads for an element: accessible name, else aria-label, label, placeholder or text. */
@@ -562,3 +517,5 @@ async function acceptanceEvidence(s: {
   }
   return entry
 }
+
+export { focusesFieldTypedNext, isTextField, opensNativeListFor } from './step-pairs'
