@@ -26,6 +26,8 @@ export const MOVED_PLACE = { x: 420, y: 200 }
 export interface Step {
   click: string
   effect?: { key: string; value: string } | 'quit'
+  /** The text the clicked item shows, when it differs from `click` ('' for an icon: no text to record). */
+  label?: string
 }
 
 export interface GameCase {
@@ -69,7 +71,9 @@ async function findWindow(display: string, title: RegExp): Promise<Box | null> {
     () => ({ stdout: '' }),
   )
   let best: Box | null = null
-  for (const m of stdout.matchAll(/^\s+(0x[0-9a-f]+) "([^"]*)": .*?(\d+)x(\d+)\+-?\d+\+-?\d+\s+\+(-?\d+)\+(-?\d+)$/gm)) {
+  for (const m of stdout.matchAll(
+    /^\s+(0x[0-9a-f]+) "([^"]*)": .*?(\d+)x(\d+)\+-?\d+\+-?\d+\s+\+(-?\d+)\+(-?\d+)$/gm,
+  )) {
     if (!title.test(m[2] as string)) continue
     const b = { id: m[1] as string, w: Number(m[3]), h: Number(m[4]), x: Number(m[5]), y: Number(m[6]) }
     if (b.w < 100 || b.h < 100) continue
@@ -213,8 +217,8 @@ const lmarbles: GameDef = {
         { click: 'Options' },
         { click: 'Audio' },
         { click: 'Sound:', effect: { key: 'sound', value: '0' } },
-        { click: 'Back (audio)' },
-        { click: 'Back (options)' },
+        { click: 'Back (audio)', label: 'Back' },
+        { click: 'Back (options)', label: 'Back' },
         { click: 'Quit', effect: 'quit' },
       ],
     },
@@ -253,7 +257,7 @@ const gnomeMines: GameDef = {
         { click: '16 × 16', effect: { key: 'mode', value: '1' } },
         { click: 'Change Difficulty' },
         { click: '30 × 16', effect: { key: 'mode', value: '2' } },
-        { click: 'Close', effect: 'quit' },
+        { click: 'Close', effect: 'quit', label: '' },
       ],
     },
   ],
@@ -291,7 +295,7 @@ const iagno: GameDef = {
         { click: 'Reverse Reversi', effect: { key: 'type', value: 'reverse' } },
         { click: 'Difficulty' },
         { click: 'Hard', effect: { key: 'computer-level', value: '3' } },
-        { click: 'Close', effect: 'quit' },
+        { click: 'Close', effect: 'quit', label: '' },
       ],
     },
   ],

@@ -9,7 +9,7 @@
 //     [--json rows.json] [--no-analyze] [--approaches ours,coords,template]
 //   node --import tsx bench/games/run.ts --from rows.json[,more.json]   (the tables of earlier runs)
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
@@ -105,12 +105,35 @@ function perGame(rows: Row[]): string {
   return lines.join('\n')
 }
 
+function labelTable(labels: LabelRow[]): string {
+  if (!labels.length) return ''
+  const lines = [
+    "| game | recorded labels right | wrong (another item's text) | none trusted |",
+    '| --- | --- | --- | --- |',
+  ]
+  for (const program of [...new Set(labels.map((r) => r.program))]) {
+    const ls = labels.filter((r) => r.program === program)
+    const n = (o: LabelRow['outcome']) => pct(ls.filter((r) => r.outcome === o).length, ls.length)
+    lines.push(`| ${program} | ${n('right')} | ${n('wrong')} | ${n('none')} |`)
+  }
+  const wrong = labels
+    .filter((r) => r.outcome === 'wrong')
+    .map((r) => `${r.program}#${r.step} "${r.expected}" → "${r.recorded}"`)
+  return `${lines.join('\n')}${wrong.length ? `\n\nwrong labels: ${wrong.join('; ')}` : ''}`
+}
+
 const from = arg('--from')
 if (from) {
   const earlier: Row[] = from.split(',').flatMap((f) => JSON.parse(readFileSync(f, 'utf8')) as Row[])
   console.log(summary(earlier))
   console.log()
   console.log(perGame(earlier))
+  const labelFiles = from.split(',').map((f) => f.replace(/(\.json)?$/, '.labels.json'))
+  const labels = labelFiles
+    .filter((f) => existsSync(f))
+    .flatMap((f) => JSON.parse(readFileSync(f, 'utf8')) as LabelRow[])
+  console.log()
+  console.log(labelTable(labels))
   process.exit(0)
 }
 
@@ -139,7 +162,9 @@ function judgeRun(c: GameCase, truth: GameTruth, acted: boolean[], variant: Vari
   for (let i = c.steps.length - 1; i >= 0; i--) {
     if (proven[i] === undefined) proven[i] = i + 1 < c.steps.length ? (proven[i + 1] as boolean) : true
   }
-  return c.steps.map((_, i) => (!acted[i] ? 'refused' : proven[i] && acted.slice(0, i).every(Boolean) ? 'right' : 'wrong'))
+  return c.steps.map((_, i) =>
+    !acted[i] ? 'refused' : proven[i] && acted.slice(0, i).every(Boolean) ? 'right' : 'wrong',
+  )
 }
 
 const xvfb = await startXvfb({ width: 1280, height: 800 })
@@ -148,6 +173,29 @@ const env = { ...process.env, DISPLAY: xvfb.display, QA_VISION: 'ocr', NO_COLOR:
 const xdo = (...args: string[]) => run('xdotool', args, { env })
 const workDir = mkdtempSync(join(tmpdir(), 'qa-games-'))
 const rows: Row[] = []
+/** Per recorded click: the label the recording stored for it against the text of the item the person clicked. */
+interface LabelRow {
+  program: string
+  caseId: string
+  step: number
+  expected: string
+  recorded: string | null
+  outcome: 'right' | 'wrong' | 'none'
+}
+const labelRows: LabelRow[] = []
+const norm = (t: string) =>
+  t
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+/** A label is right when it is the item's text or one of its words (OCR reads "Sound:" of "Sound:  On" as a word). */
+function labelOutcome(expected: string, recorded: string | null): LabelRow['outcome'] {
+  if (!recorded || !norm(recorded)) return 'none'
+  const e = norm(expected)
+  const r = norm(recorded)
+  return e === r || (r.length >= 2 && e.split(' ').includes(r)) || (e.length >= 2 && r.includes(e)) ? 'right' : 'wrong'
+}
 
 /** Clicks as a person does: moves onto the target, rests on it (the item lights up), clicks. */
 async function personClick(p: { x: number; y: number }) {
@@ -208,6 +256,21 @@ async function recordCase(game: Game, c: GameCase): Promise<string> {
   const tc = JSON.parse(readFileSync(caseFile, 'utf8'))
   if (tc.actions.length !== c.steps.length)
     throw new Error(`${game.id}/${c.id}: recorded ${tc.actions.length} actions for ${c.steps.length} steps`)
+  c.steps.forEach((step, i) => {
+    const expected = step.label ?? step.click
+    if (!expected) return
+    const t = tc.actions[i]?.semantic_info?.target_element
+    // a label under the trusted score is kept as low-confidence and never shown as what was clicked
+    const trusted = t?.text && (typeof t.confidence !== 'number' || t.confidence >= 0.6) ? (t.text as string) : null
+    labelRows.push({
+      program: game.id,
+      caseId: c.id,
+      step: i,
+      expected,
+      recorded: trusted,
+      outcome: labelOutcome(expected, trusted),
+    })
+  })
   return caseFile
 }
 
@@ -235,7 +298,11 @@ async function replayOurs(game: Game, c: GameCase, caseFile: string, variant: Va
       outcome,
       verdictPass: acted[i] === true && verification?.finalResult !== 'fail',
       achieved: outcome === 'right',
-      how: res ? (res.success ? `${res.method} ${res.recordedName ?? ''}→${res.foundName ?? ''}` : res.errorMessage.slice(0, 100)) : 'not run',
+      how: res
+        ? res.success
+          ? `${res.method} ${res.recordedName ?? ''}→${res.foundName ?? ''}`
+          : res.errorMessage.slice(0, 100)
+        : 'not run',
     })
   })
 }
@@ -291,7 +358,10 @@ try {
           if (a === 'ours') await replayOurs(game, c, caseFile, variant)
           else await replayBaseline(game, c, caseFile, variant, a)
         }
-        if (jsonOut) writeFileSync(jsonOut, JSON.stringify(rows, null, 2))
+        if (jsonOut) {
+          writeFileSync(jsonOut, JSON.stringify(rows, null, 2))
+          writeFileSync(jsonOut.replace(/(\.json)?$/, '.labels.json'), JSON.stringify(labelRows, null, 2))
+        }
       }
       const mine = rows.filter((r) => r.program === game.id && r.caseId === c.id && r.approach === 'ours')
       const notes = mine
@@ -308,6 +378,8 @@ try {
   console.log(summary(rows))
   console.log()
   console.log(perGame(rows))
+  console.log()
+  console.log(labelTable(labelRows))
 } finally {
   await closeNut()
   await xvfb.stop({ deferToExit: true })

@@ -20,7 +20,7 @@ import { createFrameRing, ringCapacityFor, type TimedFrame } from './frame-ring'
 import { type InputEvent, nowMs } from './input-event'
 import type { InputSource, ScreenCapture } from './ports'
 import { acceptsInput, assertRecorderTransition, type RecorderState } from './recorder-state'
-import { analyzeClick, type ElementAnalyzer } from './semantic-info'
+import { analyzeClick, type ElementAnalyzer, pickClickLabel } from './semantic-info'
 
 export interface DesktopRecorderOptions {
   input: InputSource
@@ -322,8 +322,16 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
           action.enrichmentStatus = 'pending'
           const analyzer = opts.analyzer
           if (analyzer) {
+            const unhovered = p.unhovered && p.unhovered.seq !== before.seq ? p.unhovered : null
             queue.push(async () => {
-              const r = await analyzeClick(analyzer, beforeShot.png, raw.x, raw.y, transition)
+              // both looks (issue 30): the item at rest, before the pointer came, and as it was pressed (lit up,
+              // glowing, recoloured); a label is the clicked item's only when the reads agree, or one of them
+              // lies on the click's own line
+              const pressed = await analyzeClick(analyzer, beforeShot.png, raw.x, raw.y, transition)
+              const atRest = unhovered
+                ? await analyzeClick(analyzer, await encodePng(unhovered.frame), raw.x, raw.y, transition)
+                : null
+              const r = atRest ? pickClickLabel(atRest, pressed, raw.y) : pressed
               if (r.semanticInfo) {
                 action.semanticInfo = r.semanticInfo
                 const t = r.semanticInfo.targetElement
