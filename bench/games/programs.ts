@@ -152,6 +152,8 @@ const lbreakout2: GameDef = {
     Graphics: [181, 355],
     'Sound:': [93, 329],
     'Speech:': [96, 346],
+    /** The value "On" of the Speech row: clicking it toggles the row, and the text clicked is what changes. */
+    'Speech value': [285, 346],
     Back: [181, 397],
     Quit: [181, 457],
   },
@@ -176,7 +178,9 @@ const lbreakout2: GameDef = {
       id: 'audio-speech-off',
       steps: [
         { click: 'Audio' },
-        { click: 'Speech:', effect: { key: 'speech', value: '0' } },
+        // clicked on the value, as a person often does: the recorded label must be the row's ("Speech:"), not
+        // the value the click changes ("On")
+        { click: 'Speech value', effect: { key: 'speech', value: '0' }, label: 'Speech:' },
         { click: 'Back' },
         { click: 'Quit', effect: 'quit' },
       ],

@@ -20,7 +20,13 @@ import { createFrameRing, ringCapacityFor, type TimedFrame } from './frame-ring'
 import { type InputEvent, nowMs } from './input-event'
 import type { InputSource, ScreenCapture } from './ports'
 import { acceptsInput, assertRecorderTransition, type RecorderState } from './recorder-state'
-import { analyzeClick, type ElementAnalyzer, pickClickLabel } from './semantic-info'
+import {
+  analyzeClick,
+  clickChangedOnlyItsLabel,
+  type ElementAnalyzer,
+  pickClickLabel,
+  rowLabelOfToggle,
+} from './semantic-info'
 
 export interface DesktopRecorderOptions {
   input: InputSource
@@ -331,7 +337,30 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
               const atRest = unhovered
                 ? await analyzeClick(analyzer, await encodePng(unhovered.frame), raw.x, raw.y, transition)
                 : null
-              const r = atRest ? pickClickLabel(atRest, pressed, raw.y) : pressed
+              let r = atRest ? pickClickLabel(atRest, pressed, raw.y) : pressed
+              // a toggle's value read as the label, and the click changed only that value: its row's label
+              const value = r.semanticInfo?.targetElement
+              if (
+                value?.text &&
+                value.boundingBox &&
+                clickChangedOnlyItsLabel(value.boundingBox, before.frame, after.frame)
+              ) {
+                const row = await rowLabelOfToggle(
+                  analyzer,
+                  beforeShot.png,
+                  raw.y,
+                  value.boundingBox,
+                  value.text,
+                  before.frame,
+                  after.frame,
+                  transition,
+                )
+                const rowTarget = row?.semanticInfo?.targetElement
+                if (row?.semanticInfo && rowTarget) {
+                  rowTarget.description = `the row's label; the click changed its value "${value.text}"`
+                  r = row
+                }
+              }
               if (r.semanticInfo) {
                 action.semanticInfo = r.semanticInfo
                 const t = r.semanticInfo.targetElement
