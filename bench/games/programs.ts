@@ -54,6 +54,8 @@ export interface Game {
   /** Variants the game can show (unchanged, moved and removal are always there). */
   variants: Variant[]
   cases: GameCase[]
+  /** Targets also shown by the removal's game: not judged on the removal. */
+  removalKeeps: string[]
   launch(variant: Variant, display: string, workDir: string): Promise<Running>
 }
 
@@ -98,8 +100,13 @@ interface GameDef {
   title: RegExp
   variants: Variant[]
   cases: GameCase[]
-  /** The game run instead for the removal variant: none of the cases' targets is on its screen. */
+  /**
+   * The game run instead for the removal variant, chosen so that the cases' targets are not on its screens (another
+   * game of another toolkit: LBreakout2 and LMarbles share items, Iagno shows "Easy" and "Hard" like KMines).
+   */
   removal: () => GameDef
+  /** Targets that the removal's game shows too (its own "Quit"): their steps are not judged on the removal. */
+  removalKeeps?: string[]
   command(variant: Variant): { file: string; args: string[]; env: NodeJS.ProcessEnv }
   /** Window-relative centre of each target, as the game shows them at its own size. */
   targets: Record<string, [number, number]>
@@ -145,7 +152,7 @@ const lbreakout2: GameDef = {
   source: 'lbreakout2: /usr/games/lbreakout2 (640×480 window)',
   title: /^LBreakout2$/,
   variants: ['unchanged', 'moved', 'removal'],
-  removal: () => lmarbles,
+  removal: () => gnomeMines,
   command: () => ({ file: '/usr/games/lbreakout2', args: [], env: { SDL_AUDIODRIVER: 'dummy' } }),
   targets: {
     Audio: [181, 372],
@@ -198,7 +205,7 @@ const lmarbles: GameDef = {
   source: 'lmarbles: /usr/games/lmarbles (512×384 window)',
   title: /^LMarbles/,
   variants: ['unchanged', 'moved', 'removal'],
-  removal: () => lbreakout2,
+  removal: () => iagno,
   command: () => ({ file: '/usr/games/lmarbles', args: [], env: { SDL_AUDIODRIVER: 'dummy' } }),
   targets: {
     Options: [255, 291],
@@ -236,7 +243,7 @@ const gnomeMines: GameDef = {
   source: 'gnome-mines: /usr/games/gnome-mines (GSETTINGS_BACKEND=keyfile)',
   title: /^(Mines|Minen)$/,
   variants: ['unchanged', 'moved', 'size', 'theme', 'language', 'removal'],
-  removal: () => iagno,
+  removal: () => kmines,
   size: { w: 800, h: 560 },
   command: (variant) => ({
     file: '/usr/games/gnome-mines',
@@ -274,7 +281,7 @@ const iagno: GameDef = {
   source: 'iagno: /usr/games/iagno (GSETTINGS_BACKEND=keyfile)',
   title: /^(Reversi)$/,
   variants: ['unchanged', 'moved', 'size', 'theme', 'language', 'removal'],
-  removal: () => gnomeMines,
+  removal: () => lbreakout2,
   size: { w: 720, h: 680 },
   command: (variant) => ({
     file: '/usr/games/iagno',
@@ -312,7 +319,8 @@ const kmines: GameDef = {
   source: 'kmines: /usr/games/kmines under dbus-run-session (settings in ~/.config/kminesrc)',
   title: /^KMines$/,
   variants: ['unchanged', 'moved', 'size', 'theme', 'language', 'removal'],
-  removal: () => flsudoku,
+  removal: () => lbreakout2,
+  removalKeeps: ['Quit'],
   size: { w: 700, h: 440 },
   command: (variant) => ({
     file: 'dbus-run-session',
@@ -353,7 +361,7 @@ const flsudoku: GameDef = {
   source: 'fltk1.3-games: /usr/games/flsudoku (preferences in ~/.fltk/fltk.org/sudoku.prefs)',
   title: /^Sudoku - /,
   variants: ['unchanged', 'moved', 'size', 'theme', 'removal'],
-  removal: () => kmines,
+  removal: () => gnomeMines,
   command: (variant) => ({
     file: '/usr/games/flsudoku',
     args: [
@@ -448,5 +456,6 @@ export const GAMES: Game[] = DEFS.map((d) => ({
   source: d.source,
   variants: d.variants,
   cases: d.cases,
+  removalKeeps: d.removalKeeps ?? [],
   launch: launcher(d),
 }))

@@ -287,6 +287,7 @@ async function replayOurs(game: Game, c: GameCase, caseFile: string, variant: Va
   const results = report.replayResults ?? []
   const acted = c.steps.map((_, i) => results[i]?.success === true)
   judgeRun(c, truth, acted, variant).forEach((outcome, i) => {
+    if (variant === 'removal' && game.removalKeeps.includes((c.steps[i] as GameCase['steps'][number]).click)) return
     const verification = report.verificationResults[i]
     const res = results[i]
     rows.push({
@@ -335,6 +336,7 @@ async function replayBaseline(game: Game, c: GameCase, caseFile: string, variant
   }
   const truth = await app.finish()
   judgeRun(c, truth, acted, variant).forEach((outcome, i) => {
+    if (variant === 'removal' && game.removalKeeps.includes((c.steps[i] as GameCase['steps'][number]).click)) return
     rows.push({
       program: game.id,
       caseId: c.id,
