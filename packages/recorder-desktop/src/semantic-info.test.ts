@@ -69,6 +69,14 @@ describe('clickChangedOnlyItsLabel (a toggle whose value is what the click chang
     expect(changedBox(before, after)).toEqual({ x: 166, y: 20, width: 6, height: 12 })
     expect(clickChangedOnlyItsLabel(value, before, after)).toBe(true)
   })
+  it('LBreakout2\'s Speech value, "On" (14×9) right-aligned, became "Off", 15 px wider to the left: true', () => {
+    const on = { x: 338, y: 392, width: 14, height: 9 }
+    const before = { ...frameWith(), width: 400, height: 420, data: new Uint8Array(400 * 420 * 4) }
+    const after = { ...before, data: new Uint8Array(before.data) }
+    for (let y = 390; y < 401; y++) after.data.fill(200, (y * 400 + 323) * 4, (y * 400 + 352) * 4)
+    expect(changedBox(before, after)).toEqual({ x: 323, y: 390, width: 29, height: 11 })
+    expect(clickChangedOnlyItsLabel(on, before, after)).toBe(true)
+  })
   it('a submenu replaced the screen around it, or nothing changed: false', () => {
     const before = frameWith(label, value)
     expect(clickChangedOnlyItsLabel(value, before, frameWith({ x: 10, y: 40, width: 100, height: 12 }))).toBe(false)

@@ -128,17 +128,20 @@ export function changedBox(a: RgbaFrame, b: RgbaFrame): BoundingBox | null {
 /**
  * A click whose only effect was to change the text it was read on (a toggle's value, "On" → "Off", a choice
  * cycling through its values): that text is what the click changes, not what it means. True when every pixel that
- * changed lies within the label's box grown by its height. Pure.
+ * changed lies within the label's box grown by its height up and down and by its width (at least two heights)
+ * sideways. Pure.
  */
 export function clickChangedOnlyItsLabel(label: BoundingBox, before: RgbaFrame, after: RgbaFrame): boolean {
   const changed = changedBox(before, after)
   if (!changed) return false
-  const m = Math.max(4, label.height)
+  // a value's text grows or shrinks sideways ("On" → "Off", "8" → "10"), within its own line
+  const my = Math.max(4, label.height)
+  const mx = Math.max(2 * label.height, label.width)
   return (
-    changed.x >= label.x - m &&
-    changed.y >= label.y - m &&
-    changed.x + changed.width <= label.x + label.width + m &&
-    changed.y + changed.height <= label.y + label.height + m
+    changed.x >= label.x - mx &&
+    changed.y >= label.y - my &&
+    changed.x + changed.width <= label.x + label.width + mx &&
+    changed.y + changed.height <= label.y + label.height + my
   )
 }
 
