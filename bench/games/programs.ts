@@ -215,7 +215,7 @@ const lmarbles: GameDef = {
     'Back (options)': [255, 314],
     Quit: [255, 306],
   },
-  settings(home) {
+  settings(home): Record<string, string> {
     const file = join(home, '.lgames/lmarbles.conf')
     if (!existsSync(file)) return {}
     const f = readFileSync(file, 'latin1').split(';')
@@ -395,7 +395,13 @@ function launcher(def: GameDef): Game['launch'] {
     const home = mkdtempSync(join(workDir, `${shown.id}-home-`))
     mkdirSync(join(home, '.config'), { recursive: true })
     const { file, args, env } = shown.command(variant)
-    const childEnv = { ...process.env, DISPLAY: display, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ...env }
+    const childEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      DISPLAY: display,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      ...env,
+    }
     delete childEnv.XDG_RUNTIME_DIR
     const child = spawn(file, args, { env: childEnv, stdio: 'ignore' })
     const exited = new Promise<void>((r) => child.once('exit', () => r()))
