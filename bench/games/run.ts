@@ -183,10 +183,12 @@ interface LabelRow {
   outcome: 'right' | 'wrong' | 'none'
 }
 const labelRows: LabelRow[] = []
+// the multiplication sign of "16 × 16" is read as the letter x by OCR: both stand for the same label
 const norm = (t: string) =>
   t
     .normalize('NFKC')
     .toLowerCase()
+    .replace(/×/g, 'x')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim()
 /** A label is right when it is the item's text or one of its words (OCR reads "Sound:" of "Sound:  On" as a word). */
