@@ -140,8 +140,8 @@ if (from) {
 /**
  * Judges a run from what the game wrote. A step with an effect is right when it was clicked and the game's
  * settings reached the value (after the previous effect), or the game quit by itself; a step without one (a menu
- * opened) is right when the next effect happened, which only the screen it opened offers. `acted[i]`: the replayer
- * clicked at step i.
+ * opened) is right when the next step was clicked and right, which only the screen it opened offers. `acted[i]`:
+ * the replayer clicked at step i.
  */
 function judgeRun(c: GameCase, truth: GameTruth, acted: boolean[], variant: Variant): Outcome[] {
   if (variant === 'removal') return c.steps.map((_, i) => (acted[i] ? 'wrong' : 'refused'))
@@ -158,13 +158,14 @@ function judgeRun(c: GameCase, truth: GameTruth, acted: boolean[], variant: Vari
     proven[i] = at >= 0
     if (at >= 0) from = at
   })
-  // a step without an effect is proven by the next step that has one
+  // a step without an effect is proven by the next step, when that one was clicked and proven (the screen the
+  // step opened offered it); a step with an effect of its own is proven by it alone (a close button clicked after
+  // steps that were refused still quits the game)
   for (let i = c.steps.length - 1; i >= 0; i--) {
-    if (proven[i] === undefined) proven[i] = i + 1 < c.steps.length ? (proven[i + 1] as boolean) : true
+    if (proven[i] === undefined)
+      proven[i] = i + 1 < c.steps.length ? acted[i + 1] === true && (proven[i + 1] as boolean) : true
   }
-  return c.steps.map((_, i) =>
-    !acted[i] ? 'refused' : proven[i] && acted.slice(0, i).every(Boolean) ? 'right' : 'wrong',
-  )
+  return c.steps.map((_, i) => (!acted[i] ? 'refused' : proven[i] ? 'right' : 'wrong'))
 }
 
 const xvfb = await startXvfb({ width: 1280, height: 800 })
