@@ -129,9 +129,11 @@ if (from) {
   console.log()
   console.log(perGame(earlier))
   const labelFiles = from.split(',').map((f) => f.replace(/(\.json)?$/, '.labels.json'))
+  // judged again with this file's rule (what counts as the item's text)
   const labels = labelFiles
     .filter((f) => existsSync(f))
     .flatMap((f) => JSON.parse(readFileSync(f, 'utf8')) as LabelRow[])
+    .map((l) => ({ ...l, outcome: labelOutcome(l.expected, l.recorded) }))
   console.log()
   console.log(labelTable(labels))
   process.exit(0)
@@ -185,13 +187,14 @@ interface LabelRow {
 }
 const labelRows: LabelRow[] = []
 // the multiplication sign of "16 × 16" is read as the letter x by OCR: both stand for the same label
-const norm = (t: string) =>
-  t
+function norm(t: string): string {
+  return t
     .normalize('NFKC')
     .toLowerCase()
     .replace(/×/g, 'x')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim()
+}
 /** A label is right when it is the item's text or one of its words (OCR reads "Sound:" of "Sound:  On" as a word). */
 function labelOutcome(expected: string, recorded: string | null): LabelRow['outcome'] {
   if (!recorded || !norm(recorded)) return 'none'
