@@ -6,12 +6,13 @@
 #                                 desktop e2e), xclip (Hangul typed by clipboard paste), Redis (queue),
 #                                 Tesseract English/Korean data, a CJK font (Hangul), and the real Debian programs
 #                                 of bench/desktop-real (Tk's demos, zenity for GTK 3, kdialog for Qt 5, FLTK's sudoku; xmessage
-#                                 comes with x11-utils)
+#                                 comes with x11-utils) and the games of bench/games (LBreakout2 and LMarbles on SDL 1.2,
+#                                 GNOME Mines and Iagno on GTK 3, KMines on Qt 5 under dbus-run-session)
 set -eu
 profile=${1:-test}
 case "$profile" in
   demo) packages="chromium fonts-noto-cjk" ;;
-  test) packages="chromium xvfb xauth xdotool x11-utils tk xclip redis-server tesseract-ocr-eng tesseract-ocr-kor fonts-noto-cjk tk8.6-doc zenity kdialog fltk1.3-games" ;;
+  test) packages="chromium xvfb xauth xdotool x11-utils tk xclip redis-server tesseract-ocr-eng tesseract-ocr-kor fonts-noto-cjk tk8.6-doc zenity kdialog fltk1.3-games lbreakout2 lmarbles gnome-mines iagno kmines dbus-daemon" ;;
   *) echo "usage: $0 demo|test" >&2; exit 2 ;;
 esac
 

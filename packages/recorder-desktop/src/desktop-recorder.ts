@@ -20,7 +20,13 @@ import { createFrameRing, ringCapacityFor, type TimedFrame } from './frame-ring'
 import { type InputEvent, nowMs } from './input-event'
 import type { InputSource, ScreenCapture } from './ports'
 import { acceptsInput, assertRecorderTransition, type RecorderState } from './recorder-state'
-import { analyzeClick, type ElementAnalyzer } from './semantic-info'
+import {
+  analyzeClick,
+  clickChangedOnlyItsLabel,
+  type ElementAnalyzer,
+  pickClickLabel,
+  rowLabelOfToggle,
+} from './semantic-info'
 
 export interface DesktopRecorderOptions {
   input: InputSource
@@ -322,8 +328,39 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
           action.enrichmentStatus = 'pending'
           const analyzer = opts.analyzer
           if (analyzer) {
+            const unhovered = p.unhovered && p.unhovered.seq !== before.seq ? p.unhovered : null
             queue.push(async () => {
-              const r = await analyzeClick(analyzer, beforeShot.png, raw.x, raw.y, transition)
+              // both looks (issue 30): the item at rest, before the pointer came, and as it was pressed (lit up,
+              // glowing, recoloured); a label is the clicked item's only when the reads agree, or one of them
+              // lies on the click's own line
+              const pressed = await analyzeClick(analyzer, beforeShot.png, raw.x, raw.y, transition)
+              const atRest = unhovered
+                ? await analyzeClick(analyzer, await encodePng(unhovered.frame), raw.x, raw.y, transition)
+                : null
+              let r = atRest ? pickClickLabel(atRest, pressed, raw.y) : pressed
+              // a toggle's value read as the label, and the click changed only that value: its row's label
+              const value = r.semanticInfo?.targetElement
+              if (
+                value?.text &&
+                value.boundingBox &&
+                clickChangedOnlyItsLabel(value.boundingBox, before.frame, after.frame)
+              ) {
+                const row = await rowLabelOfToggle(
+                  analyzer,
+                  beforeShot.png,
+                  raw.y,
+                  value.boundingBox,
+                  value.text,
+                  before.frame,
+                  after.frame,
+                  transition,
+                )
+                const rowTarget = row?.semanticInfo?.targetElement
+                if (row?.semanticInfo && rowTarget) {
+                  rowTarget.description = `the row's label; the click changed its value "${value.text}"`
+                  r = row
+                }
+              }
               if (r.semanticInfo) {
                 action.semanticInfo = r.semanticInfo
                 const t = r.semanticInfo.targetElement

@@ -29,7 +29,7 @@ export {
 } from './memory-screen'
 export { assertDisplay, assertRecordExtension, hasRecordExtension, parseDisplay } from './display'
 export { type BackgroundQueue, createBackgroundQueue } from './background-queue'
-export { analyzeClick, type ElementAnalyzer, toSemanticInfo } from './semantic-info'
+export { analyzeClick, type ElementAnalyzer, pickClickLabel, toSemanticInfo } from './semantic-info'
 export {
   createDesktopRecorder,
   type DesktopRecorder,

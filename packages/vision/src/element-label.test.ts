@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
-import { labelPlausibility, pickElementLabel, TRUSTED_LABEL_SCORE } from './element-label'
+import { labelPlausibility, lineNearness, pickElementLabel, TRUSTED_LABEL_SCORE } from './element-label'
 import type { UiElement } from './types'
 
 const word = (text: string, x: number, y: number, confidence: number, width = 30, height = 16): UiElement => ({
@@ -48,6 +48,33 @@ describe('pickElementLabel (words inside or overlapping the element)', () => {
     expect(low?.score).toBeLessThan(TRUSTED_LABEL_SCORE)
     const garbage = pickElementLabel([word('Lolo Jefe]', 70, 92, 0.9, 60)], 100, 100)
     expect(garbage?.score).toBeLessThan(TRUSTED_LABEL_SCORE)
+  })
+  // the words Tesseract read on LBreakout2's main menu (SDL 1.2, bitmap font on bricks) with the pointer resting on
+  // "Audio": drawn larger and white, it is read at 0.82 while "Graphics" above it, 21 px higher, reads at 0.95 and
+  // overlaps the 40 px element box by 10 of its 11 px; the old score took "Graphics" (issue 30)
+  const menu = [
+    word('Controls', 211, 384, 0.84, 62, 9),
+    word('Graphics', 211, 401, 0.95, 62, 11),
+    word('Audio', 217, 416, 0.82, 49, 11),
+    word('Advanced', 179, 435, 0.93, 62, 9),
+  ]
+  it('a menu item under the point wins over its better-read neighbour one line above', () => {
+    const got = pickElementLabel(menu, 241, 422)
+    expect(got?.element.text).toBe('Audio')
+    expect(got?.score).toBeGreaterThanOrEqual(TRUSTED_LABEL_SCORE)
+  })
+  it('the item under the point unread: the neighbour is at most a low-confidence label, never a trusted one', () => {
+    const got = pickElementLabel(
+      menu.filter((w) => w.text !== 'Audio'),
+      241,
+      422,
+    )
+    expect(got === null || got.score < TRUSTED_LABEL_SCORE).toBe(true)
+  })
+  it('a click between two words of one line, or a pixel off the text, keeps the full score', () => {
+    expect(lineNearness({ x: 0, y: 100, width: 40, height: 12 }, 106)).toBe(1)
+    expect(lineNearness({ x: 0, y: 100, width: 40, height: 12 }, 113)).toBe(1)
+    expect(lineNearness({ x: 0, y: 100, width: 40, height: 12 }, 124)).toBeLessThan(0.6)
   })
   it('a word half outside the element counts for the half inside', () => {
     const half = pickElementLabel([word('Open', 140, 92, 1, 16)], 100, 100, {

@@ -65,10 +65,12 @@ export function labelPlausibility(text: string | null | undefined): number {
 
 export interface LabelCandidate {
   element: UiElement
-  /** OCR confidence × plausibility × how much of the word lies in the element's box. */
+  /** OCR confidence × plausibility × how much of the word lies in the element's box × its nearness to the point. */
   score: number
   plausibility: number
   overlap: number
+  /** 1 for a word on the click's own line, less the farther its line is above or below the point. */
+  nearness: number
 }
 
 export interface PickLabelOptions {
@@ -86,9 +88,23 @@ function overlapShare(w: UiElement['boundingBox'], b: NonNullable<PickLabelOptio
 }
 
 /**
+ * How near a word's line is to the point, 0–1 (issue 30): 1 when the point is within the word's height (a 2 px
+ * margin, the gap between lines of a tight menu), falling to 0 at one of the word's heights above or below. Menu
+ * items stacked 17 px apart all overlap a 40 px element box; the one under the pointer, drawn highlighted and read
+ * less surely, must still win over its neighbour. Only the vertical distance counts: a click lands anywhere along
+ * a label's line, often between its words. Pure.
+ */
+export function lineNearness(w: UiElement['boundingBox'], y: number): number {
+  const gap = Math.max(0, w.y - y, y - (w.y + w.height)) - 2
+  if (gap <= 0) return 1
+  return Math.max(0, 1 - gap / Math.max(8, w.height))
+}
+
+/**
  * The label of the element at (x, y) from OCR words (issue 14 Build 5): only words inside or overlapping the
  * element's box count (never the nearest word of another element), each scored OCR confidence × plausibility ×
- * the share of the word inside the box; the best is returned with its score (null when no word overlaps).
+ * the share of the word inside the box × the nearness of its line to the point (a neighbouring menu item's label
+ * loses to the one under the point); the best is returned with its score (null when no word overlaps).
  * Callers store a label under TRUSTED_LABEL_SCORE as low-confidence. Pure.
  */
 export function pickElementLabel(
@@ -105,8 +121,10 @@ export function pickElementLabel(
     if (overlap <= 0) continue
     const plausibility = labelPlausibility(element.text)
     const confidence = typeof element.confidence === 'number' ? element.confidence : 0.5
-    const score = confidence * plausibility * overlap
-    if (!best || score > best.score) best = { element, score, plausibility, overlap }
+    const nearness = lineNearness(element.boundingBox, y)
+    if (nearness <= 0) continue
+    const score = confidence * plausibility * overlap * nearness
+    if (!best || score > best.score) best = { element, score, plausibility, overlap, nearness }
   }
   return best
 }

@@ -34,6 +34,7 @@ export { extractJson, tryExtractJson } from './extract-json'
 export { findElementAtPosition, distanceToElement } from './find-element-at-position'
 export {
   labelPlausibility,
+  lineNearness,
   pickElementLabel,
   TRUSTED_LABEL_SCORE,
   type LabelCandidate,
