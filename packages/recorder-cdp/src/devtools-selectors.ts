@@ -212,7 +212,7 @@ function resolveInPage(args: { groups: DevtoolsSelectorPart[][]; ariaKey: string
         // Puppeteer applies a selector that does not start with a type (`#id`, `.c`, `[a]`) to an element root
         // itself (an entry after a host without a shadow root)
         const parent = root instanceof Element ? root.parentElement : null
-        if (parent && !/^([-\w*]|[^\x00-\x7f])/.test(part.body)) {
+        if (parent && !/^[-\w*\u0080-\uffff]/.test(part.body)) {
           const index = Array.from(parent.children).indexOf(root as Element) + 1
           return Array.from(parent.querySelectorAll(`:scope>:nth-child(${index})${part.body}`))
         }

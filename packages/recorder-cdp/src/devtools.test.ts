@@ -12,6 +12,7 @@ import {
   identityFromDevtoolsSelectors,
   importDevtoolsRecording,
 } from './devtools'
+import { waitForElementExpression } from './devtools-assertions'
 import { WebError } from './errors'
 
 const fixture = (name: string): unknown =>
@@ -792,7 +793,7 @@ describe('assertions through DevTools recordings', () => {
     ])
   })
 
-  it('a waitForElement with what we cannot check fails its step, never imported as a weaker assertion', () => {
+  it('a waitForElement no typed assertion says is checked as the reference checks it (an in-page expression); with aria/ it fails its step', () => {
     const { testCase, warnings } = importDevtoolsRecording(
       {
         title: 't',
@@ -802,27 +803,52 @@ describe('assertions through DevTools recordings', () => {
           { type: 'waitForElement', selectors: ['#a'], visible: false, properties: { value: 'x' } },
           { type: 'waitForElement', selectors: ['#a'], visible: false },
           { type: 'waitForElement', selectors: ['#a'], visible: false, operator: '<=', count: 2 },
+          { type: 'waitForElement', selectors: [['aria/Menu']], attributes: { 'data-state': 'open' } },
         ],
       },
       { now: NOW },
     )
     expect(testCase.actions.map((a) => devtoolsReplayPlan(a)?.unsupported ?? null)).toEqual([
+      null,
+      null,
+      null,
+      null,
       'waiting for element attributes has no equivalent',
-      'waiting until elements lack properties has no equivalent',
-      null,
-      null,
     ])
+    expect(testCase.actions.slice(0, 2).map((a) => a.assertion?.kind)).toEqual(['expression', 'expression'])
     // visible: false waits until the count condition no longer holds (DevTools counts matches, shown or not)
-    expect(testCase.actions.slice(2).map((a) => a.assertion)).toEqual([
+    expect(testCase.actions.slice(2, 4).map((a) => a.assertion)).toEqual([
       { kind: 'count', op: 'at_most', expected: 0 },
       { kind: 'count', op: 'at_least', expected: 3 },
     ])
     expect(warnings).toEqual([
       expect.stringMatching(
-        /^steps\[1\] \(waitForElement\): waiting for element attributes has no equivalent; the step fails on replay/,
+        /^steps\[5\] \(waitForElement\): waiting for element attributes has no equivalent; the step fails on replay/,
       ),
-      expect.stringMatching(/^steps\[2\] \(waitForElement\): waiting until elements lack properties/),
     ])
+  })
+
+  it('the waitForElement expression checks what the reference checks (count, attributes, properties, visible: false)', () => {
+    const expr = (step: Partial<DevtoolsStep>) =>
+      waitForElementExpression({ type: 'waitForElement', selectors: [['#nothing'], ['.item']], ...step }) as string
+    // evaluated against a fake document of two .item elements (the first group names none, so the second counts)
+    const items = [
+      { getAttribute: (k: string) => (k === 'data-state' ? 'open' : null), value: 'x' },
+      { getAttribute: (k: string) => (k === 'data-state' ? 'open' : null), value: 'y' },
+    ]
+    const document = {
+      querySelectorAll: (s: string) => (s === '.item' ? items : []),
+      head: null,
+    }
+    const run = (e: string) => new Function('document', 'NodeFilter', 'XPathResult', `return ${e}`)(document, {}, {})
+    expect(run(expr({}))).toBe(true)
+    expect(run(expr({ count: 3 }))).toBe(false)
+    expect(run(expr({ operator: '==', count: 2 }))).toBe(true)
+    expect(run(expr({ attributes: { 'data-state': 'open' } }))).toBe(true)
+    expect(run(expr({ attributes: { 'data-state': 'closed' } }))).toBe(false)
+    expect(run(expr({ properties: { value: 'x' } }))).toBe(false)
+    expect(run(expr({ visible: false, count: 3 }))).toBe(true)
+    expect(waitForElementExpression({ type: 'waitForElement', selectors: [['aria/Menu']] })).toBeNull()
   })
 })
 
