@@ -28,6 +28,8 @@ export interface TargetSpec {
   attrs: Record<string, string>
   href?: string
   options?: string[]
+  /** A popup this element opens (a later step runs in the page at that URL). */
+  opens?: string
   /** The largest click offset recorded on it: the element is at least that large (the reference clicks there). */
   minWidth?: number
   minHeight?: number
@@ -75,20 +77,18 @@ export function parseCssPath(css: string): Compound[] | null {
       i += tag[0].length
     }
     for (;;) {
-      const rest = s.slice(i)
-      let m: RegExpExecArray | null
-      if ((m = /^#((?:\\.|[\w-])+)/.exec(rest))) c.id = unescape(m[1] as string)
-      else if ((m = /^\.((?:\\.|[\w-])+)/.exec(rest))) c.classes.push(unescape(m[1] as string))
-      else if ((m = /^\[\s*([\w:-]+)\s*(?:=\s*(?:"((?:\\.|[^"\\])*)"|'((?:\\.|[^'\\])*)'|([^\]\s]+)))?\s*\]/.exec(rest)))
-        c.attrs[m[1] as string] = unescape(m[2] ?? m[3] ?? m[4] ?? '')
-      else if ((m = /^:nth-child\((\d+)\)/.exec(rest))) c.nthChild = Number(m[1])
-      else if ((m = /^:nth-of-type\((\d+)\)/.exec(rest))) c.nthOfType = Number(m[1])
-      else if ((m = /^::?[\w-]+(?:\((?:[^()]|\([^()]*\))*\))?/.exec(rest))) {
-        // another pseudo-class: says nothing to build
-      } else break
-      i += m[0].length
+      const m = eatSimple(s.slice(i), c)
+      if (m === 0) break
+      i += m
     }
-    if (c.tag === undefined && c.id === undefined && !c.classes.length && !Object.keys(c.attrs).length && !c.nthChild && !c.nthOfType) {
+    if (
+      c.tag === undefined &&
+      c.id === undefined &&
+      !c.classes.length &&
+      !Object.keys(c.attrs).length &&
+      !c.nthChild &&
+      !c.nthOfType
+    ) {
       if (i < s.length) return null
       break
     }
@@ -97,11 +97,50 @@ export function parseCssPath(css: string): Compound[] | null {
   return out.length > 0 ? out : null
 }
 
-const unescape = (s: string) => s.replace(/\\(.)/g, '$1')
+const cssUnescape = (s: string) => s.replace(/\\(.)/g, '$1')
+
+/** One simple selector at the start of `rest` (id, class, attribute, nth, other pseudo) into `c`; its length, or 0. */
+function eatSimple(rest: string, c: Compound): number {
+  const id = /^#((?:\\.|[\w-])+)/.exec(rest)
+  if (id) {
+    c.id = cssUnescape(id[1] as string)
+    return id[0].length
+  }
+  const cls = /^\.((?:\\.|[\w-])+)/.exec(rest)
+  if (cls) {
+    c.classes.push(cssUnescape(cls[1] as string))
+    return cls[0].length
+  }
+  const attr = /^\[\s*([\w:-]+)\s*(?:=\s*(?:"((?:\\.|[^"\\])*)"|'((?:\\.|[^'\\])*)'|([^\]\s]+)))?\s*\]/.exec(rest)
+  if (attr) {
+    c.attrs[attr[1] as string] = cssUnescape(attr[2] ?? attr[3] ?? attr[4] ?? '')
+    return attr[0].length
+  }
+  const nthChild = /^:nth-child\((\d+)\)/.exec(rest)
+  if (nthChild) {
+    c.nthChild = Number(nthChild[1])
+    return nthChild[0].length
+  }
+  const nthOfType = /^:nth-of-type\((\d+)\)/.exec(rest)
+  if (nthOfType) {
+    c.nthOfType = Number(nthOfType[1])
+    return nthOfType[0].length
+  }
+  // another pseudo-class says nothing to build
+  const pseudo = /^::?[\w-]+(?:\((?:[^()]|\([^()]*\))*\))?/.exec(rest)
+  return pseudo ? pseudo[0].length : 0
+}
 
 const kindOf = (sel: string) => /^(aria|xpath|pierce|text)\//.exec(sel)?.[1] ?? 'css'
 
-const ROLE_TAG: Record<string, string> = { button: 'button', link: 'a', textbox: 'input', checkbox: 'input', combobox: 'select', heading: 'h2' }
+const ROLE_TAG: Record<string, string> = {
+  button: 'button',
+  link: 'a',
+  textbox: 'input',
+  checkbox: 'input',
+  combobox: 'select',
+  heading: 'h2',
+}
 
 /** What a step's selectors say of its element. */
 function targetOf(selectors: unknown[], truth: string, step: Record<string, unknown>): TargetSpec {
@@ -183,12 +222,15 @@ export function pagesOf(raw: unknown): RecordingPlan {
   }
   // a recording whose first action comes before any navigate runs on the page the user had open: a start page
   const firstNav = rec.steps.findIndex((s) => s.type === 'navigate')
-  const firstAct = rec.steps.findIndex((s) => !['setViewport', 'emulateNetworkConditions', 'navigate'].includes(String(s.type)))
+  const firstAct = rec.steps.findIndex(
+    (s) => !['setViewport', 'emulateNetworkConditions', 'navigate'].includes(String(s.type)),
+  )
   const startPath = firstAct >= 0 && (firstNav < 0 || firstNav > firstAct) ? '/start' : null
   const build = (drop: { waitFor?: number; inertLink?: number }) => {
     const pages = new Map<string, PageSpec>()
     const byKey = new Map<string, TargetSpec>()
     let current: string | null = startPath
+    let lastClick: TargetSpec | null = null
     const pageAt = (path: string, title = '') => {
       let p = pages.get(path)
       if (!p) {
@@ -207,6 +249,8 @@ export function pagesOf(raw: unknown): RecordingPlan {
         continue
       }
       const where = typeof s.target === 'string' && s.target !== 'main' ? pathOf(s.target) : current
+      // a step in a page no step opened yet: the click before it opened that page (a popup)
+      if (where && where !== current && !pages.has(where) && lastClick) lastClick.opens = String(s.target)
       if (where && Array.isArray(s.selectors) && s.selectors.length > 0) {
         const negated = s.type === 'waitForElement' && (s.visible === false || s.count === 0)
         if (!negated && drop.waitFor !== i) {
@@ -217,8 +261,12 @@ export function pagesOf(raw: unknown): RecordingPlan {
             byKey.set(key, t)
             pageAt(where).targets.push(t)
           } else if (t.tag === 'select' && typeof s.value === 'string') t.options = [...(t.options ?? []), s.value]
+          // an element clicked, then typed into: a field (unless its selector names another tag)
+          if (s.type === 'change' && !['input', 'textarea', 'select'].includes(t.tag) && !t.levels.at(-1)?.at(-1)?.tag)
+            t.tag = 'input'
           if (typeof s.offsetX === 'number') t.minWidth = Math.max(t.minWidth ?? 0, Math.ceil(s.offsetX) + 8)
           if (typeof s.offsetY === 'number') t.minHeight = Math.max(t.minHeight ?? 0, Math.ceil(s.offsetY) + 8)
+          if (s.type === 'click') lastClick = t
           if (nav && (s.type === 'click' || s.type === 'doubleClick') && drop.inertLink !== i) {
             t.href = String(nav.url)
             if (!['a', 'area'].includes(t.tag) && !t.levels.at(-1)?.at(-1)?.tag) t.tag = 'a'
@@ -334,7 +382,8 @@ export function buildPagesScript(): string {
       let root = document
       let el = null
       for (const [k, chain] of t.levels.entries()) {
-        el = ensure(root, chain)
+        const last = k === t.levels.length - 1
+        el = ensure(root, last ? chain.map((c, i) => (i === chain.length - 1 && !c.tag ? { ...c, tag: t.tag } : c)) : chain)
         if (k < t.levels.length - 1) { root = el.shadowRoot || el.attachShadow({ mode: 'open' }) }
       }
       if (!el) {
@@ -357,6 +406,7 @@ export function buildPagesScript(): string {
         if (t.ariaName && !t.role && ['div', 'span', 'li', 'p'].includes(el.localName)) el.setAttribute('role', 'button')
         if (!el.textContent && !SVG.has(el.localName)) el.append(document.createTextNode('·'))
       }
+      if (t.opens) el.addEventListener('click', () => window.open(t.opens, '_blank', 'width=500,height=400'))
       if (t.href && el.localName === 'a') el.setAttribute('href', t.href)
       else if (t.href) el.addEventListener('click', () => { if (!t.href.startsWith('javascript:')) location.href = t.href })
       if (!SVG.has(el.localName)) { el.style.display = el.style.display || 'inline-block'; el.style.minWidth = Math.max(40, t.minWidth || 0) + 'px'; el.style.minHeight = Math.max(20, t.minHeight || 0) + 'px'; el.style.margin = '2px' }

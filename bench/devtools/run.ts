@@ -51,7 +51,11 @@ const cliRequire = createRequire(join(ROOT, 'apps/cli/package.json'))
 const replayMod = (await import(
   pathToFileURL(cliRequire.resolve('@puppeteer/replay')).href
 )) as typeof import('@puppeteer/replay')
-const puppeteer = ((await import(pathToFileURL(cliRequire.resolve('puppeteer-core')).href)) as { default: typeof import('puppeteer-core').default }).default
+const puppeteer = (
+  (await import(pathToFileURL(cliRequire.resolve('puppeteer-core')).href)) as {
+    default: typeof import('puppeteer-core').default
+  }
+).default
 
 interface Source {
   id: string
@@ -60,6 +64,8 @@ interface Source {
   path: string
   license: string
   pick?: string
+  /** A copy kept in this folder (the repository is too large to fetch here), under its licence. */
+  file?: string
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -67,19 +73,28 @@ interface Source {
 
 /** A recording from its repository at the commit: a local mirror (`git show`), else raw.githubusercontent.com. */
 async function loadSource(s: Source): Promise<unknown> {
-  let text: string | null = null
+  let text: string | null = s.file ? await readFile(join(ROOT, 'bench/devtools', s.file), 'utf8') : null
   const mirror = join(MIRROR, s.repo.replace('/', '+'), 'repo')
-  if (existsSync(mirror)) {
+  if (text === null && existsSync(mirror)) {
     text = await run('git', ['--git-dir', mirror, 'show', `${s.commit}:${s.path}`], { maxBuffer: 1 << 24 })
       .then((r) => r.stdout)
       .catch(() => null)
+  }
+  if (text === null && existsSync(mirror)) {
+    text = null
   }
   if (text === null) {
     const res = await fetch(`https://raw.githubusercontent.com/${s.repo}/${s.commit}/${s.path}`).catch(() => null)
     if (res?.ok) text = await res.text()
   }
   if (text === null) throw new Error(`${s.repo}/${s.path} could not be read (no mirror, no network)`)
-  return s.pick ? pythonDict(text, s.pick) : JSON.parse(text)
+  // the DevTools e2e fixtures name their test server's port `<test-port>`: no port (the bench serves its own)
+  text = text.replaceAll(':<test-port>', '')
+  if (!s.pick) return JSON.parse(text)
+  if (s.path.endsWith('.py')) return pythonDict(text, s.pick)
+  const all = JSON.parse(text) as Record<string, unknown>
+  if (!(s.pick in all)) throw new Error(`no ${s.pick} in the file`)
+  return all[s.pick]
 }
 
 /** `name = { … }` in a Python file → the dict as JSON (True/False/None, trailing commas). */
@@ -145,7 +160,7 @@ async function serve(pages: Map<string, PageSpec>, script: string): Promise<Site
     }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
     res.end(
-      `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(page.title)}</title><style>body{font:14px sans-serif;margin:8px}*{box-sizing:border-box}</style></head><body><script>${script}\nbuildPage(${JSON.stringify(page)})</script></body></html>`,
+      `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(page.title)}</title><style>body{font:14px sans-serif;margin:8px}*{box-sizing:border-box}</style></head><body><script>${script}\nbuildPage(${JSON.stringify(page).replaceAll('{{origin}}', site.origin)})</script></body></html>`,
     )
   })
   await new Promise<void>((r) => site.server.listen(0, '127.0.0.1', r))
@@ -347,8 +362,9 @@ interface RecordingRow {
 
 async function main() {
   const only = opt('--only')?.split(',') ?? null
-  const sources = (JSON.parse(await readFile(join(ROOT, 'bench/devtools/sources.json'), 'utf8')) as { sources: Source[] })
-    .sources.filter((s) => !only || only.some((o) => s.id.includes(o)))
+  const sources = (
+    JSON.parse(await readFile(join(ROOT, 'bench/devtools/sources.json'), 'utf8')) as { sources: Source[] }
+  ).sources.filter((s) => !only || only.some((o) => s.id.includes(o)))
   const dir = await mkdtemp(join(tmpdir(), 'qa-devtools-bench-'))
   const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] })
   const script = buildPagesScript()
@@ -362,10 +378,21 @@ async function main() {
         console.log(`${source.id}: skipped (${(e as Error).message})`)
         continue
       }
+      // DevTools' own e2e snapshots store clicks without their offsets (they vary); the reference's parse() needs
+      // them: 1, 1 inside the element, as Puppeteer's stringified scripts of those fixtures use
+      for (const step of (raw as { steps?: Record<string, unknown>[] }).steps ?? [])
+        if ((step.type === 'click' || step.type === 'doubleClick') && step.offsetX === undefined) {
+          step.offsetX = 1
+          step.offsetY = 1
+        }
       const plan: RecordingPlan = pagesOf(raw)
-      const row = await benchRecording(source, plan, browser, script, dir)
-      results.push(row)
-      printRecording(row)
+      try {
+        const row = await benchRecording(source, plan, browser, script, dir)
+        results.push(row)
+        printRecording(row)
+      } catch (e) {
+        console.log(`${source.id}: the bench failed on it: ${(e as Error).message.split('\n')[0]}`)
+      }
     }
   } finally {
     await browser.close()
@@ -439,10 +466,15 @@ async function benchRecording(
       rows,
       oursFailures: [
         ...(ours.importCode !== 0 ? [`import failed: ${ours.stderr.split('\n')[0]}`] : []),
-        ...(ours.replayCode !== 0 && ours.verdicts.length === 0 ? [`replay exit ${ours.replayCode}: ${ours.stderr.split('\n').slice(-3).join(' ')}`] : []),
+        ...(ours.replayCode !== 0 && ours.verdicts.length === 0
+          ? [`replay exit ${ours.replayCode}: ${ours.stderr.split('\n').slice(-3).join(' ')}`]
+          : []),
         ...ours.verdicts
           .filter((v) => v.final_result === 'fail')
-          .map((v) => `action ${v.action_index} (${ours.actions[v.action_index]?.actionType}): ${(v.reason ?? '').slice(0, 220)}`),
+          .map(
+            (v) =>
+              `action ${v.action_index} (${ours.actions[v.action_index]?.actionType}): ${(v.reason ?? '').slice(0, 220)}`,
+          ),
       ],
       variants: [],
       roundTrip: null,
@@ -455,7 +487,11 @@ async function benchRecording(
         try {
           const vr = await runReference(browser, variant.flowAt(a.origin), a, plan.startPath)
           const vo = await runOurs(variant.flowAt(b.origin), b, dir, `${source.id}-${variant.name}`, plan.startPath)
-          row.variants.push({ name: variant.name, referenceFailed: vr.failure !== null, oursFailed: vo.replayCode !== 0 })
+          row.variants.push({
+            name: variant.name,
+            referenceFailed: vr.failure !== null,
+            oursFailed: vo.replayCode !== 0,
+          })
         } finally {
           await close(a)
           await close(b)
@@ -517,7 +553,9 @@ function printRecording(r: RecordingRow) {
   if (r.referenceFailure) console.log(`    reference: ${r.referenceFailure}`)
   for (const x of r.rows)
     if (x.verdict !== 'same element')
-      console.log(`    step ${x.step} ${x.type}: ${x.verdict} (ref ${x.reference}, qa ${x.ours} ${x.oursVerdict}) ${x.reason ?? ''}`)
+      console.log(
+        `    step ${x.step} ${x.type}: ${x.verdict} (ref ${x.reference}, qa ${x.ours} ${x.oursVerdict}) ${x.reason ?? ''}`,
+      )
   if (r.roundTrip?.note) console.log(`    round trip: ${r.roundTrip.note}`)
   for (const f of r.oursFailures) console.log(`    qa: ${f}`)
 }
