@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt, repoRoot } from '../__tests__/run-cli'
 
 const run = promisify(execFile)
@@ -33,8 +33,8 @@ const SLICE = [
 ]
 
 describe('bench/devtools slice: DevTools exports step for step with @puppeteer/replay', () => {
+  beforeAll(() => ensureBuilt(), 600_000)
   it('same element at every step both run, every recording the reference replays passes, variants fail in both, exports round-trip', async () => {
-    ensureBuilt()
     const rowsFile = join(mkdtempSync(join(tmpdir(), 'qa-devtools-slice-')), 'rows.json')
     const { stdout } = await run(
       process.execPath,
