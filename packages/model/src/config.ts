@@ -231,7 +231,10 @@ const SCHEMA: { [S in keyof QaConfig]: { [K in keyof QaConfig[S]]-?: KeySpec } }
   replay: {
     actionTimeoutMs: key(positiveInt, 'Milliseconds an element gets to become actionable.'),
     matchThreshold: key(ratio, 'Desktop: semantic match confidence needed to move the click.'),
-    allowCoordinates: key(bool, 'Desktop: click the recorded point when no strategy finds the target.'),
+    allowCoordinates: key(
+      bool,
+      'Click the recorded point when no strategy finds the target (desktop; web: steps imported from DevTools).',
+    ),
     reportDir: key(nonEmpty, 'Folder the reports are written to.'),
     reportFormats: key(listOf(FORMATS), 'Report files written into reportDir.'),
     filesDir: key(

@@ -8,8 +8,10 @@ import {
   hasAssertionTarget,
   type JsonValue,
 } from '@qa/model'
-import type { Locator, Page } from 'playwright-core'
+import type { Frame, Locator, Page } from 'playwright-core'
 import { type PlaywrightCandidate, playwrightCandidateSource } from './candidate-source'
+import { recordedDevtoolsSelectors } from './devtools'
+import { resolveRecordedSelectors } from './devtools-selectors'
 
 /** Looks at the page once for an assertion (the port `pollAssertion` drives; a fake in unit tests). */
 export interface AssertionProbe {
@@ -158,6 +160,28 @@ export function pageAssertionProbe(
         if (assertion.kind === 'hidden')
           return { found: counted.visibleByAnyKey > 0 || counted.count > 0, visible: counted.visibleByAnyKey > 0 }
         return { found: counted.count > 0, count: counted.count }
+      }
+      // imported from DevTools: a selector of the recording that names exactly one element is that element
+      const recorded = recordedDevtoolsSelectors(action)
+      if (recorded) {
+        let frame: Frame | undefined = p.mainFrame()
+        for (const i of recorded.frame) frame = frame?.childFrames()[i]
+        const { hit } = frame
+          ? await resolveRecordedSelectors(p, frame, recorded.selectors).catch(() => ({ hit: null }))
+          : { hit: null }
+        if (hit) {
+          const box = await hit.handle.boundingBox().catch(() => null)
+          located = {
+            status: 'found',
+            strategy: 'css',
+            confidence: 1,
+            coordinateFallback: false,
+            ...(box ? { point: { x: box.x + box.width / 2, y: box.y + box.height / 2 } } : {}),
+            element: { handle: hit.handle as unknown as Locator, ...(box ? { boundingBox: box } : {}) },
+            attempts: [{ strategy: 'devtools_selectors', outcome: 'matched', candidates: 1, confidence: 1 }],
+          }
+          return readElement(assertion.kind, hit.handle as unknown as Locator)
+        }
       }
       // a located element may be re-rendered between looks: locate it again each time
       const found = await locate(identity, source(), {

@@ -22,6 +22,22 @@ export function assertionFromWaitForElement(step: DevtoolsStep): Assertion | { u
   const visible = step.visible as boolean | undefined
   const properties = step.properties as JsonObject | undefined
   const attributes = step.attributes as JsonObject | undefined
+  const typed = typedWaitForElement(step, operator, count, visible, properties, attributes)
+  if (!('unsupported' in typed)) return typed
+  // no typed assertion says it: the reference's own check, evaluated in the page (issue 35 Build 3)
+  const expression = waitForElementExpression(step)
+  return expression ? { kind: 'expression', expected: expression } : typed
+}
+
+function typedWaitForElement(
+  step: DevtoolsStep,
+  operator: string,
+  count: number | undefined,
+  visible: boolean | undefined,
+  properties: JsonObject | undefined,
+  attributes: JsonObject | undefined,
+): Assertion | { unsupported: string } {
+  void step
   if (attributes && Object.keys(attributes).length > 0)
     return { unsupported: 'waiting for element attributes has no equivalent' }
   const props = Object.entries(properties ?? {})
@@ -164,3 +180,41 @@ function withoutExtra(a: Assertion): Omit<Assertion, 'extra'> {
   if (rest.expected != null) out.expected = rest.expected
   return out as Omit<Assertion, 'extra'>
 }
+
+/**
+ * A `waitForElement` as an in-page expression doing exactly what `@puppeteer/replay` checks: the elements of the
+ * first selector group that names any (shadow-root paths, `pierce/`, `xpath/`, `text/`), `count operator n`, every
+ * element carrying the attributes and (deeply) the properties, the whole compared with `visible`. Null when a group
+ * uses `aria/` (the accessibility tree is not reachable from a page expression).
+ */
+export function waitForElementExpression(step: DevtoolsStep): string | null {
+  const groups = (step.selectors ?? []).map((g) => (typeof g === 'string' ? [g] : g))
+  if (groups.length === 0 || groups.some((g) => g.some((p) => p.startsWith('aria/')))) return null
+  const args = JSON.stringify({
+    groups,
+    operator: (step.operator as string | undefined) ?? '>=',
+    count: (step.count as number | undefined) ?? 1,
+    visible: (step.visible as boolean | undefined) ?? true,
+    attributes: (step.attributes as JsonObject | undefined) ?? null,
+    properties: (step.properties as JsonObject | undefined) ?? null,
+  }).replace(/\*\//g, '*\\/')
+  return `((a) => { ${WAIT_FOR_ELEMENT_BODY} })(${args})`
+}
+
+const WAIT_FOR_ELEMENT_BODY = [
+  'const pierce = (n) => (n.shadowRoot ? n.shadowRoot : n);',
+  'const pierceAll = (n) => { const roots = [pierce(n)]; for (let i = 0; i < roots.length; i++) { const w = document.createTreeWalker(roots[i], NodeFilter.SHOW_ELEMENT); for (let e = w.nextNode(); e; e = w.nextNode()) if (e.shadowRoot) roots.push(e.shadowRoot) } return roots };',
+  "const ok = (e) => e.nodeName !== 'SCRIPT' && e.nodeName !== 'STYLE' && !(document.head && document.head.contains(e));",
+  "const valueNode = (e) => e instanceof HTMLSelectElement || e instanceof HTMLTextAreaElement || (e instanceof HTMLInputElement && !['checkbox', 'image', 'radio'].includes(e.type));",
+  "const full = (n) => { if (n instanceof Element && !ok(n)) return ''; if (n instanceof Element && valueNode(n)) return n.value; let o = ''; for (let c = n.firstChild; c; c = c.nextSibling) o += c.nodeType === 3 ? c.nodeValue : c.nodeType === 1 ? full(c) : ''; if (n.shadowRoot) o += full(n.shadowRoot); return o };",
+  'const text = (r, t) => { const f = []; for (const c of Array.from(r.childNodes)) if (c instanceof Element && ok(c)) f.push(...text(c.shadowRoot || c, t)); if (f.length) return f; return r instanceof Element && ok(r) && full(r).includes(t) ? [r] : [] };',
+  "const part = (r, s) => { if (s.startsWith('pierce/')) return pierceAll(r).flatMap((x) => Array.from(x.querySelectorAll(s.slice(7)))); if (s.startsWith('xpath/')) { const it = document.evaluate(s.slice(6), r, null, XPathResult.ORDERED_NODE_ITERATOR_TYPE); const o = []; for (let n = it.iterateNext(); n; n = it.iterateNext()) o.push(n); return o } if (s.startsWith('text/')) return text(r, s.slice(5)); return Array.from(r.querySelectorAll(s)) };",
+  'let els = [];',
+  'for (const g of a.groups) { let cur = [document]; for (const [i, s] of g.entries()) { const next = []; for (const r of i === 0 ? cur : cur.map(pierce)) for (const e of part(r, s)) if (!next.includes(e)) next.push(e); cur = next; if (!cur.length) break } if (cur.length) { els = cur; break } }',
+  'const n = els.length, c = a.count;',
+  "let result = a.operator === '==' ? n === c : a.operator === '<=' ? n <= c : n >= c;",
+  "const deep = (x, y) => { if (x === y) return true; if (!x || !y || typeof x !== 'object' || typeof y !== 'object') return false; return Object.entries(x).every(([k, v]) => deep(v, y[k])) };",
+  'if (result && a.attributes) result = els.every((e) => Object.entries(a.attributes).every(([k, v]) => e.getAttribute(k) === v));',
+  'if (result && a.properties) result = els.every((e) => deep(a.properties, e));',
+  'return result === a.visible;',
+].join(' ')

@@ -12,6 +12,7 @@ import {
   identityFromDevtoolsSelectors,
   importDevtoolsRecording,
 } from './devtools'
+import { waitForElementExpression } from './devtools-assertions'
 import { WebError } from './errors'
 
 const fixture = (name: string): unknown =>
@@ -167,17 +168,69 @@ describe('importDevtoolsRecording', () => {
     expect(warnings.map((w) => w.replace(/:.*/, ''))).toEqual(['steps[14] (customStep)'])
   })
 
-  it('warns when there is no start URL or an unpaired keyUp; reads <select> as select and keeps the back button', () => {
+  it('warns when there is no start URL; keeps an unpaired keyUp to replay alone; reads <select> as select and keeps the back button', () => {
     const { testCase, warnings } = importFixture('no-start.json')
     expect(testCase.startUrl).toBeUndefined()
-    expect(testCase.actions.map((a) => a.actionType)).toEqual(['click', 'select', 'click'])
-    expect(testCase.actions[1]).toMatchObject({ value: 'ko', identity: { tagName: 'select', id: 'lang' } })
+    expect(testCase.actions.map((a) => a.actionType)).toEqual(['click', 'wait', 'select', 'click'])
+    // the keyUp with no keyDown: kept whole, replayed as a key release alone (the reference sends it)
+    expect(devtoolsReplayPlan(testCase.actions[1] as Action)?.honour).toMatchObject({ kind: 'key', up: true })
+    expect(testCase.actions[2]).toMatchObject({ value: 'ko', identity: { tagName: 'select', id: 'lang' } })
     expect(testCase.actions[0]?.identity).toMatchObject({ tagName: 'input', axRole: 'checkbox' })
-    expect(testCase.actions[2]).toMatchObject({ actionType: 'click', button: 'back' })
-    expect(warnings).toEqual([
-      expect.stringMatching(/^steps\[1\] \(keyUp\): has no matching keyDown/),
-      expect.stringMatching(/no start_url/),
-    ])
+    expect(testCase.actions[3]).toMatchObject({ actionType: 'click', button: 'back' })
+    expect(warnings).toEqual([expect.stringMatching(/no start_url/)])
+    // and written back as it was
+    const back = exportDevtoolsRecording(testCase).recording.steps
+    expect(back.filter((s) => s.type === 'keyUp')).toHaveLength(1)
+  })
+
+  it('an unpaired keyDown (never released) is pressed alone, a modifier too; both go back out as they were', () => {
+    const { testCase } = importDevtoolsRecording({
+      title: 'held',
+      steps: [
+        { type: 'navigate', url: 'http://x.test/' },
+        { type: 'keyDown', key: 'a' },
+        { type: 'keyDown', key: 'Shift' },
+        { type: 'click', selectors: [['#b']], offsetX: 1, offsetY: 1 },
+        { type: 'keyDown', key: 'Control' },
+      ],
+    })
+    expect(testCase.actions.map((a) => a.description)).toEqual(['Hold down a', 'Shift+Click #b', 'Hold down Control'])
+    expect(devtoolsReplayPlan(testCase.actions[0] as Action)?.honour).toEqual({ kind: 'key', key: 'a', up: false })
+    expect(devtoolsReplayPlan(testCase.actions[2] as Action)?.honour).toEqual({
+      kind: 'key',
+      key: 'Control',
+      up: false,
+    })
+    const types = exportDevtoolsRecording(testCase).recording.steps.map((s) => `${s.type} ${s.key ?? ''}`.trim())
+    expect(types).toEqual(['navigate', 'keyDown a', 'keyDown Shift', 'click', 'keyUp Shift', 'keyDown Control'])
+  })
+
+  it('a navigate-only recording becomes a case with its start page and no action; export writes the navigate back', () => {
+    const { testCase } = importDevtoolsRecording({
+      title: 'nav',
+      steps: [
+        {
+          type: 'navigate',
+          url: 'http://x.test/a',
+          assertedEvents: [{ type: 'navigation', url: 'http://x.test/a', title: 'A' }],
+        },
+      ],
+    })
+    expect(testCase.startUrl).toBe('http://x.test/a')
+    expect(testCase.actions).toEqual([])
+    expect(exportDevtoolsRecording(testCase).recording.steps.map((s) => s.type)).toEqual(['navigate'])
+  })
+
+  it("export writes back only the recording's own selectors for an identity derived from them (no guessed #id)", () => {
+    const { testCase } = importDevtoolsRecording({
+      title: 'ids',
+      steps: [
+        { type: 'navigate', url: 'http://x.test/' },
+        { type: 'click', selectors: [["[id='cbCSS']"], ['xpath///*[@id="tea"]']], offsetX: 3, offsetY: 4 },
+      ],
+    })
+    const click = exportDevtoolsRecording(testCase).recording.steps.find((s) => s.type === 'click')
+    expect(click?.selectors).toEqual([["[id='cbCSS']"], ['xpath///*[@id="tea"]']])
   })
 })
 
@@ -740,7 +793,7 @@ describe('assertions through DevTools recordings', () => {
     ])
   })
 
-  it('a waitForElement with what we cannot check fails its step, never imported as a weaker assertion', () => {
+  it('a waitForElement no typed assertion says is checked as the reference checks it (an in-page expression); with aria/ it fails its step', () => {
     const { testCase, warnings } = importDevtoolsRecording(
       {
         title: 't',
@@ -750,27 +803,52 @@ describe('assertions through DevTools recordings', () => {
           { type: 'waitForElement', selectors: ['#a'], visible: false, properties: { value: 'x' } },
           { type: 'waitForElement', selectors: ['#a'], visible: false },
           { type: 'waitForElement', selectors: ['#a'], visible: false, operator: '<=', count: 2 },
+          { type: 'waitForElement', selectors: [['aria/Menu']], attributes: { 'data-state': 'open' } },
         ],
       },
       { now: NOW },
     )
     expect(testCase.actions.map((a) => devtoolsReplayPlan(a)?.unsupported ?? null)).toEqual([
+      null,
+      null,
+      null,
+      null,
       'waiting for element attributes has no equivalent',
-      'waiting until elements lack properties has no equivalent',
-      null,
-      null,
     ])
+    expect(testCase.actions.slice(0, 2).map((a) => a.assertion?.kind)).toEqual(['expression', 'expression'])
     // visible: false waits until the count condition no longer holds (DevTools counts matches, shown or not)
-    expect(testCase.actions.slice(2).map((a) => a.assertion)).toEqual([
+    expect(testCase.actions.slice(2, 4).map((a) => a.assertion)).toEqual([
       { kind: 'count', op: 'at_most', expected: 0 },
       { kind: 'count', op: 'at_least', expected: 3 },
     ])
     expect(warnings).toEqual([
       expect.stringMatching(
-        /^steps\[1\] \(waitForElement\): waiting for element attributes has no equivalent; the step fails on replay/,
+        /^steps\[5\] \(waitForElement\): waiting for element attributes has no equivalent; the step fails on replay/,
       ),
-      expect.stringMatching(/^steps\[2\] \(waitForElement\): waiting until elements lack properties/),
     ])
+  })
+
+  it('the waitForElement expression checks what the reference checks (count, attributes, properties, visible: false)', () => {
+    const expr = (step: Partial<DevtoolsStep>) =>
+      waitForElementExpression({ type: 'waitForElement', selectors: [['#nothing'], ['.item']], ...step }) as string
+    // evaluated against a fake document of two .item elements (the first group names none, so the second counts)
+    const items = [
+      { getAttribute: (k: string) => (k === 'data-state' ? 'open' : null), value: 'x' },
+      { getAttribute: (k: string) => (k === 'data-state' ? 'open' : null), value: 'y' },
+    ]
+    const document = {
+      querySelectorAll: (s: string) => (s === '.item' ? items : []),
+      head: null,
+    }
+    const run = (e: string) => new Function('document', 'NodeFilter', 'XPathResult', `return ${e}`)(document, {}, {})
+    expect(run(expr({}))).toBe(true)
+    expect(run(expr({ count: 3 }))).toBe(false)
+    expect(run(expr({ operator: '==', count: 2 }))).toBe(true)
+    expect(run(expr({ attributes: { 'data-state': 'open' } }))).toBe(true)
+    expect(run(expr({ attributes: { 'data-state': 'closed' } }))).toBe(false)
+    expect(run(expr({ properties: { value: 'x' } }))).toBe(false)
+    expect(run(expr({ visible: false, count: 3 }))).toBe(true)
+    expect(waitForElementExpression({ type: 'waitForElement', selectors: [['aria/Menu']] })).toBeNull()
   })
 })
 

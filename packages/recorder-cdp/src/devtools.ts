@@ -11,7 +11,8 @@
  *   `<select>` (the replay selects the option of a `type` whose element is a `<select>`).
  *   `keyDown` → `key_press` (its `keyUp` is dropped; `keyDown Control, keyDown a, keyUp a, keyUp Control` becomes
  *   one `key_press "Control+a"`); a modifier held around clicks/hovers → their `modifiers`, else a key press at
- *   its keyUp. `scroll` (absolute position) → `scroll` by the difference to the previous position of the same
+ *   its keyUp. A keyUp with no keyDown before it, and a keyDown never released, are kept whole and replayed
+ *   alone (the key released or pressed, as the reference does). `scroll` (absolute position) → `scroll` by the difference to the previous position of the same
  *   scroller (positions restart at 0 after a navigation); without selectors it scrolls the window. A
  *   `waitForExpression` that is a plain timer → `wait`. `waitForElement`, other `waitForExpression`s and asserted
  *   navigations with a URL → `assert` actions (`devtools-assertions.ts`); every asserted navigation is awaited.
@@ -31,7 +32,8 @@
  *   assertedEvents, timeout, the original selectors) are kept in the action's `extra.devtools`.
  * - A `change` into a password field (CSS `[type=password]`, or an aria name/id/name like password/비밀번호)
  *   is never stored in clear: `text` is "********" and `secret_env` names the variable to supply at replay.
- * - Export: selectors most stable first — aria, data-testid, id, stored CSS, CSS fallbacks, XPath, text, then
+ * - Export: an action whose identity came from the recording (never measured on a page) gets back exactly the
+ *   recording's selectors, nothing guessed from them. Otherwise selectors most stable first — aria, data-testid, id, stored CSS, CSS fallbacks, XPath, text, then
  *   the original DevTools selectors kept at import. Offsets are `x, y` minus the identity box when the box is
  *   known, else the kept offsets. Passwords export an empty value with a warning (never the secret, never the
  *   mask). `wait` → a timer `waitForExpression`. Steps without any selector (coordinate-only clicks, drags, typing
@@ -575,6 +577,8 @@ function label(identity: ElementIdentity, sel: Selectors): string {
   return role && sel.css ? `${role} ${sel.css}` : (sel.css ?? sel.xpath ?? (role || 'element'))
 }
 
+const isBox = (b: ElementIdentity['boundingBox'] | null | undefined) => !!b && b.width > 0 && b.height > 0
+
 const hasNavigation = (events: JsonValue | undefined) =>
   Array.isArray(events) && events.some((e) => isObject(e) && e.type === 'navigation')
 
@@ -625,7 +629,7 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
     })
   }
   /** Modifier keys held down (`keyDown Shift` with no chord): the clicks and hovers until their keyUp get them. */
-  const heldModifiers: { key: KeyModifier; used: boolean; step: DevtoolsStep; index: number }[] = []
+  const heldModifiers: { key: KeyModifier; used: boolean; step: DevtoolsStep; index: number; at: number }[] = []
   const modifiersNow = (): KeyModifier[] | null => {
     if (heldModifiers.length === 0) return null
     for (const m of heldModifiers) m.used = true
@@ -802,7 +806,12 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
         const key = step.key as string
         if (MODIFIERS.has(key) && !heldModifiers.some((m) => m.key === key)) {
           // held for the clicks until its keyUp; pressed alone (at the keyUp) when no click used it
-          heldModifiers.push({ key: key as KeyModifier, used: false, step, index: i })
+          heldModifiers.push({ key: key as KeyModifier, used: false, step, index: i, at: actions.length })
+          break
+        }
+        if (!releasedLater(steps, i, key)) {
+          // a key held down to the end (or pressed again before released): only its keyDown, as the reference sends
+          passThrough(i, step, `Hold down ${key}`)
           break
         }
         held.push(key)
@@ -822,7 +831,9 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
         }
         const at = held.lastIndexOf(step.key as string)
         if (at >= 0) held.splice(at, 1)
-        else warn(i, step, 'has no matching keyDown; dropped')
+        // a keyUp with no keyDown before it (the key was down when recording started): only its keyUp, as the
+        // reference sends
+        else passThrough(i, step, `Release ${String(step.key)}`)
         break
       }
       case 'scroll': {
@@ -961,8 +972,18 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
       }
     }
   }
-  for (const m of heldModifiers)
-    if (!m.used) warnings.push(`steps[${m.index}] (keyDown): ${m.key} is never released and used by no click; dropped`)
+  // a modifier never released and used by no click: its keyDown alone, where it was (as the reference sends it)
+  for (const m of [...heldModifiers].reverse())
+    if (!m.used)
+      actions.splice(m.at, 0, {
+        timestamp: now + m.index,
+        actionType: 'wait',
+        x: 0,
+        y: 0,
+        durationMs: 0,
+        description: `Hold down ${m.key}`,
+        extra: { devtools: { step: omit(m.step, []) } },
+      })
   if (startUrl === null)
     warnings.push(
       'the recording has no navigate step before its first action: the case has no start_url (replay with --url)',
@@ -982,6 +1003,17 @@ export function importDevtoolsRecording(json: unknown, opts: DevtoolsImportOptio
   if (viewport) testCase.viewport = viewport
   if (Object.keys(caseExtra).length > 0) testCase.extra = { devtools: caseExtra }
   return { testCase, warnings }
+}
+
+/** Whether the key pressed at step `i` is released by a later keyUp before it is pressed again. */
+function releasedLater(steps: readonly DevtoolsStep[], i: number, key: string): boolean {
+  for (let j = i + 1; j < steps.length; j++) {
+    const s = steps[j] as DevtoolsStep
+    if (s.key !== key) continue
+    if (s.type === 'keyUp') return true
+    if (s.type === 'keyDown') return false
+  }
+  return false
 }
 
 /** `keyDown M…, keyDown K, keyUp K, keyUp …M` (modifiers M) from index `i` → `"M+…+K"` and the steps it spans. */
@@ -1097,8 +1129,13 @@ export function exportDevtoolsRecording(testCase: TestCase): DevtoolsExportResul
       ...keptFields,
       target: (kept.target as string | undefined) ?? 'main',
     })
-    const selectorsOf = (identity: ElementIdentity | null | undefined, sel: Selectors | null | undefined) =>
-      devtoolsSelectorsFor(identity, sel, keptSelectors(kept))
+    const selectorsOf = (identity: ElementIdentity | null | undefined, sel: Selectors | null | undefined) => {
+      const originals = keptSelectors(kept)
+      // an identity the import derived from the recording's selectors (no box was ever measured) knows nothing
+      // they do not say: only they are written, never a `#id` or `[data-testid]` guessed from them (issue 35)
+      if (originals.length > 0 && (!identity || !isBox(identity.boundingBox))) return originals.map(normalizePath)
+      return devtoolsSelectorsFor(identity, sel, originals)
+    }
     const withFrame = (step: DevtoolsStep, identity: ElementIdentity | null | undefined) => {
       if (!identity) return step // keep the frame kept at import, if any
       const framePath = identity.framePath ?? []
@@ -1339,6 +1376,8 @@ export interface DevtoolsReplayPlan {
     | { kind: 'network'; offline: boolean; download: number; upload: number; latency: number }
     | { kind: 'viewport'; width: number; height: number }
     | { kind: 'close' }
+    /** A key pressed or released alone (an unpaired keyDown or keyUp of the recording). */
+    | { kind: 'key'; key: string; up: boolean }
     | null
 }
 
@@ -1359,6 +1398,8 @@ export function devtoolsReplayPlan(action: Action): DevtoolsReplayPlan | null {
     } else if (step.type === 'setViewport')
       honour = { kind: 'viewport', width: num(step.width, 0), height: num(step.height, 0) }
     else if (step.type === 'close') honour = { kind: 'close' }
+    else if ((step.type === 'keyDown' || step.type === 'keyUp') && typeof step.key === 'string' && step.key !== '')
+      honour = { kind: 'key', key: step.key, up: step.type === 'keyUp' }
     else unsupported = `the DevTools ${String(step.type)} step has no equivalent`
   }
   return {
@@ -1369,3 +1410,18 @@ export function devtoolsReplayPlan(action: Action): DevtoolsReplayPlan | null {
     honour,
   }
 }
+
+/**
+ * The recording's own selectors of an action imported from DevTools (kept at import) and its frame indices: what
+ * the replay resolves first, as the reference does (`devtools-selectors.ts`). Null for any other action.
+ */
+export function recordedDevtoolsSelectors(action: Action): { selectors: DevtoolsSelector[]; frame: number[] } | null {
+  const kept = devtoolsExtra(action.extra)
+  const selectors = keptSelectors(kept)
+  if (selectors.length === 0) return null
+  const frame = Array.isArray(kept.frame) ? kept.frame.filter((f): f is number => Number.isInteger(f)) : []
+  return { selectors, frame }
+}
+
+/** Whether an action was imported from a DevTools recording (its step is kept in `extra.devtools`). */
+export const isDevtoolsImported = (action: Action): boolean => Object.keys(devtoolsExtra(action.extra)).length > 0

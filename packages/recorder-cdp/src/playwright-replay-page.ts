@@ -9,7 +9,7 @@ import {
 } from '@qa/matcher'
 import { type Action, type AssertionCheck, isClickLike, type KeyModifier, type ReplayResult } from '@qa/model'
 import { resolve } from 'node:path'
-import type { JSHandle, Locator, Page } from 'playwright-core'
+import type { Frame, JSHandle, Locator, Page } from 'playwright-core'
 import { pageAssertionProbe, pollAssertion } from './assert-step'
 import { gotoOrExplain } from './browser'
 import { watchBrowserHealth } from './browser-health'
@@ -19,7 +19,8 @@ import { answerDialogs } from './cdp-dialogs'
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
 import { secretFieldsOf } from './cdp-secret-fields'
 import { clickSideButton, emulateNetworkConditions } from './cdp-side-buttons'
-import { devtoolsReplayPlan } from './devtools'
+import { type DevtoolsSelector, devtoolsReplayPlan, recordedDevtoolsSelectors } from './devtools'
+import { type DevtoolsSelectorKind, type GroupOutcome, resolveRecordedSelectors } from './devtools-selectors'
 import { WebError } from './errors'
 import { answerFileChooser, filesForStep } from './file-chooser'
 import { adoptPage, type NewPageWatch, watchNewPages } from './new-page'
@@ -51,7 +52,41 @@ export interface PlaywrightReplayPageOptions {
   adaptive?: boolean
   /** The replay verifies its steps: a healed step's live identity is captured before its input (to be learnt). */
   verify?: boolean
+  /**
+   * A step imported from DevTools whose element none of its selectors names and no strategy finds is acted on at
+   * its recorded point (`--allow-coordinates`), and fails when that lands on the page itself; default off: it fails.
+   */
+  allowCoordinates?: boolean
 }
+
+/** Steps that act on an element: an imported one resolves the recording's selectors first. */
+const ELEMENT_STEPS = new Set<Action['actionType']>(['click', 'double_click', 'right_click', 'hover', 'type', 'select'])
+
+/** The recording's selectors of an imported step and what each group named at the last look. */
+interface RecordedSelectors {
+  selectors: DevtoolsSelector[]
+  frame: number[]
+  lastOutcomes: GroupOutcome[]
+}
+
+/** What each selector group named, for a failing step's reason. */
+function describeGroups(outcomes: readonly GroupOutcome[]): string {
+  if (outcomes.length === 0) return 'the recording names it by no selector'
+  return outcomes
+    .map((o) =>
+      o.error
+        ? `${o.selector} could not be evaluated (${o.error})`
+        : o.count === 0
+          ? `${o.selector} names nothing`
+          : o.count > 1
+            ? `${o.selector} names ${o.count} elements`
+            : `${o.selector} names one element, not visible`,
+    )
+    .join('; ')
+}
+
+const methodOfKind = (kind: DevtoolsSelectorKind): ReplayResult['method'] =>
+  kind === 'aria' ? 'role' : kind === 'xpath' ? 'xpath' : kind === 'text' ? 'text' : 'css'
 
 const round = (v: number) => Math.round(v)
 
@@ -378,6 +413,7 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
       const h = plan.honour
       if (h.kind === 'network') await emulateNetworkConditions(page, h)
       else if (h.kind === 'viewport') await page.setViewportSize({ width: h.width, height: h.height })
+      else if (h.kind === 'key') await (h.up ? page.keyboard.up(h.key) : page.keyboard.down(h.key))
       else if (page !== opts.page) {
         // closing a popup: the steps after it go on in the main page (or name theirs)
         health.release(page)
@@ -417,8 +453,28 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
         break
     }
     const text = action.actionType === 'type' ? secretOrText(action) : null
+    // A DevTools import: a selector of the recording that still names exactly one element is that element (the
+    // person's own words outrank any similarity); the cascade heals only when none does (issue 35 Build 1)
+    const kept = ELEMENT_STEPS.has(action.actionType) ? recordedDevtoolsSelectors(action) : null
+    const recorded: RecordedSelectors | null = kept ? { ...kept, lastOutcomes: [] } : null
+    if (recorded) {
+      const hit = await recordedTarget(action, recorded, result, { untilTimeout: false })
+      if (hit) return actOn(action, result, hit, text)
+    }
     // A recorded body/html (or an empty identity) matches any page: no strategy may answer for it (Build 5).
     const notATarget = action.identity ? recordedTargetObjection(action.identity) : null
+    if (recorded && (!action.identity || notATarget) && !opts.allowCoordinates) {
+      // an imported step is never replayed at the recorded offset instead (that point is inside the element,
+      // not on the page): it fails with what each selector of the recording named
+      result.method = 'failed'
+      throw new WebError(
+        'WEB_ELEMENT_NOT_FOUND',
+        `Element not found: ${targetLabel(action)}: ${describeGroups(recorded.lastOutcomes)}; no coordinate fallback for an imported step.`,
+        {
+          hint: 'Check the page; `qa replay --allow-coordinates` clicks the recorded point instead (reported as a warning).',
+        },
+      )
+    }
     if (!action.identity || notATarget) {
       // A legacy step (only coordinates were recorded), a step recorded with no interactive element under the
       // point, or a recorded target that was not a real target: coordinates, and the report says why.
@@ -427,9 +483,34 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
       result.method = 'coordinate'
       result.actualCoords = { x: action.x, y: action.y }
       result.coordinateChange = { x: 0, y: 0 }
+      // an imported step replayed by its point (asked for): an effect that went nowhere fails (issue 35 Build 2)
+      if (recorded && (isClickLike(action) || action.actionType === 'hover')) {
+        const under = await page
+          .evaluate(
+            ([x, y]) => document.elementFromPoint(x as number, y as number)?.localName ?? null,
+            [action.x, action.y],
+          )
+          .catch(() => null)
+        if (under === null || under === 'html' || under === 'body') {
+          result.method = 'failed'
+          throw new WebError(
+            'WEB_ELEMENT_NOT_FOUND',
+            `Element not found: ${targetLabel(action)}: ${describeGroups(recorded.lastOutcomes)}; the recorded point (${action.x}, ${action.y}) is on ${under ? `<${under}>` : 'nothing'}, the page itself, so the step was not done.`,
+          )
+        }
+      }
       if (action.actionType === 'drag') await dragBetween(action, { x: action.x, y: action.y })
       else if (isClickLike(action) || action.actionType === 'hover') await clickAt(action, action.x, action.y)
-      else if (action.actionType === 'type') await page.keyboard.type(text ?? '')
+      else if (action.actionType === 'type') {
+        if (recorded && !(await page.evaluate(focusedFieldTakesText).catch(() => false))) {
+          result.method = 'failed'
+          throw new WebError(
+            'WEB_ELEMENT_NOT_FOUND',
+            `Element not found: ${targetLabel(action)}: ${describeGroups(recorded.lastOutcomes)}; no field has the focus, so typing would change nothing.`,
+          )
+        }
+        await page.keyboard.type(text ?? '')
+      }
       await rememberSecretField(action)
       return null
     }
@@ -455,7 +536,7 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
           ...(failed.size ? { failed } : {}),
         },
       )
-    for (;;) {
+    for (let round = 0; ; round++) {
       let found = await locateHere()
       if (failed.size === 0 && adaptive && !state.quick && !foundAtOnce(found)) {
         // Not the recorded element at once: the page may still be changing from the last step. Heal (or give
@@ -490,6 +571,11 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
       }
       result.strategiesTried = found.attempts
       result.matchConfidence = found.confidence
+      if ((found.status !== 'found' || !found.point) && recorded && round === 0) {
+        // nothing healed: the recording's selectors get the step's whole timeout, as in the reference
+        const late = await recordedTarget(action, recorded, result, { untilTimeout: true })
+        if (late) return actOn(action, result, late, text)
+      }
       if (found.status !== 'found' || !found.point) {
         result.method = 'failed'
         throw new WebError(
@@ -514,6 +600,74 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
         failed.set(found.strategy, `its element could not be acted on: ${why}`)
         if (box !== null) failedBoxes.push(box)
       }
+    }
+  }
+
+  /** The frame a DevTools step names by indices (`frame: [0, 2]`: the first iframe's third iframe). */
+  function frameOf(indices: readonly number[]): Frame | null {
+    let f: Frame | undefined = page.mainFrame()
+    for (const i of indices) f = f?.childFrames()[i]
+    return f ?? null
+  }
+
+  /**
+   * The element the recording's own selectors name (the first group naming exactly one visible element), looked
+   * for now and, when none does, once more on the settled page; with `untilTimeout`, polled until the step's
+   * timeout as the reference waits. A located result that `actOn` takes, or null (`recorded.lastOutcomes` says why).
+   */
+  async function recordedTarget(
+    action: Action,
+    recorded: RecordedSelectors,
+    result: ReplayResult,
+    how: { untilTimeout: boolean },
+  ): Promise<(LocateResult<PlaywrightCandidate> & { point: { x: number; y: number } }) | null> {
+    const started = performance.now()
+    const deadline = Date.now() + (how.untilTimeout ? timeout : 0)
+    for (let attempt = 0; ; attempt++) {
+      const frame = frameOf(recorded.frame)
+      const { hit, outcomes } = frame
+        ? await resolveRecordedSelectors(page, frame, recorded.selectors).catch(() => ({
+            hit: null,
+            outcomes: [] as GroupOutcome[],
+          }))
+        : { hit: null, outcomes: [] as GroupOutcome[] }
+      recorded.lastOutcomes = outcomes
+      if (hit) {
+        await hit.handle.scrollIntoViewIfNeeded({ timeout }).catch(() => undefined)
+        const box = await hit.handle.boundingBox().catch(() => null)
+        const point = box ? { x: box.x + box.width / 2, y: box.y + box.height / 2 } : { x: action.x, y: action.y }
+        const found: LocateResult<PlaywrightCandidate> & { point: { x: number; y: number } } = {
+          status: 'found',
+          strategy: methodOfKind(hit.kind),
+          confidence: 1,
+          coordinateFallback: false,
+          point,
+          element: {
+            handle: hit.handle as unknown as Locator,
+            ...(box ? { boundingBox: box } : {}),
+          },
+          attempts: [
+            {
+              strategy: 'devtools_selectors',
+              outcome: 'matched',
+              candidates: 1,
+              confidence: 1,
+              durationMs: Math.round(performance.now() - started),
+              detail: `the recording's selector ${outcomes[hit.group]?.selector ?? hit.group} names exactly this element`,
+            },
+          ],
+        }
+        result.strategiesTried = found.attempts
+        result.matchConfidence = 1
+        return found
+      }
+      if (!how.untilTimeout) {
+        if (attempt > 0 || state.quick || !adaptive) return null
+        await settle(page, opts.settleQuietMs)
+        continue
+      }
+      if (Date.now() > deadline) return null
+      await new Promise((r) => setTimeout(r, 100))
     }
   }
 
@@ -600,10 +754,10 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
         }
         break
       case 'right_click':
-        await handle.click({ button: 'right', timeout, ...modifiersOf(action) })
+        await handle.click({ button: 'right', timeout, ...modifiersOf(action), ...offsetOf(action, found) })
         break
       case 'double_click':
-        await handle.dblclick({ timeout, ...modifiersOf(action) })
+        await handle.dblclick({ timeout, ...modifiersOf(action), ...offsetOf(action, found) })
         break
       default: {
         if (action.button === 'back' || action.button === 'forward') {
@@ -624,10 +778,25 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
           timeout,
           ...(action.button ? { button: action.button } : {}),
           ...(action.modifiers?.length ? { modifiers: action.modifiers } : {}),
+          ...offsetOf(action, found),
         })
       }
     }
     return found
+  }
+
+  /**
+   * Where in the element a DevTools click lands: the recorded offset from its top-left corner (the reference
+   * clicks there), when the element the recording's selectors named is still that large; else its centre.
+   */
+  function offsetOf(action: Action, found: LocateResult<PlaywrightCandidate>): { position?: { x: number; y: number } } {
+    if (found.attempts[0]?.strategy !== 'devtools_selectors') return {}
+    const box = found.element?.boundingBox
+    const kept = action.extra?.devtools as { offsetX?: unknown; offsetY?: unknown } | undefined
+    const x = typeof kept?.offsetX === 'number' ? kept.offsetX : null
+    const y = typeof kept?.offsetY === 'number' ? kept.offsetY : null
+    if (!box || x === null || y === null || x < 0 || y < 0 || x >= box.width || y >= box.height) return {}
+    return { position: { x, y } }
   }
 
   function modifiersOf(action: Action): { modifiers?: KeyModifier[] } {
@@ -751,6 +920,21 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
     }
     return value
   }
+}
+
+/** Page function: whether the focused element takes typed text (a text field, a textarea, an editable element). */
+function focusedFieldTakesText(): boolean {
+  let e: Element | null = document.activeElement
+  while (e?.shadowRoot?.activeElement) e = e.shadowRoot.activeElement
+  if (!e || e === document.body || e === document.documentElement) return false
+  if (e instanceof HTMLTextAreaElement) return !e.readOnly && !e.disabled
+  if (e instanceof HTMLInputElement)
+    return (
+      !e.readOnly &&
+      !e.disabled &&
+      !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color', 'hidden'].includes(e.type)
+    )
+  return (e as HTMLElement).isContentEditable
 }
 
 /** The elements a hover look is drawn on: controls and links (a page function gets it as an argument). */

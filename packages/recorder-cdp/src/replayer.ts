@@ -8,7 +8,10 @@ export type { WebReplayOutcome, WebStepEvent } from './web-replay-loop'
 /** `replayOnPage`'s options (but the start URL, which comes from `url`/`baseUrl`) and the Playwright page's. */
 export interface WebReplayOptions
   extends Omit<WebReplayLoopOptions, 'startUrl'>,
-    Pick<PlaywrightReplayPageOptions, 'page' | 'actionTimeoutMs' | 'env' | 'locate' | 'filesDir' | 'settleQuietMs'> {
+    Pick<
+      PlaywrightReplayPageOptions,
+      'page' | 'actionTimeoutMs' | 'env' | 'locate' | 'filesDir' | 'settleQuietMs' | 'allowCoordinates'
+    > {
   /**
    * The start URL of this case, exactly as given (path, query, hash); later recorded URLs on the recorded
    * start's origin move onto its origin, keeping their own paths (`planUrls`).
@@ -25,7 +28,7 @@ export interface WebReplayOptions
  * failing step. The loop is `replayOnPage`; the Playwright page is its `playwrightReplayPage` adapter.
  */
 export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions): Promise<WebReplayOutcome> {
-  const { page, url, baseUrl, actionTimeoutMs, env, locate, filesDir, settleQuietMs, ...loop } = opts
+  const { page, url, baseUrl, actionTimeoutMs, env, locate, filesDir, settleQuietMs, allowCoordinates, ...loop } = opts
   const urls = planUrls({ recordedStart: testCase.startUrl, url, baseUrl })
   const replayPage = playwrightReplayPage({
     page,
@@ -38,6 +41,7 @@ export async function replayWebCase(testCase: TestCase, opts: WebReplayOptions):
     ...(filesDir !== undefined ? { filesDir } : {}),
     ...(settleQuietMs !== undefined ? { settleQuietMs } : {}),
     ...(opts.verify ? { verify: true } : {}),
+    ...(allowCoordinates ? { allowCoordinates: true } : {}),
   })
   return replayOnPage(testCase, replayPage, { ...loop, startUrl: urls.start })
 }

@@ -14,7 +14,13 @@ import type { ElementHandle, Locator } from 'playwright-core'
  */
 export async function clickAsAPerson(
   handle: Locator,
-  opts: { timeout: number; button?: 'left' | 'right' | 'middle'; modifiers?: readonly KeyModifier[] },
+  opts: {
+    timeout: number
+    button?: 'left' | 'right' | 'middle'
+    modifiers?: readonly KeyModifier[]
+    /** Where in the element to click (from its top-left corner); default its centre. */
+    position?: { x: number; y: number }
+  },
 ): Promise<{ clicked: 'element' | 'label' | 'wrapper'; note: string | null }> {
   const click = {
     timeout: opts.timeout,
@@ -33,7 +39,7 @@ export async function clickAsAPerson(
       note: `the control is covered by its ${cover.relation === 'label' ? 'label' : 'styled wrapper'} ${cover.what}; clicked that, as a person does`,
     }
   }
-  await handle.click(click)
+  await handle.click({ ...click, ...(opts.position ? { position: opts.position } : {}) })
   return { clicked: 'element', note: null }
 }
 

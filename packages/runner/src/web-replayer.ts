@@ -41,6 +41,11 @@ export interface WebReplayerOptions {
   filesDir?: string | null
   /** Stop a case once this many steps failed; the rest are reported as not run (config `replay.maxFailures`). */
   maxFailures?: number | null
+  /**
+   * A step imported from DevTools that none of its selectors finds is acted on at its recorded point (config
+   * `replay.allowCoordinates`, `--allow-coordinates`); default off: it fails.
+   */
+  allowCoordinates?: boolean
 }
 
 /**
@@ -61,6 +66,7 @@ export function webReplayerOptionsOf(
     actionTimeoutMs: config.replay.actionTimeoutMs,
     filesDir: config.replay.filesDir,
     maxFailures: config.replay.maxFailures,
+    allowCoordinates: config.replay.allowCoordinates,
     ...(run.verify !== undefined ? { verify: run.verify } : {}),
     ...(run.baseUrl ? { baseUrl: run.baseUrl } : {}),
     ...(run.env ? { env: run.env } : {}),
@@ -144,6 +150,7 @@ export function webReplayer(opts: WebReplayerOptions = {}): WebSuiteReplayFn {
         keepActual: 'always',
         ...(opts.actionTimeoutMs ? { actionTimeoutMs: opts.actionTimeoutMs } : {}),
         ...(opts.maxFailures ? { maxFailures: opts.maxFailures } : {}),
+        ...(opts.allowCoordinates ? { allowCoordinates: true } : {}),
         env: opts.env ?? {},
         onStep,
       })

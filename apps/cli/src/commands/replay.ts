@@ -48,6 +48,11 @@ export class ReplayCommand extends QaCommand {
       finds fails with "not found" and the strategies tried; nothing is clicked. --allow-coordinates (or
       "replay": { "allowCoordinates": true } in the config) clicks the recorded point instead, for coordinate-only
       legacy cases; such steps are reported with method "coordinate" and a warning, never as located.
+      Web cases imported from Chrome DevTools (qa import devtools): a selector of the recording that names exactly
+      one visible element is that element (the groups in the recording's order, resolved as @puppeteer/replay
+      resolves them: shadow-root paths, pierce/, aria/, text/, xpath/); the cascade heals only when none does. Such
+      a step never falls back to coordinates unless --allow-coordinates is given, and even then a click landing on
+      the page itself or typing with no field focused fails with the reason.
       --save-heals on a desktop case writes each verified heal (the click's new place and a crop cut there) to a
       new case in the case's folder, with the new crops in a <name>_heals folder beside it.
       A folder or --shard honours the same config and flags as one case (--config, --headed, --viewport,
@@ -66,7 +71,7 @@ export class ReplayCommand extends QaCommand {
       (cases/login.json → cases/.login.history/). The same from a report written earlier: qa accept <report.json>.
       Every --verify replay with a report folder keeps what accepting needs: the JSON report's "acceptance"
       (the case's SHA-256, per step the screens before and after in <report-dir>/artifacts, the element's box).
-      Exit code: 0 the test passed, 1 a step failed, 2 bad input (unreadable case, a case with no actions, a
+      Exit code: 0 the test passed, 1 a step failed, 2 bad input (unreadable case, a case with no actions and no start page, a
       folder with an unreadable case or none at all, unreachable URL, bad flag). With --update-baselines: 0 when
       every step to accept was accepted (the case is green on this build), 1 when some could not be (named),
       2 when none of them could (nothing written).
@@ -121,7 +126,7 @@ export class ReplayCommand extends QaCommand {
   })
   allowCoordinates = Option.Boolean('--allow-coordinates', {
     description:
-      'Desktop: click the recorded point when no strategy finds the target (coordinate-only legacy cases); reported as "coordinate". Default off: such a step fails with "not found".',
+      'Desktop: click the recorded point when no strategy finds the target (coordinate-only legacy cases); reported as "coordinate". Web: a step imported from a DevTools recording whose element none of its selectors names is acted on at its recorded point (it still fails when that point is the page itself or typing reaches no field). Default off: such a step fails with "not found".',
   })
   filesDir = Option.String('--files-dir', {
     description:
@@ -231,7 +236,9 @@ export class ReplayCommand extends QaCommand {
         )
       checkStepsExist(update, tc.actions.length, '--update-baselines', this.casePath)
     }
-    if (tc.actions.length === 0)
+    // a web case that only opens its start page (a DevTools recording that only navigates) replays: the page
+    // loading is the test, as in the reference (issue 35 Build 3)
+    if (tc.actions.length === 0 && !(tc.platform === 'web' && (tc.startUrl || url || baseUrlFlag)))
       throw new UsageError(
         `${this.casePath} has no actions; there is nothing to replay.`,
         'Record the flow again (qa record web … --script steps.json), or check that this is the right file.',
@@ -313,6 +320,7 @@ export class ReplayCommand extends QaCommand {
         keepActual: 'always',
         ...(config.replay.maxFailures ? { maxFailures: config.replay.maxFailures } : {}),
         actionTimeoutMs: config.replay.actionTimeoutMs,
+        ...(config.replay.allowCoordinates ? { allowCoordinates: true } : {}),
         ...(config.replay.filesDir ? { filesDir: resolve(config.replay.filesDir) } : {}),
         env: process.env,
         onStepStart: ({ index, total, action }) => progress.status(`[${index + 1}/${total}] ${action.description}`),

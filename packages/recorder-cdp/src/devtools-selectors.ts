@@ -1,0 +1,270 @@
+/**
+ * The selectors of a step imported from a Chrome DevTools Recorder export, resolved on the live page as the
+ * reference (`@puppeteer/replay` 3 on Puppeteer's P-selectors) resolves them, so that a recorded selector that
+ * still names exactly one element is that element (issue 35 Build 1):
+ * - a selector group is a path: each entry is queried in the shadow root of the previous entry's match (Puppeteer's
+ *   `>>>>`: the element's open shadow root, or the element itself when it has none);
+ * - an entry is plain CSS (`querySelectorAll`, not piercing), `pierce/css` (every open shadow root below, the root
+ *   included), `xpath/…` (`document.evaluate` with the root as context), `text/…` (the deepest elements whose text,
+ *   shadow roots and field values included, contains the text) or `aria/Name[role="r"]` (Chromium's accessibility
+ *   tree, `Accessibility.queryAXTree`, ignored and text nodes left out), exactly Puppeteer's query handlers;
+ * - groups are tried in the recording's order; the reference races them and takes the first whose element is
+ *   visible (a box, not `visibility: hidden`): here the first group, in order, that names exactly one element and
+ *   that element is visible. A group naming several elements is no answer of the recording (the cascade heals).
+ * The page function is self-contained (Playwright serialises it); ARIA answers come from CDP and are handed to it
+ * through a symbol-keyed property of `window`, removed right after.
+ */
+import type { ElementHandle, Frame, Page } from 'playwright-core'
+import type { DevtoolsSelector } from './devtools'
+
+export type DevtoolsSelectorKind = 'css' | 'pierce' | 'xpath' | 'text' | 'aria'
+
+/** One entry of a selector path: its kind and the part after the prefix. */
+export interface DevtoolsSelectorPart {
+  kind: DevtoolsSelectorKind
+  body: string
+}
+
+/** `aria/…`, `xpath/…`, `pierce/…`, `text/…` or plain CSS, as `@puppeteer/replay`'s `getSelectorType` reads it. */
+export function devtoolsSelectorPart(selector: string): DevtoolsSelectorPart {
+  for (const kind of ['aria', 'xpath', 'pierce', 'text'] as const)
+    if (selector.startsWith(`${kind}/`)) return { kind, body: selector.slice(kind.length + 1) }
+  return { kind: 'css', body: selector }
+}
+
+/**
+ * `aria/Name[role="button"]` → the accessible name and role Puppeteer queries (`parseARIASelector`: every
+ * `[name="…"]`/`[role="…"]` part taken out, the rest is the name unless a `[name]` part gave one).
+ */
+export function ariaQueryOf(body: string): { name?: string; role?: string } {
+  const out: { name?: string; role?: string } = {}
+  const rest = body.replace(
+    /\[\s*(\w+)\s*=\s*(["'])(\\.|.*?(?=\2))\2\s*\]/g,
+    (_m, attribute: string, _q: string, value: string) => {
+      if (attribute === 'name' || attribute === 'role') out[attribute] = value
+      return ''
+    },
+  )
+  if (rest && out.name === undefined) out.name = rest
+  return out
+}
+
+/** What each group of a step named on the page (for the report's attempts). */
+export interface GroupOutcome {
+  group: number
+  selector: string
+  /** Elements the group names (0: none, >1: ambiguous). */
+  count: number
+  /** Whether its only element is visible (null when it names none or several). */
+  visible: boolean | null
+  /** Why the group could not be evaluated (a CSS syntax error, an XPath error). */
+  error?: string
+}
+
+export interface RecordedSelectorHit {
+  handle: ElementHandle<Element>
+  group: number
+  kind: DevtoolsSelectorKind
+  outcomes: GroupOutcome[]
+}
+
+const ARIA_KEY = 'qa.devtools.aria'
+
+/**
+ * The element the recording's own selectors name in `frame`: the first group, in order, naming exactly one visible
+ * element; else null with what each group named. Never throws for a bad selector (that group names nothing).
+ */
+export async function resolveRecordedSelectors(
+  page: Page,
+  frame: Frame,
+  selectors: readonly DevtoolsSelector[],
+): Promise<{ hit: RecordedSelectorHit | null; outcomes: GroupOutcome[] }> {
+  const groups = selectors.map((s) => (typeof s === 'string' ? [s] : [...s]).map(devtoolsSelectorPart))
+  const ariaParts = groups.flatMap((g) => g.filter((p) => p.kind === 'aria'))
+  const ariaReady = ariaParts.length > 0 ? await publishAriaAnswers(page, frame, ariaParts).catch(() => false) : true
+  try {
+    const answer = await frame.evaluateHandle(resolveInPage, { groups, ariaKey: ARIA_KEY, ariaReady })
+    try {
+      const outcomes = (await (await answer.getProperty('outcomes')).jsonValue()) as GroupOutcome[]
+      const chosen = (await (await answer.getProperty('chosen')).jsonValue()) as number
+      const element = (await answer.getProperty('element')).asElement() as ElementHandle<Element> | null
+      const named = outcomes.map((o, i) => ({ ...o, selector: JSON.stringify(selectors[i]) }))
+      if (chosen < 0 || !element) return { hit: null, outcomes: named }
+      const kind = groups[chosen]?.at(-1)?.kind ?? 'css'
+      return { hit: { handle: element, group: chosen, kind, outcomes: named }, outcomes: named }
+    } finally {
+      void answer.dispose().catch(() => undefined)
+    }
+  } finally {
+    if (ariaParts.length > 0)
+      await frame
+        .evaluate((key) => {
+          delete (window as unknown as Record<symbol, unknown>)[Symbol.for(key)]
+        }, ARIA_KEY)
+        .catch(() => undefined)
+  }
+}
+
+/**
+ * Every element Chromium's accessibility tree names for each `aria/` entry (Puppeteer's `queryAXTree` over the
+ * frame's document, ignored nodes and text nodes left out), put in the page under a symbol for the page function,
+ * keyed by the entry's body. The main frame only: a frame's document is not reachable from the page's session here.
+ */
+async function publishAriaAnswers(page: Page, frame: Frame, parts: readonly DevtoolsSelectorPart[]): Promise<boolean> {
+  if (frame !== page.mainFrame()) return false
+  const cdp = await page.context().newCDPSession(page)
+  try {
+    const { root } = (await cdp.send('DOM.getDocument', { depth: 0 })) as { root: { backendNodeId: number } }
+    await frame.evaluate((key) => {
+      ;(window as unknown as Record<symbol, unknown>)[Symbol.for(key)] = {}
+    }, ARIA_KEY)
+    for (const body of new Set(parts.map((p) => p.body))) {
+      const { name, role } = ariaQueryOf(body)
+      const { nodes } = (await cdp.send('Accessibility.queryAXTree', {
+        backendNodeId: root.backendNodeId,
+        ...(name !== undefined ? { accessibleName: name } : {}),
+        ...(role !== undefined ? { role } : {}),
+      })) as { nodes: { ignored?: boolean; role?: { value?: string }; backendDOMNodeId?: number }[] }
+      const ids = nodes
+        .filter(
+          (n) =>
+            !n.ignored &&
+            n.role?.value &&
+            n.role.value !== 'StaticText' &&
+            n.role.value !== 'InlineTextBox' &&
+            n.backendDOMNodeId,
+        )
+        .map((n) => n.backendDOMNodeId as number)
+      // the list exists even when empty: an entry with no answer names nothing (not "unknown")
+      await cdp.send('Runtime.evaluate', {
+        expression: `((window[Symbol.for(${JSON.stringify(ARIA_KEY)})] ??= {})[${JSON.stringify(body)}] = [])`,
+      })
+      for (const backendNodeId of ids) {
+        const { object } = (await cdp.send('DOM.resolveNode', { backendNodeId })) as { object: { objectId?: string } }
+        if (!object.objectId) continue
+        await cdp.send('Runtime.callFunctionOn', {
+          objectId: object.objectId,
+          functionDeclaration: `function (key, body) { const all = (window[Symbol.for(key)] ??= {}); (all[body] ??= []).push(this) }`,
+          arguments: [{ value: ARIA_KEY }, { value: body }],
+        })
+        await cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => undefined)
+      }
+    }
+    return true
+  } finally {
+    await cdp.detach().catch(() => undefined)
+  }
+}
+
+/** Page function: Puppeteer's P-selector semantics for each group (see the top of this file). Self-contained. */
+function resolveInPage(args: { groups: DevtoolsSelectorPart[][]; ariaKey: string; ariaReady: boolean }): {
+  outcomes: Omit<GroupOutcome, 'selector'>[]
+  chosen: number
+  element: Element | null
+} {
+  type Root = Document | ShadowRoot | Element
+  const pierce = (n: Root): Root => (n instanceof Element && n.shadowRoot ? n.shadowRoot : n)
+  const pierceAll = (n: Root): Root[] => {
+    const start = pierce(n)
+    const roots: Root[] = [start]
+    for (let i = 0; i < roots.length; i++) {
+      const walker = document.createTreeWalker(roots[i] as Node, NodeFilter.SHOW_ELEMENT)
+      for (let e = walker.nextNode() as Element | null; e; e = walker.nextNode() as Element | null)
+        if (e.shadowRoot) roots.push(e.shadowRoot)
+    }
+    return roots
+  }
+  const suitable = (e: Element) => e.nodeName !== 'SCRIPT' && e.nodeName !== 'STYLE' && !document.head?.contains(e)
+  const valueNode = (e: Element) =>
+    e instanceof HTMLSelectElement ||
+    e instanceof HTMLTextAreaElement ||
+    (e instanceof HTMLInputElement && !['checkbox', 'image', 'radio'].includes(e.type))
+  const fullText = (n: Node): string => {
+    if (n instanceof Element && !suitable(n)) return ''
+    if (n instanceof Element && valueNode(n)) return (n as HTMLInputElement).value
+    let out = ''
+    for (let c = n.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === Node.TEXT_NODE) out += c.nodeValue ?? ''
+      else if (c.nodeType === Node.ELEMENT_NODE) out += fullText(c)
+    }
+    if (n instanceof Element && n.shadowRoot) out += fullText(n.shadowRoot)
+    return out
+  }
+  const textAll = (root: Root, text: string): Element[] => {
+    const found: Element[] = []
+    for (const c of Array.from(root.childNodes)) {
+      if (!(c instanceof Element) || !suitable(c)) continue
+      found.push(...textAll(c.shadowRoot ?? c, text))
+    }
+    if (found.length > 0) return found
+    if (root instanceof Element && suitable(root) && fullText(root).includes(text)) return [root]
+    return []
+  }
+  /** The node whose subtree (shadow trees included) holds `e`: `e`'s ancestors through shadow hosts. */
+  const deepContains = (root: Root, e: Node): boolean => {
+    for (let n: Node | null = e; n; n = n instanceof ShadowRoot ? n.host : n.parentNode) if (n === root) return true
+    return false
+  }
+  const aria = (window as unknown as Record<symbol, Record<string, Element[]> | undefined>)[Symbol.for(args.ariaKey)]
+  const queryPart = (root: Root, part: DevtoolsSelectorPart): Element[] => {
+    switch (part.kind) {
+      case 'css': {
+        // Puppeteer applies a selector that does not start with a type (`#id`, `.c`, `[a]`) to an element root
+        // itself (an entry after a host without a shadow root)
+        const parent = root instanceof Element ? root.parentElement : null
+        if (parent && !/^[-\w*\u0080-\uffff]/.test(part.body)) {
+          const index = Array.from(parent.children).indexOf(root as Element) + 1
+          return Array.from(parent.querySelectorAll(`:scope>:nth-child(${index})${part.body}`))
+        }
+        return Array.from(root.querySelectorAll(part.body))
+      }
+      case 'pierce':
+        return pierceAll(root).flatMap((r) => Array.from(r.querySelectorAll(part.body)))
+      case 'xpath': {
+        const doc = (root as Node).ownerDocument ?? document
+        const it = doc.evaluate(part.body, root as Node, null, XPathResult.ORDERED_NODE_ITERATOR_TYPE)
+        const out: Element[] = []
+        for (let n = it.iterateNext(); n; n = it.iterateNext()) if (n instanceof Element) out.push(n)
+        return out
+      }
+      case 'text':
+        return textAll(root, part.body)
+      case 'aria': {
+        if (!args.ariaReady || !aria) throw new Error('the accessibility tree could not be asked (an iframe)')
+        const list = aria[part.body] ?? []
+        return list.filter((e) => e !== root && deepContains(root, e))
+      }
+    }
+  }
+  const outcomes: Omit<GroupOutcome, 'selector'>[] = []
+  let chosen = -1
+  let element: Element | null = null
+  for (const [group, parts] of args.groups.entries()) {
+    try {
+      let current: Root[] = [document]
+      for (const [i, part] of parts.entries()) {
+        const roots = i === 0 ? current : current.map(pierce)
+        const next: Element[] = []
+        for (const r of roots) for (const e of queryPart(r, part)) if (!next.includes(e)) next.push(e)
+        current = next
+        if (current.length === 0) break
+      }
+      const list = current as Element[]
+      let visible: boolean | null = null
+      if (list.length === 1) {
+        const e = list[0] as Element
+        const style = getComputedStyle(e)
+        const r = e.getBoundingClientRect()
+        visible = style.visibility !== 'hidden' && style.visibility !== 'collapse' && r.width > 0 && r.height > 0
+        if (visible && chosen < 0) {
+          chosen = group
+          element = e
+        }
+      }
+      outcomes.push({ group, count: list.length, visible })
+    } catch (e) {
+      outcomes.push({ group, count: 0, visible: null, error: String((e as Error)?.message ?? e).split('\n')[0] })
+    }
+  }
+  return { outcomes, chosen, element }
+}
