@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { isQaError } from '@qa/model'
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import { importOptional, isQaError } from '@qa/model'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import {
   type ArtifactStore,
   assertArtifactKey,
@@ -93,6 +93,7 @@ const runSummary = (r: RunRecord) => ({
  * Not listening yet: `startServer` binds it; tests use `app.inject`.
  */
 export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstance> {
+  const { default: Fastify } = await importOptional('server', 'fastify', () => import('fastify'))
   const app = Fastify({
     logger: false,
     bodyLimit: opts.bodyLimitBytes ?? 64 * 1024,

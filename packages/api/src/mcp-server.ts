@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { isQaError } from '@qa/model'
+import { importOptional, isQaError } from '@qa/model'
 import { readTextFile } from '@qa/model/node'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
@@ -73,7 +73,7 @@ const runResult = (run: RunRecord, reportDir: string) => ({
  */
 export async function createMcpServer(deps: McpDeps): Promise<McpServer> {
   const [{ McpServer: Server }, { z }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    importOptional('mcp', '@modelcontextprotocol/sdk', () => import('@modelcontextprotocol/sdk/server/mcp.js')),
     import('zod'),
   ])
   const server = new Server({ name: MCP_SERVER_NAME, version: '0.1.0' })
@@ -248,7 +248,11 @@ export async function answeringStdioTransport(
   stdin: NodeJS.ReadableStream,
   stdout: NodeJS.WritableStream,
 ): Promise<Transport> {
-  const types = await import('@modelcontextprotocol/sdk/types.js')
+  const types = await importOptional(
+    'mcp',
+    '@modelcontextprotocol/sdk',
+    () => import('@modelcontextprotocol/sdk/types.js'),
+  )
   const params: Record<string, SafeParser> = {
     initialize: types.InitializeRequestSchema,
     ping: types.PingRequestSchema,
