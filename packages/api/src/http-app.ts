@@ -160,7 +160,7 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
       // never inside another site's frame: "Run all" cannot be clicked through a decoy (clickjacking)
       .header('content-security-policy', "frame-ancestors 'none'")
       .header('x-frame-options', 'DENY')
-    // the suite list is in the page itself, so window.__TESTBOT__ exists by the page's load event (seed 004: an
+    // the suite list is in the page itself, so window.__TESTBOT__ exists by the page's load event (an
     // agent navigates, then calls runAll()); JSON in a data block, every `<` escaped so it cannot end the script
     const state = JSON.stringify(await inspectorState())
       .replace(/</g, '\\u003c')

@@ -68,7 +68,7 @@ const runResult = (run: RunRecord, reportDir: string) => ({
 })
 
 /**
- * An MCP server exposing the runner's verbs (seed 004 for LLM agents without a browser): list_suites,
+ * An MCP server exposing the runner's verbs (for LLM agents without a browser): list_suites,
  * run_suite, run_all, get_results, get_report.
  */
 export async function createMcpServer(deps: McpDeps): Promise<McpServer> {
@@ -149,7 +149,7 @@ export async function createMcpServer(deps: McpDeps): Promise<McpServer> {
     {
       title: 'Current results',
       description:
-        'The latest result of every suite in the seed 004 TestBotResults shape: { isRunning, summary, suites[{ name, status, passed, steps[{ action, detail, passed, error }] }] }.',
+        'The latest result of every suite in the TestBotResults shape: { isRunning, summary, suites[{ name, status, passed, steps[{ action, detail, passed, error }] }] }.',
       inputSchema: {},
       annotations: { readOnlyHint: true },
     },

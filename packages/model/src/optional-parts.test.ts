@@ -17,7 +17,7 @@ describe('optional parts', () => {
   })
 
   it('an error inside a module that was found is thrown as it is', async () => {
-    const load = () => import('data:text/javascript,throw new Error("broken inside")')
+    const load = () => import('data:text/javascript,throw new Error("broken inside")' as string)
     await expect(importOptional('server', 'fastify', load)).rejects.toThrow('broken inside')
   })
 

@@ -1,6 +1,6 @@
 import type { UiElement } from './types'
 
-/** A label below this score is stored as low-confidence and never used alone to click (issue 14 Build 5). */
+/** A label below this score is stored as low-confidence and never used alone to click. */
 export const TRUSTED_LABEL_SCORE = 0.6
 
 /** What a lone letter's plausibility is (0.7): read at confidence 0.86 or more it reaches the trusted score. */
@@ -86,7 +86,7 @@ function overlapShare(w: UiElement['boundingBox'], b: NonNullable<PickLabelOptio
 }
 
 /**
- * The label of the element at (x, y) from OCR words (issue 14 Build 5): only words inside or overlapping the
+ * The label of the element at (x, y) from OCR words: only words inside or overlapping the
  * element's box count (never the nearest word of another element), each scored OCR confidence × plausibility ×
  * the share of the word inside the box; the best is returned with its score (null when no word overlaps).
  * Callers store a label under TRUSTED_LABEL_SCORE as low-confidence. Pure.

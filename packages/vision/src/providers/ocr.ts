@@ -184,7 +184,7 @@ export function ocrProvider(opts: OcrOptions = {}): VisionProvider {
   }
 
   /**
-   * The verifier's second opinion offline (issue 14 Build 1): the text in the expected region of the recorded
+   * The verifier's second opinion offline: the text in the expected region of the recorded
    * screen against the text in the same region now. A restyled or rescaled region still reads the same; a
    * wrong key reads otherwise. Regions without text cannot be judged this way (VISION_UNAVAILABLE).
    */
@@ -282,7 +282,7 @@ export function ocrProvider(opts: OcrOptions = {}): VisionProvider {
       if (question.task === 'screen')
         return { provider: 'ocr', model, data: { elements: elements.map(asJson) }, latencyMs }
       const point = question.point ?? { x: image.width / 2, y: image.height / 2 }
-      // only words inside or overlapping the element, scored confidence × plausibility (issue 14 Build 5)
+      // only words inside or overlapping the element, scored confidence × plausibility
       const label = pickElementLabel(elements, point.x, point.y)
       const hit = label?.element ?? null
       return {
