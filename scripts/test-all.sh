@@ -7,6 +7,7 @@ export TURBO_TELEMETRY_DISABLED=1
 export NO_COLOR=1
 sh scripts/setup.sh
 sh scripts/system-deps.sh test
+node --import tsx scripts/check-engines.ts
 pnpm exec biome check .
 pnpm run test:architecture
 pnpm exec turbo run build typecheck test --output-logs=errors-only

@@ -7,7 +7,7 @@ import { readConfigFiles } from './config'
 import { UsageError } from './usage-error'
 
 /**
- * The one rule for every `qa` command that writes (SPEC §8, issue 16): resolve every output before any work,
+ * The one rule for every `qa` command that writes: resolve every output before any work,
  * refuse an output that is, or lies inside, one of the inputs (a case, its screenshots and their folder, a
  * report, an image), refuse an existing output without `--force`. The writes themselves are atomic
  * (`writeFileAtomic` of @qa/model/node).

@@ -14,7 +14,7 @@ const typing = (secretEnv: string | undefined, axName: string, text = '********'
   identity: { tagName: 'input', axRole: 'textbox', axName, boundingBox: { x: 0, y: 0, width: 100, height: 20 } },
 })
 
-describe('the secrets a recorded case needs (issue 28 Build 7)', () => {
+describe('the secrets a recorded case needs', () => {
   it('names each variable once, in the order first typed, with its steps from 1 and the fields it is typed into', () => {
     const secrets = neededSecrets([
       typing(undefined, 'User', 'admin'),

@@ -2,7 +2,7 @@ import type { Action, TestCase } from '@qa/model'
 import { truncateToColumns } from './display-width'
 
 /**
- * The secret variables a recorded case needs at replay (issue 28 Build 7): the recorder stores a masked text and
+ * The secret variables a recorded case needs at replay: the recorder stores a masked text and
  * the variable's name (`secretEnv`), never the value; the summary names the variables so that the replay command
  * the recorder prints works.
  */

@@ -49,7 +49,7 @@ describe('stepLine', () => {
   })
 })
 
-describe('replayStepLine (issue 28: numbers from 1, a reason for every failure, the first cause)', () => {
+describe('replayStepLine (numbers from 1, a reason for every failure, the first cause)', () => {
   const ok = { success: true, method: 'role' as const, matchConfidence: 0.97, errorMessage: '' }
   const notFound = {
     success: false,

@@ -5,7 +5,7 @@ import { truncateToColumns } from './display-width'
 const quote = (s: string) => `"${truncateToColumns(s, 40)}"`
 
 /**
- * What replay will look for first, in the order of the web strategies (SPEC §5): `role button "Save"`,
+ * What replay will look for first, in the order of the web strategies: `role button "Save"`,
  * `aria-label "…"`, `name "…"`, `test id "…"`, `css …`; `coordinates` for a step without a target.
  */
 export function strategyLabel(action: Action): string {
@@ -42,7 +42,7 @@ export interface ReplayStepEvent {
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`
 
 /**
- * One line of a replay's live list (issue 28): the step number from 1, the verdict (`NOT RUN` for a step the
+ * One line of a replay's live list: the step number from 1, the verdict (`NOT RUN` for a step the
  * failure limit skipped), how the element was found (`Login → Sign in` for a heal), and for every failed step its
  * reason; the first failed step is marked `first cause`, the failures after it name the step they came after.
  * `verdict` colours the verdict word.

@@ -64,7 +64,7 @@ describe('REST API', () => {
     expect(body.invalid[0].message).toMatch(/actions\[0\]/)
   })
 
-  it('runs by name, index and all; results have the seed 004 TestBotResults shape', async () => {
+  it('runs by name, index and all; results have the TestBotResults shape', async () => {
     const { app, runner } = await setup({ failing: ['검색'] })
     const byName = await post(app, { name: '설정: 저장' })
     expect(byName.statusCode).toBe(202)
@@ -169,14 +169,14 @@ describe('REST API', () => {
       '검색',
       '설정: 저장',
     ])
-    // issue 29 (low): the Inspector is never framed by another site (clickjacking "Run all")
+    // the Inspector is never framed by another site (clickjacking "Run all")
     expect(page.headers['content-security-policy']).toBe("frame-ancestors 'none'")
     expect(page.headers['x-frame-options']).toBe('DENY')
   })
 })
 
 describe('file routes', () => {
-  it('serve reports and screenshots only, each sandboxed and nosniff; XML as text; other types never (issue 29, 3)', async () => {
+  it('serve reports and screenshots only, each sandboxed and nosniff; XML as text; other types never', async () => {
     const { app, dir, reportDir } = await setup()
     const script = '<a:script xmlns:a="http://www.w3.org/1999/xhtml">fetch("/api/suites")</a:script>'
     writeFileSync(join(dir, 'evil.xml'), `<?xml version="1.0"?><x>${script}</x>`)
@@ -278,7 +278,7 @@ describe('security', () => {
     expect((await app.inject({ url: '/api/suites', headers: { host: '127.0.0.1:7357' } })).statusCode).toBe(200)
   })
 
-  it('parses the Host header strictly: a loopback name followed by more is foreign (issue 29, low)', async () => {
+  it('parses the Host header strictly: a loopback name followed by more is foreign', async () => {
     const { app } = await setup()
     for (const host of [
       '127.0.0.1:7402.evil.com',
@@ -298,7 +298,7 @@ describe('security', () => {
       })
   })
 
-  it('refuses a request with two Host headers (issue 29, low)', async () => {
+  it('refuses a request with two Host headers', async () => {
     const { app } = await setup()
     await app.listen({ port: 0, host: '127.0.0.1' })
     const { port } = app.server.address() as AddressInfo

@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { isQaError } from '@qa/model'
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import { importOptional, isQaError } from '@qa/model'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import {
   type ArtifactStore,
   assertArtifactKey,
@@ -93,6 +93,7 @@ const runSummary = (r: RunRecord) => ({
  * Not listening yet: `startServer` binds it; tests use `app.inject`.
  */
 export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstance> {
+  const { default: Fastify } = await importOptional('server', 'fastify', () => import('fastify'))
   const app = Fastify({
     logger: false,
     bodyLimit: opts.bodyLimitBytes ?? 64 * 1024,
@@ -159,7 +160,7 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<FastifyInstan
       // never inside another site's frame: "Run all" cannot be clicked through a decoy (clickjacking)
       .header('content-security-policy', "frame-ancestors 'none'")
       .header('x-frame-options', 'DENY')
-    // the suite list is in the page itself, so window.__TESTBOT__ exists by the page's load event (seed 004: an
+    // the suite list is in the page itself, so window.__TESTBOT__ exists by the page's load event (an
     // agent navigates, then calls runAll()); JSON in a data block, every `<` escaped so it cannot end the script
     const state = JSON.stringify(await inspectorState())
       .replace(/</g, '\\u003c')

@@ -69,7 +69,7 @@ async function recordCases() {
     await settings.click(...(await centre(p.getByLabel('알림 받기'))))
     const [sx, sy] = await centre(p.getByRole('button', { name: '저장', exact: true }))
     await settings.click(sx, sy)
-    // an assertion (a seed 004 `expect` row): the 저장 button is still there
+    // an assertion (an `expect` row): the 저장 button is still there
     await settings.assert({ kind: 'visible', x: sx, y: sy })
     await settings.save({ overwrite: true })
     await settings.close()
@@ -116,8 +116,8 @@ afterAll(async () => {
 
 const results = () => page.evaluate(() => globalThis.__TESTBOT__.getResults())
 
-describe('Runner Inspector, driven the way an agent drives it (seed 004)', () => {
-  it('has window.__TESTBOT__ with every suite at the load event, however slow the API answers (issue 29, 12)', async () => {
+describe('Runner Inspector, driven the way an agent drives it', () => {
+  it('has window.__TESTBOT__ with every suite at the load event, however slow the API answers', async () => {
     const fresh = await browser.newPage()
     try {
       // the API held back until the page has loaded: only what the page itself carries can be there at load
@@ -174,7 +174,7 @@ describe('Runner Inspector, driven the way an agent drives it (seed 004)', () =>
       Array.from({ length: 50 }, (_, i) => fetch(`${server.url}${urls[i % urls.length]}`).then((r) => r.status)),
     )
     expect(codes.filter((c) => c !== 200)).toEqual([])
-    expect(await page.locator('#testbot-results-json').count()).toBe(0) // not while running (seed 004 §8.3)
+    expect(await page.locator('#testbot-results-json').count()).toBe(0) // not while running
     await page.evaluate(() => globalThis.__pending)
 
     const r = await results()

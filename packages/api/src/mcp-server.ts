@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { isQaError } from '@qa/model'
+import { importOptional, isQaError } from '@qa/model'
 import { readTextFile } from '@qa/model/node'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
@@ -68,12 +68,12 @@ const runResult = (run: RunRecord, reportDir: string) => ({
 })
 
 /**
- * An MCP server exposing the runner's verbs (seed 004 for LLM agents without a browser): list_suites,
+ * An MCP server exposing the runner's verbs (for LLM agents without a browser): list_suites,
  * run_suite, run_all, get_results, get_report.
  */
 export async function createMcpServer(deps: McpDeps): Promise<McpServer> {
   const [{ McpServer: Server }, { z }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    importOptional('mcp', '@modelcontextprotocol/sdk', () => import('@modelcontextprotocol/sdk/server/mcp.js')),
     import('zod'),
   ])
   const server = new Server({ name: MCP_SERVER_NAME, version: '0.1.0' })
@@ -149,7 +149,7 @@ export async function createMcpServer(deps: McpDeps): Promise<McpServer> {
     {
       title: 'Current results',
       description:
-        'The latest result of every suite in the seed 004 TestBotResults shape: { isRunning, summary, suites[{ name, status, passed, steps[{ action, detail, passed, error }] }] }.',
+        'The latest result of every suite in the TestBotResults shape: { isRunning, summary, suites[{ name, status, passed, steps[{ action, detail, passed, error }] }] }.',
       inputSchema: {},
       annotations: { readOnlyHint: true },
     },
@@ -248,7 +248,11 @@ export async function answeringStdioTransport(
   stdin: NodeJS.ReadableStream,
   stdout: NodeJS.WritableStream,
 ): Promise<Transport> {
-  const types = await import('@modelcontextprotocol/sdk/types.js')
+  const types = await importOptional(
+    'mcp',
+    '@modelcontextprotocol/sdk',
+    () => import('@modelcontextprotocol/sdk/types.js'),
+  )
   const params: Record<string, SafeParser> = {
     initialize: types.InitializeRequestSchema,
     ping: types.PingRequestSchema,

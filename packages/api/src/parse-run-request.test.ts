@@ -17,7 +17,7 @@ const suitesOf = (names: string[]): SuiteInfo[] =>
 const names = fc.uniqueArray(fc.string({ minLength: 1, maxLength: 20 }), { minLength: 1, maxLength: 8 })
 
 describe('parseRunRequest', () => {
-  // seed 004 §8.4: runByName matches exactly.
+  // runByName matches exactly.
   test.prop([names, fc.nat()], { numRuns: 100 })('a listed name selects exactly that suite', (list, k) => {
     const suites = suitesOf(list)
     const target = list[k % list.length] as string
@@ -26,7 +26,7 @@ describe('parseRunRequest', () => {
     expect(picked.map((s) => s.name)).toEqual([target])
   })
 
-  // seed 004 §8.4: an unknown name (any near miss) is rejected with the list of names.
+  // an unknown name (any near miss) is rejected with the list of names.
   test.prop([names, fc.string({ minLength: 1, maxLength: 20 })], { numRuns: 100 })(
     'an unlisted name is SUITE_NOT_FOUND with the names',
     (list, other) => {

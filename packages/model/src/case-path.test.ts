@@ -13,7 +13,7 @@ const caseWith = (field: string, value: string) => ({
   actions: [{ timestamp: 0, action_type: 'click', x: 1, y: 1, description: 'd', [field]: value }],
 })
 
-describe('screenshot paths stay inside the case folder (issue 16 finding 4)', () => {
+describe('screenshot paths stay inside the case folder', () => {
   it.each([
     ['screenshot_path', '../../etc/passwd'],
     ['screenshot_before_path', '/home/u/secret.png'],
@@ -62,7 +62,7 @@ describe('screenshot paths stay inside the case folder (issue 16 finding 4)', ()
   })
 })
 
-describe('JSON nesting (issue 16 finding 12)', () => {
+describe('JSON nesting', () => {
   const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`
   it.each([100, 2000, 100_000])('%i levels is an error naming the file and the limit, not a stack overflow', (n) => {
     expect(() => parseJsonText(nested(n), { file: 'deep.json' })).toThrow(

@@ -45,19 +45,19 @@ describe('file ⇄ model codecs', () => {
         },
       )
     }
-    // seed 001 Property 2 and Property 8 (null stays null, absent stays absent), unknown fields kept.
+    // every field survives a round trip (null stays null, absent stays absent), unknown fields kept.
     test.prop([arbDocument(schema)], RUNS)(`${schema.name}: encode ∘ decode = id on documents`, (doc) => {
       expect(encodeObject(decodeObject(doc, schema), schema)).toEqual(doc)
     })
   }
 
-  // seed 001 Property 2: SemanticAction JSON round trip, through text as a file would be.
+  // SemanticAction JSON round trip, through text as a file would be.
   test.prop([arbAction()], RUNS)('Action: parse(JSON(serialize(a))) = a', (action) => {
     const text = JSON.stringify(actionCodec.serialize(action))
     expect(actionCodec.parse(JSON.parse(text))).toEqual(action)
   })
 
-  // seed 001 Property 8: optional fields that are null come back null, absent ones stay absent.
+  // optional fields that are null come back null, absent ones stay absent.
   test.prop([arbAction()], RUNS)('Action: null and absent optional fields survive the round trip', (action) => {
     const back = actionCodec.parse(JSON.parse(JSON.stringify(actionCodec.serialize(action))))
     for (const field of schemas.actionSchema.fields) {
@@ -67,7 +67,7 @@ describe('file ⇄ model codecs', () => {
     }
   })
 
-  // seed 000 Property 4: VerificationResult and ReplayReport round trip.
+  // VerificationResult and ReplayReport round trip.
   test.prop([arbVerificationResult()], RUNS)('VerificationResult round trip', (result) => {
     expect(parseVerificationResult(JSON.parse(JSON.stringify(serializeVerificationResult(result))))).toEqual(result)
   })
@@ -75,13 +75,13 @@ describe('file ⇄ model codecs', () => {
     expect(parseReplayReport(JSON.parse(JSON.stringify(serializeReplayReport(report))))).toEqual(report)
   })
 
-  // seed 000 Property 9: required fields exist in every serialized result and report.
+  // required fields exist in every serialized result and report.
   test.prop([arbVerificationResultDocument()], RUNS)('VerificationResult: required fields present', (doc) => {
     const out = serializeVerificationResult(verificationResultCodec.parse(doc))
     for (const key of ['action_index', 'final_result', 'screenshot_similarity', 'vision_match'])
       expect(out).toHaveProperty(key)
   })
-  // seed 000 Property 3 + 9: a report has its counts and, per action, index, verdict and similarity.
+  // a report has its counts and, per action, index, verdict and similarity.
   test.prop([arbReplayReportDocument()], RUNS)('ReplayReport: counts and per-action fields present', (doc) => {
     const out = serializeReplayReport(replayReportCodec.parse(doc))
     for (const key of ['total_actions', 'passed_count', 'failed_count', 'warning_count', 'success_rate'])
@@ -147,7 +147,7 @@ describe('unknown fields', () => {
   })
 })
 
-describe('a "__proto__" key in a file of ours (issue 29, low)', () => {
+describe('a "__proto__" key in a file of ours', () => {
   it.each([
     ['{"__proto__": {"x": 1}, "name": "a"}', '__proto__'],
     ['{"actions": [{"x": 1}, {"identity": {"__proto__": null}}]}', 'actions[1].identity.__proto__'],

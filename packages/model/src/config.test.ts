@@ -75,7 +75,7 @@ describe('resolveConfig', () => {
   )
 })
 
-describe('keys named like object internals (issue 29, low)', () => {
+describe('keys named like object internals', () => {
   it.each([
     ['{"verify": {"__proto__": {"passSimilarity": 2}}}', 'verify.__proto__'],
     ['{"verify": {"toString": 1}}', 'verify.toString'],

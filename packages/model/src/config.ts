@@ -17,7 +17,7 @@ export interface MaskRect {
 
 export interface QaConfig {
   verify: {
-    /** Similarity 0–1 a step needs to pass (seed 000 threshold). */
+    /** Similarity 0–1 a step needs to pass. */
     passSimilarity: number
     /** Below passSimilarity and without a vision answer: warning at or above this, else fail. */
     fallbackSimilarity: number
@@ -37,7 +37,7 @@ export interface QaConfig {
   replay: {
     /** Time an element gets to become actionable. */
     actionTimeoutMs: number
-    /** Desktop: semantic match confidence needed to move the click (seed 001 P3). */
+    /** Desktop: semantic match confidence needed to move the click. */
     matchThreshold: number
     /**
      * Desktop: click the recorded point when no strategy finds the target (coordinate-only legacy cases).
@@ -50,7 +50,7 @@ export interface QaConfig {
     filesDir: string | null
     /**
      * Stop a case once this many steps failed (`--max-failures`, Playwright's name); the steps after it are
-     * reported as not run. null: every step runs (seed 000).
+     * reported as not run. null: every step runs.
      */
     maxFailures: number | null
   }

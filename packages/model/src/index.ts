@@ -90,3 +90,13 @@ export {
   type RefusedStep,
   type StepListResult,
 } from './accept'
+export {
+  importOptional,
+  installCommand,
+  isModuleNotFound,
+  missingPartError,
+  OPTIONAL_PARTS,
+  type OptionalPart,
+  type OptionalPartId,
+  optionalPart,
+} from './optional-parts'

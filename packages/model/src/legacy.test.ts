@@ -26,7 +26,7 @@ function withAllSemantics(tc: TestCase): TestCase {
   }
 }
 
-describe('legacy detection (seed 001 Property 6)', () => {
+describe('legacy detection', () => {
   test.prop([arbTestCase()], RUNS)('a case whose click-like actions all carry semantics is not legacy', (tc) => {
     expect(isLegacyTestCase(withAllSemantics(tc))).toBe(false)
   })
@@ -64,7 +64,7 @@ describe('legacy detection (seed 001 Property 6)', () => {
   })
 })
 
-describe('enrichment merge (seed 001 Property 5)', () => {
+describe('enrichment merge', () => {
   const arbEnrichment = fc.record(
     {
       semanticInfo: fc.constant(semantic),

@@ -27,7 +27,7 @@ describe('file IO', () => {
     })
   })
 
-  it('refuses a device, a pipe or a file over 20 MiB before reading it (issue 29, 5)', async () => {
+  it('refuses a device, a pipe or a file over 20 MiB before reading it', async () => {
     await expect(loadTestCase('/dev/zero')).rejects.toMatchObject({
       code: 'MODEL_FILE_UNREADABLE',
       message: '/dev/zero is not a regular file; a test case file was expected.',
@@ -73,7 +73,7 @@ describe('file IO', () => {
   })
 })
 
-describe('text encoding (issue 16 finding 10)', () => {
+describe('text encoding', () => {
   it('a case that is not valid UTF-8 is an error naming the file and the byte, never replaced by U+FFFD', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'qa-model-'))
     const file = join(dir, 'latin1.json')
@@ -91,7 +91,7 @@ describe('text encoding (issue 16 finding 10)', () => {
   })
 })
 
-describe('saving never writes a case that would not load (issue 16)', () => {
+describe('saving never writes a case that would not load', () => {
   it('a case whose screenshot path leaves its folder is refused, naming the field, and nothing is written', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'qa-model-'))
     const { testCase } = await loadTestCase(fixturePath('v3/web-login.json'))
@@ -105,7 +105,7 @@ describe('saving never writes a case that would not load (issue 16)', () => {
   })
 })
 
-describe('saveTestCaseCopy: a case saved in another folder still resolves its screenshots (issue 29, low)', () => {
+describe('saveTestCaseCopy: a case saved in another folder still resolves its screenshots', () => {
   it("copies every screenshot into the new case's folder and rewrites the paths; the same folder keeps them", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'qa-model-'))
     const from = join(dir, 'cases')

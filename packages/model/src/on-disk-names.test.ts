@@ -1,4 +1,4 @@
-// Golden test of the on-disk names (SPEC §3): the generated round trips use the codec's own schema tables, so a
+// Golden test of the on-disk names: the generated round trips use the codec's own schema tables, so a
 // misspelt snake_case name would round-trip unnoticed. Here every name is spelt out by hand.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -78,7 +78,7 @@ beforeAll(async () => {
 })
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
-describe('SPEC §3 on-disk names', () => {
+describe('on-disk names', () => {
   it('loads every snake_case field into its camelCase model field and writes the same names back', async () => {
     await writeFile(join(dir, 'in.json'), JSON.stringify(doc))
     const { testCase: tc } = await loadTestCase(join(dir, 'in.json'))

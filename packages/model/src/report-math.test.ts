@@ -6,7 +6,6 @@ import { arbReplayResult, arbVerdict, arbVerificationResult } from './testing'
 const RUNS = { numRuns: 200 }
 
 describe('report arithmetic', () => {
-  // seed 000 Property 2
   test.prop([fc.array(arbVerdict(), { maxLength: 200 })], RUNS)(
     'counts sum to the total and success rate is (passed+warning)/total',
     (verdicts) => {
@@ -30,7 +29,6 @@ describe('report arithmetic', () => {
     expect(determineTestResult([])).toBe(true)
   })
 
-  // seed 000 Property 6
   test.prop([fc.array(arbVerificationResult(), { maxLength: 20 })], RUNS)(
     'the test fails exactly when an action failed',
     (results) => {
@@ -40,7 +38,6 @@ describe('report arithmetic', () => {
     },
   )
 
-  // seed 001 Property 7
   test.prop([fc.array(arbReplayResult(), { maxLength: 40 })], RUNS)(
     'accuracy counts always sum to the total',
     (results) => {

@@ -9,7 +9,7 @@ export interface VerdictCounts {
   successRate: number
 }
 
-/** Counts of a list of verification results (seed 000 P2: the three counts sum to the total). */
+/** Counts of a list of verification results (the three counts sum to the total). */
 export function countVerdicts(results: readonly Pick<VerificationResult, 'finalResult'>[]): VerdictCounts {
   let passedCount = 0
   let failedCount = 0
@@ -33,12 +33,12 @@ export function successRate(passed: number, warning: number, total: number): num
   return total === 0 ? 0 : (passed + warning) / total
 }
 
-/** The test passes when no action failed (seed 000 P6); an empty run passes. */
+/** The test passes when no action failed; an empty run passes. */
 export function determineTestResult(results: readonly Pick<VerificationResult, 'finalResult'>[]): boolean {
   return results.every((r) => r.finalResult !== 'fail')
 }
 
-/** Exit code of a finished run: 0 passed, 1 failed (seed 000 P7). */
+/** Exit code of a finished run: 0 passed, 1 failed. */
 export function exitCodeFor(passed: boolean): 0 | 1 {
   return passed ? 0 : 1
 }
@@ -49,7 +49,7 @@ const NOT_LOCATED = new Set(['coordinate', 'none', 'failed'])
 
 /**
  * Replay statistics of a list of results. Always: sum(byMethod) + failedCount = totalActions, and
- * semanticMatchCount + coordinateMatchCount + failedCount = totalActions (seed 001 P7).
+ * semanticMatchCount + coordinateMatchCount + failedCount = totalActions.
  * `reasons` maps a failed result's actionId to a reason code; otherwise its errorMessage (or `unknown`).
  */
 export function computeAccuracyStats(

@@ -13,7 +13,7 @@ import {
   VERDICTS,
 } from './types'
 
-/** The file-format schemas of every object type (SPEC §3), current version. */
+/** The file-format schemas of every object type, current version. */
 
 const coordinate = k.integer()
 const ratio = k.number(0, 1)

@@ -5,7 +5,7 @@ import { terminalSafe } from './terminal-safe'
 const ESC = String.fromCharCode(0x1b)
 const BEL = String.fromCharCode(0x07)
 
-describe('terminalSafe (issue 29, low: terminal escapes from case content)', () => {
+describe('terminalSafe (terminal escapes from case content)', () => {
   it('shows escapes, carriage returns, C1 controls and bidi overrides escaped; keeps Hangul, line breaks, tabs', () => {
     const hostile = `로그인 ${ESC}]0;pwned${BEL}${ESC}[2J\rX${String.fromCharCode(0x9b)}31m${String.fromCharCode(0x202e)}gpj.exe\n\tok`
     expect(terminalSafe(hostile)).toBe('로그인 \\x1b]0;pwned\\x07\\x1b[2J\\x0dX\\x9b31m\\u202egpj.exe\n\tok')

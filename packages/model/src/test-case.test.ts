@@ -17,7 +17,7 @@ describe('test-case documents', () => {
     expect(serializeTestCase(testCase)).toEqual(doc)
   })
 
-  // seed 001 Property 2 over whole cases, every action type, through the text of a file.
+  // a round trip keeps every field, over whole cases, every action type, through the text of a file.
   test.prop([arbTestCase({ actionTypes: ACTION_TYPES })], RUNS)('parse(stringify(tc)) = tc', (tc) => {
     expect(parseTestCaseJson(stringifyTestCase(tc)).testCase).toEqual(tc)
   })
@@ -36,7 +36,7 @@ describe('test-case documents', () => {
     expect(again.testCase).toEqual(first.testCase)
   })
 
-  it('loads the seed 001 example as-is and keeps every field of it', () => {
+  it('loads the format 2.0 desktop example as-is and keeps every field of it', () => {
     const raw = readFixture('v2/seed-001-example.json') as Record<string, unknown>
     const { testCase, sourceVersion, migrationNotes } = parseTestCase(raw)
     expect(sourceVersion).toBe('2.0')
@@ -114,7 +114,7 @@ describe('test-case documents', () => {
   )
 })
 
-describe('what a click operates, and recording warnings (issue 13)', () => {
+describe('what a click operates, and recording warnings', () => {
   const doc = {
     name: 'styled',
     version: '3.2',

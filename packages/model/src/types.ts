@@ -1,5 +1,5 @@
 /**
- * The in-memory model (camelCase) of the test-case format (SPEC §3) and of replay results and reports.
+ * The in-memory model (camelCase) of the test-case format and of replay results and reports.
  *
  * Conventions, true for every object type here:
  * - An optional field may be absent, `null`, or a value; the three are kept apart through a round trip.
@@ -109,7 +109,7 @@ export interface ScreenInfo {
   extra?: Extra
 }
 
-/** What was clicked, as seen in pixels (desktop) — seed 001/002 `target_element`. */
+/** What was clicked, as seen in pixels (desktop) (`target_element`). */
 export interface TargetElement {
   /** button, icon, text_field, image, tab, link, checkbox, … */
   type: string
@@ -149,12 +149,12 @@ export interface ScreenTransition {
   /** Hamming distance between the before/after perceptual hashes. */
   hashDifference?: number | null
   resultState?: string | null
-  /** Whether the transition was the intended one (seed 002). */
+  /** Whether the transition was the intended one. */
   success?: boolean | null
   extra?: Extra
 }
 
-/** How a web element is recognised again (seed 003), most stable first. */
+/** How a web element is recognised again, most stable first. */
 export interface ElementIdentity {
   axRole?: string | null
   axName?: string | null
@@ -480,7 +480,7 @@ export interface ReplayResult {
   foundCrop?: string | null
   /**
    * Located once, without the settle-and-locate-again wait: the step came after a "not found" step, on a page
-   * that had not changed since (issue 28, root cause first).
+   * that had not changed since.
    */
   quickLocate?: boolean | null
   extra?: Extra
@@ -508,7 +508,7 @@ export interface VerificationResult {
   /**
    * 0–1: how well the step's expected region (what changed between the recorded before and after frames, plus
    * the target's box) agrees between the recorded after-frame and the current screen; the verdict's score when
-   * set (issue 14). `screenshotSimilarity` stays the whole-screen figure.
+   * set. `screenshotSimilarity` stays the whole-screen figure.
    */
   regionSimilarity?: number | null
   /** The expected region on the recorded screen (bounding box of what the step changed and its target). */
@@ -527,7 +527,7 @@ export interface VerificationResult {
   extra?: Extra
 }
 
-/** The first failed step of a replay (issue 28): the one to look at first. */
+/** The first failed step of a replay: the one to look at first. */
 export interface FirstCause {
   /** The step number people read (action index + 1). */
   step: number
@@ -537,7 +537,7 @@ export interface FirstCause {
   extra?: Extra
 }
 
-/** Replay statistics per method; the per-method counts plus failures always sum to the total (seed 001 P7). */
+/** Replay statistics per method; the per-method counts plus failures always sum to the total. */
 export interface AccuracyStats {
   totalActions: number
   successCount: number
@@ -579,7 +579,7 @@ export interface ReplayReport {
   warningCount: number
   /** (passed + warning) / total; 0 when there are no actions. */
   successRate: number
-  /** The test's result: no action failed (seed 000 P6). */
+  /** The test's result: no action failed. */
   passed?: boolean | null
   verificationResults: VerificationResult[]
   replayResults?: ReplayResult[] | null
@@ -589,7 +589,7 @@ export interface ReplayReport {
   platform?: Platform | null
   /** The replay screen is not the size the case was recorded on (desktop): both sizes, and what that means. */
   screenSizeChange?: ScreenSizeChange | null
-  /** The first failed step, named as the first cause (issue 28); absent when no step failed. */
+  /** The first failed step, named as the first cause; absent when no step failed. */
   firstCause?: FirstCause | null
   /** The failure limit the replay ran with (`--max-failures`); the steps after it are `not_run`. */
   maxFailures?: number | null
@@ -644,7 +644,7 @@ export interface AcceptanceStep {
   extra?: Extra
 }
 
-/** A desktop replay on a screen of another size than the recording's (issue 14 item 7). */
+/** A desktop replay on a screen of another size than the recording's. */
 export interface ScreenSizeChange {
   recorded: Size
   replayed: Size

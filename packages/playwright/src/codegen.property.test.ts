@@ -6,7 +6,7 @@ import { exportPlaywrightTest } from './codegen'
 import { commentText, jsString } from './internal/source-text'
 
 /**
- * Generated code may carry a case's or a page's strings only as string literals or one-line comments (issue 29, 1).
+ * Generated code may carry a case's or a page's strings only as string literals or one-line comments.
  * These properties feed hostile strings through the exporter, then parse the spec with TypeScript and run it against
  * a stand-in for Playwright: it must parse, name no identifier the exporter does not write, and hand Playwright
  * exactly the input strings.

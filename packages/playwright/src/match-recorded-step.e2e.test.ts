@@ -1,5 +1,5 @@
 /**
- * The seed 000 verification behind `toMatchRecordedStep`, in real Chromium on the sample app: pixels first, then
+ * The verification behind `toMatchRecordedStep`, in real Chromium on the sample app: pixels first, then
  * the vision second opinion when one is configured (here the verifier's fake port, answering as told).
  */
 import { createWebRecorder, replayWebCase } from '@qa/recorder-cdp'

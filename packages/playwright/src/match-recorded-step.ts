@@ -14,7 +14,7 @@ import { type CaseRef, loadRecordedCase, recordedAction } from './recorded-case'
 import { currentTestInfo } from './test-info'
 
 export interface RecordedStepOptions {
-  /** The vision second opinion (SPEC §6): asked when the pixels differ more than the pass threshold. */
+  /** The vision second opinion: asked when the pixels differ more than the pass threshold. */
   reverifier?: VisionReverifier | null
   /** Pass and fallback similarity (defaults 0.95 and 0.7). */
   policy?: VerdictPolicy
@@ -32,8 +32,8 @@ export function configureRecordedSteps(opts: RecordedStepOptions): void {
 }
 
 /**
- * The seed 000 verification of one recorded step against the page as it is now, exactly as `qa replay --verify`
- * verifies it (one verdict for one step, issue 29): the page settled, then the step's expected region (what the
+ * The verification of one recorded step against the page as it is now, exactly as `qa replay --verify`
+ * verifies it (one verdict for one step): the page settled, then the step's expected region (what the
  * recorded step changed, and its element) compared with the recorded after-screenshot, then (when configured)
  * the vision second opinion. A step acted on with `heal(page).fromCase(…)` is compared with the context the
  * replay has too: the screen before it (a change elsewhere) and how far its element moved. Expected, actual and

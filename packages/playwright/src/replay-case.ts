@@ -45,7 +45,7 @@ export interface ReplayAttachment {
 
 /**
  * Replays a recorded web case inside a Playwright test, on the test's own page: every step located by qa's
- * healing cascade, its assertions polled, each screen verified against the recording (seed 000). Every heal is
+ * healing cascade, its assertions polled, each screen verified against the recording. Every heal is
  * attached (`qa-heal`), the replay report too (`qa-replay`), and the case with its verified heals learnt
  * (`qa-healed-case`, which the reporter writes back only when the test passed). Throws PW_CASE_FAILED naming
  * the failed steps; never stops at the first one.

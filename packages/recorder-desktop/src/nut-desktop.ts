@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
-import type { MouseButton, ScreenInfo } from '@qa/model'
+import { installCommand, type MouseButton, type ScreenInfo } from '@qa/model'
 import { DesktopError } from './errors'
 import type { RgbaFrame } from './frame'
 import type { KeyboardInput, PointerInput, ScreenCapture } from './ports'
@@ -111,7 +111,7 @@ export function nutWorker(): NutWorker {
       'DESKTOP_NATIVE_MISSING',
       'Screen capture and synthetic input (@nut-tree-fork/nut-js) are not installed.',
       {
-        hint: 'Reinstall dependencies (`pnpm install`).',
+        hint: `Install it in your project: ${installCommand('desktop')}`,
         cause,
       },
     )

@@ -1,4 +1,4 @@
-import type { MouseButton } from '@qa/model'
+import { installCommand, type MouseButton } from '@qa/model'
 import { DesktopError } from './errors'
 import { type InputEvent, nowMs } from './input-event'
 import { composeDeadKey, type Keymap, keyOutput } from './keymap'
@@ -202,7 +202,7 @@ export function uiohookInput(opts: { keymap?: () => Promise<Keymap | null> } = {
         mod = await import('uiohook-napi')
       } catch (cause) {
         throw new DesktopError('DESKTOP_NATIVE_MISSING', 'The input hook (uiohook-napi) could not be loaded.', {
-          hint: 'Reinstall dependencies (`pnpm install`); on Linux the hook also needs libxtst6 and an X display.',
+          hint: `Install it in your project (${installCommand('desktop')}); on Linux the hook also needs libxtst6 and an X display.`,
           cause,
         })
       }

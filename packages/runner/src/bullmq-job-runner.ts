@@ -1,5 +1,5 @@
 import { basename, dirname, join } from 'node:path'
-import type { Platform } from '@qa/model'
+import { importOptional, type Platform } from '@qa/model'
 import { MAX_IMAGE_FILE_BYTES, readInputFile, readTextFile } from '@qa/model/node'
 import type { Job, Queue, QueueEvents } from 'bullmq'
 import type { Redis } from 'ioredis'
@@ -74,8 +74,8 @@ interface Tracked {
  * final result wins, later or stale messages are ignored.
  */
 export async function createBullmqJobRunner(opts: BullmqJobRunnerOptions): Promise<JobRunner> {
-  const { Queue, QueueEvents, Job } = await import('bullmq')
-  const { Redis: IORedis } = await import('ioredis')
+  const { Queue, QueueEvents, Job } = await importOptional('queue', 'bullmq', () => import('bullmq'))
+  const { Redis: IORedis } = await importOptional('queue', 'ioredis', () => import('ioredis'))
   const connection = bullmqConnection(opts.url)
   const maxAttempts = Math.max(1, Math.floor(opts.attempts ?? 3))
   const retryFailed = opts.retryFailed ?? true

@@ -7,13 +7,13 @@ import { mergeReplayReports } from './merge-replay-reports'
 const reports = fc.array(arbReplayReport(), { minLength: 1, maxLength: 6 })
 
 describe('mergeReplayReports', () => {
-  // seed 000 Property 5 (success rate = (passed + warning) / total) and the verdict-count invariant, on merges.
+  // the success rate ( = (passed + warning) / total) and the verdict-count invariant, on merges.
   test.prop([reports], { numRuns: 100 })('counts add up and the success rate is recomputed', (rs) => {
     const m = mergeReplayReports(rs)
     expect(m.passedCount + m.failedCount + m.warningCount).toBe(m.totalActions)
     expect(m.totalActions).toBe(rs.reduce((t, r) => t + r.verificationResults.length, 0))
     expect(m.successRate).toBeCloseTo(m.totalActions ? (m.passedCount + m.warningCount) / m.totalActions : 0, 12)
-    // seed 000 Property 6: the merge fails when any step failed or any input failed.
+    // the merge fails when any step failed or any input failed.
     const anyFail = rs.some((r) => r.passed === false || r.verificationResults.some((v) => v.finalResult === 'fail'))
     expect(m.passed).toBe(!anyFail)
     // step numbers stay unique when they were unique inside each input

@@ -130,7 +130,7 @@ describe('protocol helpers', () => {
   })
 })
 
-describe('jobBaseUrl (issue 29, 11: a job carries where the app under test is)', () => {
+describe('jobBaseUrl (a job carries where the app under test is)', () => {
   test('an http(s) URL is taken; anything else, or nothing, is not', () => {
     expect(jobBaseUrl({ baseUrl: 'http://127.0.0.1:4173' })).toBe('http://127.0.0.1:4173/')
     expect(jobBaseUrl({ baseUrl: 'https://app.example/base/' })).toBe('https://app.example/base/')

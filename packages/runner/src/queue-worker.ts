@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { isQaError, type Platform } from '@qa/model'
+import { importOptional, isQaError, type Platform } from '@qa/model'
 import { loadTestCase } from '@qa/model/node'
 import type { Job, Worker } from 'bullmq'
 import type { Redis } from 'ioredis'
@@ -65,8 +65,8 @@ const messageOf = (error: unknown): string => {
  * results back through BullMQ. A worker that dies loses its lock; another worker then retries the job.
  */
 export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueWorkerHandle> {
-  const { Worker: BullWorker, UnrecoverableError } = await import('bullmq')
-  const { Redis: IORedis } = await import('ioredis')
+  const { Worker: BullWorker, UnrecoverableError } = await importOptional('queue', 'bullmq', () => import('bullmq'))
+  const { Redis: IORedis } = await importOptional('queue', 'ioredis', () => import('ioredis'))
   const connection = bullmqConnection(opts.url)
   const id = opts.workerId ?? `${hostname()}-${process.pid}`
   const platforms = [...(opts.platforms ?? (Object.keys(opts.replayers) as Platform[]))]

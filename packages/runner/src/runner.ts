@@ -70,7 +70,7 @@ export function stepFromEvent(e: ReplayStepEvent, planned: SuiteInfo['steps']): 
 }
 
 /**
- * Per catalogue suite, its latest state across runs (seed 004 `getResults`): the suite of the newest run that
+ * Per catalogue suite, its latest state across runs (`getResults`): the suite of the newest run that
  * contains the same case file and name, or `planned` when it never ran.
  */
 export function latestSuiteStates(

@@ -1,5 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { importOptional } from '@qa/model'
 import { type ArtifactStore, assertArtifactKey, listFilesRelative, type S3StoreOptions } from './artifact-store'
 import { ServerError } from './errors'
 
@@ -10,7 +11,7 @@ export function s3ArtifactStore(opts: S3StoreOptions): ArtifactStore {
   const prefix = opts.prefix ?? ''
   let client: Promise<{ s3: S3Module; c: import('@aws-sdk/client-s3').S3Client }> | null = null
   const connect = () => {
-    client ??= import('@aws-sdk/client-s3').then((s3) => ({
+    client ??= importOptional('s3', '@aws-sdk/client-s3', () => import('@aws-sdk/client-s3')).then((s3) => ({
       s3,
       c: new s3.S3Client({
         region: opts.region ?? process.env.AWS_REGION ?? 'us-east-1',

@@ -7,7 +7,7 @@ const caseFile = fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) =
 const folder = fc.uniqueArray(caseFile, { maxLength: 60 })
 
 describe('selectShard', () => {
-  // seed 004 / issue 10 "Done when": qa replay --shard k/n over the same folder covers every case exactly once.
+  // qa replay --shard k/n over the same folder covers every case exactly once.
   test.prop([folder, fc.integer({ min: 1, max: 12 })], { numRuns: 200 })(
     'over k = 1..n every case lands in exactly one shard',
     (files, n) => {

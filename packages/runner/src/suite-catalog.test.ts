@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { scanSuites } from './suite-catalog'
 
-describe('scanSuites (issue 16: nothing is dropped silently, nothing outside the folder is served)', () => {
+describe('scanSuites (nothing is dropped silently, nothing outside the folder is served)', () => {
   it('lists unparsable JSON and cases whose screenshots leave the folder as invalid; other JSON is ignored', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'qa-catalog-'))
     const action = (extra: object) => ({ timestamp: 0, action_type: 'click', x: 1, y: 1, description: 'c', ...extra })
@@ -25,7 +25,7 @@ describe('scanSuites (issue 16: nothing is dropped silently, nothing outside the
     )
   })
 
-  it('lists a case over 20 MiB as invalid instead of skipping it in silence (issue 29, 6)', async () => {
+  it('lists a case over 20 MiB as invalid instead of skipping it in silence', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'qa-catalog-'))
     const doc = JSON.stringify({
       name: 'small',

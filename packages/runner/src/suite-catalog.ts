@@ -7,9 +7,9 @@ import { testBotAction } from './testbot-results'
 
 /** One runnable suite: a test case file found under the case folder. */
 export interface SuiteInfo {
-  /** Order index (seed 004 `data-testbot-index`): position in the sorted list of case files. */
+  /** Order index (`data-testbot-index`): position in the sorted list of case files. */
   index: number
-  /** The case's name (seed 004 `data-testbot-suite`); `runByName` matches it exactly. */
+  /** The case's name (`data-testbot-suite`); `runByName` matches it exactly. */
   name: string
   /** Path of the case file relative to the case folder, with `/` separators. */
   file: string

@@ -26,7 +26,7 @@ const suite: fc.Arbitrary<SuiteResultState> = fc
   .map((s) => (s.status === 'done' ? s : { ...s, passed: false }))
 
 describe('buildTestBotResults', () => {
-  // seed 004 §6.2: summary = { total: suites, pass: passed suites, fail: done and not passed }.
+  // summary = { total: suites, pass: passed suites, fail: done and not passed }.
   test.prop([fc.array(suite, { maxLength: 10 }), fc.boolean()], { numRuns: 100 })(
     'summary counts agree with the suites and the shape has exactly the seed keys',
     (suites, running) => {
@@ -45,7 +45,7 @@ describe('buildTestBotResults', () => {
     },
   )
 
-  // seed 004 §5: the hidden JSON lists finished suites only, as { name, passed, steps }.
+  // the hidden JSON lists finished suites only, as { name, passed, steps }.
   test.prop([fc.array(suite, { maxLength: 10 })], { numRuns: 100 })('hidden JSON holds the done suites', (suites) => {
     const json = buildResultsJson(suites)
     expect(json.map((j) => j.name)).toEqual(suites.filter((s) => s.status === 'done').map((s) => s.name))
@@ -54,7 +54,7 @@ describe('buildTestBotResults', () => {
 })
 
 describe('stepFromFacts', () => {
-  it('passes a step that ran and was not judged fail; a warning says so and why (issue 28)', () => {
+  it('passes a step that ran and was not judged fail; a warning says so and why', () => {
     expect(stepFromFacts({ actionType: 'click', description: 'd', success: true, verdict: 'pass' })).toEqual({
       action: 'click',
       detail: 'd',
@@ -90,7 +90,7 @@ describe('stepFromFacts', () => {
   })
 })
 
-describe('assert steps (seed 004 expect rows)', () => {
+describe('assert steps (expect rows)', () => {
   it('an assert step is an expect row; its failure says expected and actual', () => {
     const reason = 'Assertion failed: expected text equals "장바구니 3개", actual "장바구니 2개".'
     expect(

@@ -1,5 +1,5 @@
 /**
- * The seed 004 agent shapes (`TestBotResults`, the hidden JSON) and the pure functions that build them from
+ * The agent shapes (`TestBotResults`, the hidden JSON) and the pure functions that build them from
  * run state. Browser-free and IO-free: the inspector page mirrors these shapes exactly.
  */
 
@@ -15,8 +15,8 @@ export interface TestBotStep {
   passed: boolean
   error: string | null
   /**
-   * A step that passed with a warning (issue 28: warnings shown as warnings everywhere): why. Absent or null for
-   * a clean pass and for a failure. `passed` stays true (seed 004's pass/fail), the Inspector shows WARNING.
+   * A step that passed with a warning (warnings shown as warnings everywhere): why. Absent or null for
+   * a clean pass and for a failure. `passed` stays true (pass/fail for agents), the Inspector shows WARNING.
    */
   warning?: string | null
 }
@@ -82,7 +82,7 @@ export function buildResultsJson(suites: readonly SuiteResultState[]): TestBotJs
     }))
 }
 
-/** The facts of one replayed step that decide its seed 004 row. */
+/** The facts of one replayed step that decide its agent row. */
 export interface StepFacts {
   actionType: string
   description: string
@@ -95,7 +95,7 @@ export interface StepFacts {
 }
 
 /**
- * The seed 004 `action` of a model action type: an `assert` step is an `expect` row (`data-testbot-action`);
+ * The agent `action` of a model action type: an `assert` step is an `expect` row (`data-testbot-action`);
  * every other type keeps its own name.
  */
 export function testBotAction(actionType: string): string {

@@ -18,7 +18,7 @@ export type MutationName = (typeof mutationNames)[number]
 /** The two product versions. `v2` is the redesign: every mutation except `removal`. */
 export type SampleAppVersion = 'v1' | 'v2'
 
-/** Locator strategies named in the change table (SPEC §5 order). */
+/** Locator strategies named in the change table (in cascade order). */
 export type LocatorStrategy =
   | 'role+name'
   | 'text'

@@ -29,7 +29,7 @@ export interface Size {
 export interface CompareOptions {
   /** pixelmatch colour threshold 0–1; smaller is stricter. Default 0.1. */
   threshold?: number
-  /** Count anti-aliased pixels as differences. Default false (SPEC §6: anti-aliasing ignored). */
+  /** Count anti-aliased pixels as differences. Default false (anti-aliasing ignored). */
   includeAA?: boolean
   /** Rectangles to ignore (clocks, counters, carets): their pixels are neither compared nor counted. */
   ignore?: readonly Rect[]

@@ -11,7 +11,7 @@ const arbVision: fc.Arbitrary<VisionOutcome> = fc.oneof(
 )
 
 describe('decideVerdict', () => {
-  // seed 000 Property 1: similarity ≥ threshold → pass; below it, vision success + match → warning; otherwise fail
+  // similarity ≥ threshold → pass; below it, vision success + match → warning; otherwise fail
   // (with vision unavailable: ≥ fallback → warning, else fail)
   test.prop([fc.double({ min: 0, max: 1, noNaN: true }), arbPolicy, arbVision], { numRuns: 300 })(
     'the verdict is consistent with the similarity thresholds and the vision answer',
@@ -40,7 +40,7 @@ describe('decideVerdict', () => {
     },
   )
 
-  // seed 000 Property 8: an action without screenshot_path gives warning and is skipped, whatever else is known
+  // an action without screenshot_path gives warning and is skipped, whatever else is known
   test.prop(
     [
       fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),

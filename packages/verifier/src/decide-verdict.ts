@@ -2,7 +2,7 @@ import type { Verdict } from '@qa/model'
 import type { Rect, SizeMismatch } from './compare-screenshots'
 import { sizeMismatchReason } from './compare-screenshots'
 
-/** Thresholds of the verdict flow (SPEC §6, seed 000). */
+/** Thresholds of the verdict flow. */
 export interface VerdictPolicy {
   /** Similarity at or above which a step passes without asking vision. Default 0.95. */
   passSimilarity?: number
@@ -30,7 +30,7 @@ export interface VerdictInput {
   /** The re-verifier's answer, when it was asked. */
   vision?: VisionOutcome
   /**
-   * What the step was meant to change (issue 14): when given, the verdict is decided on this region, and the
+   * What the step was meant to change: when given, the verdict is decided on this region, and the
    * whole-screen similarity is only reported.
    */
   region?: RegionEvidence
@@ -66,7 +66,7 @@ export type VerdictDecision =
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`
 
 /**
- * The verdict flow of seed 000, as a pure function: no expected screenshot → warning (skipped); capture failed →
+ * The verdict flow, as a pure function: no expected screenshot → warning (skipped); capture failed →
  * fail; similarity ≥ passSimilarity → pass; otherwise `ask-vision` until a vision outcome is given; then match →
  * warning, mismatch → fail; vision unavailable → similarity ≥ fallbackSimilarity → warning, else fail.
  */
@@ -75,7 +75,7 @@ export function decideVerdict(input: VerdictInput, policy: VerdictPolicy = {}): 
   const fallback = policy.fallbackSimilarity ?? DEFAULT_FALLBACK_SIMILARITY
   const base = { skipped: false, visionVerified: false, visionMatch: false }
   if (input.hasExpected === false) {
-    // issue 28: a step the recorder could not capture is said once in the report (`unverified_steps`), not a
+    // a step the recorder could not capture is said once in the report (`unverified_steps`), not a
     // warning per step
     return {
       status: 'pass',

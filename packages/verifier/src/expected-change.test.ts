@@ -1,4 +1,4 @@
-// The expected-change check (issue 14 Build 1) on real screens: the Tk keypad fixture of @qa/recorder-desktop
+// The expected-change check on real screens: the Tk keypad fixture of @qa/recorder-desktop
 // on an 800×600 Xvfb, clicked with xdotool and captured with the replayer's own capture
 // (packages/recorder-desktop/test/fixtures/make-keypad-frames.sh). The window covers under 30 % of the screen,
 // so a wrong key changes a few hundred pixels of 480 000: whole-screen similarity cannot see it.
@@ -267,7 +267,7 @@ describe('expected-change properties', () => {
       fc.pre(!overlaps(change, other, 8))
       const recordedBefore = paintRect(syntheticFrame(W, H, seed), other, [10, 10, 10])
       // the recording changed the screen plainly: every channel of every pixel of the rectangle moved by 128 (a
-      // fixed paint colour may already lie under most of it: seed 767796 at 66,56 changed one column of 8 visibly)
+      // fixed paint colour may already lie under most of it: the property run with seed=767796 at 66,56 changed one column of 8 visibly)
       const recordedAfter = flipRect(recordedBefore, change)
       // the replay made the recorded change, and another one elsewhere
       const actualAfter = paintRect(recordedAfter, other, [250, 250, 120])

@@ -430,7 +430,7 @@ function agreeingShare(
 }
 
 /**
- * What the step was meant to change, and whether the replay changed it (issue 14): the regions that changed
+ * What the step was meant to change, and whether the replay changed it: the regions that changed
  * between the recorded before and after frames, plus the target's box, are compared between the recorded
  * after-frame and the current screen, moved by the step's displacement (the window moved → the region moves).
  * A change that did not happen, or happened differently, lowers `regionSimilarity` however well the rest of

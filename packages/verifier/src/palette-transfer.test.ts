@@ -1,4 +1,4 @@
-// Verification across a palette or theme change (issue 14, the desktop bench's `colours` variant): the recorded
+// Verification across a palette or theme change (the desktop bench's `colours` variant): the recorded
 // frames are compared in the colours the screen before the step has now.
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'

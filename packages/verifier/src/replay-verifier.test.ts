@@ -53,9 +53,9 @@ const resultOf = (finalResult: VerificationResult['finalResult'], i: number): Ve
 })
 
 describe('ReplayVerifier', () => {
-  // One verdict per action whatever the capture does (seed 000 Property 5 itself is tested on the real
+  // One verdict per action whatever the capture does (the success rate itself is tested on the real
   // replayer: packages/recorder-desktop/src/desktop-replayer.test.ts)
-  // seed 000 Property 8, as issue 28 changed it: actions without screenshot_path are not compared (skipped), and
+  // actions without screenshot_path are not compared (skipped), and
   // the report names them once (`unverified_steps`, the summary) instead of a warning per step
   test.prop([fc.array(arbKind, { minLength: 1, maxLength: 8 }), fc.boolean(), fc.boolean()], { numRuns: 100 })(
     'every action gets a result, in order, whatever fails; no screenshot_path → named once in the report',
@@ -92,8 +92,8 @@ describe('ReplayVerifier', () => {
     },
   )
 
-  // seed 000 Property 2: passed + failed + warning = total; success_rate = (passed + warning) / total
-  // seed 000 Property 6: the test fails iff some action failed
+  // passed + failed + warning = total; success_rate = (passed + warning) / total
+  // the test fails iff some action failed
   test.prop([arbVerdicts], { numRuns: 200 })('report counts, success rate and the test result', (verdicts) => {
     const v = createReplayVerifier({ testCaseName: 't', sessionId: 's1' })
     for (const [i, f] of verdicts.entries()) v.recordResult(resultOf(f, i))
@@ -108,8 +108,8 @@ describe('ReplayVerifier', () => {
     expect(r.summary).toContain(passed ? 'PASSED' : 'FAILED')
   })
 
-  // seed 000 Property 3: every action in the report has action_index, final_result and screenshot_similarity
-  // seed 000 Property 9: required fields of VerificationResult and ReplayReport are present in the saved JSON
+  // every action in the report has action_index, final_result and screenshot_similarity
+  // required fields of VerificationResult and ReplayReport are present in the saved JSON
   test.prop([arbVerdicts], { numRuns: 100 })('the saved report is complete and loads back unchanged', (verdicts) => {
     const v = createReplayVerifier({ testCaseName: '회원가입', sessionId: 's2', now: () => new Date(0) })
     for (const [i, f] of verdicts.entries()) v.recordResult(resultOf(f, i))

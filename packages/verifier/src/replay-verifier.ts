@@ -65,7 +65,7 @@ export interface ReplayVerifier {
   readonly sessionId: string
   readonly results: readonly VerificationResult[]
   readonly replayResults: readonly ReplayResult[]
-  /** Verifies an action after it ran against its recorded after-screenshot (seed 000 flow); records the result. */
+  /** Verifies an action after it ran against its recorded after-screenshot; records the result. */
   verifyAction(
     actionIndex: number,
     action: Action,
@@ -74,7 +74,7 @@ export interface ReplayVerifier {
   ): Promise<VerificationResult>
   /**
    * Verifies an action of a coordinate replay, one with no semantic_info: only its screenshot_path is used
-   * (seed 000 §2); records the result.
+   *; records the result.
    */
   verifyCoordinateAction(
     actionIndex: number,
@@ -87,7 +87,7 @@ export interface ReplayVerifier {
   recordReplayResult(result: ReplayResult): void
   /** Decodes every action's expected screenshot ahead of time (missing files are reported when verified). */
   preload(actions: readonly Action[]): Promise<void>
-  /** true when no recorded action failed (seed 000 P6). */
+  /** true when no recorded action failed. */
   determineTestResult(): boolean
   buildReport(opts?: BuildReportOptions): ReplayReport
 }

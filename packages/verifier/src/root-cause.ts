@@ -1,7 +1,7 @@
 import type { Action, FirstCause, ReplayResult, VerificationResult } from '@qa/model'
 
 /**
- * Root cause first (issue 28, Build 4). Every step of a case runs (seed 000), but after a step fails "not found",
+ * Root cause first. Every step of a case runs, but after a step fails "not found",
  * the steps after it on a page that has not changed since are located once, without the wait a step normally
  * gets; `--max-failures N` stops the case after N failed steps. Pure: the replay loops (web and desktop) ask it
  * before each step and tell it how the step went.

@@ -21,7 +21,7 @@ const step = (actual: unknown, extra = {}) => ({
   ...extra,
 })
 
-describe('verifyStep (seed 000 flow)', () => {
+describe('verifyStep', () => {
   test('similar screens pass without asking vision', async () => {
     const vision = fakeReverifier({ match: false })
     const r = await verifyStep(step(same), { reverifier: vision })

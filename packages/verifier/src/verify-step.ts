@@ -188,7 +188,7 @@ function diffDetails(diff: CompareResult | undefined): JsonObject {
 }
 
 /**
- * Verifies one step exactly as seed 000 says, and never throws for a failing step: the failure is the result
+ * Verifies one step by the verdict flow (`decideVerdict`), and never throws for a failing step: the failure is the result
  * (so a replay always continues). Reads screenshots, may ask the re-verifier, may write artefacts.
  */
 export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Promise<VerificationResult> {

@@ -48,7 +48,7 @@ describe('createUIAnalyzer with a fake provider', () => {
     await expect(a.analyzeElementAt(screen, 900, 10)).rejects.toMatchObject({ code: 'VISION_BAD_REQUEST' })
   })
 
-  test('analyzeTransition: hash distance < 5 means no change and no model call (seed 002)', async () => {
+  test('analyzeTransition: hash distance < 5 means no change and no model call', async () => {
     const fake = fakeProvider({
       answer: () => ({ changed: true, transition_type: 'popup_open', result_state: 'settings', success: true }),
     })

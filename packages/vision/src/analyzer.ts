@@ -75,7 +75,7 @@ export interface UIAnalyzer {
     intent: string,
     opts?: { signal?: AbortSignal },
   ): Promise<{ match: boolean; reason: string; confidence?: number }>
-  /** Average-hash distance < 5 → no change, without asking the model (seed 002). */
+  /** Average-hash distance < 5 → no change, without asking the model. */
   analyzeTransition(before: VisionImage, after: VisionImage, opts?: CallOptions): Promise<ScreenTransition>
   inferIntent(element: IntentSource | UiElement | null | undefined, transition?: ScreenTransition | null): string
   findElementAtPosition(
@@ -103,7 +103,7 @@ export interface CreateUIAnalyzerOptions extends VisionConfig {
   random?: RetryOptions['random']
 }
 
-/** Hash distance below which two screens count as the same (seed 002). */
+/** Hash distance below which two screens count as the same. */
 export const NO_CHANGE_HASH_DISTANCE = 5
 
 function buildProvider(name: ProviderName | VisionProvider, config: VisionConfig): VisionProvider {

@@ -51,7 +51,7 @@ describe('visionConfigFromQa', () => {
     ])
   })
 
-  test('default fallback chains follow seed 001: LLM → OCR → none', () => {
+  test('default fallback chains: LLM → OCR → none', () => {
     expect(defaultFallback('bedrock')).toEqual(['ocr', 'none'])
     expect(defaultFallback('ocr')).toEqual(['none'])
     expect(defaultFallback('none')).toEqual([])

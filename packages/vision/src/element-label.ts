@@ -1,6 +1,6 @@
 import type { UiElement } from './types'
 
-/** A label below this score is stored as low-confidence and never used alone to click (issue 14 Build 5). */
+/** A label below this score is stored as low-confidence and never used alone to click. */
 export const TRUSTED_LABEL_SCORE = 0.6
 
 /** What a lone letter's plausibility is (0.7): read at confidence 0.86 or more it reaches the trusted score. */
@@ -88,7 +88,7 @@ function overlapShare(w: UiElement['boundingBox'], b: NonNullable<PickLabelOptio
 }
 
 /**
- * How near a word's line is to the point, 0–1 (issue 30): 1 when the point is within the word's height (a 2 px
+ * How near a word's line is to the point, 0–1: 1 when the point is within the word's height (a 2 px
  * margin, the gap between lines of a tight menu), falling to 0 at one of the word's heights above or below. Menu
  * items stacked 17 px apart all overlap a 40 px element box; the one under the pointer, drawn highlighted and read
  * less surely, must still win over its neighbour. Only the vertical distance counts: a click lands anywhere along
@@ -101,7 +101,7 @@ export function lineNearness(w: UiElement['boundingBox'], y: number): number {
 }
 
 /**
- * The label of the element at (x, y) from OCR words (issue 14 Build 5): only words inside or overlapping the
+ * The label of the element at (x, y) from OCR words: only words inside or overlapping the
  * element's box count (never the nearest word of another element), each scored OCR confidence × plausibility ×
  * the share of the word inside the box × the nearness of its line to the point (a neighbouring menu item's label
  * loses to the one under the point); the best is returned with its score (null when no word overlaps).

@@ -7,7 +7,7 @@ const jsonObject = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ max
 const normalize = (v: unknown) => JSON.parse(JSON.stringify(v))
 
 describe('extractJson', () => {
-  // seed 001 "LLM text is parsed robustly" (SPEC §7): any JSON object wrapped in fences/prose parses back equal
+  // LLM text is parsed robustly: any JSON object wrapped in fences/prose parses back equal
   test.prop(
     [
       jsonObject,
@@ -23,7 +23,7 @@ describe('extractJson', () => {
     expect(extractJson(wrapped)).toEqual(normalize(obj))
   })
 
-  // seed 001 robustness: trailing commas anywhere outside strings are tolerated
+  // trailing commas anywhere outside strings are tolerated
   test.prop([jsonObject], { numRuns: 100 })('trailing commas are tolerated', (obj) => {
     const withCommas = JSON.stringify(obj).replace(/([}\]])$/, ',$1')
     expect(extractJson(`Result: ${withCommas}`)).toEqual(normalize(obj))

@@ -15,7 +15,7 @@ const point = fc.integer({ min: -50, max: 750 })
 const tolerance = fc.integer({ min: 0, max: 100 })
 
 describe('findElementAtPosition', () => {
-  // seed 001 UIAnalyzer.find_element_at_position: the result is within tolerance, and no element is nearer
+  // find_element_at_position: the result is within tolerance, and no element is nearer
   test.prop([fc.array(element, { maxLength: 12 }), point, point, tolerance], { numRuns: 200 })(
     'returns the nearest element within tolerance, or null when none is that close',
     (elements, x, y, tol) => {
@@ -32,7 +32,7 @@ describe('findElementAtPosition', () => {
     },
   )
 
-  // seed 001: a point inside some element always returns an element that contains it, the smallest one
+  // a point inside some element always returns an element that contains it, the smallest one
   test.prop(
     [
       fc.array(element, { minLength: 1, maxLength: 12 }),

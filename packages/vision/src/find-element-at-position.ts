@@ -9,7 +9,7 @@ export function distanceToElement(element: UiElement, x: number, y: number): num
 }
 
 /**
- * The element at (x, y) (seed 001 `find_element_at_position`): among the elements whose box is within
+ * The element at (x, y) (`find_element_at_position`): among the elements whose box is within
  * `tolerance` pixels of the point, the nearest one; when several contain the point, the smallest (the most
  * specific, e.g. a button inside a panel). Ties keep the earlier element. Null when nothing is close enough.
  */

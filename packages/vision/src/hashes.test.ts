@@ -28,7 +28,7 @@ describe('perceptual hashes', () => {
     expect(await differenceHash(raw)).toBe(await differenceHash(png))
   })
 
-  // seed 002 _analyze_transition uses hash distance: Hamming distance is a metric on 64-bit hashes
+  // transitions are told apart by hash distance: Hamming distance is a metric on 64-bit hashes
   test.prop([hex16, hex16, hex16], { numRuns: 100 })('Hamming distance is a metric in [0, 64]', (a, b, c) => {
     const ab = hammingDistance(a, b)
     expect(ab).toBe(hammingDistance(b, a))

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { inferIntent, normalizeIntent } from './infer-intent'
 
-describe('inferIntent (seed 002 _infer_intent)', () => {
+describe('inferIntent (_infer_intent)', () => {
   test.each([
     [{ type: 'button', description: '게임 입장 버튼' }, 'enter_game'],
     [{ type: 'button', text: 'Enter' }, 'enter_game'],

@@ -26,7 +26,7 @@ export function normalizeIntent(intent: string): string {
 }
 
 /**
- * The intent of a click (seed 002 `_infer_intent`): the model's own intent when it gave one, else keyword
+ * The intent of a click (`_infer_intent`): the model's own intent when it gave one, else keyword
  * rules on the description then the text, in Korean and English (입장/enter → enter_game, 설정/settings →
  * open_settings, 확인/ok → confirm_action), else `click_<type>`.
  */

@@ -1,5 +1,5 @@
 /**
- * Preparing a screenshot for Tesseract (issue 14, OCR on dark themes and small UI fonts): greyscale, light text
+ * Preparing a screenshot for Tesseract (OCR on dark themes and small UI fonts): greyscale, light text
  * turned into dark text on white region by region, the blank margin around the ink cropped, and thin UI text
  * (x-height 6–8 px) upscaled so that it reaches a height Tesseract reads well. Boxes found on the prepared image
  * map back to the original's pixels with `toOriginalBox`.

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { parseElementAnswer, parseScreenAnswer, parseTransitionAnswer } from './prompts'
 
 describe('parsing model answers', () => {
-  test('seed 001 shape: {buttons: [{x, y (centre), width, height}]}, confidence in percent', () => {
+  test('the older shape: {buttons: [{x, y (centre), width, height}]}, confidence in percent', () => {
     const r = parseScreenAnswer(
       {
         provider: 'p',

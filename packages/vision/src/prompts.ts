@@ -123,7 +123,7 @@ function readBox(v: unknown): { x: number; y: number; width: number; height: num
 
 /**
  * One element from model JSON, mapped to original pixels: `orig = answer × scale + offset`. Accepts the
- * seed 001 shape too (`x`,`y` = centre, `width`,`height`). Null when it has no usable box.
+ * the older `{buttons:[…]}` shape too (`x`,`y` = centre, `width`,`height`). Null when it has no usable box.
  */
 export function readElement(
   v: unknown,
@@ -164,7 +164,7 @@ export function readElement(
 
 const singular = (key: string) => (key.endsWith('es') && key.length > 4 ? key.slice(0, -2) : key.replace(/s$/, ''))
 
-/** A screen analysis; `{elements:[…]}` or the seed 001 `{buttons:[…], texts:[…], …}` shape. */
+/** A screen analysis; `{elements:[…]}` or the older `{buttons:[…], texts:[…], …}` shape. */
 export function parseScreenAnswer(answer: VisionAnswer, image: { width: number; height: number }): UiAnalysis {
   const json = answerJson(answer)
   if (!isDict(json) && !Array.isArray(json)) throw badShape(answer, 'an object with "elements"')

@@ -5,7 +5,7 @@ import { fakeProvider } from './providers/fake'
 import { backoffDelayMs, withRetry } from './retry'
 
 describe('backoff and retries', () => {
-  // seed 001 error handling "exponential backoff, 3 retries": delays grow and stay within [cap/2, cap]
+  // exponential backoff, 3 retries: delays grow and stay within [cap/2, cap]
   test.prop(
     [
       fc.integer({ min: 0, max: 10 }),

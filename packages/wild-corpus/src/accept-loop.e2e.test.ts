@@ -1,5 +1,5 @@
 /**
- * The review → accept → green loop on a page nobody here wrote (issue 28, Build 3): a flow recorded with
+ * The review → accept → green loop on a page nobody here wrote: a flow recorded with
  * `qa record web --script` on sb-admin's login page, replayed `--verify` on a new "release" of the page (ids and
  * classes renamed, the layout shifted), accepted — from the report with `qa accept` run from another
  * folder, and in one go with `qa replay --update-baselines` — and replayed again on that release: green.

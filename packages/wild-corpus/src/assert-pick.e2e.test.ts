@@ -1,5 +1,5 @@
 /**
- * Assert mode by hand (issue 28 Build 6) on a page nobody here wrote: Stisla's Bootstrap 4 modal page, recorded with
+ * Assert mode by hand on a page nobody here wrote: Stisla's Bootstrap 4 modal page, recorded with
  * `qa record web --cdp` in a visible Chromium on a virtual display of its own, driven by real X input (xdotool).
  * While an assert mode waits, the element under the pointer is outlined with the name the assertion will use; the
  * highlight is read over CDP from the toolbar's closed shadow root (never by a page script). A pick on the modal's
@@ -154,7 +154,7 @@ afterAll(async () => {
   for (const d of [dir, profile]) if (d) await rm(d, { recursive: true, force: true })
 })
 
-describe('assert mode by hand on a wild-corpus modal (issue 28 Build 6, real X input)', () => {
+describe('assert mode by hand on a wild-corpus modal (real X input)', () => {
   it('highlights the element under the pointer with the name the assertion will use; a pick on the modal title asserts the heading; no screenshot shows the highlight', async () => {
     const url = `${corpus.url}/stisla/bootstrap-modal.html`
     const file = join(dir, 'modal.json')

@@ -1,6 +1,6 @@
 /**
  * Record and replay on real npm pages through the documented CLI, judged by the corpus's ground truth
- * (issue 13, item 7): a fixed small subset of the wild corpus, so that CI stays within a few minutes.
+ *: a fixed small subset of the wild corpus, so that CI stays within a few minutes.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -177,8 +177,7 @@ describe('wild corpus through the CLI', () => {
   })
 })
 
-describe('wild corpus pitfalls through the CLI (issue 13 items 2–3)', () => {
-  // Were `it.fails` until the recorder fixes of issue 13 (branch rec) landed.
+describe('wild corpus pitfalls through the CLI', () => {
   it('an icon-only button (<a><i class="fas fa-bars"></i></a>, stisla) is recorded as the link, not <body>', async () => {
     const rec = await record('stisla/bootstrap-form.html', 'icon', [
       { find: (p) => p.locator('a[data-toggle="sidebar"]') },

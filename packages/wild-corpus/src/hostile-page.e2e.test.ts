@@ -250,7 +250,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true })
 })
 
-describe('a hostile page and a hostile cross-origin frame while a person records by hand (issue 29, finding 2)', () => {
+describe('a hostile page and a hostile cross-origin frame while a person records by hand', () => {
   it('records only the person’s steps and assertion, and the pages see nothing of the recorder', async () => {
     const frameSite = await serveSite('localhost', (path) => (path === '/late' ? latePage : framePage))
     const topSite = await serveSite('127.0.0.1', () => topPage(`${frameSite.url}frame`, `${frameSite.url}late`))

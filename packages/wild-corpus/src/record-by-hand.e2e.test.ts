@@ -1,5 +1,5 @@
 /**
- * Recording by hand (issue 15): `qa record web <url>` in a visible Chromium on a virtual display of its own, driven
+ * Recording by hand: `qa record web <url>` in a visible Chromium on a virtual display of its own, driven
  * by real X input (xdotool: mouse moves, quick clicks with no hold, typing, Enter, Ctrl-C to the command's process
  * group as a terminal sends it), on the sample app and on two pages of the wild corpus. Every click is judged by
  * the page's own listeners (the sample app's truth events, the corpus truth log), never by what the recorder says;
@@ -1360,7 +1360,7 @@ describe('qa record web by hand on wild corpus pages (real X input)', () => {
     }
   })
 
-  // issue 28, Build 1 and 2: the click's after-screenshot was taken while the person already typed, so the unchanged
+  // the click's after-screenshot was taken while the person already typed, so the unchanged
   // page failed the click; typing steps had no screenshots and were never verified
   it('sneat login: clicks into fields, each followed at once by typing; replay --verify on the unchanged page passes every step', async () => {
     const page = 'sneat/html/auth-login-basic.html'

@@ -209,7 +209,7 @@ describe('Build 3: styled checkboxes, radios and switches', () => {
       async (p) => [await p.locator('label[for="customCheck1"]').evaluate(askTruth)],
     )
     const a = testCase.actions[0] as Action
-    // what the recorder wrote before issue 13: the label lifted to its control
+    // what the recorder wrote before it kept the label apart: the label lifted to its control
     a.identity = a.operates ?? null
     a.selectors = { css: '#customCheck1', xpath: a.identity?.xpath ?? null }
     delete a.operates
@@ -267,7 +267,7 @@ describe('Build 5: replay precision', () => {
       async (p) => [await p.locator('a[data-toggle="sidebar"]').evaluate(askTruth)],
     )
     const a = testCase.actions[0] as Action
-    // what the recorder wrote before issue 13 for this click
+    // what the recorder wrote for this click when it lifted the label to its control
     a.identity = {
       tagName: 'body',
       textContent: 'Search Stisla Admin Dashboard',

@@ -18,7 +18,7 @@ afterAll(async () => {
 const launch = () =>
   chromium.launch({ executablePath: process.env.QA_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] })
 
-describe('assertions through the CLI (issue 15 Build 3)', () => {
+describe('assertions through the CLI', () => {
   it('hold on the app they were recorded on, fail on a reworded variant with expected/actual in HTML, JUnit and --json, and round-trip through DevTools', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'qa-assert-'))
     // Where things are on the settings page, found as a person would (not by the code under test).
@@ -69,7 +69,7 @@ describe('assertions through the CLI (issue 15 Build 3)', () => {
       expect(failed.details.assertion).toMatchObject({ expected: 'text equals "알림 받기"', actual: '"알림 수신"' })
 
       const xml = readFileSync(junit, 'utf8')
-      // one testcase for the case (issue 17 item 5): its failure names step 2 and the assertion
+      // one testcase for the case: its failure names step 2 and the assertion
       expect(xml).toMatch(/<testsuite[^>]*tests="1"[^>]*failures="1"/)
       expect(xml).toMatch(
         /<failure message="1 of 6 steps failed: step 2 [^"]*: Assertion failed: expected text equals &quot;알림 받기&quot;/,

@@ -9,7 +9,7 @@ import { qaAsync } from '../__tests__/run-cli'
 /**
  * Issue 16, finding 16: the config file's ignore-masks reach the verification of `qa replay --verify`. A live
  * panel (a clock, a chart) covers a third of the screen and changes colour between recording and replay; the
- * step shows it, so it lies in the step's expected region (issue 14: what the step changed is what is verified):
+ * step shows it, so it lies in the step's expected region (what the step changed is what is verified):
  * unmasked, the region's similarity falls under the 0.7 fallback (no vision provider) and the replay fails;
  * masked by `verify.masks` in qa.config.json, it passes.
  */

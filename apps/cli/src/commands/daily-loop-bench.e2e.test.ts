@@ -1,4 +1,4 @@
-// The CI slice of bench/daily-loop (issue 28, item 8): one page of one kit of the wild corpus (sb-admin's login),
+// The CI slice of bench/daily-loop: one page of one kit of the wild corpus (sb-admin's login),
 // recorded BY HAND with `qa record web` in a visible Chromium under Xvfb with real X input (xdotool: the mouse
 // travels, a click, typing right after it, a checkbox, a text assertion picked with the recorder's toolbar),
 // replayed with `qa replay --verify` on the unchanged page and on a changed build (labels reworded, blocks moved,

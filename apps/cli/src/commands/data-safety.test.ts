@@ -194,7 +194,7 @@ describe('finding 7: no command writes over one of its inputs, even with --force
   it.each([
     ["the case's screenshot folder", 'login', (dir: string) => join(dir, 'login')],
     ['a folder whose artifacts/ is the screenshot folder', 'artifacts', (dir: string) => dir],
-  ])('qa replay --report-dir into %s: exit 2 before replaying (issue 29, low)', (_, name, reportDir) => {
+  ])('qa replay --report-dir into %s: exit 2 before replaying', (_, name, reportDir) => {
     const dir = tmp('report-dir')
     const file = webCase(dir, name)
     const shots = join(dir, name)
@@ -211,24 +211,21 @@ describe('finding 7: no command writes over one of its inputs, even with --force
     ["the screenshot folder of the folder's second case", 'login', (dir: string) => join(dir, 'login')],
     ["a folder inside the second case's screenshot folder", 'login', (dir: string) => join(dir, 'login', 'reports')],
     ['a folder whose runs/ is a screenshot folder', 'runs', (dir: string) => dir],
-  ])(
-    'qa replay <folder> --report-dir into %s: exit 2 before replaying any case (issue 29, low)',
-    (_, name, reportDir) => {
-      const dir = tmp('folder-report-dir')
-      webCase(dir, 'about')
-      webCase(dir, name)
-      const shots = join(dir, name)
-      const before = readdirSync(shots).map((f) => [f, sha(join(shots, f))])
-      const r = qa(['replay', dir, '--verify', '--report-dir', reportDir(dir)], { env: NO_BROWSER })
-      expect(r.code).toBe(2)
-      expect(r.stderr).toMatch(
-        new RegExp(`--report-dir .* (is|lies inside) the screenshot folder of the test case ${name}\\.json`),
-      )
-      expect(r.stderr).toContain('nothing was replayed')
-      expect(readdirSync(shots).map((f) => [f, sha(join(shots, f))])).toEqual(before)
-      expect(readdirSync(dir).sort()).toEqual(['about', 'about.json', name, `${name}.json`].sort())
-    },
-  )
+  ])('qa replay <folder> --report-dir into %s: exit 2 before replaying any case', (_, name, reportDir) => {
+    const dir = tmp('folder-report-dir')
+    webCase(dir, 'about')
+    webCase(dir, name)
+    const shots = join(dir, name)
+    const before = readdirSync(shots).map((f) => [f, sha(join(shots, f))])
+    const r = qa(['replay', dir, '--verify', '--report-dir', reportDir(dir)], { env: NO_BROWSER })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(
+      new RegExp(`--report-dir .* (is|lies inside) the screenshot folder of the test case ${name}\\.json`),
+    )
+    expect(r.stderr).toContain('nothing was replayed')
+    expect(readdirSync(shots).map((f) => [f, sha(join(shots, f))])).toEqual(before)
+    expect(readdirSync(dir).sort()).toEqual(['about', 'about.json', name, `${name}.json`].sort())
+  })
 
   it('qa verify a.png b.png --diff b.png', () => {
     const dir = tmp('verify')
@@ -266,7 +263,7 @@ describe('finding 7: no command writes over one of its inputs, even with --force
     expect(sha(file)).toBe(before)
   })
 
-  it('qa replay --junit qa.config.json --force: the config the command just read (issue 29, low)', () => {
+  it('qa replay --junit qa.config.json --force: the config the command just read', () => {
     const dir = tmp('config-out')
     const file = webCase(dir)
     const config = join(dir, 'qa.config.json')
@@ -348,7 +345,7 @@ describe('qa demo replaces only a folder it made', () => {
     expect(readFileSync(join(dir, 'thesis.txt'), 'utf8')).toBe('keep me')
   })
 
-  it('a folder of the person’s files with an empty .qa-demo in it is not the demo’s (issue 29, low)', () => {
+  it('a folder of the person’s files with an empty .qa-demo in it is not the demo’s', () => {
     const dir = tmp('demo-marked')
     writeFileSync(join(dir, '.qa-demo'), '')
     writeFileSync(join(dir, 'thesis.txt'), 'keep me')
@@ -470,7 +467,7 @@ describe('finding 12: messages name the flag or the file', () => {
     expect(r.stderr).not.toMatch(/EISDIR/)
   })
 
-  it('--config naming a 600 MiB file or a device: refused before it is read, exit 2 (issue 29)', () => {
+  it('--config naming a 600 MiB file or a device: refused before it is read, exit 2', () => {
     const dir = tmp('config-big')
     const file = webCase(dir)
     const big = join(dir, 'big.config.json')
@@ -518,7 +515,7 @@ describe('finding 12: messages name the flag or the file', () => {
   )
 })
 
-describe('issue 29 (low): raw messages replaced by the file, the field and what was expected, exit 2', () => {
+describe('raw messages replaced by the file, the field and what was expected, exit 2', () => {
   it('a 600 MB case and a case that is /dev/zero: refused before reading', () => {
     const dir = tmp('big-case')
     const big = join(dir, 'big.json')

@@ -1,4 +1,4 @@
-// The CI slice of bench/desktop-real (issue 14, item 8): one real Debian program (xmessage, Athena widgets), two of
+// The CI slice of bench/desktop-real: one real Debian program (xmessage, Athena widgets), two of
 // its cases, recorded with `qa record desktop` and real xdotool input, replayed with `qa replay --verify` on the
 // unchanged window, on the window moved, and on the dialog with other buttons at the same places (removal: the
 // "Open" button where "Archive" was is a look-alike at NCC 0.8 that ours once clicked). The bench judges every step

@@ -6,7 +6,7 @@ import { useDesktopVerifyDisplay } from '../__tests__/desktop-verify-display'
 
 const { dir, writeCase, replay } = useDesktopVerifyDisplay('qa-cli-desktop-root-cause-')
 
-describe('root cause first on the desktop (issue 28, Build 4)', () => {
+describe('root cause first on the desktop', () => {
   it('every step failing: one first cause, the later failures after it; --max-failures 1 leaves the rest not run', async () => {
     const file = writeCase('three', ['white.png', 'white.png', 'white.png'])
     const all = await replay(file, join(dir, 'all'))

@@ -1,4 +1,4 @@
-// Desktop suites outside `qa replay <case>` (issue 17 item 4): a queued desktop suite run by `qa worker --tags
+// Desktop suites outside `qa replay <case>`: a queued desktop suite run by `qa worker --tags
 // desktop` on its own Xvfb display (real Redis, real X input), and a mixed folder where the web case runs in
 // Chromium and the desktop case on the display.
 import { type ChildProcess, spawn } from 'node:child_process'

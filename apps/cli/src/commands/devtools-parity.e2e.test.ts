@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt, qaAsync } from '../__tests__/run-cli'
 
 /**
- * Chrome DevTools Recorder parity (issue 15 Build 5): DevTools exports of our own test pages, written as the
+ * Chrome DevTools Recorder parity: DevTools exports of our own test pages, written as the
  * Recorder writes them, are replayed by @puppeteer/replay's own runner (the reference, on puppeteer-core and
  * Debian's Chromium) and by `qa replay` after `qa import devtools`. Each page reports every event it sees to
  * the test server (in-page listeners neither runner can see), and the two runs must agree on those events and
@@ -337,7 +337,7 @@ async function runOurs(flow: UserFlow, dir: string, name: string) {
   return { code: replay.code, report, seen: ours }
 }
 
-describe('Chrome DevTools Recorder parity with @puppeteer/replay (issue 15 Build 5)', () => {
+describe('Chrome DevTools Recorder parity with @puppeteer/replay', () => {
   const dir = mkdtempSync(join(tmpdir(), 'qa-devtools-parity-'))
   for (const [n, c] of CASES.entries()) {
     it(c.title, async () => {

@@ -5,7 +5,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
-import type { QaConfig } from '@qa/model'
+import { installCommand, OPTIONAL_PARTS, type QaConfig } from '@qa/model'
 import { openBrowser } from '@qa/recorder-cdp'
 import { hasRecordExtension } from '@qa/recorder-desktop'
 import { findTessdata } from '@qa/vision'
@@ -13,6 +13,7 @@ import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { loadConfig } from '../config'
 import { EXIT_PASS, EXIT_USAGE } from '../exit-codes'
+import { checkOptionalPart } from '../optional-parts'
 
 const run = promisify(execFile)
 
@@ -193,7 +194,7 @@ async function checkNative(name: string, desktop: boolean): Promise<DoctorCheck>
       status: desktop ? 'fail' : 'warn',
       required: desktop,
       detail: 'not installed (only desktop recording needs it)',
-      fix: 'pnpm install (it comes with @qa/recorder-desktop)',
+      fix: installCommand('desktop'),
     }
   }
   try {
@@ -230,7 +231,7 @@ async function checkVision(config: QaConfig, probe: boolean): Promise<DoctorChec
           status: 'warn',
           required: false,
           detail: `OCR (offline) without ${missing.join(', ')} language data`,
-          fix: 'pnpm install (ships @tesseract.js-data/eng and /kor), or sudo apt-get install tesseract-ocr-kor',
+          fix: `${installCommand('ocr')}, or sudo apt-get install tesseract-ocr-eng tesseract-ocr-kor`,
         }
       : {
           name: 'vision',
@@ -355,7 +356,8 @@ export class DoctorCommand extends QaCommand {
     details: `
       Checks Node.js, Chromium (found and launchable), a Hangul font, the display for desktop work (and its X RECORD extension, which recording needs), the native
       input/screen modules, the configured vision provider (with the environment variables to set), OCR data,
-      Redis, and the configuration file. Exit code 0 when every required part works, 2 otherwise.
+      Redis, the configuration file, and which optional parts are installed (OCR, Bedrock, S3, queue, server, MCP,
+      desktop, Playwright Test) with the command that installs each missing one. Exit code 0 when every required part works, 2 otherwise.
     `,
     examples: [
       ['Check the setup', '$0 doctor'],
@@ -412,6 +414,7 @@ export class DoctorCommand extends QaCommand {
     checks.push(await checkNative('@nut-tree-fork/nut-js', this.desktop))
     if (config) checks.push(await checkVision(config, this.probeVision))
     checks.push(await checkRedis())
+    for (const part of OPTIONAL_PARTS) checks.push(checkOptionalPart(part))
 
     const ok = checks.every((c) => !(c.required && c.status === 'fail'))
     if (this.json) {

@@ -74,7 +74,7 @@ describe('qa export playwright', () => {
     expect(invalid.code).toBe(2)
     expect(existsSync(join(dir, 'a.spec.ts')) || existsSync(join(dir, 'b.spec.ts'))).toBe(false)
   })
-  it('a DevTools title or a page test id with a line break stays a string: the spec it writes runs no code of theirs (issue 29, 1)', () => {
+  it('a DevTools title or a page test id with a line break stays a string: the spec it writes runs no code of theirs', () => {
     const dir = tmp()
     const payload = "multi\nrequire('fs').writeFileSync('pwned.txt', 'x')\n//"
     const recording = join(dir, 'recording.json')

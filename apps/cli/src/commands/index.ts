@@ -6,6 +6,7 @@ import { EnrichCommand } from './enrich'
 import { ExportDevtoolsCommand } from './export-devtools'
 import { ExportPlaywrightCommand } from './export-playwright'
 import { ImportDevtoolsCommand } from './import-devtools'
+import { InitCommand } from './init'
 import { McpCommand } from './mcp'
 import { RecordDesktopCommand } from './record-desktop'
 import { RecordWebCommand } from './record-web'
@@ -19,6 +20,7 @@ import { WorkerCommand } from './worker'
 
 /** Every `qa` subcommand. Register new commands here. */
 export const commands: CommandClass[] = [
+  InitCommand,
   DemoCommand,
   DoctorCommand,
   ValidateCommand,

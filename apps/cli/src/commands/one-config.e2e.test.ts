@@ -66,7 +66,7 @@ describe('the report folder: file < environment < flag, and no flag default in b
   })
 })
 
-describe('qa replay <case> --junit (issue 17 item 5)', () => {
+describe('qa replay <case> --junit', () => {
   it('writes one suite with one testcase for the case, valid against the Jenkins XSD', async () => {
     const junit = join(dir, 'junit-single.xml')
     const r = await qaAsync(['replay', caseFile, '--verify', '--junit', junit], { cwd: dir, env })

@@ -68,7 +68,7 @@ describe('qa record desktop / qa replay <desktop case>: refusals before any work
 })
 
 describe('qa enrich', () => {
-  it('enriches the seed 001 legacy fixture offline, counting the missing screenshot as skipped', () => {
+  it('enriches the legacy desktop fixture offline, counting the missing screenshot as skipped', () => {
     const out = join(dir, 'enriched.json')
     const r = qa(
       [

@@ -16,7 +16,7 @@ afterAll(async () => {
 
 const SECRET = 'pw-비밀-7731'
 
-describe('qa record web names the secret variables replay needs (issue 28 Build 7)', () => {
+describe('qa record web names the secret variables replay needs', () => {
   it('lists QA_SECRET_PASSWORD (names only) with the replay command, in text and --json, and that command replays', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'qa-rec-secrets-'))
     // where the login fields are, found as a person would (not by the code under test)

@@ -116,7 +116,7 @@ describe('qa replay of a desktop case on a real Tk program', () => {
     return { code: r.code, stderr: r.stderr, report: parseReplayReport(JSON.parse(r.stdout)) }
   }
 
-  it('--save-heals on a moved window: verified heals written to a new case, which then replays by the fast path (issue 14 item 7)', async () => {
+  it('--save-heals on a moved window: verified heals written to a new case, which then replays by the fast path', async () => {
     const moveKeypad = () => xdo('search', '--sync', '--name', 'qa keypad', 'windowmove', '160', '110')
     let kp = await restartKeypad('heals-moved.txt')
     await moveKeypad()
@@ -143,7 +143,7 @@ describe('qa replay of a desktop case on a real Tk program', () => {
     expect(readFileSync(kp.stateFile, 'utf8')).toBe('7*3=')
   })
 
-  it('--verify on the unchanged program: every step passes on its expected region, exit 0 (issue 14 Build 1)', async () => {
+  it('--verify on the unchanged program: every step passes on its expected region, exit 0', async () => {
     const kp = await restartKeypad('verify-unchanged.txt')
     const { code, stderr, report } = await verified(casePath(), 'r-verify')
     expect(code, stderr).toBe(0)

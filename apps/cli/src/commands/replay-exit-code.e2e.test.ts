@@ -1,4 +1,4 @@
-// seed 000 Property 7 on `qa replay --verify`: the built CLI exits 0 exactly when the replay passed and 1 when a
+// `qa replay --verify`: the built CLI exits 0 exactly when the replay passed and 1 when a
 // step failed, on a desktop case replayed on a real X display (Xvfb, no browser).
 import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -7,7 +7,7 @@ import { useDesktopVerifyDisplay } from '../__tests__/desktop-verify-display'
 
 const { dir, writeCase, replay } = useDesktopVerifyDisplay('qa-cli-replay-exit-')
 
-describe('qa replay --verify exit code (seed 000 Property 7)', () => {
+describe('qa replay --verify exit code', () => {
   it('exits 1 when a step fails, 0 when every step passes, and 1 when a failure follows a pass', async () => {
     // The screen is not white: the step fails, and the CLI keeps the real screen as the step's actual image.
     const failing = await replay(writeCase('fails', ['white.png']), join(dir, 'r1'))

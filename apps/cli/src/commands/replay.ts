@@ -177,7 +177,7 @@ export class ReplayCommand extends QaCommand {
         this.err(
           `--url with a folder means --base-url: every recorded URL on a case's recorded origin moves onto ${url}.`,
         )
-      // a flag the folder route does not honour is refused, never silently dropped (issue 16)
+      // a flag the folder route does not honour is refused, never silently dropped
       if (this.updateBaselines !== undefined)
         throw new UsageError(
           `--update-baselines works with one case, not with a folder or --shard (${this.casePath}); nothing was replayed.`,

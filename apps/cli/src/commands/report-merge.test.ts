@@ -44,7 +44,7 @@ describe('qa report merge', () => {
   })
 })
 
-describe('qa report merge, the same report twice (issue 29, low)', () => {
+describe('qa report merge, the same report twice', () => {
   test('one file named twice, or a copy of it, is refused: its cases would count twice', () => {
     const a = write('twice/a.json', report('로그인', ['pass', 'fail']))
     const copy = join(dir, 'twice', 'copy.json')

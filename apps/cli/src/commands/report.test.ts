@@ -43,7 +43,7 @@ describe('qa report', () => {
     expect((await runBuilt(['report', jsonPath, '--format', 'html', '--out', out, '--force'])).code).toBe(0)
   }, 60_000)
 
-  test('txt shows terminal escapes from case content escaped, Hangul kept (issue 29, low)', async () => {
+  test('txt shows terminal escapes from case content escaped, Hangul kept', async () => {
     const ESC = String.fromCharCode(0x1b)
     const BEL = String.fromCharCode(0x07)
     const hostile = createReplayVerifier({ testCaseName: `장바구니${ESC}]0;pwned${BEL}`, sessionId: 'cli-2' })
@@ -78,7 +78,7 @@ describe('qa report', () => {
   }, 60_000)
 })
 
-describe('qa report embeds only the images in the report folder (issue 29, low)', () => {
+describe('qa report embeds only the images in the report folder', () => {
   test('../, absolute and symlinked paths out of the folder are refused and named; the image inside is embedded', async () => {
     const root = mkdtempSync(join(tmpdir(), 'qa-cli-report-root-'))
     const secret = join(root, 'private', 'secret.png')

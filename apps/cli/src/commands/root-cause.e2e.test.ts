@@ -52,7 +52,7 @@ async function replay(reportDir: string, ...flags: string[]) {
 
 const consistent = (r: ReplayReport) => expect(r.passedCount + r.failedCount + r.warningCount).toBe(r.totalActions)
 
-describe('root cause first (issue 28, Build 4)', () => {
+describe('root cause first', () => {
   it('a removed element: one first cause, the steps after it ran after it, every failed line says why', async () => {
     const r = await replay(join(dir, 'all'))
     expect(r.code, r.stderr).toBe(1)
@@ -68,7 +68,7 @@ describe('root cause first (issue 28, Build 4)', () => {
     expect(report.verificationResults.filter((v) => v.firstCause)).toHaveLength(1)
     for (const v of later) expect(v.afterFirstCause).toBe(1)
     // the dialog never opened: its field, the typing and 취소 are not found on the unchanged list page, looked for
-    // once without waiting; the item card is still there and passes (every step runs, seed 000)
+    // once without waiting; the item card is still there and passes (every step runs)
     const verdicts = report.verificationResults.map((v) => v.finalResult)
     expect(verdicts.slice(0, 4)).toEqual(['fail', 'fail', 'fail', 'fail'])
     expect(verdicts[4]).not.toBe('fail')

@@ -393,7 +393,7 @@ describe('@qa/playwright and qa replay agree step for step', () => {
         steps: stepFacts(single.verificationResults),
       })
       if (code === 1) {
-        // the false pass of issue 29: the whole screen is alike, the step's region is not
+        // the false pass this guards against: the whole screen is alike, the step's region is not
         expect(single.verificationResults[0]?.screenshotSimilarity).toBeGreaterThan(0.95)
         expect(fromMatcher[0]?.screenshotSimilarity).toBeGreaterThan(0.95)
       }

@@ -78,7 +78,7 @@ function statusOf(method: string, target: string, headers: Record<string, string
 
 const auth = { authorization: `Bearer ${TOKEN}` }
 
-describe('qa serve --host 0.0.0.0 --token: no way in without the token (issue 16, findings 1 and 2)', () => {
+describe('qa serve --host 0.0.0.0 --token: no way in without the token', () => {
   it('answers with the token, so the refusals below are the token check', async () => {
     expect(await statusOf('GET', '/api/suites', auth)).toBe(200)
   })

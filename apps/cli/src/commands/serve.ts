@@ -31,7 +31,7 @@ export class ServeCommand extends RunnerServicesCommand {
   static override paths = [['serve']]
   static override usage = Command.Usage({
     category: 'Agents & servers',
-    description: 'Serve the Runner Inspector page and the HTTP API for running recorded cases (seed 004).',
+    description: 'Serve the Runner Inspector page and the HTTP API for running recorded cases.',
     details: `
       Every *.json test case under --dir is a suite. The page (http://127.0.0.1:7357/) lists the suites with Run
       and Run All buttons, live step results, errors and links to the HTML reports; agents drive it through the

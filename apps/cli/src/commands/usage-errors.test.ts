@@ -31,7 +31,7 @@ writeFileSync(
   }),
 )
 
-/** Every subcommand's usage errors: exit 2 and a message that says what to do (issue 8). */
+/** Every subcommand's usage errors: exit 2 and a message that says what to do. */
 describe.each([
   [
     'demo --desktop with no display and no Xvfb',
@@ -46,7 +46,7 @@ describe.each([
     /Unsupported option name \("--bogus"\)[\s\S]*hint: run `qa --help`/,
   ],
   [
-    'record web by hand with no display (issue 15)',
+    'record web by hand with no display',
     ['record', 'web', 'http://127.0.0.1:9/', '--out', join(dir, 'by-hand.json')],
     /opens a browser window, but there is no display \(DISPLAY is not set\); nothing was recorded\.\nhint: .*`xvfb-run -a qa record web http:\/\/127\.0\.0\.1:9\/ …`.*--cdp http:\/\/127\.0\.0\.1:9222/,
     { DISPLAY: '', WAYLAND_DISPLAY: '' },
@@ -100,7 +100,7 @@ describe.each([
     /--junit .*ok\.json is the test case ok\.json; qa never writes over its input\.[\s\S]*nothing was replayed/,
   ],
   [
-    'replay a shard with --save-heals (one case only: issue 16, not silently ignored)',
+    'replay a shard with --save-heals (one case only, not silently ignored)',
     ['replay', dir, '--shard', '1/2', '--verify', '--save-heals', join(dir, 'h.json')],
     /--save-heals works with one case, not with a folder or --shard .*nothing was replayed/,
   ],
@@ -164,7 +164,7 @@ describe.each([
   })
 })
 
-describe('qa record web by hand with no display (issue 15)', () => {
+describe('qa record web by hand with no display', () => {
   it('writes nothing: no case, no screenshot folder', () => {
     const out = mkdtempSync(join(tmpdir(), 'qa-no-display-'))
     const r = qa(['record', 'web', 'http://127.0.0.1:9/', '--out', join(out, 'flow.json')], {

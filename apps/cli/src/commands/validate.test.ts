@@ -67,7 +67,7 @@ describe('qa validate', () => {
     expect(r.stderr.match(/actions\[\d\]\./g)).toHaveLength(5)
   })
 
-  it('shows control characters of file names escaped (issue 29, low: raw terminal escapes)', () => {
+  it('shows control characters of file names escaped (raw terminal escapes)', () => {
     const file = withScreenshots('v3/web-login.json')
     const named = join(
       dirname(file),
@@ -94,7 +94,7 @@ describe('qa validate', () => {
     expect(out.files[1].error.code).toBe('MODEL_FILE_NOT_FOUND')
   })
 
-  it('a screenshot the case names that is missing or a device is invalid, naming the field (issue 29, low)', () => {
+  it('a screenshot the case names that is missing or a device is invalid, naming the field', () => {
     const file = withScreenshots('v3/web-login.json')
     const dir = dirname(file)
     const text = readFileSync(file, 'utf8')

@@ -36,7 +36,7 @@ function writePng(width: number, height: number, d: Uint8Array): string {
 }
 
 describe('qa verify', () => {
-  // seed 000 Property 7: exit code 0 ⇔ the check passed, 1 ⇔ it failed (running the built CLI)
+  // exit code 0 ⇔ the check passed, 1 ⇔ it failed (running the built CLI)
   test('exit code 0 exactly when similarity ≥ threshold, else 1 (built CLI, 100 runs)', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -70,7 +70,7 @@ describe('qa verify', () => {
     )
   }, 900_000)
 
-  test('the pass threshold comes from the config as in qa replay; --threshold wins (issue 29, low)', async () => {
+  test('the pass threshold comes from the config as in qa replay; --threshold wins', async () => {
     const a = frame(10, 10, [200, 200, 200])
     const b = frame(10, 10, [200, 200, 200])
     paint(b, 10, 0, 0, 1, 1, [0, 0, 0]) // 1 pixel of 100 differs: 99 %

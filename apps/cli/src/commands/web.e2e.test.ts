@@ -79,7 +79,7 @@ describe('qa record web / qa replay', () => {
       join(dir, 'junit.xml'),
     ])
     expect(same.code, same.stderr).toBe(0)
-    // one testcase for the case (issue 17 item 5), its two steps in <system-out>
+    // one testcase for the case, its two steps in <system-out>
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8')
     expect(junit).toMatch(/<testsuite[^>]*tests="1"[^>]*failures="0"/)
     expect(junit).toContain('<property name="steps" value="2"/>')
@@ -224,7 +224,7 @@ describe('qa record web / qa replay', () => {
   })
 })
 
-describe('qa replay with reportFormats ["json"] (issue 16 finding 11)', () => {
+describe('qa replay with reportFormats ["json"]', () => {
   it('prints the JSON report it wrote, never "Report: undefined"', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'qa-web-formats-'))
     const file = join(dir, 'one.json')

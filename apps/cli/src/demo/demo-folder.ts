@@ -58,7 +58,7 @@ export async function checkDemoFolder(outDir: string, force: boolean): Promise<s
 
 /**
  * Removes what an earlier demo wrote in its folder (checked by `checkDemoFolder` first) and marks it as the
- * demo's own. Only the demo's outputs are removed: any other file stays (issue 29, low).
+ * demo's own. Only the demo's outputs are removed: any other file stays.
  */
 export async function resetDemoFolder(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true })

@@ -273,7 +273,7 @@ export async function runDesktopDemo(opts: DesktopDemoOptions): Promise<DesktopD
         ocr: vision.ocr,
         verify: true,
         // v2 moved, rescaled and recoloured every button: without a vision provider no pixel region can confirm
-        // its scenes, so the demo keeps seed 000's whole-screen verdict (qa replay decides on the expected region)
+        // its scenes, so the demo keeps the whole-screen verdict (qa replay decides on the expected region)
         verifyRegion: false,
         reverifier: vision.reverifier,
         artifactDir: join(outDir, 'reports', 'artifacts'),

@@ -148,7 +148,7 @@ export async function runWebDemo(opts: WebDemoOptions): Promise<WebDemoResult> {
         url: `${app.url}/login`,
         verify: true,
         // v2 restyles, renames and wraps the elements: without a vision provider no pixel region can confirm
-        // them, so the demo keeps seed 000's whole-screen verdict (qa replay decides on the expected region)
+        // them, so the demo keeps the whole-screen verdict (qa replay decides on the expected region)
         verifyRegion: false,
         artifactDir: join(outDir, 'reports', 'artifacts'),
         keepActual: 'always',

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core'
 /**
  * What the replay knows about a step when it verifies it, kept by `heal(page).fromCase(…)` when it acts: the
  * screen just before the action, the located element's box now and how far it moved since recording. The
- * matcher gives the step the same context the replay gives it, so both reach one verdict (issue 29, 10).
+ * matcher gives the step the same context the replay gives it, so both reach one verdict.
  */
 export interface ActedStep {
   caseFile: string

@@ -214,7 +214,7 @@ function screenSizeChangeHtml(report: ReplayReport): string {
   return `<p class="screen-size-change" id="screen-size-change" data-recorded="${c.recorded.width}x${c.recorded.height}" data-replayed="${c.replayed.width}x${c.replayed.height}"><b>Screen size changed:</b> ${escapeHtml(screenSizeLabel(c))}</p>\n`
 }
 
-/** The first failed step, named before the steps (issue 28): the one a reviewer reads first. */
+/** The first failed step, named before the steps: the one a reviewer reads first. */
 function firstCauseHtml(report: ReplayReport): string {
   const c = report.firstCause
   if (!c) return ''

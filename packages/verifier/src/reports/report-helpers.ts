@@ -51,7 +51,7 @@ export function screenSizeLabel(c: ScreenSizeChange): string {
   return `${c.replayed.width}×${c.replayed.height} now, ${c.recorded.width}×${c.recorded.height} when recorded (${ratio(c.replayed.width, c.recorded.width)} wide, ${ratio(c.replayed.height, c.recorded.height)} high): ${c.message}`
 }
 
-/** The step number people read: `step` when the report has it, else action index + 1 (issue 28). */
+/** The step number people read: `step` when the report has it, else action index + 1. */
 export const stepOf = (v: Pick<VerificationResult, 'actionIndex' | 'step'>): number => v.step ?? v.actionIndex + 1
 
 /** What a heal is made of: the recorded name → the found one, the strategy, and the strategies tried first. */

@@ -17,7 +17,7 @@ beforeAll(async () => {
 })
 
 describe('reports of a 3-step run with one failure', () => {
-  test('the run itself: pass, not compared (no screenshot: named once, issue 28), fail with a diff', () => {
+  test('the run itself: pass, not compared (no screenshot: named once), fail with a diff', () => {
     expect(run.report.verificationResults.map((r) => r.finalResult)).toEqual(['pass', 'pass', 'fail'])
     expect(run.report.unverifiedSteps).toEqual([1])
     expect(run.report.verificationResults[2]?.diffScreenshot).toMatch(/step-002-diff\.png$/)
@@ -144,7 +144,7 @@ describe('reports of assert steps', () => {
   })
 })
 
-describe('reports of a step verified on its expected region (issue 14)', () => {
+describe('reports of a step verified on its expected region', () => {
   const report: ReplayReport = {
     testCaseName: 'keypad',
     sessionId: 's-region',
@@ -191,7 +191,7 @@ describe('reports of a step verified on its expected region (issue 14)', () => {
   })
 })
 
-describe('a desktop replay on a screen of another size (issue 14 item 7)', () => {
+describe('a desktop replay on a screen of another size', () => {
   const change = {
     recorded: { width: 1280, height: 720 },
     replayed: { width: 1600, height: 900 },

@@ -118,7 +118,7 @@ const section = (html: string, step: number) => {
   return html.slice(start, end)
 }
 
-describe('the HTML report a reviewer reads in one pass (issue 28, Build 5)', () => {
+describe('the HTML report a reviewer reads in one pass', () => {
   test('a healed step: HEALED mark, "Login → Sign in", the strategy, the strategies tried first and why, the accept command', async () => {
     const html = await renderHtmlReport(report, { baseDir: dir, reportJsonPath: '/reports/run 1.json' })
     const healed = section(html, 2)
@@ -184,7 +184,7 @@ describe('the HTML report a reviewer reads in one pass (issue 28, Build 5)', () 
   })
 })
 
-describe('text and JUnit (issue 28, Build 5)', () => {
+describe('text and JUnit', () => {
   test('text: steps from 1, the first cause, the heal, not run without similarity', () => {
     const t = renderTextReport(report)
     expect(t).toMatch(/^First cause: {3}step 3 Click link "Reports" — The step did not run: Element not found/m)

@@ -15,7 +15,7 @@ import {
   wasCompared,
 } from './report-helpers'
 
-/** The human summary of seed 000: counts, success rate, the test's result and one line per action. */
+/** The human summary: counts, success rate, the test's result and one line per action. */
 export function renderTextReport(report: ReplayReport): string {
   const passed = report.passed ?? report.failedCount === 0
   const lines = [

@@ -1,4 +1,5 @@
 import type { BedrockRuntimeClient, ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime'
+import { installCommand } from '@qa/model'
 import { VisionError, isVisionError } from '../errors'
 import { lazy } from '../internal/lazy'
 import { SYSTEM_PROMPT } from '../prompts'
@@ -28,7 +29,7 @@ const loadSdk = lazy(async (): Promise<BedrockSdk> => {
     return await import('@aws-sdk/client-bedrock-runtime')
   } catch (cause) {
     throw new VisionError('VISION_SDK_MISSING', 'The "bedrock" provider needs @aws-sdk/client-bedrock-runtime.', {
-      hint: 'Run `pnpm add @aws-sdk/client-bedrock-runtime`, or set QA_VISION=ocr.',
+      hint: `Install it in your project: ${installCommand('bedrock')}, or set QA_VISION=ocr.`,
       provider: 'bedrock',
       cause,
       retryable: false,

@@ -108,7 +108,7 @@ describe('ocr provider (tesseract.js, offline data)', () => {
 
 describeVisionProvider('ocr', () => ocrProvider(), { supports: ['screen', 'element', 'compare'] })
 
-describe('ocr compare: the text of two regions (issue 14 Build 1, the offline second opinion)', () => {
+describe('ocr compare: the text of two regions (the offline second opinion)', () => {
   const provider = ocrProvider()
   afterAll(() => provider.close?.())
   const region = (text: string, color = '#000000', fontSize = 40, background = '#ffffff') =>
@@ -134,7 +134,7 @@ describe('ocr compare: the text of two regions (issue 14 Build 1, the offline se
 })
 
 /**
- * Real programs on dark themes and restyled (issue 14 item 8's "colours" variant, where OCR used to read nothing):
+ * Real programs on dark themes and restyled (the "colours" variant, where OCR used to read nothing):
  * real Xvfb, the program itself, a real screen grab, real Tesseract. Each box must be over its button: the program
  * reports the button a click on the box's centre pressed (xmessage: the box holds the button window's centre).
  */

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, copyFileSync, symlinkSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { installCommand } from '@qa/model'
 import { VisionError, isVisionError } from '../errors'
 import { pickElementLabel, TRUSTED_LABEL_SCORE } from '../element-label'
 import { sha256Hex } from '../image'
@@ -145,7 +146,7 @@ export function ocrProvider(opts: OcrOptions = {}): VisionProvider {
     const found = findTessdata(languages, opts.tessdataDir)
     if (found.size === 0)
       throw new VisionError('VISION_OCR_DATA_MISSING', `No Tesseract data found for ${languages.join(', ')}.`, {
-        hint: 'Install @tesseract.js-data/eng (npm) or tesseract-ocr-eng / tesseract-ocr-kor (apt), or set ocr.tessdataDir.',
+        hint: `Install it in your project: ${installCommand('ocr')} (or apt-get install tesseract-ocr-eng tesseract-ocr-kor), or set ocr.tessdataDir.`,
         provider: 'ocr',
       })
     let T: { createWorker: (...args: unknown[]) => Promise<TesseractWorker> }
@@ -153,7 +154,7 @@ export function ocrProvider(opts: OcrOptions = {}): VisionProvider {
       T = (await import('tesseract.js')) as unknown as typeof T
     } catch (cause) {
       throw new VisionError('VISION_SDK_MISSING', 'The "ocr" provider needs tesseract.js.', {
-        hint: 'Run `pnpm add tesseract.js @tesseract.js-data/eng`, or set QA_VISION=none.',
+        hint: `Install it in your project: ${installCommand('ocr')}, or set QA_VISION=none.`,
         provider: 'ocr',
         cause,
       })
@@ -183,7 +184,7 @@ export function ocrProvider(opts: OcrOptions = {}): VisionProvider {
   }
 
   /**
-   * The verifier's second opinion offline (issue 14 Build 1): the text in the expected region of the recorded
+   * The verifier's second opinion offline: the text in the expected region of the recorded
    * screen against the text in the same region now. A restyled or rescaled region still reads the same; a
    * wrong key reads otherwise. Regions without text cannot be judged this way (VISION_UNAVAILABLE).
    */
@@ -281,7 +282,7 @@ export function ocrProvider(opts: OcrOptions = {}): VisionProvider {
       if (question.task === 'screen')
         return { provider: 'ocr', model, data: { elements: elements.map(asJson) }, latencyMs }
       const point = question.point ?? { x: image.width / 2, y: image.height / 2 }
-      // only words inside or overlapping the element, scored confidence × plausibility (issue 14 Build 5)
+      // only words inside or overlapping the element, scored confidence × plausibility
       const label = pickElementLabel(elements, point.x, point.y)
       const hit = label?.element ?? null
       return {
