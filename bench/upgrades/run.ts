@@ -49,7 +49,11 @@ const only = opt('--only')?.split(',')
 
 type Outcome = 'right' | 'wrong' | 'nothing'
 type Approach = 'ours' | 'coords' | 'selenium' | 'codegen' | 'similo'
-const APPROACHES: Approach[] = ['ours', 'coords', 'selenium', 'codegen', 'similo']
+const ALL_APPROACHES: Approach[] = ['ours', 'coords', 'selenium', 'codegen', 'similo']
+/** `--approaches ours` (the CI slice) leaves the baselines out. */
+const APPROACHES: Approach[] = opt('--approaches')
+  ? ALL_APPROACHES.filter((a) => (opt('--approaches') as string).split(',').includes(a))
+  : ALL_APPROACHES
 
 type ScriptStep =
   | { type: 'click'; x: number; y: number }
@@ -126,7 +130,7 @@ async function harnessPage(browser: Browser) {
   return session
 }
 
-async function settle(p: Page, ms = 350) {
+async function settle(p: Page, ms = 600) {
   await p.waitForTimeout(ms)
 }
 
@@ -576,6 +580,12 @@ for (const tp of pagesToRun) {
   try {
     const plan = await planOnN(browser, s.from, pair, tp)
     const oracleNotes = await oracleOnN1(browser, s.to, pair, tp, toPage, plan.judged)
+    if (flag('--check')) {
+      // the truth only: every selector matches one element on its side, the harness and the oracle reach it
+      const bad = [...plan.notes, ...oracleNotes]
+      console.log(`${pair.id} ${tp.page}: ${plan.judged.length} steps${bad.length ? `\n    ${bad.join('\n    ')}` : ' ok'}`)
+      continue
+    }
     const rec = await recordOnN(s.from, pair, tp, plan, dir)
     const notes = [...plan.notes, ...oracleNotes, ...rec.missed]
     // steps the recording did not deliver on N, or the oracle could not do on N+1, are not judged

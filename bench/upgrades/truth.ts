@@ -4,7 +4,23 @@
  * exists. Selectors are checked by the bench to match exactly one element on their side. Targets a person could
  * not map with confidence are not listed (ambiguous: left out of the score).
  */
-import { GONE, type TruthPage } from './truth-types.js'
+import { GONE, type TruthPage, type TruthStep } from './truth-types.js'
+
+/** A control the release did not touch: the same selector names it on both sides. */
+const same = (act: TruthStep['act'], sel: string, why: string, more: Partial<TruthStep> = {}): TruthStep => ({
+  act,
+  from: sel,
+  to: sel,
+  why,
+  ...more,
+})
+const gone = (act: TruthStep['act'], sel: string, why: string, more: Partial<TruthStep> = {}): TruthStep => ({
+  act,
+  from: sel,
+  to: GONE,
+  why,
+  ...more,
+})
 
 export const truthPages: readonly TruthPage[] = [
   // ---------- SB Admin 6.0.2 (Bootstrap 4) → 7.0.7 (Bootstrap 5) ----------
@@ -49,6 +65,9 @@ export const truthPages: readonly TruthPage[] = [
         to: 'a[data-bs-target="#collapsePages"]',
         why: 'the sidebar Pages group toggle',
       },
+      { act: 'click', from: 'a[data-target="#pagesCollapseAuth"]', to: 'a[data-bs-target="#pagesCollapseAuth"]', why: 'the Authentication group inside Pages' },
+      { act: 'click', from: 'a[data-target="#pagesCollapseError"]', to: 'a[data-bs-target="#pagesCollapseError"]', why: 'the Error group inside Pages' },
+      { act: 'click', from: ':nth-match(a.stretched-link, 4)', to: ':nth-match(a.stretched-link, 4)', why: 'View Details of the fourth (danger) card' },
       {
         act: 'click',
         from: ':nth-match(a.stretched-link, 2)',
@@ -69,6 +88,8 @@ export const truthPages: readonly TruthPage[] = [
         text: 'Tokyo',
         why: 'the data table search field',
       },
+      same('click', 'footer a:has-text("Privacy Policy")', 'the footer Privacy Policy link'),
+      same('click', 'footer a:has-text("Terms & Conditions")', 'the footer Terms & Conditions link'),
       {
         act: 'click',
         from: '#sidebarToggle',
@@ -88,6 +109,8 @@ export const truthPages: readonly TruthPage[] = [
         text: 'ann@example.com',
         why: 'the email field (now a floating label, id renamed)',
       },
+      same('click', 'footer a:has-text("Privacy Policy")', 'the footer Privacy Policy link'),
+      same('click', 'footer a:has-text("Terms & Conditions")', 'the footer Terms & Conditions link'),
       {
         act: 'click',
         from: 'label[for="rememberPasswordCheck"]',
@@ -102,6 +125,8 @@ export const truthPages: readonly TruthPage[] = [
     page: 'dist/register.html',
     steps: [
       { act: 'type', from: '#inputFirstName', to: '#inputFirstName', text: 'Ann', why: 'First name field' },
+      same('click', 'footer a:has-text("Privacy Policy")', 'the footer Privacy Policy link'),
+      same('click', 'footer a:has-text("Terms & Conditions")', 'the footer Terms & Conditions link'),
       { act: 'type', from: '#inputLastName', to: '#inputLastName', text: 'Lee', why: 'Last name field' },
       {
         act: 'type',
@@ -129,6 +154,8 @@ export const truthPages: readonly TruthPage[] = [
         text: 'ann@example.com',
         why: 'the email field of the reset form',
       },
+      same('click', 'footer a:has-text("Privacy Policy")', 'the footer Privacy Policy link'),
+      same('click', 'footer a:has-text("Terms & Conditions")', 'the footer Terms & Conditions link'),
       {
         act: 'click',
         from: 'a:has-text("Reset Password")',
@@ -152,9 +179,10 @@ export const truthPages: readonly TruthPage[] = [
         act: 'select',
         from: 'select[name="dataTable_length"]',
         to: 'select.datatable-selector',
-        value: '50',
-        why: 'the entries-per-page choice (50 is not offered any more: 5…25)',
+        value: '25',
+        why: 'the entries-per-page choice of the data table (DataTables → simple-datatables)',
       },
+      same('click', 'footer a:has-text("Privacy Policy")', 'the footer Privacy Policy link'),
       {
         act: 'click',
         from: 'thead th:has-text("Office")',
@@ -167,6 +195,8 @@ export const truthPages: readonly TruthPage[] = [
         to: 'a[data-bs-target="#collapsePages"]',
         why: 'the sidebar Pages group toggle',
       },
+      same('click', '#sidebarToggle', 'the sidebar toggle (hamburger) in the top bar'),
+      same('click', '#sidebarToggle', 'the sidebar toggle again (the sidebar back)'),
       {
         act: 'click',
         from: 'a.nav-link:has-text("Charts")',
@@ -175,6 +205,295 @@ export const truthPages: readonly TruthPage[] = [
       },
     ],
   },
+  // ---------- Agency 6.0.5 (Bootstrap 4) → 7.0.12 (Bootstrap 5) ----------
+  {
+    pair: 'agency-6-7',
+    page: 'dist/index.html',
+    steps: [
+      same('click', 'a.btn-xl:has-text("Tell Me More")', 'the hero call to action'),
+      same('click', 'a.nav-link[href="#portfolio"]', 'the navbar Portfolio link'),
+      { act: 'click', from: 'a[href="#portfolioModal2"][data-toggle="modal"]', to: 'a[href="#portfolioModal2"][data-bs-toggle="modal"]', why: 'the second portfolio item (opens its project modal)' },
+      same('click', '#portfolioModal2 button:has-text("Close Project")', 'Close Project in the open modal'),
+      { act: 'click', from: ':nth-match(a.btn-social, 1)', to: 'a[aria-label="Parveen Anand Twitter Profile"]', why: "the first team member's Twitter icon link (now with an aria-label)" },
+      { act: 'click', from: 'a[href="#portfolioModal5"][data-toggle="modal"]', to: 'a[href="#portfolioModal5"][data-bs-toggle="modal"]', why: 'the fifth portfolio item (opens its project modal)' },
+      same('click', '#portfolioModal5 button:has-text("Close Project")', 'Close Project in the open modal'),
+      same('click', 'a.nav-link[href="#services"]', 'the navbar Services link'),
+      same('click', 'a.nav-link[href="#about"]', 'the navbar About link'),
+      same('click', 'a.nav-link[href="#team"]', 'the navbar Team link'),
+      same('type', '#name', 'the contact form Name field', { text: 'Ann Lee' }),
+      same('type', '#email', 'the contact form Email field', { text: 'ann@example.com' }),
+      same('type', '#phone', 'the contact form Phone field', { text: '5551234' }),
+      same('type', '#message', 'the contact form Message field', { text: 'Hello there' }),
+      { act: 'click', from: 'footer a.btn-social >> nth=1', to: 'footer a[aria-label="Facebook"]', why: 'the footer Facebook icon link' },
+    ],
+  },
+  // ---------- Creative 6.0.5 (Bootstrap 4, Magnific Popup) → 7.0.7 (Bootstrap 5, SimpleLightbox) ----------
+  {
+    pair: 'creative-6-7',
+    page: 'dist/index.html',
+    steps: [
+      same('click', 'a.btn-primary:has-text("Find Out More")', 'the hero Find Out More button'),
+      same('click', 'a.btn-light:has-text("Get Started!")', 'the About section Get Started! button'),
+      same('click', 'a.nav-link[href="#portfolio"]', 'the navbar Portfolio link'),
+      same('click', 'a.nav-link[href="#about"]', 'the navbar About link'),
+      same('click', 'a.nav-link[href="#services"]', 'the navbar Services link'),
+      same('click', 'a.navbar-brand', 'the brand (back to the top)'),
+      same('click', 'a.nav-link[href="#contact"]', 'the navbar Contact link'),
+      gone('click', 'a[href^="mailto:"]', 'the contact e-mail link; release 7 replaced it by a contact form'),
+    ],
+  },
+  // ---------- Freelancer 6.0.6 (Bootstrap 4) → 7.0.7 (Bootstrap 5) ----------
+  {
+    pair: 'freelancer-6-7',
+    page: 'dist/index.html',
+    steps: [
+      same('click', 'a.nav-link[href="#portfolio"]', 'the navbar Portfolio link'),
+      { act: 'click', from: 'div.portfolio-item[data-target="#portfolioModal3"]', to: 'div.portfolio-item[data-bs-target="#portfolioModal3"]', why: 'the third portfolio item (opens its modal)' },
+      { act: 'click', from: '#portfolioModal3 button.close', to: '#portfolioModal3 button.btn-close', why: 'the modal close X (× text → Bootstrap 5 btn-close)' },
+      { act: 'click', from: 'div.portfolio-item[data-target="#portfolioModal1"]', to: 'div.portfolio-item[data-bs-target="#portfolioModal1"]', why: 'the first portfolio item' },
+      same('click', '#portfolioModal1 button:has-text("Close Window")', 'Close Window of the open modal'),
+      same('click', 'a.nav-link[href="#about"]', 'the navbar About link'),
+      same('click', 'a.nav-link[href="#contact"]', 'the navbar Contact link'),
+      same('type', '#name', 'the contact form name field', { text: 'Ann Lee' }),
+      same('type', '#email', 'the contact form email field', { text: 'ann@example.com' }),
+      same('type', '#phone', 'the contact form phone field', { text: '5551234' }),
+      same('type', '#message', 'the contact form message field', { text: 'Hello' }),
+      same('click', ':nth-match(a.btn-social, 2)', 'the second footer social icon link'),
+    ],
+  },
+  // ---------- Material Dashboard 2.1.0 (Bootstrap 4) → 3.1.0 (Bootstrap 5 redesign) ----------
+  {
+    pair: 'material-dashboard-2-3',
+    page: 'examples/dashboard.html',
+    steps: [
+      { act: 'type', from: 'form.navbar-form input', to: '#navbar input.form-control', text: 'sales', why: 'the navbar search field' },
+      gone('click', 'form.navbar-form button[type="submit"]', 'the navbar search submit button: release 3 has a field only'),
+      gone('click', 'a.nav-link[href="#messages"]', 'the Tasks card tab Website: release 3 has no tasks card'),
+      gone('click', ':nth-match(#messages button.btn-danger.btn-link, 1)', 'Close (remove) of the first task: release 3 has no tasks card'),
+      gone('click', ':nth-match(#messages button.btn-primary.btn-link, 2)', 'Edit of the second task: release 3 has no tasks card'),
+      gone('click', 'a.nav-link[href="#settings"]', 'the Tasks card tab Server: release 3 has no tasks card'),
+      { act: 'click', from: 'a.nav-link[href="./tables.html"]', to: 'a.nav-link[href="../pages/tables.html"]', why: 'the sidebar Table List link, now Tables' },
+    ],
+  },
+  {
+    pair: 'material-dashboard-2-3',
+    page: 'examples/user.html',
+    steps: [
+      gone('type', ':nth-match(.card-body input.form-control, 2)', 'the profile form Username field: release 3 profile has no edit form', { text: 'ann' }),
+      gone('type', ':nth-match(.card-body input.form-control, 3)', 'the profile form Email address field: release 3 profile has no edit form', { text: 'ann@example.com' }),
+      gone('type', ':nth-match(.card-body input.form-control, 7)', 'the profile form City field: release 3 profile has no edit form', { text: 'Oslo' }),
+      gone('click', 'button:has-text("Update Profile")', 'Update Profile: release 3 profile has no edit form'),
+      gone('click', 'a.btn-round:has-text("Follow")', 'Follow on the profile card: not in release 3'),
+      { act: 'type', from: 'form.navbar-form input', to: '#navbar input.form-control', text: 'profile', why: 'the navbar search field' },
+      { act: 'click', from: 'a.nav-link[href="./notifications.html"]', to: 'a.nav-link[href="../pages/notifications.html"]', why: 'the sidebar Notifications link' },
+    ],
+  },
+  {
+    pair: 'material-dashboard-2-3',
+    page: 'examples/tables.html',
+    steps: [
+      { act: 'type', from: 'form.navbar-form input', to: '#navbar input.form-control', text: 'Dakota', why: 'the navbar search field' },
+      { act: 'click', from: 'a.nav-link[href="./dashboard.html"]', to: 'a.nav-link[href="../pages/dashboard.html"]', why: 'the sidebar Dashboard link' },
+    ],
+  },
+  {
+    pair: 'material-dashboard-2-3',
+    page: 'examples/notifications.html',
+    steps: [
+      gone('click', 'button:has-text("Top Left")', 'the notification-position demo buttons are not in release 3'),
+      gone('click', 'button:has-text("Bottom Center")', 'the notification-position demo buttons are not in release 3'),
+      gone('click', 'button:has-text("Top Right")', 'the notification-position demo buttons are not in release 3'),
+      gone('click', 'button:has-text("Bottom Left")', 'the notification-position demo buttons are not in release 3'),
+      { act: 'type', from: 'form.navbar-form input', to: '#navbar input.form-control', text: 'alerts', why: 'the navbar search field' },
+      { act: 'click', from: 'a.nav-link[href="./user.html"]', to: 'a.nav-link[href="../pages/profile.html"]', why: 'the sidebar User Profile link, now Profile' },
+    ],
+  },
+  // ---------- Material Dashboard 3.0.9 → 3.1.0 (minor release) ----------
+  {
+    pair: 'material-dashboard-309-310',
+    page: 'pages/sign-in.html',
+    steps: [
+      same('type', 'input[type="email"]', 'the sign-in Email field', { text: 'ann@example.com' }),
+      same('click', 'label[for="rememberMe"]', 'the Remember me switch'),
+      same('click', ':nth-match(a.btn-link.px-3, 1)', 'the first social sign-in icon (Facebook)'),
+      same('click', ':nth-match(a.btn-link.px-3, 2)', 'the second social sign-in icon (GitHub)'),
+      same('click', ':nth-match(a.btn-link.px-3, 3)', 'the third social sign-in icon (Google)'),
+      same('click', 'button:has-text("Sign in")', 'the Sign In button'),
+      same('click', 'a.nav-link:has-text("Profile")', 'the top navbar Profile link'),
+    ],
+  },
+  {
+    pair: 'material-dashboard-309-310',
+    page: 'pages/billing.html',
+    steps: [
+      same('type', '#navbar input.form-control', 'the navbar search field', { text: 'invoice' }),
+      same('click', 'a:has-text("Add new card")', 'Add New Card'),
+      same('click', 'button:has-text("View all")', 'View All invoices'),
+      same('click', ':nth-match(button:has-text("PDF"), 2)', 'the PDF button of the second invoice'),
+      same('click', ':nth-match(button:has-text("PDF"), 4)', 'the PDF button of the fourth invoice'),
+      same('click', ':nth-match(i.material-icons.cursor-pointer, 1)', 'the edit pencil of the first payment card'),
+      same('click', ':nth-match(a:has-text("Delete"), 1)', 'Delete of the first billing entry'),
+      same('click', ':nth-match(a:has-text("Delete"), 2)', 'Delete of the second billing entry'),
+      same('click', ':nth-match(a:has-text("Edit"), 2)', 'Edit of the second billing entry'),
+      same('click', 'a.nav-link[href="../pages/tables.html"]', 'the sidebar Tables link'),
+    ],
+  },
+  {
+    pair: 'material-dashboard-309-310',
+    page: 'pages/tables.html',
+    steps: [
+      same('type', '#navbar input.form-control', 'the navbar search field', { text: 'John' }),
+      same('click', ':nth-match(a:text-is("Edit"), 1)', 'Edit of the first author row'),
+      same('click', ':nth-match(a:text-is("Edit"), 3)', 'Edit of the third author row'),
+      same('click', ':nth-match(a:text-is("Edit"), 5)', 'Edit of the fifth author row'),
+      same('click', ':nth-match(button.btn-link.text-secondary, 4)', 'the row menu icon of the fourth project'),
+      same('click', ':nth-match(button.btn-link.text-secondary, 2)', 'the row menu icon of the second project'),
+      same('click', 'a.nav-link[href="../pages/billing.html"]', 'the sidebar Billing link'),
+    ],
+  },
+  {
+    pair: 'material-dashboard-309-310',
+    page: 'pages/profile.html',
+    steps: [
+      same('click', 'a.nav-link:has-text("Messages")', 'the Messages tab of the profile header'),
+      same('click', 'a.nav-link:has-text("Settings")', 'the Settings tab of the profile header'),
+      same('click', 'label[for="flexSwitchCheckDefault"]', 'the switch Email me when someone follows me'),
+      same('click', 'label[for="flexSwitchCheckDefault1"]', 'the switch Email me when someone answers on my post'),
+      same('click', 'label[for="flexSwitchCheckDefault2"]', 'the switch Email me when someone mentions me'),
+      same('click', ':nth-match(a:has-text("Reply"), 1)', 'Reply of the first conversation'),
+      same('click', 'label[for="flexSwitchCheckDefault4"]', 'the switch Monthly product updates'),
+      same('click', ':nth-match(a:has-text("Reply"), 2)', 'Reply of the second conversation'),
+      same('click', 'a.nav-link[href="../pages/dashboard.html"]', 'the sidebar Dashboard link'),
+    ],
+  },
+  {
+    pair: 'material-dashboard-309-310',
+    page: 'pages/dashboard.html',
+    steps: [
+      same('type', '#navbar input.form-control', 'the navbar search field', { text: 'sales' }),
+      same('click', ':nth-match(a.avatar, 4)', 'the last member avatar of the first project row'),
+      same('click', ':nth-match(a.avatar, 13)', 'the member avatar of the fifth project row'),
+      same('click', 'a.nav-link[href="../pages/profile.html"]', 'the sidebar Profile link'),
+    ],
+  },
+  // ---------- Swagger UI 4.19.1 → 5.35.0 (React SPA) ----------
+  {
+    pair: 'swagger-ui-4-5',
+    page: 'index.html',
+    steps: [
+      same('click', 'button.opblock-summary-control:has-text("List items")', 'the GET /items operation bar (expands it)'),
+      same('click', 'button.try-out__btn', 'Try it out of the expanded operation'),
+      same('click', 'button.execute', 'Execute of the expanded operation'),
+      same('click', 'button.btn-clear', 'Clear of the executed operation'),
+      same('click', 'button.opblock-summary-control:has-text("Place an order")', 'the POST /orders operation bar'),
+      same('click', ':nth-match(button.model-box-control, 1)', 'the Item schema toggle'),
+      same('click', ':nth-match(button.model-box-control, 2)', 'the Items schema toggle'),
+      same('click', 'button.opblock-summary-control:has-text("Get one item")', 'the GET /items/{id} operation bar'),
+      same('click', 'button.models-control', 'the Schemas section toggle (collapses it)'),
+      same('click', ':nth-match(button.expand-operation, 3)', 'the users tag collapse arrow'),
+      same('click', ':nth-match(button.expand-operation, 2)', 'the orders tag collapse arrow'),
+      same('click', 'button.download-url-button', 'Explore (loads the document again)'),
+    ],
+  },
+  // ---------- Redoc 2.0.0 → 2.5.4 (React SPA, hashed class names) ----------
+  {
+    pair: 'redoc-200-254',
+    page: 'index.html',
+    steps: [
+      same('click', 'label.-depth1:has-text("orders")', 'the orders group of the side menu'),
+      same('click', 'label.-depth2:has-text("Place an order")', 'the Place an order entry of the side menu'),
+      same('click', 'label.-depth2:has-text("List orders")', 'the List orders entry of the side menu'),
+      same('click', 'button:has-text("404 No such item")', 'the 404 response of GET /items/{id}'),
+      same('click', 'button:has-text("200 Items")', 'the 200 response of GET /items'),
+      same('click', ':nth-match(button:text-is("Expand all"), 1)', 'Expand all of the first response sample'),
+      same('click', ':nth-match(button:has-text("Copy"), 1)', 'Copy of the first response sample'),
+      same('click', ':nth-match(button:text-is("Collapse all"), 1)', 'Collapse all of the first response sample'),
+      same('click', 'button:has-text("200 The item")', 'the 200 response of GET /items/{id}'),
+      same('click', 'label.-depth1:has-text("items")', 'the items group of the side menu'),
+      same('click', 'label.-depth2:has-text("Get one item")', 'the Get one item entry of the side menu'),
+      same('click', 'button:has-text("201 Created")', 'the 201 response of POST /items'),
+      same('click', 'label.-depth1:has-text("users")', 'the users group of the side menu'),
+      same('type', 'input.search-input', 'the side menu search field', { text: 'order' }),
+    ],
+  },
+  // ---------- Gentelella 4.1.1 → 4.2.0 (minor release) ----------
+  {
+    pair: 'gentelella-411-420',
+    page: 'dist/production/login.html',
+    steps: [
+      same('type', '#email', 'the Email field', { text: 'ann@example.com' }),
+      same('click', 'label.form-check:has-text("Remember me")', 'Remember me'),
+      same('click', 'button:has-text("GitHub")', 'sign in with GitHub'),
+      same('click', 'button:has-text("Google")', 'sign in with Google'),
+      same('click', 'button[type="submit"]:has-text("Sign in")', 'the Sign in button'),
+    ],
+  },
+  {
+    pair: 'gentelella-411-420',
+    page: 'dist/production/index.html',
+    steps: [
+      same('click', 'button.tb-notifications', 'the top bar notifications bell'),
+      same('click', 'button.tb-messages', 'the top bar messages icon'),
+      same('click', 'button.tb-avatar', 'the account menu avatar'),
+      same('click', 'button:has-text("New view")', 'New view in the page header'),
+      same('click', 'button.theme-toggle', 'the theme toggle'),
+      same('click', 'a.nav-sublink[href="index2.html"]', 'the sidebar Analytics link'),
+    ],
+  },
+  {
+    pair: 'gentelella-411-420',
+    page: 'dist/production/user_management.html',
+    steps: [
+      same('click', '#select-all', 'the select-all rows checkbox'),
+      same('click', ':nth-match(input.row-cb, 3)', 'the third row checkbox'),
+      same('click', ':nth-match(button.role-chip, 2)', 'the role chip of the second user'),
+      same('click', ':nth-match(button.card-opt-btn[aria-label="More"], 2)', 'the More menu of the second user'),
+      same('type', '#users-search', 'the user search field', { text: 'ann' }),
+      same('select', '#filter-role', 'the role filter', { value: 'Editor' }),
+      same('select', '#filter-status', 'the status filter', { value: 'Active' }),
+      same('click', 'button:has-text("Export")', 'Export'),
+      same('click', '#invite-btn', 'Invite user'),
+    ],
+  },
+  {
+    pair: 'gentelella-411-420',
+    page: 'dist/production/form_buttons.html',
+    steps: [
+      same('click', 'button.btn-outline:text-is("Save")', 'Save of the action row'),
+      same('click', 'button.btn-outline:text-is("Week")', 'Week of the segmented control'),
+      same('click', 'button.btn-outline:text-is("Day")', 'Day of the segmented control'),
+      same('click', 'button.btn-outline:text-is("Delete")', 'Delete of the action row'),
+      same('click', ':nth-match(button.card-opt-btn[aria-label="Remove"], 1)', 'the card options Remove icon'),
+      same('click', 'button.chart-tab:text-is("Archived")', 'the Archived chart tab'),
+      same('click', ':nth-match(button.card-opt-btn[aria-label="Toggle"], 1)', 'the card options Toggle icon'),
+      same('click', 'button.btn-primary:text-is("Continue")', 'Continue'),
+    ],
+  },
+  {
+    pair: 'gentelella-411-420',
+    page: 'dist/production/general_elements.html',
+    steps: [
+      same('click', 'button.btn-warning:text-is("Warning")', 'the Warning button'),
+      same('click', 'button.btn-icon[aria-label="Refresh"]', 'the Refresh icon button'),
+      same('click', 'button.btn-outline:text-is("Month")', 'Month of the segmented control'),
+      same('click', 'button.btn-outline:text-is("Year")', 'Year of the segmented control'),
+      same('click', 'button.btn-ghost:text-is("Ghost")', 'the Ghost button'),
+      same('click', 'button.btn-icon[aria-label="Edit"]', 'the Edit icon button'),
+      same('click', '#loading-btn', 'Save (the loading button)'),
+      same('click', 'button.btn-outline:text-is("Upload")', 'Upload'),
+    ],
+  },
+  {
+    pair: 'gentelella-411-420',
+    page: 'dist/production/form.html',
+    steps: [
+      same('type', '#projectName', 'Project name', { text: 'Acme site' }),
+      same('select', '#client', 'Client', { value: 'Initech' }),
+      same('type', '#budget', 'Budget', { text: '1200' }),
+      same('type', '#description', 'Description', { text: 'A new site' }),
+      same('click', 'label:has-text("Team"):has(input[name="vis"])', 'the Team visibility radio'),
+      same('click', 'label:has-text("Private"):has(input[name="vis"])', 'the Private visibility radio'),
+      same('click', 'a.btn-outline:has-text("Advanced")', 'the Advanced forms link of the page header'),
+    ],
+  },
 ]
-
-void GONE
