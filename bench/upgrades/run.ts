@@ -106,7 +106,7 @@ async function only1(p: Page, selector: string, where: string): Promise<Locator>
 
 /** Where to click the element now (viewport px) and whether it is on top there. */
 async function clickPoint(l: Locator) {
-  return l.evaluate((el) => {
+  return l.evaluate((el: Element) => {
     const target =
       el instanceof HTMLInputElement && el.labels?.[0] && el.getBoundingClientRect().width < 2 ? el.labels[0] : el
     const r = target.getBoundingClientRect()
@@ -316,14 +316,7 @@ async function recordOnN(server: CorpusServer, pair: ReleasePair, tp: TruthPage,
   return { caseFile, actions: tc.actions, missed }
 }
 
-async function replayOurs(
-  caseFile: string,
-  dir: string,
-  url: string,
-  truth: TruthLog,
-  judged: Judged[],
-  actions: Record<string, unknown>[],
-) {
+async function replayOurs(caseFile: string, dir: string, url: string, truth: TruthLog, judged: Judged[]) {
   const reportDir = join(dir, 'reports', String(Math.random()).slice(2))
   const res = await runCli(CLI, ['replay', caseFile, '--url', url, '--json', '--report-dir', reportDir], dir)
   await new Promise((r) => setTimeout(r, 300))
@@ -334,7 +327,7 @@ async function replayOurs(
     console.log(`  replay printed no JSON (exit ${res.code}): ${(res.stderr || res.stdout).trim().split('\n')[0]}`)
   }
   const byAction = new Map<number, Record<string, unknown>>()
-  results.forEach((r, k) => byAction.set(Number(r.action_index ?? k), r))
+  for (const [k, r] of results.entries()) byAction.set(Number(r.action_index ?? k), r)
   const clicked = judged.map((j) => {
     const r = byAction.get(j.action)
     return r?.success === true && j.act !== 'select'
@@ -366,11 +359,11 @@ async function replayBaseline(
     await p.goto(url, { waitUntil: 'load', timeout: 20_000 })
     await settle(p, 500)
     const judgedAt = new Map(judged.map((j, k) => [j.action, k]))
-    let carry: { k: number; before: number } | null = null
+    let carry = null as { k: number; before: number } | null
     for (let a = 0; a < actions.length; a++) {
       const act = actions[a] as Record<string, unknown>
       const type = String(act.action_type)
-      const before = carry?.before ?? truth.events().length
+      const before: number = carry?.before ?? truth.events().length
       try {
         if (type === 'scroll') {
           await p.mouse.move(Number(act.x), Number(act.y))
@@ -403,7 +396,7 @@ async function replayBaseline(
         // a failed step is "nothing" unless the page saw input
       }
       await settle(p, 200)
-      const k = carry?.k ?? judgedAt.get(a)
+      const k: number | undefined = carry?.k ?? judgedAt.get(a)
       carry = null
       if (k === undefined) continue
       const j = judged[k] as Judged
@@ -426,28 +419,29 @@ async function replayBaseline(
 // ---------- outlined screenshots and the element dump (to write and check the truth) ----------
 
 async function outlined(p: Page, selectors: (string | null)[], file: string) {
-  await p.evaluate((sels) => {
-    sels.forEach((sel, k) => {
-      if (!sel) return
-      // Playwright-only selectors are outlined by the caller's locator below
-      let el: Element | null = null
-      try {
-        el = document.querySelector(sel)
-      } catch {
-        return
-      }
-      if (!el) return
-      ;(el as HTMLElement).style.outline = '3px solid #e00'
-      const r = el.getBoundingClientRect()
-      const b = document.createElement('div')
-      b.textContent = String(k)
-      b.setAttribute(
-        'style',
-        `position:absolute;z-index:2147483647;left:${r.left + scrollX - 4}px;top:${r.top + scrollY - 14}px;background:#e00;color:#fff;font:bold 12px sans-serif;padding:0 3px;pointer-events:none`,
+  for (const [k, sel] of selectors.entries()) {
+    if (!sel) continue
+    // Playwright selectors (`:has-text`, `:nth-match`) too: each is outlined through its locator
+    await p
+      .locator(sel)
+      .first()
+      .evaluate(
+        (el: Element, n: number) => {
+          ;(el as HTMLElement).style.outline = '3px solid #e00'
+          const r = el.getBoundingClientRect()
+          const b = document.createElement('div')
+          b.textContent = String(n)
+          b.setAttribute(
+            'style',
+            `position:absolute;z-index:2147483647;left:${r.left + scrollX - 4}px;top:${r.top + scrollY - 14}px;background:#e00;color:#fff;font:bold 12px sans-serif;padding:0 3px;pointer-events:none`,
+          )
+          document.body.appendChild(b)
+        },
+        k,
+        { timeout: 2000 },
       )
-      document.body.appendChild(b)
-    })
-  }, selectors)
+      .catch(() => undefined)
+  }
   await p.screenshot({ path: file, fullPage: true })
 }
 
@@ -583,7 +577,9 @@ for (const tp of pagesToRun) {
     if (flag('--check')) {
       // the truth only: every selector matches one element on its side, the harness and the oracle reach it
       const bad = [...plan.notes, ...oracleNotes]
-      console.log(`${pair.id} ${tp.page}: ${plan.judged.length} steps${bad.length ? `\n    ${bad.join('\n    ')}` : ' ok'}`)
+      console.log(
+        `${pair.id} ${tp.page}: ${plan.judged.length} steps${bad.length ? `\n    ${bad.join('\n    ')}` : ' ok'}`,
+      )
       continue
     }
     const rec = await recordOnN(s.from, pair, tp, plan, dir)
@@ -603,7 +599,7 @@ for (const tp of pagesToRun) {
       const url = v.pageUrl(`${pair.to.id}/${toPage}`)
       const got =
         approach === 'ours'
-          ? await replayOurs(rec.caseFile, dir, url, v.truth, plan.judged, rec.actions)
+          ? await replayOurs(rec.caseFile, dir, url, v.truth, plan.judged)
           : await replayBaseline(browser, approach, url, v.truth, plan.judged, rec.actions, identities)
       await v.close()
       got.forEach((g, k) => {

@@ -21,7 +21,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { argv } from 'node:process'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { openBrowser } from '../../packages/recorder-cdp/dist/index.js'
 import { codegenChain, firstMatching } from './baselines.js'
 import {

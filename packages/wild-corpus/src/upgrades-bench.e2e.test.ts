@@ -42,7 +42,10 @@ describe('bench/upgrades slice: record on release N, replay on release N+1', () 
     )
     const rows = JSON.parse(readFileSync(rowsFile, 'utf8')) as Row[]
     const show = rows
-      .map((r) => `${r.pair} ${r.page} ${r.step} ${r.gone ? 'gone' : 'mapped'} ${r.label}: ${r.outcome} ${r.got ?? ''} [${r.method}]`)
+      .map(
+        (r) =>
+          `${r.pair} ${r.page} ${r.step} ${r.gone ? 'gone' : 'mapped'} ${r.label}: ${r.outcome} ${r.got ?? ''} [${r.method}]`,
+      )
       .join('\n')
     // both pages were judged (a harness error or an unjudged step would leave rows out)
     expect(new Set(rows.map((r) => r.page)), out.stdout).toEqual(new Set(['dist/index.html', 'examples/user.html']))
@@ -50,9 +53,17 @@ describe('bench/upgrades slice: record on release N, replay on release N+1', () 
     const gone = rows.filter((r) => r.gone)
     expect(mapped.length, out.stdout).toBeGreaterThanOrEqual(14)
     expect(gone.length, out.stdout).toBeGreaterThanOrEqual(5)
-    expect(mapped.filter((r) => r.outcome !== 'right'), show).toEqual([])
-    expect(gone.filter((r) => r.outcome !== 'nothing'), show).toEqual([])
+    expect(
+      mapped.filter((r) => r.outcome !== 'right'),
+      show,
+    ).toEqual([])
+    expect(
+      gone.filter((r) => r.outcome !== 'nothing'),
+      show,
+    ).toEqual([])
     // the navbar search button whose icon Font Awesome 6 renamed
-    expect(rows.find((r) => r.label.includes('button.btn-primary') && r.page === 'dist/index.html')?.outcome).toBe('right')
+    expect(rows.find((r) => r.label.includes('button.btn-primary') && r.page === 'dist/index.html')?.outcome).toBe(
+      'right',
+    )
   })
 })
