@@ -565,7 +565,8 @@ const impossible: string[] = []
 const harness: string[] = []
 // `--from-json a.json,b.json`: the summary of rows written by earlier runs (e.g. two halves run side by side)
 const fromJson = opt('--from-json')
-if (fromJson) for (const f of fromJson.split(',')) rows.push(...(JSON.parse(await readFile(resolve(f), 'utf8')) as Row[]))
+if (fromJson)
+  for (const f of fromJson.split(',')) rows.push(...(JSON.parse(await readFile(resolve(f), 'utf8')) as Row[]))
 for (const tp of fromJson ? [] : pagesToRun) {
   const pair = releasePairs.find((x) => x.id === tp.pair)
   if (!pair) throw new Error(`truth.ts: page ${tp.page} names pair ${tp.pair}, which @qa/wild-corpus does not have`)
