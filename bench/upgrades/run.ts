@@ -527,7 +527,11 @@ async function dump(browser: Browser, servers: Map<string, { from: CorpusServer;
 
 // ---------- main ----------
 
-const pagesToRun = truthPages.filter((tp) => !only || only.some((o) => `${tp.pair}/${tp.page}`.includes(o)))
+/** `--max-steps N`: the first N steps of each page (the CI slice). */
+const maxSteps = Number(opt('--max-steps') ?? Number.POSITIVE_INFINITY)
+const pagesToRun = truthPages
+  .filter((tp) => !only || only.some((o) => `${tp.pair}/${tp.page}`.includes(o)))
+  .map((tp) => ({ ...tp, steps: tp.steps.slice(0, maxSteps) }))
 const pairsUsed = releasePairs.filter((pair) =>
   flag('--dump') ? !only || only.some((o) => pair.id.includes(o)) : pagesToRun.some((tp) => tp.pair === pair.id),
 )

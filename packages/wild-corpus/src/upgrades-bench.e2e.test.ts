@@ -37,7 +37,21 @@ describe('bench/upgrades slice: record on release N, replay on release N+1', () 
     const only = 'sb-admin-6-7/dist/index.html,material-dashboard-2-3/examples/user.html'
     const out = await run(
       process.execPath,
-      ['--import', 'tsx', 'bench/upgrades/run.ts', '--only', only, '--approaches', 'ours', '--json', rowsFile],
+      // the first 7 steps of each page: SB Admin's search field, search button, user menu, sidebar groups; the
+      // whole Material Dashboard profile page (5 of its 7 controls are gone in release 3)
+      [
+        '--import',
+        'tsx',
+        'bench/upgrades/run.ts',
+        '--only',
+        only,
+        '--approaches',
+        'ours',
+        '--max-steps',
+        '7',
+        '--json',
+        rowsFile,
+      ],
       { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 },
     )
     const rows = JSON.parse(readFileSync(rowsFile, 'utf8')) as Row[]
@@ -51,17 +65,10 @@ describe('bench/upgrades slice: record on release N, replay on release N+1', () 
     expect(new Set(rows.map((r) => r.page)), out.stdout).toEqual(new Set(['dist/index.html', 'examples/user.html']))
     const mapped = rows.filter((r) => !r.gone)
     const gone = rows.filter((r) => r.gone)
-    expect(mapped.length, out.stdout).toBeGreaterThanOrEqual(14)
+    expect(mapped.length, out.stdout).toBeGreaterThanOrEqual(9)
     expect(gone.length, out.stdout).toBeGreaterThanOrEqual(5)
-    // never a wrong click; every mapped step right but the data table's entries-per-page select, whose label
-    // ("Show entries" → "entries per page") and options (10…100 → 5…25) both changed: still missed (nothing)
     expect(
-      rows.filter((r) => r.outcome === 'wrong'),
-      show,
-    ).toEqual([])
-    const missed = mapped.filter((r) => r.outcome !== 'right').map((r) => r.label)
-    expect(
-      missed.filter((l) => l !== 'select[name="dataTable_length"]'),
+      mapped.filter((r) => r.outcome !== 'right'),
       show,
     ).toEqual([])
     expect(
