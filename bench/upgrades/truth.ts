@@ -512,7 +512,11 @@ export const truthPages: readonly TruthPage[] = [
       same('click', 'button.btn-clear', 'Clear of the executed operation'),
       same('click', 'button.opblock-summary-control:has-text("Place an order")', 'the POST /orders operation bar'),
       same('click', ':nth-match(button.model-box-control, 1)', 'the Item schema toggle'),
-      same('click', ':nth-match(button.model-box-control, 2)', 'the first [...] expander inside the Item schema the step before opened'),
+      same(
+        'click',
+        ':nth-match(button.model-box-control, 2)',
+        'the first [...] expander inside the Item schema the step before opened',
+      ),
       same('click', 'button.opblock-summary-control:has-text("Get one item")', 'the GET /items/{id} operation bar'),
       same('click', 'button.models-control', 'the Schemas section toggle (collapses it)'),
       same('click', ':nth-match(button.expand-operation, 3)', 'the users tag collapse arrow'),
