@@ -21,8 +21,9 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { argv } from 'node:process'
-import type { Browser, Locator, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { openBrowser } from '../../packages/recorder-cdp/dist/index.js'
+import { codegenChain, firstMatching } from './baselines.js'
 import {
   type CorpusPage,
   type CorpusServer,
@@ -584,37 +585,6 @@ async function replayOurs(pc: PageCase, url: string, truthEvents: () => readonly
   })
 }
 
-type Finder = (page: Page, act: Record<string, unknown>) => Promise<Locator | null>
-const firstMatching: Finder = async (page, act) => {
-  const id = act.identity as Record<string, unknown> | undefined
-  const sel = act.selectors as Record<string, unknown> | undefined
-  const tries: string[] = []
-  if (id?.id) tries.push(`css=#${cssEscape(String(id.id))}`)
-  if (sel?.css) tries.push(`css=${sel.css}`)
-  if (sel?.xpath) tries.push(`xpath=${sel.xpath}`)
-  for (const t of tries) {
-    const l = page.locator(t)
-    if ((await l.count().catch(() => 0)) > 0) return l.first()
-  }
-  return null
-}
-const codegenChain: Finder = async (page, act) => {
-  const id = act.identity as Record<string, unknown> | undefined
-  const sel = act.selectors as Record<string, unknown> | undefined
-  const tries: Locator[] = []
-  if (id?.data_test_id) tries.push(page.getByTestId(String(id.data_test_id)))
-  if (id?.ax_role && id.ax_name)
-    tries.push(
-      page.getByRole(String(id.ax_role) as Parameters<Page['getByRole']>[0], { name: String(id.ax_name), exact: true }),
-    )
-  const text = String(id?.text_content ?? '').trim()
-  if (text && text.length < 60) tries.push(page.getByText(text, { exact: true }))
-  if (sel?.css) tries.push(page.locator(`css=${sel.css}`))
-  for (const l of tries) {
-    if ((await l.count().catch(() => 0)) === 1) return l
-  }
-  return null
-}
 /** The element the page's truth names `truth` (asked as the harness asks: an untrusted custom event). */
 async function elementWithTruth(page: Page, truth: string) {
   const handle = await page.evaluateHandle((t) => {
@@ -627,8 +597,6 @@ async function elementWithTruth(page: Page, truth: string) {
   }, truth)
   return handle.asElement()
 }
-/** CSS.escape for Node: ids with odd characters are escaped. */
-const cssEscape = (s: string) => s.replace(/([^\w-])/g, '\\$1')
 
 async function replayBaseline(
   browser: Browser,

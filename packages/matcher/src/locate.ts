@@ -1,3 +1,4 @@
+import { canonicalIconClasses } from './icon-names'
 import type { BoundingBox, ElementIdentity, ReplayMethod, Selectors } from '@qa/model'
 import { optionAtGroupPosition } from './group-position'
 import { clickTargetKind, DEFAULT_MAX_AREA_GROWTH, oversizedObjection, recordedTargetObjection } from './click-target'
@@ -182,10 +183,17 @@ function isRecordedControl(identity: ElementIdentity): boolean {
 /** A short description of a rejected candidate for the attempt's detail. */
 /**
  * Whether two lists of icon classes share an icon; a list that is empty or unknown says nothing against it.
- * A class renamed with a suffix (`fa-facebook` → `fa-facebook-x1`) is the same icon.
+ * A class renamed with a suffix (`fa-facebook` → `fa-facebook-x1`) is the same icon, and so is an icon its set
+ * renamed in a later release (`canonicalIconClasses`).
  */
-function sharesIcon(a: readonly string[] | null | undefined, b: readonly string[] | null | undefined): boolean {
-  if (!a?.length || !b?.length) return true
+function sharesIcon(
+  recorded: readonly string[] | null | undefined,
+  live: readonly string[] | null | undefined,
+): boolean {
+  // the same icon under its newer name (Font Awesome 5 → 6) is the same icon; size classes name none
+  const a = canonicalIconClasses(recorded)
+  const b = canonicalIconClasses(live)
+  if (!a.length || !b.length) return true
   return a.some((x) => b.some((y) => x === y || x.startsWith(`${y}-`) || y.startsWith(`${x}-`)))
 }
 

@@ -1,4 +1,4 @@
-export { type CorpusKit, type CorpusPage, corpusKits, corpusPages } from './kits'
+export { type CorpusKit, type CorpusPage, corpusKits, corpusPages, pagesOf } from './kits'
 export { corpusOpenApi } from './openapi'
 export {
   askTruth,
@@ -17,3 +17,4 @@ export {
 } from './start-corpus-server'
 export { createTruthLog, type TruthEvent, type TruthLog } from './truth-log'
 export { type CliOutcome, runCli } from './run-cli'
+export { type ReleasePair, releaseCdn, releasePairs } from './releases'

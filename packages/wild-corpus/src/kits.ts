@@ -120,6 +120,8 @@ export const corpusKits: readonly CorpusKit[] = [
   },
 ]
 
-export const corpusPages: readonly CorpusPage[] = corpusKits.flatMap((kit) =>
-  kit.pages.map((path) => ({ kit: kit.id, id: `${kit.id}/${path}`, path, kind: kit.kind })),
-)
+/** The pages of these kits. */
+export const pagesOf = (kits: readonly CorpusKit[]): CorpusPage[] =>
+  kits.flatMap((kit) => kit.pages.map((path) => ({ kit: kit.id, id: `${kit.id}/${path}`, path, kind: kit.kind })))
+
+export const corpusPages: readonly CorpusPage[] = pagesOf(corpusKits)

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { dirname, extname, join, normalize, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type CorpusKit, type CorpusPage, corpusKits, corpusPages } from './kits'
+import { type CorpusKit, type CorpusPage, corpusKits, corpusPages, pagesOf } from './kits'
 import { corpusOpenApi, redocPage, swaggerInitializer } from './openapi'
 import { isMutationOp, type MutationOp, pageScriptTag } from './page-script'
 import { createTruthLog, type TruthEvent, type TruthLog } from './truth-log'
@@ -14,6 +14,17 @@ export interface CorpusServerOptions {
   readonly host?: string
   /** Default 0 (a free port). */
   readonly port?: number
+  /**
+   * The kits to serve (default `corpusKits`). A kit's `pkg` is resolved from this package, so another set of
+   * releases (npm aliases among this package's dependencies, e.g. `bench/upgrades`) can be served under the
+   * same kit ids and paths as the corpus serves its own.
+   */
+  readonly kits?: readonly CorpusKit[]
+  /**
+   * CDN URLs answered from packages of this one, tried before the built-in ones (an older release loads
+   * Bootstrap 4 or Font Awesome 5 from a CDN): a pattern and its `/__npm/<package>/…` replacement.
+   */
+  readonly cdn?: readonly (readonly [RegExp, string])[]
 }
 
 export interface CorpusVariantOptions {
@@ -106,7 +117,7 @@ function kitDir(kit: CorpusKit): string {
 
 const blocked = (abs: string) => `/__blocked?u=${encodeURIComponent(abs)}`
 
-export function rewriteExternal(html: string): string {
+export function rewriteExternal(html: string, cdn: readonly (readonly [RegExp, string])[] = CDN): string {
   return html
     .replace(/url\((["']?)(https?:\/\/[^)"']*)\1\)/gi, (_m, q: string, abs: string) => `url(${q}${blocked(abs)}${q})`)
     .replace(/<(script|link|img|iframe|source)\b[^>]*>/gi, (tag) =>
@@ -114,7 +125,7 @@ export function rewriteExternal(html: string): string {
         /\b(src|href)=(["'])(https?:)?\/\/([^"']*)\2/gi,
         (_m, attr: string, q: string, scheme: string, rest: string) => {
           const abs = `${scheme ?? 'https:'}//${rest}`
-          for (const [re, to] of CDN) if (re.test(abs)) return `${attr}=${q}${abs.replace(re, to)}${q}`
+          for (const [re, to] of cdn) if (re.test(abs)) return `${attr}=${q}${abs.replace(re, to)}${q}`
           return `${attr}=${q}${blocked(abs)}${q}`
         },
       ),
@@ -130,7 +141,10 @@ interface ListenerConfig {
 
 export async function startCorpusServer(opts: CorpusServerOptions = {}): Promise<CorpusServer> {
   const host = opts.host ?? '127.0.0.1'
-  const dirs = new Map(corpusKits.map((k) => [k.id, kitDir(k)]))
+  const kits = opts.kits ?? corpusKits
+  const pages: readonly CorpusPage[] = opts.kits ? pagesOf(kits) : corpusPages
+  const cdn = [...(opts.cdn ?? []), ...CDN]
+  const dirs = new Map(kits.map((k) => [k.id, kitDir(k)]))
   const holds = new Map<string, () => void>()
   const listeners: Server[] = []
 
@@ -235,7 +249,7 @@ export async function startCorpusServer(opts: CorpusServerOptions = {}): Promise
         }
       }
       if (path === '/' || path === '/index.html') {
-        const links = corpusPages.map((p) => `<li><a href="/${p.id}">${p.id}</a></li>`).join('\n')
+        const links = pages.map((p) => `<li><a href="/${p.id}">${p.id}</a></li>`).join('\n')
         res
           .writeHead(200, { 'content-type': MIME['.html'] as string })
           .end(`<!doctype html><title>Wild corpus</title><ul>${links}</ul>`)
@@ -243,7 +257,7 @@ export async function startCorpusServer(opts: CorpusServerOptions = {}): Promise
       }
       const [, kitId = '', ...restParts] = path.split('/')
       const rest = restParts.join('/')
-      const kit = corpusKits.find((k) => k.id === kitId)
+      const kit = kits.find((k) => k.id === kitId)
       let html: string | undefined
       let file: string | undefined
       if (kit?.id === 'redoc' && rest === 'index.html') html = redocPage
@@ -253,7 +267,7 @@ export async function startCorpusServer(opts: CorpusServerOptions = {}): Promise
       } else if (kit) file = kitFile(kit, rest)
       if (!file && !html) {
         // Pages built with absolute asset paths (`/assets/…`).
-        for (const k of corpusKits) {
+        for (const k of kits) {
           if (!k.absoluteRoot) continue
           file = safeJoin(join(dirs.get(k.id) as string, k.absoluteRoot), path.slice(1))
           if (file) break
@@ -273,7 +287,7 @@ export async function startCorpusServer(opts: CorpusServerOptions = {}): Promise
           readySelector: kit?.readySelector,
           api: '',
         })
-        const body = rewriteExternal(html).replace(/<head[^>]*>/i, (h) => `${h}\n${tag}`)
+        const body = rewriteExternal(html, cdn).replace(/<head[^>]*>/i, (h) => `${h}\n${tag}`)
         res.writeHead(200, { 'content-type': MIME['.html'] as string, 'cache-control': 'no-store' }).end(body)
         return
       }
@@ -316,8 +330,8 @@ export async function startCorpusServer(opts: CorpusServerOptions = {}): Promise
   const main = await listen({ name: 'none', ops: [], remove: [], seed: 1 }, mainTruth, opts.port ?? 0)
   return {
     url: main.url,
-    pages: corpusPages,
-    kits: corpusKits,
+    pages,
+    kits,
     truth: mainTruth,
     pageUrl: pageUrlOn(main.url),
     async variant(v) {
