@@ -97,6 +97,9 @@ export function healLine(h: HealInfo): string {
 export function wasCompared(v: VerificationResult, r: ReplayResult | undefined): boolean {
   if (v.notRun) return false
   if (r && !r.success) return false
+  // judged by the step after it (a click that opened a native list, or put the caret in a field typed into next):
+  // its screenshots are kept for the reviewer, but nothing of it was compared
+  if (typeof v.details?.judged_by_action_index === 'number') return false
   return !!v.actualScreenshot || v.screenshotSimilarity > 0 || v.regionSimilarity != null
 }
 

@@ -191,6 +191,40 @@ describe('reports of a step verified on its expected region', () => {
   })
 })
 
+describe('a step judged by the step after it', () => {
+  test('shows no similarity anywhere: nothing of it was compared', async () => {
+    const report: ReplayReport = {
+      testCaseName: 'judged',
+      sessionId: 's-judged',
+      startTime: '2026-01-01T00:00:00.000Z',
+      endTime: '2026-01-01T00:00:01.000Z',
+      totalActions: 1,
+      passedCount: 1,
+      failedCount: 0,
+      warningCount: 0,
+      successRate: 1,
+      passed: true,
+      summary: 'Test PASSED',
+      verificationResults: [
+        {
+          actionIndex: 0,
+          actionDescription: 'Click textbox "Project name"',
+          screenshotMatch: false,
+          screenshotSimilarity: 0,
+          visionVerified: false,
+          visionMatch: false,
+          finalResult: 'pass',
+          reason: 'The click put the caret in textbox "Project name"; step 2 is verified instead.',
+          actualScreenshot: 'step-000-actual.png',
+          details: { skipped: false, judged_by_action_index: 1 },
+        },
+      ],
+    }
+    expect(await renderHtmlReport(report)).not.toContain('class="similarity"')
+    expect(renderTextReport(report)).not.toMatch(/similarity/i)
+  })
+})
+
 describe('a desktop replay on a screen of another size', () => {
   const change = {
     recorded: { width: 1280, height: 720 },
