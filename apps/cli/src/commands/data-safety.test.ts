@@ -431,13 +431,19 @@ describe('finding 10: failures are not success', () => {
     expect(existsSync(join(dir, 'legacy.enriched.json'))).toBe(true)
   })
 
-  it('replaying a case with no actions is exit 2, not "PASSED, success rate 0.0 %"', () => {
+  it('replaying a case with no actions and no page to open is exit 2, not "PASSED, success rate 0.0 %"', () => {
+    // (a web case with a start URL and no action opens that page: a DevTools recording that only navigates)
     const dir = tmp('empty-case')
-    const file = join(dir, 'empty.json')
-    writeFileSync(file, JSON.stringify({ name: 'e', version: '3.0', platform: 'web', start_url: PAGE, actions: [] }))
-    const r = qa(['replay', file], { env: NO_BROWSER })
-    expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/empty\.json has no actions; there is nothing to replay/)
+    for (const doc of [
+      { name: 'e', version: '3.0', platform: 'web', actions: [] },
+      { name: 'e', version: '3.0', platform: 'desktop', actions: [] },
+    ]) {
+      const file = join(dir, 'empty.json')
+      writeFileSync(file, JSON.stringify(doc))
+      const r = qa(['replay', file], { env: NO_BROWSER })
+      expect(r.code, doc.platform).toBe(2)
+      expect(r.stderr, doc.platform).toMatch(/empty\.json has no actions; there is nothing to replay/)
+    }
   })
 
   it('a case that is not UTF-8 is invalid, naming the file and the byte', () => {
