@@ -20,7 +20,7 @@ const event = fc.oneof(
 )
 
 describe('createAccuracyTracker', () => {
-  // seed 001 Property 7: semantic + coordinate + failed = total, for any replay session
+  // the counts always add up: semantic + coordinate + failed = total, for any replay session
   test.prop([fc.array(event, { maxLength: 40 })], { numRuns: 200 })(
     'counts always sum to the number of actions',
     (events) => {
@@ -39,7 +39,7 @@ describe('createAccuracyTracker', () => {
     },
   )
 
-  it('records seed 002 outcomes with coordinates and reasons', () => {
+  it('records each step outcome with its coordinates and reason', () => {
     const t = createAccuracyTracker()
     const a = t.recordSuccess({ x: 100, y: 200 }, 'semantic', [15, -5], 0.9)
     expect(a).toMatchObject({

@@ -24,7 +24,7 @@ export interface AccuracyTracker {
   /** The action failed; `reason` is a short code such as `element_not_found` or `unexpected_transition`. */
   recordFailure(action: TrackedAction, reason: string): ReplayResult
   results(): ReplayResult[]
-  /** Always: semantic + coordinate + failed = total (seed 001 property 7), via @qa/model computeAccuracyStats. */
+  /** Always: semantic + coordinate + failed = total (the counts always add up), via @qa/model computeAccuracyStats. */
   stats(): AccuracyStats
   reset(): void
 }

@@ -22,7 +22,7 @@ const modalTitleChain: AssertChainNode[] = [
   node('html', { box: box(1280, 720) }),
 ]
 
-describe('chooseAssertTarget: the smallest meaningful element under an assert pick (issue 28 Build 6)', () => {
+describe('chooseAssertTarget: the smallest meaningful element under an assert pick', () => {
   it('a modal title is the heading, not its dialog or document', () => {
     // what a click there means is the modal's `role=document` (its mousedown listener): not what an assertion is about
     expect(chooseClickTarget(modalTitleChain, { viewport: VIEWPORT })).toMatchObject({ kind: 'element', index: 3 })

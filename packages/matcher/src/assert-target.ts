@@ -2,7 +2,7 @@ import { areaOf } from './internal/geometry'
 import { clickTargetKind, DOCUMENT_TAGS, type HitChainNode } from './click-target'
 
 /**
- * What an assert pick is about (issue 28 Build 6): the smallest meaningful element under the pointer — a heading,
+ * What an assert pick is about: the smallest meaningful element under the pointer — a heading,
  * a text, an image, a button inside a dialog — never the dialog, the document or a large container around it.
  * Pure: the recorder describes the chain from the hit element up to the document (as for a click), and the same
  * answer names the element in the toolbar's highlight and in the recorded assertion.

@@ -3,7 +3,7 @@ import { areaOf } from './internal/geometry'
 
 /**
  * What a click is recorded on, and whether a recorded or located element can be a click target at all
- * (issue 13 Build 2 and 5). Pure: the recorder describes the elements from the hit node up to the document,
+ * (the element a person meant, not the icon or span the pointer hit). Pure: the recorder describes the elements from the hit node up to the document,
  * and the replay asks the same questions of a recorded identity and of every strategy's answer.
  */
 

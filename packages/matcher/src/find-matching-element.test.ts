@@ -13,7 +13,7 @@ const start: TargetElement = {
 
 describe('decideReplayTarget', () => {
   const point = fc.record({ x: fc.integer({ min: 0, max: 4000 }), y: fc.integer({ min: 0, max: 3000 }) })
-  // seed 001 Property 3: confidence ≥ threshold → matched coordinates, else the original ones
+  // confidence ≥ threshold → matched coordinates, else the original ones
   test.prop([fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), point, point], {
     numRuns: 200,
   })('uses the match exactly when confidence ≥ threshold', (confidence, threshold, center, original) => {
@@ -22,7 +22,7 @@ describe('decideReplayTarget', () => {
     else expect(d).toMatchObject({ useMatch: false, method: 'coordinate', coords: original })
   })
 
-  // seed 001 Property 3 with the default threshold 0.7, and no match at all
+  // the same with the default threshold 0.7, and no match at all
   test.prop([fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }), point], { numRuns: 100 })(
     'defaults to 0.7 and falls back without a match',
     (confidence, original) => {

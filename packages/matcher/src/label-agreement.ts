@@ -94,7 +94,7 @@ export const NAME_FROM_CONTENT_ROLES: ReadonlySet<string> = new Set([
   'menuitemcheckbox',
   'menuitemradio',
   'option',
-  // text a person reads as what the element is (an assert pick's paragraph, list item or status line, issue 28):
+  // text a person reads as what the element is (an assert pick's paragraph, list item or status line):
   // Chromium gives them no accessible name, and the replay's sources may give them no role; their words name them
   'paragraph',
   'listitem',

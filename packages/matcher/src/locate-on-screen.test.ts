@@ -74,7 +74,7 @@ describe('locateOnScreen', () => {
     expect(r.attempts.map((a) => a.outcome)).toEqual(['below_threshold', 'below_threshold', 'matched'])
   })
 
-  it('a low-confidence label is never used alone to click (issue 14 Build 5)', async () => {
+  it('a low-confidence label is never used alone to click', async () => {
     const blank = noiseFrame(400, 300, 14, 6, 4)
     const words = [{ text: '입장', x: 10, y: 250 }]
     // recorded at 41 %: the OCR strategy does not run, nothing is clicked
@@ -171,7 +171,7 @@ describe('locateOnScreen', () => {
   })
 })
 
-// issue 14 item 3: two places that match the recorded crop equally well are ambiguous (next strategy or "not
+// two places that match the recorded crop equally well are ambiguous (next strategy or "not
 // found") unless the recorded position settles it. Real PNG frames: a keypad with two identical "7" keys.
 describe('locateOnScreen template ambiguity on a keypad with two identical keys', () => {
   const rows = [
@@ -219,7 +219,7 @@ describe('locateOnScreen template ambiguity on a keypad with two identical keys'
   })
 })
 
-// issue 14: on a dialog whose buttons were replaced ("Archive" became "Open" at the same place) the recorded
+// on a dialog whose buttons were replaced ("Archive" became "Open" at the same place) the recorded
 // crop still matched the look-alike at NCC 0.83 (the same outline, the same surroundings), and it was clicked
 describe('locateOnScreen with the recorded screen: look-alikes and surroundings (real PNG frames)', () => {
   // small same-style buttons: the crop of one scores 0.87–0.89 on another at the same place (the old failure)
@@ -388,7 +388,7 @@ describe('settleByPrior', () => {
   })
 })
 
-// issue 14: a board of look-alike empty cells in a window resized 1.4× (FLTK's sudoku): the crop scores alike on
+// a board of look-alike empty cells in a window resized 1.4× (FLTK's sudoku): the crop scores alike on
 // several cells, the surroundings do not scale as a whole; the window's place and size settle which cell it is
 describe('locateOnScreen: where the program window puts the element (the window prior)', () => {
   const rows = [
@@ -468,7 +468,7 @@ describe('locateOnScreen: where the program window puts the element (the window 
   })
 })
 
-// issue 14: Tk's rolodex on a larger font: the surroundings of a click in the middle of a wide entry (rows of
+// Tk's rolodex on a larger font: the surroundings of a click in the middle of a wide entry (rows of
 // entries above and below, no label in them) fit as well anywhere along the row, and the found offset sent the
 // typing's expected region 83 px off the text
 describe('matchWithSurroundings: a place along a uniform stretch is no place', () => {

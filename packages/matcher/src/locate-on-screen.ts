@@ -70,7 +70,7 @@ export interface WindowPlacement {
 export interface LocateOnScreenOptions {
   /** Fast path: the pixels at the recorded place match the crop with NCC ≥ this (default 0.95). */
   directThreshold?: number
-  /** Semantic match confidence needed (default 0.7, seed 001 property 3). */
+  /** Semantic match confidence needed (default 0.7: below it the recorded coordinates are used). */
   semanticThreshold?: number
   /** Template match NCC needed (default 0.8). */
   templateThreshold?: number
@@ -81,7 +81,7 @@ export interface LocateOnScreenOptions {
   templateAmbiguityMargin?: number
   /**
    * A template match must score at least this much above the best look-alike of the crop on the recorded
-   * screen (another place there, scale 1) to be taken alone (default 0.1, issue 14 Build 3): on a screen of
+   * screen (another place there, scale 1) to be taken alone (default 0.1): on a screen of
    * same-style buttons every button scores about 0.8 against any other's crop, so a 0.83 match there says
    * nothing about the label. Else the element is looked for with its surroundings (the recorded screen around
    * the crop, 3× and 5× its size), and without a clear winner the strategy answers `ambiguous`. Needs
@@ -92,7 +92,7 @@ export interface LocateOnScreenOptions {
   ocrThreshold?: number
   /**
    * A label (the recorded target's `confidence`, an OCR word's confidence now) below this is never used alone
-   * to click (default 0.6, issue 14 Build 5): the OCR strategy skips a low-confidence recorded label and passes
+   * to click (default 0.6): the OCR strategy skips a low-confidence recorded label and passes
    * over words read with low confidence.
    */
   minLabelConfidence?: number
@@ -435,8 +435,8 @@ function ridgeShift(now: Frame, template: Frame, box: BoundingBox, step: { x: nu
 }
 
 /**
- * Looks for the recorded element with its surroundings (issue 14 Build 3, "the neighbours' layout settles
- * it"): the recorded screen around the crop, 3× then 5× the crop's size (clipped to the screen), is matched on
+ * Looks for the recorded element with its surroundings (when the crop alone is ambiguous, the neighbours'
+ * layout settles it): the recorded screen around the crop, 3× then 5× the crop's size (clipped to the screen), is matched on
  * the current screen; the first that matches above `threshold`, unambiguously, and clear of its own
  * look-alikes on the recorded screen by `lookAlikeMargin` places the element. Pure.
  */
@@ -537,7 +537,7 @@ const WINDOW_UNEVEN = 0.05
 const WINDOW_BARS = { pixels: { threshold: 0.85, centre: 0.8 }, edges: { threshold: 0.9, centre: 0.85 } }
 
 /**
- * The crop where the program's window puts it now (issue 14, "the recorded position prior settles it"): the
+ * The crop where the program's window puts it now (when all else is equal, the recorded position settles it): the
  * recorded box mapped from the recorded window to the current one (moved, scaled), searched a few pixels around
  * (a menu bar that keeps its height shifts a scaled board a little), on `now` as given (luma or structure). The
  * element must still be there (whole crop and centre above `bars`; an element with an empty centre, such as an
@@ -622,7 +622,7 @@ export function textScale(recorded: BoundingBox | null | undefined, found: OcrWo
 }
 
 /**
- * The desktop cascade (SPEC §5) on the same engine as the web one: direct (recorded pixels still there,
+ * The desktop healing cascade on the same engine as the web one: direct (recorded pixels still there,
  * no LLM call) → semantic (analysis + `findMatchingElement`, confidence ≥ 0.7) → template (multi-scale NCC
  * of the recorded crop) → OCR text search → recorded coordinates (only with `allowCoordinateFallback`). The
  * screen is captured once.

@@ -1357,7 +1357,7 @@ describe('a holder of the recorded label is gone, but of another kind (daily-loo
   })
 })
 
-describe('a strategy whose element could not be acted on (issue 29, 7)', () => {
+describe('a strategy whose element could not be acted on', () => {
   it('is that strategy’s error, and the cascade goes on with the next one', async () => {
     const failed = new Map([['role', 'locator.click: element is not attached to the DOM'] as const])
     const r = await locate(identityOf(signIn), memoryCandidateSource(recordedPage), { failed })

@@ -80,7 +80,7 @@ export const UNCHECKED_VISUAL_THRESHOLD = 0.85
  */
 export const SAME_PIXELS_VISUAL_THRESHOLD = 0.97
 
-/** The web strategies, in cascade order (SPEC §5). */
+/** The web strategies, in the healing cascade's order. */
 export const WEB_STRATEGIES = [
   'role',
   'aria_label',
@@ -245,7 +245,7 @@ function selectorKind(selector: string): { selector: string; kind: 'css' | 'xpat
 }
 
 /**
- * The self-healing cascade for web steps (SPEC §5): role+name → aria-label → form name → data-testid →
+ * The self-healing cascade for web steps: role+name → aria-label → form name → data-testid →
  * stored CSS → XPath → text → similarity → visual → coordinates. Precision rule: every element a strategy
  * returns must agree with what the user saw — its label agrees with the recorded one (≥ minLabelScore, and
  * it is not a recorded neighbour) and it stands where the user saw it (context ≥ minContextScore) — unless

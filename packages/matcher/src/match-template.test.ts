@@ -6,7 +6,7 @@ import { scoreResampled } from './locate-on-screen'
 import { isAmbiguousMatch, matchTemplate, templateScoreAt } from './match-template'
 
 describe('matchTemplate', () => {
-  // issue 5 done-when: a crop pasted at a random position and scale (0.5×–2×) into random noise is found
+  // a crop pasted at a random position and scale (0.5×–2×) into random noise is found
   test.prop(
     [
       fc.integer({ min: 1, max: 2 ** 30 }),
@@ -109,7 +109,7 @@ describe('matchTemplate on UI-like content', () => {
   })
 })
 
-// issue 14 item 3: on repetitive layouts the coarse-to-fine search dropped the true peak (on the very frame a crop
+// on repetitive layouts the coarse-to-fine search dropped the true peak (on the very frame a crop
 // was cut from, the true key scores NCC 1 and the search returned a neighbour row at 0.91). Real PNG frames
 // rendered by sharp: a calculator keypad at full HD whose keys differ only by their glyph.
 describe('matchTemplate on a keypad of look-alike keys (real PNG frames)', () => {

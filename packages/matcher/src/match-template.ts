@@ -525,7 +525,7 @@ const PEAKS_PER_SCALE = 48
 const REFINE_MARGIN = 0.2
 
 /**
- * Two places match about equally well (seed: issue 14, keypads and boards): the runner-up at another place
+ * Two places match about equally well (keypads and boards of identical keys or cells): the runner-up at another place
  * scores within `margin` (default 0.03) of the best. Pure.
  */
 export function isAmbiguousMatch(match: TemplateMatch, margin = 0.03): boolean {

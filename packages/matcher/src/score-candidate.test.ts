@@ -36,7 +36,7 @@ const candidate: fc.Arbitrary<CandidateElement> = fc.record(
 )
 
 describe('scoreCandidate', () => {
-  // seed 001 Property 4 carried to web candidates: the score is a similarity in [0, 1], 1 for the element itself
+  // similarity is bounded, carried to web candidates: the score is a similarity in [0, 1], 1 for the element itself
   test.prop([candidate, candidate], { numRuns: 200 })('is in [0, 1] and 1 for an identical element', (a, b) => {
     const s = scoreCandidate(a, b).score
     expect(s).toBeGreaterThanOrEqual(0)

@@ -5,7 +5,7 @@ import type { Frame } from './match-template'
  * over a 3×3 box so a one-pixel shift of a line still overlaps, as a grey frame (`channels: 1`). A theme or palette
  * change repaints every pixel and keeps the edges where they were: dark-on-light text and light-on-dark text give
  * the same structure, and a button recoloured from grey to blue keeps its outline and its label's strokes. NCC on
- * two structure frames compares layout and glyphs, not colours (issue 14: "theme or colours changed"). Pure.
+ * two structure frames compares layout and glyphs, not colours (a program whose theme or colours changed is still the same program). Pure.
  */
 export function structureFrame(frame: Frame): Frame {
   const { width: w, height: h } = frame

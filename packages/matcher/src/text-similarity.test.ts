@@ -7,7 +7,7 @@ const hangul = fc.string({ unit: fc.integer({ min: 0xac00, max: 0xd7a3 }).map((c
 const anyText = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), hangul, fc.string({ unit: 'binary' }))
 
 describe('textSimilarity properties', () => {
-  // seed 001 Property 4: text similarity is symmetric (and stays in [0, 1])
+  // text similarity is symmetric (and stays in [0, 1])
   test.prop([anyText, anyText], { numRuns: 300 })('is symmetric and in [0, 1]', (a, b) => {
     const s = textSimilarity(a, b)
     expect(s).toBe(textSimilarity(b, a))
@@ -15,12 +15,12 @@ describe('textSimilarity properties', () => {
     expect(s).toBeLessThanOrEqual(1)
   })
 
-  // seed 001 Property 4 (identity): a label is fully similar to itself, whatever its case and spacing
+  // identity: a label is fully similar to itself, whatever its case and spacing
   test.prop([anyText], { numRuns: 200 })('identity scores 1', (a) => {
     expect(textSimilarity(a, a)).toBe(1)
   })
 
-  // seed 001 Property 4 (identity after normalisation): case and surrounding spaces do not matter
+  // identity after normalisation: case and surrounding spaces do not matter
   test.prop([fc.string()], { numRuns: 200 })('ASCII case/space variants score 1', (a) => {
     expect(textSimilarity(a, `  ${a.toUpperCase()} `)).toBe(1)
   })
@@ -81,7 +81,7 @@ describe('comparisonKey fast path', () => {
 })
 
 describe('keySimilarity speed-up', () => {
-  // the common prefix/suffix cut before the edit distance does not change the result (seed 001 Property 4 still holds)
+  // the common prefix/suffix cut before the edit distance does not change the result (symmetric, in [0, 1], 1 for identical labels)
   test.prop([fc.string({ maxLength: 50 }), fc.string({ maxLength: 50 }), fc.string({ maxLength: 10 })], {
     numRuns: 300,
   })('equals the plain Levenshtein formula', (a, b, common) => {

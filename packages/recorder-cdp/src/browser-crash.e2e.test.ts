@@ -23,7 +23,7 @@ const click = (i: number): Action => ({
   },
 })
 
-describe('a browser crash during replay (issue 16 finding 12)', () => {
+describe('a browser crash during replay', () => {
   it('the step it happened in and every later step say the browser crashed, not "Element not found"', async () => {
     const session = await openBrowser()
     sessions.push(session)

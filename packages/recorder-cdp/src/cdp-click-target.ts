@@ -23,7 +23,7 @@ export interface ResolvedClickTarget {
 
 /**
  * The hit chain is a remote array the recorder holds (its objectId), never kept on the page's globals: a page could
- * read it there between the calls of one resolution, or answer another chain in its place (issue 29, finding 2).
+ * read it there between the calls of one resolution, or answer another chain in its place.
  */
 const CHAIN = `function (x, y) { return (${hitChainInPage.toString()})(this, x, y) }`
 const DESCRIBE_CHAIN = `function (hit) { return { nodes: (${describeHitChainInPage.toString()}).call(this), hitIsFirst: this[0] === hit } }`
@@ -35,7 +35,7 @@ const CLICK_EVENTS = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'p
 
 /**
  * Resolves the node `DOM.getNodeForLocation` returned (an element, a text node, or a pseudo-element) to the
- * element a person meant (issue 13 Build 2): the page describes the chain of elements up to the document,
+ * element a person meant: the page describes the chain of elements up to the document,
  * `chooseClickTarget` decides. Click listeners (`DOMDebugger.getEventListeners`) are asked only when no element
  * of the chain is interactive by its markup, and only for that chain, so the common case costs two calls.
  */

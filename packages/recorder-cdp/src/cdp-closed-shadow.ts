@@ -4,7 +4,7 @@ import { WebError } from './errors'
 import { describeElementsInPage, type PageElementDescription } from './page-scripts'
 
 /**
- * Elements inside closed shadow roots, for replay (issue 16). No page script, and so no Playwright locator, reaches
+ * Elements inside closed shadow roots, for replay. No page script, and so no Playwright locator, reaches
  * into a closed root; CDP does: `DOM.getDocument({ pierce: true })` lists every shadow root with its type, and a
  * root resolved to a remote object answers `querySelectorAll` and `elementFromPoint` for its own tree. Such an
  * element becomes a candidate without a locator (`handle` undefined); `closedShadowTargetOf` gives what the replay

@@ -3,7 +3,7 @@ import sharp, { type OverlayOptions } from 'sharp'
 import type { ViewportBox } from './cdp-secret-fields'
 
 /**
- * What the page showed a moment ago (SPEC §4, as the desktop recorder's frame ring): frames of CDP's screencast,
+ * What the page showed a moment ago (as the desktop recorder's frame ring): frames of CDP's screencast,
  * kept for a while, so that a click's before-screenshot is the newest frame older than its pointer-down, not a
  * capture taken after the page already reacted to it.
  */

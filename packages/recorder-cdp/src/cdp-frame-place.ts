@@ -2,7 +2,7 @@ import type { CDPSession } from 'playwright-core'
 import { describeElementsInPage, type PageElementDescription } from './page-scripts'
 
 /**
- * Frames of another origin that Chromium renders in their parent's process (issue 29, finding 8: an iframe on
+ * Frames of another origin that Chromium renders in their parent's process (an iframe on
  * another port of the same host). A page script in such a frame cannot walk up to its parent (`frameElement` is
  * null), so what it describes is in the terms of the highest frame it reaches: its box in that frame's viewport, its
  * frame path from that frame's document. CDP reaches every document of a process: these functions give the place

@@ -45,7 +45,7 @@ export interface CdpIdentityReader {
    */
   assertTargetAt(x: number, y: number): Promise<CapturedElement | null>
   /**
-   * The element an assert pick at a top-level viewport point is about (`chooseAssertTarget`, issue 28 Build 6): the
+   * The element an assert pick at a top-level viewport point is about (`chooseAssertTarget`): the
    * smallest meaningful element there — a heading, a text, a button inside a dialog, not the dialog — with the
    * control it operates (a label's field), through frames as `atPoint`; null when only the document is there.
    */

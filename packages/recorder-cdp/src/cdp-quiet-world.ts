@@ -4,7 +4,7 @@ import { waitForDomQuietInPage } from './page-scripts'
 /**
  * Where the DOM-quiet wait (`waitForDomQuietInPage`) runs: an isolated world of its own in the page's top document
  * (`Page.createIsolatedWorld`), never the page's. The wait keeps what it learnt about a document (its live nodes)
- * between calls on that world's globals: a page's scripts can neither read nor change it there (issue 29, finding 2),
+ * between calls on that world's globals: a page's scripts can neither read nor change it there,
  * nor the timers and observers the wait uses.
  */
 

@@ -2,7 +2,7 @@ import type { CDPSession, Frame, Page } from 'playwright-core'
 import { placeInDocument } from './cdp-frame-place'
 
 /**
- * Where the recorder's page-side code lives while a person records (issue 29, finding 2): an isolated world of its
+ * Where the recorder's page-side code lives while a person records, out of the page's reach: an isolated world of its
  * own in every frame (`Page.addScriptToEvaluateOnNewDocument` with a `worldName`), never the page's. The page's
  * scripts share the DOM with it but none of its JavaScript: its functions, its state, the prototypes it calls and
  * the binding it reports through (`Runtime.addBinding` for that world only) are out of their reach. Frames that

@@ -3,7 +3,7 @@ import { recorderWorldOf } from './cdp-recorder-world'
 import { SECRET_FIELDS_KEY, type SecretFieldsInFrame } from './interactive'
 
 /**
- * Password fields wherever a page keeps them (issue 16, finding 3): in every shadow root, closed ones too (CDP
+ * Password fields wherever a page keeps them, even hidden from its scripts: in every shadow root, closed ones too (CDP
  * sees them: `DOM.getDocument({ pierce: true })`, `DOM.describeNode`), in same-process iframes, and in
  * cross-origin iframes that Chromium renders in another process. Those are targets of their own: Playwright
  * auto-attaches them (`Target.setAutoAttach`, flatten) and opens a CDP session on one on request

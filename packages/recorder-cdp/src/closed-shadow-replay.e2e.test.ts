@@ -114,7 +114,7 @@ async function replayOn(variant: Variant, recorded: { dir: string; testCase: Tes
   return { outcome, log: await p.locator('#log').textContent() }
 }
 
-describe('closed shadow roots on replay (issue 16)', () => {
+describe('closed shadow roots on replay', () => {
   let recorded: { dir: string; testCase: TestCase }
   beforeAll(async () => {
     recorded = await recordOnV1()

@@ -105,7 +105,7 @@ async function replayOn(variant: Variant, recorded: { dir: string; testCase: Tes
   return { outcome, log: await (await formFrame(page)).locator('#log').textContent() }
 }
 
-describe('clicks in a cross-origin iframe (issue 16)', () => {
+describe('clicks in a cross-origin iframe', () => {
   let recorded: { dir: string; testCase: TestCase }
   beforeAll(async () => {
     const dir = await mkdtemp(join(tmpdir(), 'qa-xo-'))
@@ -203,7 +203,7 @@ describe('clicks in a cross-origin iframe (issue 16)', () => {
  * recorded with the frame chain and replayed there. Real input through the browser (`page.mouse`, `page.keyboard`);
  * the frames' own listeners say what they saw, in their own `#log`.
  */
-describe('toolbar assertions picked inside iframes (issue 15)', () => {
+describe('toolbar assertions picked inside iframes', () => {
   const FRAME_SAME = { x: 20, y: 60, width: 340, height: 260 }
   const FRAME_OTHER = { x: 400, y: 60, width: 340, height: 260 }
   const TOTAL = { x: 20, y: 10, width: 260, height: 40 }
@@ -402,7 +402,7 @@ describe('toolbar assertions picked inside iframes (issue 15)', () => {
     expect(text?.reason).toMatch(/expected .*3 items.*actual .*4 items/)
   })
 
-  it('an assert mode highlights the element under the pointer inside a same-origin and a cross-origin frame, with the name the pick will use (issue 28 Build 6)', async () => {
+  it('an assert mode highlights the element under the pointer inside a same-origin and a cross-origin frame, with the name the pick will use', async () => {
     const { page, rec, stop, listening, toolbar, human } = await recordWithToolbar()
     const buttons = await toolbar()
     const highlight = () =>

@@ -24,7 +24,7 @@ export function assertionFromWaitForElement(step: DevtoolsStep): Assertion | { u
   const attributes = step.attributes as JsonObject | undefined
   const typed = typedWaitForElement(step, operator, count, visible, properties, attributes)
   if (!('unsupported' in typed)) return typed
-  // no typed assertion says it: the reference's own check, evaluated in the page (issue 35 Build 3)
+  // no typed assertion says it: the reference's own check, evaluated in the page, as the reference does
   const expression = waitForElementExpression(step)
   return expression ? { kind: 'expression', expected: expression } : typed
 }
@@ -119,7 +119,7 @@ export function assertionToDevtools(
   const wfe = (fields: JsonObject) => ({ step: { type: 'waitForElement' as const, selectors, ...fields } })
   const expression = (body: string, withSelectors: boolean) => {
     // the mark is JSON inside a block comment: a `*/` of the case's or the page's strings would end the comment and
-    // run the rest as code in the page (issue 29, 1), so its `/` is escaped (`*\/`, which JSON reads back as `*/`)
+    // run the rest as code in the page, so its `/` is escaped (`*\/`, which JSON reads back as `*/`)
     const mark = JSON.stringify({ ...withoutExtra(assertion), ...(withSelectors ? { selectors } : {}) }).replaceAll(
       '*/',
       '*\\/',

@@ -1,7 +1,7 @@
 /**
  * The selectors of a step imported from a Chrome DevTools Recorder export, resolved on the live page as the
  * reference (`@puppeteer/replay` 3 on Puppeteer's P-selectors) resolves them, so that a recorded selector that
- * still names exactly one element is that element (issue 35 Build 1):
+ * still names exactly one element is that element:
  * - a selector group is a path: each entry is queried in the shadow root of the previous entry's match (Puppeteer's
  *   `>>>>`: the element's open shadow root, or the element itself when it has none);
  * - an entry is plain CSS (`querySelectorAll`, not piercing), `pierce/css` (every open shadow root below, the root

@@ -6,7 +6,7 @@ import { type DevtoolsStep, exportDevtoolsRecording } from './devtools'
 import { assertionFromExpression } from './devtools-assertions'
 
 /**
- * `qa export devtools` with a case's and a page's strings made hostile (issue 29, 1: every exporter). The recording is
+ * `qa export devtools` with a case's and a page's strings made hostile (every exporter must escape what it writes). The recording is
  * JSON, so every string must come back from `JSON.parse` exactly; the selectors must decode (as CSS does) to the
  * identity's values; and the only JavaScript the exporter writes, an assertion's `waitForExpression` with its
  * `/* qa:assert … *\/` mark, must parse, name only what the exporter writes, evaluate the condition on exactly the

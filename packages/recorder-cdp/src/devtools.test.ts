@@ -565,7 +565,7 @@ const ariaOf = (s: DevtoolsStep) =>
   s.selectors?.map((p) => (Array.isArray(p) ? p : [p])).find((p) => p[0]?.startsWith('aria/'))
 
 describe('properties', () => {
-  // seed 003 (test-case format round trip) applied to DevTools: export ∘ import keeps every step's type, aria name/role and values
+  // the test-case format's round trip, applied to DevTools: export ∘ import keeps every step's type, aria name/role and values
   propTest.prop([arbRecording], { numRuns: 150 })(
     'export(import(recording)) keeps step types, aria selectors and values',
     (original) => {
@@ -661,7 +661,7 @@ describe('properties', () => {
       .map((ms) => ({ actionType: 'wait' as const, x: 0, y: 0, durationMs: ms, description: 'wait' })),
   )
 
-  // seed 003: import ∘ export of a recorded case keeps action types, roles, names and texts
+  // the round trip the other way: import ∘ export of a recorded case keeps action types, roles, names and texts
   propTest.prop([fc.array(arbAction, { maxLength: 12 })], { numRuns: 150 })(
     'import(export(case)) keeps action types, roles, names and texts',
     (list) => {
@@ -852,7 +852,7 @@ describe('assertions through DevTools recordings', () => {
   })
 })
 
-describe('DevTools parity (issue 15 Build 5)', () => {
+describe('DevTools parity', () => {
   const flow = (steps: DevtoolsStep[]) =>
     importDevtoolsRecording(
       { title: 'parity', steps: [{ type: 'navigate', url: 'http://x/' }, ...steps] },

@@ -1132,7 +1132,7 @@ export function exportDevtoolsRecording(testCase: TestCase): DevtoolsExportResul
     const selectorsOf = (identity: ElementIdentity | null | undefined, sel: Selectors | null | undefined) => {
       const originals = keptSelectors(kept)
       // an identity the import derived from the recording's selectors (no box was ever measured) knows nothing
-      // they do not say: only they are written, never a `#id` or `[data-testid]` guessed from them (issue 35)
+      // they do not say: only they are written, never a `#id` or `[data-testid]` guessed from them
       if (originals.length > 0 && (!identity || !isBox(identity.boundingBox))) return originals.map(normalizePath)
       return devtoolsSelectorsFor(identity, sel, originals)
     }

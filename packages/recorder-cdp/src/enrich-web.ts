@@ -34,7 +34,7 @@ export interface EnrichWebOutcome {
 /**
  * Seed 001 TestCaseEnricher for the web: replays a coordinate-only case at its recorded coordinates and,
  * before each click-like or typing step, captures the identity of the element there over CDP. Existing fields
- * are never changed (seed 001 P5); every action gets an `enrichment_status`: `enriched`, `skipped` (nothing to
+ * are never changed (enrichment only adds); every action gets an `enrichment_status`: `enriched`, `skipped` (nothing to
  * identify, or already identified) or `failed` (no element there).
  */
 export async function enrichWebCase(testCase: TestCase, opts: EnrichWebOptions): Promise<EnrichWebOutcome> {

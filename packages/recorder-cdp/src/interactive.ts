@@ -1,6 +1,6 @@
 /**
  * Interactive recording: a script injected in every frame reports the kind of input and its coordinates
- * (seed 003 Task 5); Node resolves the element over CDP, exactly as for scripted recording. A pointer-down
+ * (the interactive recorder); Node resolves the element over CDP, exactly as for scripted recording. A pointer-down
  * also carries what the page looked like under the pointer at that moment (`PointerDownSnapshot`): the page
  * reacts to mousedown before Node can ask (swagger-ui turns "Try it out" into "Cancel"), so what the person
  * pressed is described synchronously, in the page, by the same page scripts the recorder uses over CDP.

@@ -149,7 +149,7 @@ async function darkPixelsIn(png: string, box: BoundingBox): Promise<number> {
   return dark
 }
 
-describe('recorded evidence shows one moment (issue 28, Build 1)', () => {
+describe('recorded evidence shows one moment', () => {
   it('on a page that repaints every frame, no recorded image holds two moments, and typing is not in the click before it', async () => {
     const { dir, testCase } = await recordByHand('/clock')
     expect(testCase.actions.map((a) => a.actionType)).toEqual(['click', 'type', 'click', 'type', 'click'])
@@ -186,7 +186,7 @@ describe('recorded evidence shows one moment (issue 28, Build 1)', () => {
   })
 })
 
-describe('typing steps are verified (issue 28, Build 2)', () => {
+describe('typing steps are verified', () => {
   it('a recorded typing step replayed where the text goes into another field fails; into its own field it passes', async () => {
     const { dir, testCase } = await recordByHand('/still')
     expect(testCase.actions.map((a) => a.actionType)).toEqual(['click', 'type', 'click', 'type', 'click'])

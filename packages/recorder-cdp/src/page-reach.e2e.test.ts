@@ -69,7 +69,7 @@ const pageSees = (p: Page) =>
     written: (window as unknown as { written: string[] }).written,
   }))
 
-describe('a page cannot reach what the recorder reads, nor type as the person (issue 29, finding 2)', () => {
+describe('a page cannot reach what the recorder reads, nor type as the person', () => {
   it('a click is resolved from the hit chain the recorder holds, not from what the page keeps under its symbol', async () => {
     const p = await freshPage()
     const dir = await mkdtemp(join(tmpdir(), 'qa-reach-'))

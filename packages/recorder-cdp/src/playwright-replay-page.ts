@@ -155,7 +155,7 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
     pendingIdentity: CapturedElement | null
     /** What an assert step found: its verdict comes from the condition, not from a screenshot. */
     assertion: AssertionCheck | null
-    /** The step runs after a "not found" step on a page unchanged since: located once, no settle (issue 28). */
+    /** The step runs after a "not found" step on a page unchanged since: located once, no settle: the root cause is named first, without waiting again. */
     quick: boolean
     /** Where the step's click leaves the pointer and what was under it before (verification only). */
     aim: JSHandle<PointerAim | null> | null
@@ -454,7 +454,7 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
     }
     const text = action.actionType === 'type' ? secretOrText(action) : null
     // A DevTools import: a selector of the recording that still names exactly one element is that element (the
-    // person's own words outrank any similarity); the cascade heals only when none does (issue 35 Build 1)
+    // person's own words outrank any similarity); the cascade heals only when none does
     const kept = ELEMENT_STEPS.has(action.actionType) ? recordedDevtoolsSelectors(action) : null
     const recorded: RecordedSelectors | null = kept ? { ...kept, lastOutcomes: [] } : null
     if (recorded) {
@@ -483,7 +483,7 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
       result.method = 'coordinate'
       result.actualCoords = { x: action.x, y: action.y }
       result.coordinateChange = { x: 0, y: 0 }
-      // an imported step replayed by its point (asked for): an effect that went nowhere fails (issue 35 Build 2)
+      // an imported step replayed by its point (asked for): an effect that went nowhere fails
       if (recorded && (isClickLike(action) || action.actionType === 'hover')) {
         const under = await page
           .evaluate(

@@ -127,7 +127,7 @@ function expectRecordedTheClickedElement(action: Action, click: TruthClick | und
 const clicksOf = (tc: TestCase) => tc.actions.filter((a) => a.actionType === 'click')
 const keys = (truth: TruthClick[]) => truth.map((c) => `${c.path} ${c.key}`)
 
-describe('real-page pitfalls (issue 13, build item 4)', () => {
+describe('real-page pitfalls', () => {
   it('1+5. after the page scrolled, a click records the element that received it, the DevTools export targets it, and the dropdown item opened by the previous click is found on replay (sneat ui-dropdowns)', async () => {
     const { testCase, truth, rec, dir } = await record(SNEAT, '/html/ui-dropdowns.html', [
       (r) => r.scroll(400, { x: 700, y: 300 }),

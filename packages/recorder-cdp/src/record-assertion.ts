@@ -60,7 +60,7 @@ function assertedElement(target: CapturedElement, kind: Assertion['kind']): Capt
 }
 
 /**
- * What the toolbar's highlight shows while an assert mode hovers (issue 28 Build 6): the box of the element a pick
+ * What the toolbar's highlight shows while an assert mode hovers: the box of the element a pick
  * at (x, y) would assert on, and the name the recorded assertion will use (`assertionTargetLabel` of the same
  * element `captureAssertion` takes). Null when there is nothing to assert on there.
  */

@@ -76,7 +76,7 @@ const clickTo =
     await rec.click(x, y)
   }
 
-describe('web recording (seed 003 test plan)', () => {
+describe('web recording (the web test plan)', () => {
   it('records the button, not the icon nested in it', async () => {
     const { testCase } = await record(clickTo('#login .icon'))
     const id = testCase.actions[0]!.identity!
@@ -171,7 +171,7 @@ describe('interactive recording', () => {
     await human('#pw')
     await p.keyboard.type('s3cret', { delay: 20 })
     // chosen with the person's keys (type-ahead in the focused list): `selectOption` dispatches a script's
-    // events, which are never recorded as the person's (issue 29, finding 2)
+    // events, which are never recorded as the person's: a page cannot type as the person
     await p.locator('#lang').focus()
     await p.keyboard.type('English', { delay: 30 })
     await p.waitForTimeout(300)
@@ -206,7 +206,7 @@ describe('interactive recording', () => {
   })
 })
 
-describe('web replay with self-healing (seed 003 test plan)', () => {
+describe('web replay with self-healing (the web healing test plan)', () => {
   it('replays a multi-page flow unchanged, every element found by role and every step verified', async () => {
     const { testCase, dir } = await record(async (rec, p) => {
       await clickTo('#user')(rec, p)
@@ -320,7 +320,7 @@ describe('web replay with self-healing (seed 003 test plan)', () => {
     expect(clicks).toEqual(['gear'])
     expect(outcome.passed).toBe(false)
     // the gear step ran, but its screen is not the recorded one: the output line was empty (the login step did
-    // not run) and filling it shifted the page below, which the recording did not show (issue 14 Build 1: a
+    // not run) and filling it shifted the page below, which the recording did not show (a
     // change elsewhere, unlike the recording, is no pass; whole-screen similarity alone said 99 %)
     expect(outcome.report.verificationResults.map((v) => v.finalResult)).toEqual(['fail', 'fail'])
   })
@@ -341,7 +341,7 @@ describe('web replay with self-healing (seed 003 test plan)', () => {
   })
 })
 
-describe('enrichment of coordinate-only web cases (seed 001 TestCaseEnricher)', () => {
+describe('enrichment of coordinate-only web cases', () => {
   it('captures identities at the recorded coordinates, keeps every existing field, counts statuses', async () => {
     const { testCase } = await record(async (rec, p) => {
       await clickTo('#user')(rec, p)
@@ -361,7 +361,7 @@ describe('enrichment of coordinate-only web cases (seed 001 TestCaseEnricher)', 
     expect(enriched.actions[0]!.identity).toMatchObject({ axRole: 'textbox', axName: '아이디' })
     expect(enriched.actions[2]!.identity).toMatchObject({ axRole: 'button', axName: '로그인' })
     expect(result).toMatchObject({ totalActions: 4, enrichedCount: 3, skippedCount: 1, failedCount: 0 })
-    // seed 001 Property 5: nothing that existed changed.
+    // enrichment only adds: nothing that existed changed.
     for (const [i, before] of legacy.actions.entries()) {
       for (const [key, value] of Object.entries(before))
         expect(enriched.actions[i]![key as keyof Action]).toEqual(value)

@@ -979,7 +979,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         return times.length ? Math.min(...times) : undefined
       }
       /**
-       * A step's after-screenshot (SPEC §4): what the page showed once the step's effect settled, and before the
+       * A step's after-screenshot: what the page showed once the step's effect settled, and before the
        * next input reached it; typing right after a click never shows in the click's. A live capture (which hides
        * the toolbar) when no input came before it was taken; else the newest screencast frame older than that
        * input.
@@ -1417,7 +1417,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         for (const path of paths) if (path) await rm(join(caseDir, path), { force: true })
       }
       /**
-       * The assert mode's highlight (issue 28 Build 6): the element a pick under the pointer would assert on and the
+       * The assert mode's highlight: the element a pick under the pointer would assert on and the
        * name the assertion will use, drawn by the toolbar. In the queue (a highlight never reads the page while a pick
        * or a step does; hovers come only while an assert mode waits, when no click is recorded), at most one waiting
        * there, for the newest pointer place.

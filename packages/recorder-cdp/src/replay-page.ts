@@ -39,7 +39,7 @@ export interface ReplayPage {
   /**
    * Starts a step: from now the page watches what it causes (navigations, requests, dialogs, new pages).
    * `quick`: a "not found" step came before and the page has not changed since: locate once, with no settle and
-   * no second look (issue 28, root cause first). `nativeListOpen`: the last step's click opened the native list of
+   * no second look (the root cause is named first, without waiting again). `nativeListOpen`: the last step's click opened the native list of
    * the `<select>` this step picks in (`opensNativeListFor`): the page closes that list after the pick, as the
    * person's pick in it did, so it does not stay drawn over the page.
    */

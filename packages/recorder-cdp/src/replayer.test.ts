@@ -24,7 +24,7 @@ describe('secretEnvName', () => {
   })
 })
 
-describe('createSecretNamer (issue 29, low: two different passwords shared one QA_SECRET_ name)', () => {
+describe('createSecretNamer (two different passwords must not share one QA_SECRET_ name)', () => {
   it('gives each distinct password field its own name, and the same field the same name', () => {
     const name = createSecretNamer('QA_SECRET_')
     const page = 'http://127.0.0.1:4173/account?tab=pw'

@@ -70,7 +70,7 @@ async function formFrame(page: Page): Promise<Frame> {
  * recorded without its frame (the field's box in the frame's own viewport), so replay failed with "Element not
  * found" and the step's crop was cut from the wrong place.
  */
-describe('an iframe on another port of the same host (issue 29, finding 8)', () => {
+describe('an iframe on another port of the same host', () => {
   it('records every step in the frame with its frame path and top-level boxes, and replays them', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'qa-ss-'))
     const page = await freshPage()

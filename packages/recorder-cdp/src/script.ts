@@ -19,7 +19,7 @@ import { WebError } from './errors'
 
 /**
  * A scripted recording: raw inputs dispatched as real input events and recorded through the same path as a
- * person's input (SPEC §4). Coordinates are viewport CSS pixels.
+ * person's input. Coordinates are viewport CSS pixels.
  */
 export type ScriptStep =
   | { type: 'click'; x: number; y: number; button?: 'left' | 'right' | 'middle'; clickCount?: number }

@@ -135,7 +135,7 @@ async function pngsOf(dir: string): Promise<string[]> {
 
 const FRAMED_ABS = { ...FRAMED_PW, x: FRAME.x + FRAMED_PW.x, y: FRAME.y + FRAMED_PW.y }
 
-describe('secrets in password fields the page hides from scripts (issue 16, finding 3)', () => {
+describe('secrets in password fields the page hides from scripts', () => {
   it('a password typed into a cross-origin (out-of-process) iframe is stored masked, with its variable', async () => {
     const { json, testCase, dir } = await record(async (rec) => {
       await rec.click(...centre(FRAMED_PW, FRAME))
@@ -295,7 +295,7 @@ describe('typing read after the page moved on', () => {
   })
 })
 
-describe('a missing secret variable on replay (issue 16, finding 16)', () => {
+describe('a missing secret variable on replay', () => {
   it('fails the typing step naming the variable, types nothing, and replays the steps after it', async () => {
     const { testCase, dir } = await record(async (rec) => {
       await rec.click(...centre(TOP_PW))
@@ -311,7 +311,7 @@ describe('a missing secret variable on replay (issue 16, finding 16)', () => {
   })
 })
 
-describe('password masking in replay screenshots (issue 16, finding 16)', () => {
+describe('password masking in replay screenshots', () => {
   it('actual and diff images of a replay paint over password fields, closed shadow and toggled ones too', async () => {
     // the closed shadow root's field holds a value the page put there (no step types into it)
     const { dir, testCase } = await record(async (rec) => {
@@ -355,7 +355,7 @@ describe('password masking in replay screenshots (issue 16, finding 16)', () => 
       expect(await coloursIn(join(artifactDir, f), SHADOW_PW), f).toEqual([MASK])
     }
     // masked the same way on both sides, the different secrets are no difference: only the banner differs, and it
-    // lies outside every step's expected region (issue 14 Build 1), so each step passes on its region while the
+    // lies outside every step's expected region, so each step passes on its region while the
     // whole-screen figure still shows the banner
     for (const v of outcome.report.verificationResults) {
       expect(v.finalResult).toBe('pass')

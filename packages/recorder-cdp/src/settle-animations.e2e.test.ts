@@ -4,7 +4,7 @@ import { settle } from './recorder'
 
 /**
  * A settle waits for the page's finite CSS transitions too: a focus ring fading in changes no DOM node, and a screen
- * taken during it holds neither the look before the step nor the look after (issue 28: a recorded after-frame shows
+ * taken during it holds neither the look before the step nor the look after (a recorded after-frame shows
  * the ring drawn, the replay's capture half of it).
  */
 

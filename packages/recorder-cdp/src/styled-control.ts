@@ -2,7 +2,7 @@ import type { KeyModifier } from '@qa/model'
 import type { ElementHandle, Locator } from 'playwright-core'
 
 /**
- * Clicks a located element as a person would (issue 13 Build 3). Styled checkboxes, radios and switches
+ * Clicks a located element as a person would. Styled checkboxes, radios and switches
  * (Bootstrap custom-control / form-switch / btn-group-toggle, iCheck, Material switches) keep the real
  * `<input>` under its label or under a styled sibling, so Playwright's click waits until it times out for the
  * input to receive pointer events ("<label …> intercepts pointer events"). Before clicking, the element at

@@ -73,7 +73,7 @@ const healedByText: LocatedTarget = {
   ],
 }
 
-describe('replayOnPage: every step runs and is counted (seed 000 property 5)', () => {
+describe('replayOnPage: every step runs and is counted, whatever fails', () => {
   type Kind = 'ok' | 'warning' | 'fails' | 'dialog-missing' | 'crashes'
   const scriptOf = (kind: Kind): FakeStepScript =>
     kind === 'ok'
@@ -478,7 +478,7 @@ describe('replayOnPage: a heal is learnt only when its step is verified a pass',
   })
 })
 
-describe('replayOnPage: what accepting a new baseline needs (issue 28, Build 3)', () => {
+describe('replayOnPage: what accepting a new baseline needs', () => {
   const healedTo = {
     identity: {
       tagName: 'button',

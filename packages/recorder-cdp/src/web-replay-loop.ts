@@ -37,11 +37,11 @@ export interface WebReplayLoopOptions {
   /** Folder of the case file: the case's screenshot paths are relative to it. */
   caseDir: string
   caseFile?: string
-  /** Compare every step's screen with its recorded after-screenshot (SPEC §6). */
+  /** Compare every step's screen with its recorded after-screenshot. */
   verify?: boolean
   /**
-   * Decide each verified step on its expected region (default true, issue 14): the recorded element's region
-   * and the change it caused, moved as far as the element moved. false: seed 000's whole-screen flow (the demo's
+   * Decide each verified step on its expected region (default true): the recorded element's region
+   * and the change it caused, moved as far as the element moved. false: the whole-screen comparison alone (the demo's
    * restyled v2, which no pixel region can confirm without a vision provider).
    */
   verifyRegion?: boolean
@@ -68,7 +68,7 @@ export interface WebReplayLoopOptions {
   settle?: 'adaptive' | 'always'
   /**
    * Stop the case once this many steps failed (`--max-failures`, Playwright's name); the steps after it are
-   * reported as not run (failed, with no similarity). Default: every step runs (seed 000).
+   * reported as not run (failed, with no similarity). Default: every step runs, whatever fails before it.
    */
   maxFailures?: number | null
   onStep?: (event: WebStepEvent) => void
@@ -169,7 +169,7 @@ export async function replayOnPage(
     /** How far the last located element had moved: the expected region of a step moves with it (Build 1). */
     let displacement = { x: 0, y: 0 }
     for (const [index, action] of testCase.actions.entries()) {
-      // root cause first: after a "not found" step, a page unchanged since gets no wait (issue 28)
+      // root cause first: after a "not found" step, a page unchanged since gets no wait
       const fingerprintNow =
         gate.notFoundFingerprint !== null && page.fingerprint && !page.gone()
           ? await page.fingerprint().catch(() => null)
@@ -386,7 +386,7 @@ export async function replayOnPage(
         (!result.success || gate.notFoundFingerprint !== null) && page.fingerprint && !page.gone()
           ? await page.fingerprint().catch(() => null)
           : null
-      // the page when the step failed, for the report (issue 28): taken once per unchanged page
+      // the page when the step failed, for the report: taken once per unchanged page
       if (verification && !result.success && !verification.actualScreenshot && opts.artifactDir && !page.gone()) {
         if (failureShot && plan.quick && fingerprint !== null && fingerprint === failureShot.fingerprint)
           verification.actualScreenshot = failureShot.path

@@ -30,7 +30,7 @@ const click = (input: ReturnType<typeof scriptedInput>, x: number, y: number) =>
 }
 
 describe('createDesktopRecorder', () => {
-  it("takes a quick click's after-frame before the next click, however long the settle time (issue 14 item 7)", async () => {
+  it("takes a quick click's after-frame before the next click, however long the settle time", async () => {
     const screen = memoryScreen(menu)
     const input = scriptedInput()
     const rec = createDesktopRecorder({ input, screen, outDir: dir, frameIntervalMs: 15, settleMs: 500, name: 'quick' })
@@ -53,7 +53,7 @@ describe('createDesktopRecorder', () => {
     expect(framesEqual(await decodeImage(join(dir, second?.screenshotPath as string)), menu)).toBe(true)
   })
 
-  it('typing right after a click: the click ends before the first key, the typing has its own before and after (issue 28)', async () => {
+  it('typing right after a click: the click ends before the first key, the typing has its own before and after', async () => {
     const screen = memoryScreen(menu)
     const input = scriptedInput()
     const rec = createDesktopRecorder({
@@ -240,9 +240,9 @@ describe('createDesktopRecorder', () => {
   })
 })
 
-// seed 001 Property 1: every recorded click carries its physical coordinates and semantic_info with a
+// click actions are complete: every recorded click carries its physical coordinates and semantic_info with a
 // target_element. Drives the real recorder (memory screen, scripted hook) with random clicks and elements.
-describe('the element crop without the hover effect (issue 14 Build 4)', () => {
+describe('the element crop without the hover effect', () => {
   it('is cut from the newest frame before the pointer came near the button, not from the highlighted one', async () => {
     const hovered = buttonScreen(480, 320, [{ ...START, rgb: [120, 170, 250] }])
     const screen = memoryScreen(menu)
@@ -313,7 +313,7 @@ describe('the element crop without the hover effect (issue 14 Build 4)', () => {
   })
 })
 
-describe('seed 001 Property 1: click actions are complete', () => {
+describe('click actions are complete', () => {
   const small = buttonScreen(120, 80, [{ x: 20, y: 20, width: 60, height: 30, rgb: [45, 108, 223], label: 3 }])
   const arbClick = fc.record({
     x: fc.integer({ min: 0, max: 119 }),

@@ -85,14 +85,14 @@ interface Pending {
   raw: RawAction
   before: TimedFrame | null
   /**
-   * The newest frame from before the pointer came near the click (issue 14 Build 4): a person rests on a button
+   * The newest frame from before the pointer came near the click: a person rests on a button
    * before clicking and the toolkit draws it highlighted; the element crop is cut from this frame so it shows
    * the element as the replay, with the pointer elsewhere, sees it. Null when no such frame is known.
    */
   unhovered: TimedFrame | null
   /** When the next action began (its first event), once it has; its after-frame is taken before that. */
   nextInputMs: number | null
-  /** Resolved with the newest frame before the next action began, when it begins (issue 14 item 7). */
+  /** Resolved with the newest frame before the next action began, when it begins. */
   nextInput: Promise<TimedFrame | null>
   reachedNextInput: (frame: TimedFrame | null) => void
   /** The window under the press, asked when the press happened (a click-like step). */
@@ -154,7 +154,7 @@ function describe(raw: RawAction, masked: boolean): string {
 }
 
 /**
- * The desktop recorder (SPEC §4): a frame ring buffer grabs the screen continuously; each click gets the newest
+ * The desktop recorder: a frame ring buffer grabs the screen continuously; each click gets the newest
  * frame older than it as its before-screenshot, an element crop, an after-screenshot once the screen had
  * `settleMs`, perceptual hashes and a screen transition; semantic analysis runs in a background queue and never
  * blocks capture. The hook callback only coalesces events: no input event waits for IO.
@@ -272,7 +272,7 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
       const masked = raw.actionType === 'type' && opts.maskTyping === true
       // the after frame: the first one captured `settleMs` after the action's last event (re-read: a click may
       // become a double click, typing may go on) — but at the latest the newest frame before the next action
-      // began: a quick next click must not be in this one's after-frame (issue 14 item 7)
+      // began: a quick next click must not be in this one's after-frame
       const settled = waitFrame((f) => f.timeMs >= raw.endTimeMs + settleMs && f.timeMs < (p.nextInputMs ?? Infinity))
       const capped = p.nextInput.then((f) => f ?? settled)
       const after = await Promise.race([settled, capped])
@@ -301,7 +301,7 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
       action.uiStateHashAfter = afterShot.aHash
       const pointed = isClickLike(action) || raw.actionType === 'drag' || raw.actionType === 'scroll'
       if (!pointed && p.before) {
-        // typing and keys: the screen from before their first key, beside the after-frame (issue 28, Build 2)
+        // typing and keys: the screen from before their first key, beside the after-frame, so typing is verified too
         const beforeShot = await saveFrame(p.before, `frame_${String(p.before.seq).padStart(5, '0')}.png`)
         action.screenshotBeforePath = beforeShot.path
         action.uiStateHashBefore = beforeShot.aHash
@@ -330,7 +330,7 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
           if (analyzer) {
             const unhovered = p.unhovered && p.unhovered.seq !== before.seq ? p.unhovered : null
             queue.push(async () => {
-              // both looks (issue 30): the item at rest, before the pointer came, and as it was pressed (lit up,
+              // both looks: the item at rest, before the pointer came, and as it was pressed (lit up,
               // glowing, recoloured); a label is the clicked item's only when the reads agree, or one of them
               // lies on the click's own line
               const pressed = await analyzeClick(analyzer, beforeShot.png, raw.x, raw.y, transition)

@@ -3,7 +3,7 @@ import type { DesktopReplayOptions } from './desktop-replayer'
 
 /**
  * What the configuration decides about a desktop replay, the same on every route that replays a desktop case
- * (`qa replay <case>`, a folder, a shard, `qa serve`, `qa worker --tags desktop`, `qa mcp`; issue 17).
+ * (`qa replay <case>`, a folder, a shard, `qa serve`, `qa worker --tags desktop`, `qa mcp`).
  */
 export interface DesktopReplaySettings {
   /** Similarity 0–1 a step needs to pass (config verify.passSimilarity, `--threshold`). */

@@ -151,7 +151,7 @@ describe('replayDesktopCase', () => {
     expect(input.calls.slice(0, 2)).toEqual(v2.map((b) => ({ kind: 'click', ...centre(b), button: 'left' })))
   })
 
-  it('runs every step when one fails, and the test fails (seed 000 P5)', async () => {
+  it('runs every step when one fails, and the test fails', async () => {
     const input = recordingInput()
     const broken: TestCase = {
       ...tc,
@@ -205,7 +205,7 @@ describe('replayDesktopCase', () => {
     expect(out.report.summary).toMatch(/^Test FAILED: .*2 target\(s\) not found/)
   })
 
-  // issue 14 Build 4: the crop shows the hover look (the toolkit lightens a button under the pointer); with the
+  // the crop shows the hover look (the toolkit lightens a button under the pointer); with the
   // pointer elsewhere the button looks otherwise and nothing qualifies at once
   it('rests the pointer on a near miss and looks again: a button that highlights on hover is found', async () => {
     const button = v1[0] as TestButton
@@ -329,9 +329,9 @@ describe('replayDesktopCase', () => {
   })
 })
 
-// seed 000 Property 5: whatever fails in the middle, every action runs and gets a result (and, with
+// whatever fails in the middle, every action runs and gets a result (and, with
 // verification, a verdict), in order; the test passes only when nothing failed. Drives the real replayer.
-describe('seed 000 Property 5: a failing step never stops the replay', () => {
+describe('a failing step never stops the replay', () => {
   type Step = 'found' | 'lost' | 'input-throws' | 'missing-secret' | 'wrong-after' | 'no-shot' | 'typed'
   const failing = new Set<Step>(['lost', 'input-throws', 'missing-secret', 'wrong-after'])
   const button: TestButton = { x: 40, y: 30, width: 100, height: 44, rgb: [45, 108, 223], label: 2 }
@@ -432,7 +432,7 @@ describe('seed 000 Property 5: a failing step never stops the replay', () => {
     expect(out.verifications.map((v) => v.finalResult)).toEqual(
       steps.map((s, i) => (failing.has(s) || unfocused[i] ? 'fail' : 'pass')),
     )
-    // a step without a recorded screenshot is not compared, and the report names it once (issue 28)
+    // a step without a recorded screenshot is not compared, and the report names it once
     expect(out.report.unverifiedSteps ?? []).toEqual(
       steps.flatMap((s, i) => (s === 'no-shot' && !failing.has(s) && !unfocused[i] ? [i] : [])),
     )

@@ -56,7 +56,7 @@ export interface DesktopReplayOptions {
    * for, last, where that window puts it (moved, resized). Absent: no window prior.
    */
   findWindow?: ((recorded: DesktopWindow) => Promise<BoundingBox | null>) | null
-  /** Compare each step's screen with its recorded after-screenshot (seed 000). */
+  /** Compare each step's screen with its recorded after-screenshot. */
   verify?: boolean
   reverifier?: VisionReverifier | null
   policy?: VerdictPolicy
@@ -77,9 +77,9 @@ export interface DesktopReplayOptions {
    */
   recheckMs?: number
   /**
-   * Decide each step's verdict on its expected region (default true, issue 14): what changed between the
+   * Decide each step's verdict on its expected region (default true): what changed between the
    * recorded before and after frames plus the target's box, moved by the step's displacement. false: the
-   * whole-screen flow of seed 000, for a restyled and rescaled program that no pixel region can confirm without
+   * whole-screen comparison alone, for a restyled and rescaled program that no pixel region can confirm without
    * a vision provider (the desktop demo's v2).
    */
   verifyRegion?: boolean
@@ -98,7 +98,7 @@ export interface DesktopReplayOptions {
   sessionId?: string
   /**
    * Stop the case once this many steps failed (`--max-failures`); the steps after it are reported as not run.
-   * Default: every step runs (seed 000).
+   * Default: every step runs, whatever fails before it.
    */
   maxFailures?: number | null
 }
@@ -215,7 +215,7 @@ function targetLabel(a: Action): string {
 }
 
 /**
- * Replays a desktop case (SPEC §5): per click, fast path (recorded crop still at the recorded place, no vision
+ * Replays a desktop case with the healing cascade: per click, fast path (recorded crop still at the recorded place, no vision
  * call) → semantic match on the screen analysis (≥ 0.7) → multi-scale template match of the crop → OCR text
  * search, then clicks with synthetic input. When none finds the target the step fails with "not found" and
  * the strategies tried; only with `allowCoordinates` is the recorded point clicked instead (method
@@ -262,7 +262,7 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
   let unfocusedBy: number | null = null
   const heals: DesktopHeal[] = []
 
-  // root cause first (issue 28): the first failure is named, the failures after it say so; --max-failures stops
+  // root cause first: the first failure is named, the failures after it say so; --max-failures stops
   const gate = createRootCauseGate({ maxFailures: opts.maxFailures ?? null })
   for (const [index, action] of tc.actions.entries()) {
     if (!gate.plan(null).run) {
@@ -408,7 +408,7 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
           )
         const canHover = typeof opts.input.move === 'function'
         let located = await locateOn(frame, canHover ? false : allowCoordinates)
-        // issue 14 Build 4: a toolkit that highlights on hover drew the recorded crop one way and shows the
+        // a toolkit that highlights on hover drew the recorded crop one way and shows the
         // element another while the pointer is elsewhere. Rest the pointer on the best near miss and look once
         // more, with every check as before; the coordinate fallback (if allowed) only after that second look.
         const hover = hoverRecheckTarget(located, opts.input)

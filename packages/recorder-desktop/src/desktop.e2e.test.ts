@@ -236,7 +236,7 @@ describe('desktop record & replay under Xvfb', () => {
   it('a coordinate-only case on v2: not found by default; with allowCoordinates it runs, fails verification, exit 1', async () => {
     await game.setVersion(2)
     const loaded = await loadTestCase(casePath)
-    // seed 000: a legacy case with coordinates and after-screenshots only
+    // a legacy case with coordinates and after-screenshots only
     const legacyPath = join(dir, 'menu-flow.coords.json')
     await saveTestCase(legacyPath, {
       ...loaded.testCase,

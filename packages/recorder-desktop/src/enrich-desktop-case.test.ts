@@ -10,7 +10,7 @@ import { encodePng } from './frame'
 import { solidFrame } from './memory-screen'
 import type { ElementAnalyzer } from './semantic-info'
 
-// the seed 001-style legacy fixture of @qa/model (packages/model/test/fixtures/v1/coordinate-only.json)
+// the coordinate-only legacy fixture of @qa/model (packages/model/test/fixtures/v1/coordinate-only.json)
 const LEGACY = {
   name: 'legacy_login',
   created_at: '2025-11-02T09:15:00',
@@ -134,7 +134,7 @@ describe('enrichDesktopCase', () => {
     expect(result).toMatchObject({ enrichedCount: 0, skippedCount: 2, failedCount: 1 })
   })
 
-  // seed 001 Property 5: enrichment never changes an existing field (timestamp, x, y, description, screenshot_path…)
+  // enrichment only adds: it never changes an existing field (timestamp, x, y, description, screenshot_path…)
   test.prop(
     [
       fc.array(

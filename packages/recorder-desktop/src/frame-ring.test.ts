@@ -29,7 +29,7 @@ describe('createFrameRing', () => {
     expect(() => createFrameRing({ capacity: 0 })).toThrow(/capacity/)
   })
 
-  // SPEC §4: the "before" screenshot is the newest frame older than the click.
+  // the "before" screenshot is the newest frame older than the click.
   test.prop(
     [
       fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 80 }),

@@ -136,7 +136,7 @@ export interface OfflineReaders {
 }
 
 /**
- * The desktop verifier's second opinion without a vision LLM (issue 14 Build 1, colours, themes and fonts). It
+ * The desktop verifier's second opinion without a vision LLM, for changed colours, themes and fonts. It
  * confirms or abstains, never guesses: a match when OCR reads a typing step's text in the actual region, when the
  * regions' structure agrees where their pixels differ (a restyle), or when OCR reads the same words in both;
  * otherwise it throws VISION_UNAVAILABLE and the verdict falls back on the pixels, as with no second opinion.

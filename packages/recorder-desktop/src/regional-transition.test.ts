@@ -19,7 +19,7 @@ const open = buttonScreen(1920, 1080, [
 ])
 
 describe('regionalTransition', () => {
-  it('sees a menu opening that the whole-screen hash reads as "no change" (issue 14 item 7)', async () => {
+  it('sees a menu opening that the whole-screen hash reads as "no change"', async () => {
     // the old rule: the whole screen's 8×8 average hash, changed at 5 bits
     const whole = hammingDistance(await averageHash(closed), await averageHash(open))
     expect(whole).toBeLessThan(5)

@@ -62,7 +62,7 @@ const bitsApart = (a: string, b: string) => {
 }
 
 /**
- * What changed between two frames, tile by tile (issue 14 item 7): a whole-screen 8×8 hash cannot see a menu
+ * What changed between two frames, tile by tile: a whole-screen 8×8 hash cannot see a menu
  * opening on a large screen, a tile's hash can. Some tiles changed → `partial_change`; at least three quarters →
  * `scene_change`; frames of different sizes → `scene_change`. Pure.
  */

@@ -21,7 +21,7 @@ const read = (text: string | null, box: { x: number; y: number; width: number; h
 const quitAtRest = read('Quit', { x: 296, y: 350, width: 39, height: 12 }, 0.93)
 const optionsPressed = read('Options', { x: 281, y: 336, width: 68, height: 13 }, 0.95)
 
-describe('pickClickLabel (the item at rest and as pressed, issue 30)', () => {
+describe('pickClickLabel (the item at rest and as pressed)', () => {
   it('the reads disagree: the one on the click line wins, at rest or pressed', () => {
     expect(pickClickLabel(quitAtRest, optionsPressed, 356).semanticInfo?.targetElement?.text).toBe('Quit')
     // KMines' drop-down list: "Hard" pressed (blue highlight) reads on its line; at rest the read went to "Medium"

@@ -64,7 +64,7 @@ const labelText = (r: ClickRead) =>
     .trim()
 
 /**
- * The click's label from two reads of the item (issue 30): `atRest`, the frame from before the pointer came near,
+ * The click's label from two reads of the item: `atRest`, the frame from before the pointer came near,
  * and `pressed`, the frame at the press (a game item lit up, enlarged, recoloured under the pointer, often read
  * worse than its neighbours). Reads that agree give the surer one. Reads that disagree: the one whose text lies on
  * the click's own line (the item at rest first, the look replay sees with the pointer elsewhere); when neither or
@@ -145,14 +145,14 @@ export function clickChangedOnlyItsLabel(label: BoundingBox, before: RgbaFrame, 
   )
 }
 
-/** How far left of a toggle's value the recorder looks for its row's label, and in what steps (issue 30). */
+/** How far left of a toggle's value the recorder looks for its row's label, and in what steps. */
 const ROW_LABEL_STEP = 60
 const ROW_LABEL_PROBES = 6
 /** Texts that read as a setting's value rather than as what a control does. */
 const VALUE_WORD = /^(on|off|yes|no|true|false|enabled|disabled|an|aus|ein|ja|nein|\d+\s*%?)$/i
 
 /**
- * The label of a toggle's row (issue 30, Build 2): when the click's read label is the value the click changed,
+ * The label of a toggle's row: when the click's read label is the value the click changed,
  * the element analysis is asked again further left on the same line, step by step, for a trusted label on the
  * click's line whose place the click did not change ("Sound:" of "Sound:  On"). Null when none is found.
  */

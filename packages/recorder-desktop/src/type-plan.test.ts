@@ -33,7 +33,7 @@ const produced = (s: { key: string; shift: boolean }) =>
   /^[A-Z]$/.test(s.key) ? (s.shift ? s.key : s.key.toLowerCase()) : (US[s.key]?.[s.shift ? 1 : 0] ?? '?')
 
 describe('planTyping', () => {
-  it('keeps Shift for the issue 14 examples', () => {
+  it('keeps Shift for shifted symbols in a formula', () => {
     expect(planTyping('7*3=(1+2)')).toEqual([
       {
         kind: 'keys',

@@ -143,7 +143,7 @@ export interface LayoutKey {
 }
 
 /**
- * Reads key events through the display's layout (issue 14 item 6): Shift and AltGr (the right Alt key when the
+ * Reads key events through the display's layout: Shift and AltGr (the right Alt key when the
  * layout makes it ISO_Level3_Shift) choose the level, dead keys compose with the next key. Pure but for the state
  * of held keys and a pending dead key, fed with every key event in order.
  */

@@ -51,7 +51,7 @@ describe('pickElementLabel (words inside or overlapping the element)', () => {
   })
   // the words Tesseract read on LBreakout2's main menu (SDL 1.2, bitmap font on bricks) with the pointer resting on
   // "Audio": drawn larger and white, it is read at 0.82 while "Graphics" above it, 21 px higher, reads at 0.95 and
-  // overlaps the 40 px element box by 10 of its 11 px; the old score took "Graphics" (issue 30)
+  // overlaps the 40 px element box by 10 of its 11 px; the old score took "Graphics"
   const menu = [
     word('Controls', 211, 384, 0.84, 62, 9),
     word('Graphics', 211, 401, 0.95, 62, 11),

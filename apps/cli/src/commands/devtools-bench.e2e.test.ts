@@ -1,4 +1,4 @@
-// The CI slice of bench/devtools (issue 35): real Chrome DevTools Recorder exports (the recorder's own e2e fixtures,
+// The CI slice of bench/devtools: real Chrome DevTools Recorder exports (the recorder's own e2e fixtures,
 // kept in bench/devtools/recordings under their licence) replayed by @puppeteer/replay and by `qa import devtools` +
 // `qa replay` side by side on pages built from their selectors, judged by a truth log in each page's closure: a
 // selector path into a shadow root, a shadow input typed into, a recording that only navigates, a waitForElement;

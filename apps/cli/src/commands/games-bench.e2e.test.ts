@@ -1,4 +1,4 @@
-// The CI slice of bench/games (issue 30): real Debian games recorded with `qa record desktop --analyze` and real
+// The CI slice of bench/games: real Debian games recorded with `qa record desktop --analyze` and real
 // xdotool input (the pointer rests on each menu item while it lights up, then clicks), replayed with
 // `qa replay --verify` on the unchanged window and on the window moved. The bench judges every step by what the
 // game itself writes (its settings file, whether it quit), never by our verdict, and each recorded click's label by

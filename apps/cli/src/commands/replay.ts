@@ -237,7 +237,7 @@ export class ReplayCommand extends QaCommand {
       checkStepsExist(update, tc.actions.length, '--update-baselines', this.casePath)
     }
     // a web case that only opens its start page (a DevTools recording that only navigates) replays: the page
-    // loading is the test, as in the reference (issue 35 Build 3)
+    // loading is the test, as in the reference
     if (tc.actions.length === 0 && !(tc.platform === 'web' && (tc.startUrl || url || baseUrlFlag)))
       throw new UsageError(
         `${this.casePath} has no actions; there is nothing to replay.`,
