@@ -1,5 +1,5 @@
 /**
- * Icon class names across icon-set releases (issue 31, bench/upgrades): Font Awesome 6 renamed many icons of
+ * Icon class names across icon-set releases (seen on real template upgrades, bench/upgrades): Font Awesome 6 renamed many icons of
  * Font Awesome 4/5 (`fa-search` → `fa-magnifying-glass`, `fa-cog` → `fa-gear`), so a page upgraded from FA5 to
  * FA6 shows the same glyph under another class. Each pair below is one icon in both releases (Font Awesome's
  * own v6 upgrade list, where the old name stays an alias); the matcher compares icons by their FA6 name.

@@ -1,7 +1,7 @@
 import type { CorpusKit } from './kits'
 
 /**
- * Real release pairs of packages nobody here wrote (issue 31, `bench/upgrades`): release N and release N+1 of
+ * Real release pairs of packages nobody here wrote (`bench/upgrades`): release N and release N+1 of
  * the same template or app, both installed from npm by version as aliases among this package's
  * devDependencies (`up-…`, pinned in the lockfile). Each side is served by its own `startCorpusServer({ kits:
  * [side] })` under the same kit id, so a case recorded on N replays on N+1 with `qa replay --url`.

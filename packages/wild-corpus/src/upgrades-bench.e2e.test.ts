@@ -1,4 +1,4 @@
-// The CI slice of bench/upgrades (issue 31): two pages of real release pairs from npm, recorded with
+// The CI slice of bench/upgrades: two pages of real release pairs from npm, recorded with
 // `qa record web --script` on release N and replayed with `qa replay --url` on release N+1, judged by the N+1
 // page's own listeners against the counterpart a person wrote down (bench/upgrades/truth.ts):
 // - SB Admin 6.0.2 → 7.0.7 (Bootstrap 4 → 5, Font Awesome 5 → 6) dashboard: a renamed user-dropdown toggle, a
