@@ -95,7 +95,10 @@ function arbKind(kind: Kind, depth: number): fc.Arbitrary<unknown> {
       return fc.array(arbKind(kind.of, depth + 1), { maxLength: depth > 2 ? 1 : 3 })
     case 'record':
       return fc.dictionary(
-        fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('색상', 'shape', 'icon')),
+        fc.oneof(
+          fc.string({ maxLength: 8 }).filter((key) => key !== '__proto__'),
+          fc.constantFrom('색상', 'shape', 'icon'),
+        ),
         arbKind(kind.of, depth + 1),
         {
           maxKeys: 3,
@@ -126,7 +129,11 @@ export function arbCasePath(): fc.Arbitrary<string> {
 
 /** Any JSON value (no -0, no non-finite numbers), small. */
 export function arbJsonValue(): fc.Arbitrary<JsonValue> {
-  return fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as JsonValue)
+  // no "__proto__" key: a document with one is refused by design (JavaScript reads it as a prototype)
+  return fc
+    .jsonValue({ maxDepth: 2 })
+    .map((v) => JSON.parse(JSON.stringify(v)) as JsonValue)
+    .filter((v) => !JSON.stringify(v).includes('"__proto__"'))
 }
 
 const UNKNOWN_KEYS = ['x_custom', 'recorder_build', 'game_build', 'notes', 'extra', '메모']
