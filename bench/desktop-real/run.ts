@@ -8,11 +8,12 @@
 //     [--json rows.json]      (--cases: the first N cases of each program; --json: every judged step)
 //     [--no-analyze]          (record without --analyze: no OCR labels, as in the first full run)
 //   node --import tsx bench/desktop-real/run.ts --from rows.json[,more.json]   (the tables of earlier runs)
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
+import { startDesktopRecording } from './desktop-recording'
 import { parseReplayReport } from '../../packages/model/src/index'
 import { matchTemplate } from '../../packages/matcher/src/index'
 import { closeNut, decodeImage, nutScreen, startXvfb } from '../../packages/recorder-desktop/src/index'
@@ -150,24 +151,7 @@ async function recordCase(program: Program, c: BenchCase): Promise<string> {
   const caseFile = join(workDir, program.id, c.id, 'case.json')
   mkdirSync(dirname(caseFile), { recursive: true })
   const app = await program.launch('unchanged', xvfb.display, workDir)
-  const recordArgs = [QA, 'record', 'desktop', '--out', caseFile, ...(analyze ? ['--analyze'] : [])]
-  const rec: ChildProcess = spawn(process.execPath, recordArgs, { env })
-  let stderr = ''
-  let stdout = ''
-  rec.stdout?.on('data', (d) => {
-    stdout += d
-  })
-  const exited = new Promise<number | null>((r) => rec.once('close', r))
-  await new Promise<void>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`qa record desktop did not start: ${stderr}`)), 60_000)
-    rec.stderr?.on('data', (d) => {
-      stderr += d
-      if (stderr.includes('Recording on')) {
-        clearTimeout(timer)
-        res()
-      }
-    })
-  })
+  const rec = await startDesktopRecording(QA, caseFile, { analyze, env })
   await sleep(600)
   for (const step of c.steps) {
     if ('click' in step) {
@@ -180,9 +164,9 @@ async function recordCase(program: Program, c: BenchCase): Promise<string> {
     await sleep(900)
   }
   await xdo('key', 'F10')
-  const code = await exited
+  const code = await rec.exited
   const truth = await app.finish()
-  if (code !== 0) throw new Error(`${program.id}/${c.id}: qa record desktop exited ${code}: ${stderr}`)
+  if (code !== 0) throw new Error(`${program.id}/${c.id}: qa record desktop exited ${code}: ${rec.stderr()}`)
   // the recording itself must have reached every target, or the case is not what the bench says it is
   const judged = judgeRun(
     c,
@@ -191,7 +175,8 @@ async function recordCase(program: Program, c: BenchCase): Promise<string> {
     'unchanged',
   )
   const bad = judged.filter((o) => o !== 'right')
-  if (bad.length) throw new Error(`${program.id}/${c.id}: the recording did not reach its targets: ${judged} ${stdout}`)
+  if (bad.length)
+    throw new Error(`${program.id}/${c.id}: the recording did not reach its targets: ${judged} ${rec.stdout()}`)
   const tc = JSON.parse(readFileSync(caseFile, 'utf8'))
   if (tc.actions.length !== c.steps.length) {
     throw new Error(`${program.id}/${c.id}: recorded ${tc.actions.length} actions for ${c.steps.length} steps`)

@@ -8,11 +8,12 @@
 //   node --import tsx bench/games/run.ts [--only lbreakout,mines] [--variants unchanged,moved] [--cases N]
 //     [--json rows.json] [--no-analyze] [--approaches ours,coords,template]
 //   node --import tsx bench/games/run.ts --from rows.json[,more.json]   (the tables of earlier runs)
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
+import { startDesktopRecording } from '../desktop-real/desktop-recording'
 import { parseReplayReport } from '../../packages/model/src/index'
 import { matchTemplate } from '../../packages/matcher/src/index'
 import { closeNut, decodeImage, nutScreen, startXvfb } from '../../packages/recorder-desktop/src/index'
@@ -214,24 +215,7 @@ async function recordCase(game: Game, c: GameCase): Promise<string> {
   const caseFile = join(workDir, game.id, c.id, 'case.json')
   mkdirSync(dirname(caseFile), { recursive: true })
   const app = await game.launch('unchanged', xvfb.display, workDir)
-  const recordArgs = [QA, 'record', 'desktop', '--out', caseFile, ...(analyze ? ['--analyze'] : [])]
-  const rec: ChildProcess = spawn(process.execPath, recordArgs, { env })
-  let stderr = ''
-  let stdout = ''
-  rec.stdout?.on('data', (d) => {
-    stdout += d
-  })
-  const exited = new Promise<number | null>((r) => rec.once('close', r))
-  await new Promise<void>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`qa record desktop did not start: ${stderr}`)), 60_000)
-    rec.stderr?.on('data', (d) => {
-      stderr += d
-      if (stderr.includes('Recording on')) {
-        clearTimeout(timer)
-        res()
-      }
-    })
-  })
+  const rec = await startDesktopRecording(QA, caseFile, { analyze, env })
   await sleep(800)
   for (const step of c.steps) {
     const p = app.targets.get(step.click)
@@ -246,9 +230,9 @@ async function recordCase(game: Game, c: GameCase): Promise<string> {
   await xdo('mousemove', '1270', '790')
   await sleep(300)
   await xdo('key', 'F10')
-  const code = await exited
+  const code = await rec.exited
   const truth = await app.finish()
-  if (code !== 0) throw new Error(`${game.id}/${c.id}: qa record desktop exited ${code}: ${stderr}`)
+  if (code !== 0) throw new Error(`${game.id}/${c.id}: qa record desktop exited ${code}: ${rec.stderr()}`)
   const judged = judgeRun(
     c,
     truth,
@@ -257,7 +241,7 @@ async function recordCase(game: Game, c: GameCase): Promise<string> {
   )
   if (judged.some((o) => o !== 'right'))
     throw new Error(
-      `${game.id}/${c.id}: the recording did not reach its targets: ${judged} ${JSON.stringify(truth)} ${stdout}`,
+      `${game.id}/${c.id}: the recording did not reach its targets: ${judged} ${JSON.stringify(truth)} ${rec.stdout()}`,
     )
   const tc = JSON.parse(readFileSync(caseFile, 'utf8'))
   if (tc.actions.length !== c.steps.length)
