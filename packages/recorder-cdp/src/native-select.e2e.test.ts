@@ -1,11 +1,10 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import type { Action, TestCase } from '@qa/model'
 import type { Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserSession, openBrowser } from './browser'
+import { servePage } from '../test/serve-page'
 import { replayWebCase } from './replayer'
 
 /**
@@ -37,23 +36,19 @@ const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>form</titl
   document.getElementById('save').addEventListener('click', () => window.__clicked.push('save:' + document.getElementById('client').value))
 </script></body></html>`
 
-let server: Server
+let served: Awaited<ReturnType<typeof servePage>>
 let base: string
 let session: BrowserSession
 
 beforeAll(async () => {
-  server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-    res.end(PAGE)
-  })
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+  served = await servePage(PAGE)
+  base = served.base
   session = await openBrowser({ viewport: { width: 400, height: 300 } })
 }, 60_000)
 
 afterAll(async () => {
   await session?.close()
-  await new Promise((done) => server.close(done))
+  await served?.close()
 })
 
 const client = {

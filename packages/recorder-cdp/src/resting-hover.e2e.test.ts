@@ -1,12 +1,11 @@
 import { mkdtemp, writeFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Action, TestCase } from '@qa/model'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserSession, openBrowser } from './browser'
+import { servePage } from '../test/serve-page'
 import { replayWebCase } from './replayer'
 
 /**
@@ -47,18 +46,14 @@ const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>menu</titl
   })
 </script></body></html>`
 
-let server: Server
+let served: Awaited<ReturnType<typeof servePage>>
 let base: string
 let session: BrowserSession
 let dir: string
 
 beforeAll(async () => {
-  server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-    res.end(PAGE)
-  })
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+  served = await servePage(PAGE)
+  base = served.base
   session = await openBrowser({ viewport: { width: 480, height: 320 } })
   dir = await mkdtemp(join(tmpdir(), 'qa-resting-hover-'))
   // The recording as a person's browser left it: before (menu open, pointer on the item) and after (menu closed,
@@ -78,7 +73,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await session?.close()
-  await new Promise((done) => server.close(done))
+  await served?.close()
 })
 
 const pick: Action = {
