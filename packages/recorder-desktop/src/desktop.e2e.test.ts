@@ -11,6 +11,7 @@ import type { TestCase } from '@qa/model'
 import { loadTestCase, saveTestCase } from '@qa/model/node'
 import type { VisionConfig } from '@qa/vision'
 import { type BedrockStub, STUB_AWS_CREDENTIALS, startBedrockStub } from '@qa/vision/testing'
+import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type DesktopSession, openDesktop } from './open-desktop'
 import type { KeyboardInput, PointerInput } from './ports'
@@ -36,8 +37,35 @@ let stub: BedrockStub
 let dir: string
 let desktop: DesktopSession
 let casePath: string
-/** Screen points of the clicks the test makes, in order (the stub answers element questions from them). */
-const clickQueue: { x: number; y: number; button: GameButton; scene: GameScene }[] = []
+/**
+ * Screen points of the clicks the test makes. The stub answers an element question with the click at the question's
+ * screen point: the recorder may ask more than once per click (the item at rest and as pressed, a toggle's row).
+ */
+const clicksMade: { x: number; y: number; button: GameButton; scene: GameScene }[] = []
+
+/** Raw RGBA pixels of a PNG the recorder sent. */
+async function rgbaOf(png: Uint8Array) {
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true })
+  return { data, width: info.width, height: info.height }
+}
+
+/** Where the crop (image 1) lies in the whole screen (image 2): the one offset where every pixel is equal. */
+async function cropOffset(crop: Uint8Array, screen: Uint8Array): Promise<{ x: number; y: number } | null> {
+  const c = await rgbaOf(crop)
+  const s = await rgbaOf(screen)
+  const same = (ox: number, oy: number) => {
+    for (let y = 0; y < c.height; y++) {
+      const cRow = y * c.width * 4
+      const sRow = ((oy + y) * s.width + ox) * 4
+      if (!c.data.subarray(cRow, cRow + c.width * 4).equals(s.data.subarray(sRow, sRow + c.width * 4))) return false
+    }
+    return true
+  }
+  const found: { x: number; y: number }[] = []
+  for (let oy = 0; oy + c.height <= s.height; oy++)
+    for (let ox = 0; ox + c.width <= s.width; ox++) if (same(ox, oy)) found.push({ x: ox, y: oy })
+  return found.length === 1 ? (found[0] ?? null) : null
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const run = promisify(execFile)
@@ -89,13 +117,16 @@ beforeAll(async () => {
   win = await openAppWindow({ url: game.url, display: xvfb.display, width: GAME_WIDTH, height: GAME_HEIGHT })
   await game.waitForScene('menu', 60_000)
   stub = await startBedrockStub({
-    default: (req) => {
+    default: async (req) => {
       if (req.prompt.includes('crop of the screen around the point')) {
-        // element question: image 1 is a crop; the point in it is in the prompt, the screen point is ours
-        const click = clickQueue.shift()
+        // element question: image 1 is a crop of image 2 (the screen) with the point in the prompt; the answer is
+        // the click made at that screen point, as a model that sees the item under the point would give
         const m = /at \((\d+), (\d+)\) in image 1/.exec(req.prompt)
-        if (!click || !m) return { text: '{"element": null}' }
-        const off = { x: click.x - Number(m[1]), y: click.y - Number(m[2]) }
+        const [crop, screen] = req.images
+        const off = m && crop && screen ? await cropOffset(crop.bytes, screen.bytes) : null
+        const at = off && m ? { x: off.x + Number(m[1]), y: off.y + Number(m[2]) } : null
+        const click = at && clicksMade.find((c) => Math.abs(c.x - at.x) <= 1 && Math.abs(c.y - at.y) <= 1)
+        if (!click || !off) return { text: '{"element": null}' }
         const b = click.button
         return {
           text: JSON.stringify({
@@ -148,7 +179,7 @@ describe('desktop record & replay under Xvfb', () => {
     for (const step of FLOW) {
       const b = btn(step.scene, step.id)
       const p = buttonCentre(b)
-      clickQueue.push({ ...p, button: b, scene: step.scene })
+      clicksMade.push({ ...p, button: b, scene: step.scene })
       await xdo('mousemove', String(p.x), String(p.y), 'click', '1')
       if (step.next !== step.scene) await game.waitForScene(step.next)
       await sleep(700)

@@ -92,7 +92,7 @@ function parseConverse(path: string, body: string): ConverseStubRequest {
  * `{ status, body }` (anything raw).
  */
 export function startBedrockStub(
-  opts: { default?: StubReply | ((request: ConverseStubRequest) => StubReply) } = {},
+  opts: { default?: StubReply | ((request: ConverseStubRequest) => StubReply | Promise<StubReply>) } = {},
 ): Promise<BedrockStub> {
   return startStub<ConverseStubRequest>({
     route: (method, path) => method === 'POST' && /^\/model\/.+\/converse$/.test(path),

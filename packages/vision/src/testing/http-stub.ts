@@ -16,8 +16,8 @@ export interface StubServer<R> {
   readonly requests: R[]
   /** Queues replies for the next requests; when the queue is empty the default reply is used. */
   reply(...replies: StubReply[]): void
-  /** The reply used when nothing is queued (a function can look at the request). */
-  setDefault(reply: StubReply | ((request: R) => StubReply)): void
+  /** The reply used when nothing is queued (a function can look at the request, and may answer later). */
+  setDefault(reply: StubReply | ((request: R) => StubReply | Promise<StubReply>)): void
   close(): Promise<void>
 }
 
@@ -25,7 +25,7 @@ export async function startStub<R>(opts: {
   route: (method: string, path: string) => boolean
   parse: (path: string, body: string, headers: IncomingMessage['headers']) => R
   send: (res: ServerResponse, reply: StubReply, request: R) => void
-  default: StubReply | ((request: R) => StubReply)
+  default: StubReply | ((request: R) => StubReply | Promise<StubReply>)
 }): Promise<StubServer<R>> {
   const requests: R[] = []
   const queue: StubReply[] = []
@@ -47,10 +47,17 @@ export async function startStub<R>(opts: {
         return
       }
       requests.push(request)
-      const reply = queue.shift() ?? (typeof fallback === 'function' ? fallback(request) : fallback)
-      if ('hang' in reply) return // never answer; the client must time out
-      if ('text' in reply && reply.delayMs) setTimeout(() => opts.send(res, reply, request), reply.delayMs)
-      else opts.send(res, reply, request)
+      const answer = (reply: StubReply) => {
+        if ('hang' in reply) return // never answer; the client must time out
+        if ('text' in reply && reply.delayMs) setTimeout(() => opts.send(res, reply, request), reply.delayMs)
+        else opts.send(res, reply, request)
+      }
+      const queued = queue.shift()
+      if (queued || typeof fallback !== 'function') answer(queued ?? (fallback as StubReply))
+      else
+        Promise.resolve(fallback(request)).then(answer, (error: unknown) =>
+          res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: String(error) })),
+        )
     })
   }
   // One port, both protocols: the AWS SDK's Bedrock Runtime client speaks HTTP/2 (cleartext, prior

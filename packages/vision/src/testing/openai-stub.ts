@@ -57,7 +57,7 @@ function send(res: ServerResponse, reply: StubReply) {
 
 /** A loopback OpenAI-compatible server: POST /v1/chat/completions, same replies as the Bedrock stub. */
 export async function startOpenAiStub(
-  opts: { default?: StubReply | ((request: ChatStubRequest) => StubReply) } = {},
+  opts: { default?: StubReply | ((request: ChatStubRequest) => StubReply | Promise<StubReply>) } = {},
 ): Promise<OpenAiStub> {
   const stub = await startStub<ChatStubRequest>({
     route: (method, path) => {
