@@ -181,6 +181,16 @@ describe('installed from a registry into a folder outside the workspace', () => 
         status: 'warn',
         fix: expect.stringMatching(/^npm install -D tesseract\.js@/),
       })
+
+      // an optional part added with the command doctor gives, as a user copies it: no engine warning on this Node
+      const serverFix = checks.find((c) => c.name === 'optional: server')?.fix ?? ''
+      expect(serverFix).toMatch(/^npm install -D fastify@/)
+      const addServer = run(npm, serverFix.split(' ').slice(1), project, env)
+      expect(addServer.code, `${serverFix}\n${addServer.stderr}`).toBe(0)
+      expect(addServer.stderr, serverFix).not.toMatch(/EBADENGINE/)
+      const doctorAfter = run(npx, ['qa', 'doctor', '--json'], project, env)
+      const after = (JSON.parse(doctorAfter.stdout) as { checks: { name: string; status: string }[] }).checks
+      expect(after.find((c) => c.name === 'optional: server')?.status).toBe('ok')
     },
     INSTALL_TIMEOUT_MS,
   )

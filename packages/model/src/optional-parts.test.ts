@@ -33,7 +33,7 @@ describe('optional parts', () => {
     expect(missingPartError('server').message).toBe(
       'fastify is not installed; the HTTP API and the Runner Inspector page (qa serve) needs it.',
     )
-    expect(installCommand('server')).toBe('npm install -D fastify@^5.12.8')
+    expect(installCommand('server')).toBe('npm install -D fastify@^5.12.8 light-my-request@~6.6.0')
   })
 
   it('every part names at least one package with a range, and ids are unique', () => {

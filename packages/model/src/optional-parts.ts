@@ -14,6 +14,11 @@ export interface OptionalPart {
   packages: Record<string, string>
   /** The qa package whose code loads it (where it is looked up from). */
   usedBy: string
+  /**
+   * Dependencies of the part that the install command pins too (qa never loads them): their newer releases want a
+   * newer Node than qa supports, and npm keeps a pinned version that satisfies the part's range.
+   */
+  enginePins?: Record<string, string>
 }
 
 export type OptionalPartId = 'ocr' | 'bedrock' | 's3' | 'queue' | 'server' | 'mcp' | 'desktop' | 'playwright-test'
@@ -48,6 +53,8 @@ export const OPTIONAL_PARTS: readonly OptionalPart[] = [
     feature: 'the HTTP API and the Runner Inspector page (qa serve)',
     packages: { fastify: '^5.12.8' },
     usedBy: '@qa/api',
+    // light-my-request 6.7+ brings cookie 2, which wants Node 22
+    enginePins: { 'light-my-request': '~6.6.0' },
   },
   {
     id: 'mcp',
@@ -74,9 +81,9 @@ export function optionalPart(id: OptionalPartId): OptionalPart {
 }
 
 /** The command that installs a part into the project: `npm install -D tesseract.js@^7.0.0 …`. */
-export function installCommand(part: OptionalPartId | Pick<OptionalPart, 'packages'>): string {
-  const { packages } = typeof part === 'string' ? optionalPart(part) : part
-  return `npm install -D ${Object.entries(packages)
+export function installCommand(part: OptionalPartId | Pick<OptionalPart, 'packages' | 'enginePins'>): string {
+  const { packages, enginePins } = typeof part === 'string' ? optionalPart(part) : part
+  return `npm install -D ${Object.entries({ ...packages, ...enginePins })
     .map(([name, range]) => `${name}@${range}`)
     .join(' ')}`
 }
