@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { validateWorkflow } from '@action-validator/core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { qa } from '../__tests__/run-cli'
 import { loadConfig } from '../config'
@@ -30,6 +31,8 @@ describe('qa init', () => {
       '# qa reports and demo output\nqa-reports/\nqa-demo/\ntest-results/\n',
     )
     const workflow = readFileSync(join(dir, '.github/workflows/qa.yml'), 'utf8')
+    // valid for GitHub Actions: checked against the workflow schema GitHub's editors use (SchemaStore's)
+    expect(validateWorkflow(workflow).errors).toEqual([])
     expect(workflow).toMatch(/^ {8}run: apt-get update && apt-get install -y --no-install-recommends chromium xvfb/m)
     expect(workflow).toMatch(/^ {8}run: xvfb-run -a npx qa replay cases\/ --verify/m)
     expect(workflow).toMatch(
