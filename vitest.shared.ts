@@ -1,19 +1,64 @@
 import { defineConfig } from 'vitest/config'
 
+const E2E_FILES = ['src/**/*.e2e.test.ts', 'test/**/*.e2e.test.ts']
+
 /**
  * Unit tests (`pnpm test`): fast, no network, display or browser — `*.test.ts` beside the code.
  * End-to-end tests (`pnpm test:e2e`, run by the README's full test command): `*.e2e.test.ts`, with real
  * Chromium, Xvfb, Redis and Tesseract data installed by scripts/test-all.sh.
+ *
+ * End-to-end files run two at a time (`QA_E2E_WORKERS` sets how many): most of their time is spent waiting for a
+ * browser or a server. The files in `serialE2e` drive real X input or time what a screen shows (a person's pauses,
+ * frames after a click); they run after the others, one at a time, so no other test shares the cores with them.
  */
-export function qaVitestConfig(opts: { testTimeoutMs?: number } = {}) {
+export function qaVitestConfig(opts: { testTimeoutMs?: number; serialE2e?: string[] } = {}) {
   const e2e = process.env.QA_TEST_E2E === '1'
+  const timeouts = {
+    testTimeout: opts.testTimeoutMs ?? (e2e ? 120_000 : 30_000),
+    hookTimeout: e2e ? 120_000 : 30_000,
+  }
+  if (!e2e)
+    return defineConfig({
+      test: {
+        include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+        exclude: ['**/node_modules/**', '**/*.e2e.test.ts'],
+        ...timeouts,
+      },
+    })
+  const serial = opts.serialE2e ?? []
+  const workers = Number(process.env.QA_E2E_WORKERS ?? 2)
   return defineConfig({
     test: {
-      include: e2e ? ['src/**/*.e2e.test.ts', 'test/**/*.e2e.test.ts'] : ['src/**/*.test.ts', 'test/**/*.test.ts'],
-      exclude: e2e ? ['**/node_modules/**'] : ['**/node_modules/**', '**/*.e2e.test.ts'],
-      testTimeout: opts.testTimeoutMs ?? (e2e ? 120_000 : 30_000),
-      hookTimeout: e2e ? 120_000 : 30_000,
-      passWithNoTests: e2e,
+      passWithNoTests: true,
+      projects: [
+        {
+          extends: true,
+          test: {
+            name: 'e2e',
+            include: E2E_FILES,
+            exclude: ['**/node_modules/**', ...serial],
+            maxWorkers: Number.isInteger(workers) && workers > 0 ? workers : 2,
+            sequence: { groupOrder: 0 },
+            passWithNoTests: true,
+            ...timeouts,
+          },
+        },
+        ...(serial.length
+          ? [
+              {
+                extends: true,
+                test: {
+                  name: 'e2e-serial',
+                  include: serial,
+                  exclude: ['**/node_modules/**'],
+                  fileParallelism: false,
+                  sequence: { groupOrder: 1 },
+                  ...timeouts,
+                },
+              },
+            ]
+          : []),
+      ],
     },
   })
 }

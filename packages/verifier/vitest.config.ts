@@ -1,3 +1,4 @@
 import { qaVitestConfig } from '../../vitest.shared'
 
-export default qaVitestConfig()
+// screens rendered and captured under Xvfb: one at a time
+export default qaVitestConfig({ serialE2e: ['src/palette-transfer.e2e.test.ts'] })
