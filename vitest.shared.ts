@@ -32,21 +32,20 @@ export function qaVitestConfig(opts: { testTimeoutMs?: number; serialE2e?: strin
       passWithNoTests: true,
       projects: [
         {
-          extends: true,
+          extends: true as const,
           test: {
             name: 'e2e',
             include: E2E_FILES,
             exclude: ['**/node_modules/**', ...serial],
             maxWorkers: Number.isInteger(workers) && workers > 0 ? workers : 2,
             sequence: { groupOrder: 0 },
-            passWithNoTests: true,
             ...timeouts,
           },
         },
         ...(serial.length
           ? [
               {
-                extends: true,
+                extends: true as const,
                 test: {
                   name: 'e2e-serial',
                   include: serial,
