@@ -51,7 +51,7 @@ function analyzer(extra: Partial<Parameters<typeof createUIAnalyzer>[0]> = {}) {
     ocr: deadOcr,
     retryBaseDelayMs: 20,
     // generous: a loaded CI machine must not turn a slow first answer into a retry (two requests seen)
-    timeoutMs: 15_000,
+    timeoutMs: 60_000,
     sleep: async (ms) => {
       delays.push(ms)
       await new Promise((r) => setTimeout(r, 1))
