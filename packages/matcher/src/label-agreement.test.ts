@@ -6,7 +6,6 @@ import {
   insertedWordsAgreement,
   isGeneratedId,
   labelKeyAgreement,
-  labelKeys,
 } from './label-agreement'
 import { comparisonKey } from './text-similarity'
 
@@ -266,35 +265,5 @@ describe('idStemAgreement: a renamed id that keeps the recorded one as its stem'
     const other = check.context({ ...moved, id: 'sidebarToggle' }) ?? 0
     expect(renamed).toBeGreaterThanOrEqual(0.3)
     expect(other).toBeLessThan(0.3)
-  })
-})
-
-describe('ligature icons (Material Icons draw a word as a glyph)', () => {
-  it("a ligature icon's word is no label: 'content_paste Table List' agrees with 'table_view Tables'", () => {
-    const recorded = {
-      tagName: 'a',
-      axRole: 'link',
-      axName: 'Content_paste Table List',
-      textContent: 'Content_paste Table List',
-      iconClasses: ['material-icons:content_paste'],
-      boundingBox: { x: 15, y: 210, width: 230, height: 50 },
-    }
-    const now = {
-      tagName: 'a',
-      axRole: 'link',
-      axName: 'table_view Tables',
-      textContent: 'table_view Tables',
-      iconClasses: ['material-icons:table_view'],
-    }
-    expect(labelKeys(recorded)).toEqual(['tablelist'])
-    expect(createLabelCheck(recorded).check(now)).toMatchObject({ ok: true })
-    // without the icon's word known, the words disagree (what the recorder stored before)
-    const bare = { ...recorded, iconClasses: [] }
-    expect(createLabelCheck(bare).check({ ...now, iconClasses: [] }).ok).toBe(false)
-  })
-
-  it('an icon-only control keeps its word as its label', () => {
-    const bell = { tagName: 'button', axName: 'notifications', iconClasses: ['material-icons:notifications'] }
-    expect(labelKeys(bell)).toEqual(['notifications'])
   })
 })

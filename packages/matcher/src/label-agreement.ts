@@ -150,27 +150,7 @@ function labelTexts(e: CandidateElement | ElementIdentity): string[] {
   // a toolbar, list or region is not labelled by the text of what it holds
   const role = e.axRole?.trim().toLowerCase()
   const text = role && !NAME_FROM_CONTENT_ROLES.has(role) ? null : e.textContent
-  const words = ligatureWords(e.iconClasses)
-  return [e.axName, text]
-    .map((v) => (v && words.length > 0 ? withoutLigatures(v, words) : v))
-    .concat([e.ariaLabel, e.placeholder])
-    .filter((v): v is string => !!v)
-}
-
-/** The words a ligature icon font draws as glyphs in the element (`material-icons:content_paste` → content_paste). */
-function ligatureWords(iconClasses: readonly string[] | null | undefined): string[] {
-  return (iconClasses ?? []).flatMap((c) => /^material-[a-z-]+:([a-z][a-z0-9_]*)$/.exec(c)?.slice(1) ?? [])
-}
-
-/**
- * A name or text without the words its ligature icons draw ("content_paste Table List" → "Table List": Material
- * Dashboard 3 draws "table_view" before "Tables"), unless nothing else is left: an icon-only control keeps its word.
- */
-function withoutLigatures(text: string, words: readonly string[]): string {
-  let out = text
-  for (const w of words) out = out.replace(new RegExp(`(^|\\s)${w}(?=\\s|$)`, 'giu'), ' ')
-  out = out.replace(/\s+/gu, ' ').trim()
-  return /\p{L}/u.test(out) ? out : text
+  return [e.axName, text, e.ariaLabel, e.placeholder].filter((v): v is string => !!v)
 }
 
 /** The words of each human label of an element, as comparison keys ("Tell me more" → tell, me, more). */
