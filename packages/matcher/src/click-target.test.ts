@@ -241,7 +241,11 @@ describe('locate refuses answers that cannot be the recorded element', () => {
 
   it('the same control drawn full width is not too large; a container with its name is', async () => {
     // swagger-ui 4 → 5: the schema toggle "Item" keeps its tag, role, class and height, and spans the row
-    const toggle = (handle: string, width: number, extra: Partial<CandidateElement<string>> = {}) => ({
+    const toggle = (
+      handle: string,
+      width: number,
+      extra: Partial<CandidateElement<string>> = {},
+    ): CandidateElement<string> => ({
       handle,
       tagName: 'button',
       axRole: 'button',
@@ -252,7 +256,16 @@ describe('locate refuses answers that cannot be the recorded element', () => {
       boundingBox: box(width, 39, 51, 936),
       ...extra,
     })
-    const identity: ElementIdentity = { ...toggle('recorded', 87), sameLabelCount: 0 }
+    const identity: ElementIdentity = {
+      tagName: 'button',
+      axRole: 'button',
+      axName: 'Item',
+      textContent: 'Item',
+      classNames: ['model-box-control'],
+      xpath: '/html/body/div/section/span/button',
+      boundingBox: box(87, 39, 51, 936),
+      sameLabelCount: 0,
+    }
     const wide = await locate(identity, memoryCandidateSource([toggle('toggle', 1178)]))
     expect(wide).toMatchObject({ status: 'found', strategy: 'role', element: { handle: 'toggle' } })
     // a row of the same name but another kind (a div with the button's class), or twice as tall, is still refused
