@@ -238,4 +238,45 @@ describe('locate refuses answers that cannot be the recorded element', () => {
     })
     expect(off.attempts.find((a) => a.strategy === 'css')?.detail ?? '').not.toMatch(/far larger/)
   })
+
+  it('the same control drawn full width is not too large; a container with its name is', async () => {
+    // swagger-ui 4 → 5: the schema toggle "Item" keeps its tag, role, class and height, and spans the row
+    const toggle = (
+      handle: string,
+      width: number,
+      extra: Partial<CandidateElement<string>> = {},
+    ): CandidateElement<string> => ({
+      handle,
+      tagName: 'button',
+      axRole: 'button',
+      axName: 'Item',
+      textContent: 'Item',
+      classNames: ['model-box-control'],
+      xpath: '/html/body/div/section/span/button',
+      boundingBox: box(width, 39, 51, 936),
+      ...extra,
+    })
+    const identity: ElementIdentity = {
+      tagName: 'button',
+      axRole: 'button',
+      axName: 'Item',
+      textContent: 'Item',
+      classNames: ['model-box-control'],
+      xpath: '/html/body/div/section/span/button',
+      boundingBox: box(87, 39, 51, 936),
+      sameLabelCount: 0,
+    }
+    const wide = await locate(identity, memoryCandidateSource([toggle('toggle', 1178)]))
+    expect(wide).toMatchObject({ status: 'found', strategy: 'role', element: { handle: 'toggle' } })
+    // a row of the same name but another kind (a div with the button's class), or twice as tall, is still refused
+    for (const other of [
+      toggle('row', 1178, { tagName: 'div', axRole: 'generic' }),
+      toggle('tall', 1178, { boundingBox: box(1178, 90, 51, 936) }),
+      toggle('renamed', 1178, { axName: 'Item schema', textContent: 'Item schema' }),
+    ]) {
+      const r = await locate(identity, memoryCandidateSource([other]))
+      expect(r.element?.handle, other.handle).toBeUndefined()
+      expect(r.attempts.map((a) => a.detail ?? '').join(' | '), other.handle).toMatch(/far larger/)
+    }
+  })
 })

@@ -396,6 +396,23 @@ export async function locate<H = unknown>(
     return now.length <= othersWhenRecorded && now.some((h) => labels.check(h).agreement === 1)
   }
   /**
+   * The recorded control drawn wider, not a container around it (swagger-ui 5's schema toggle `button.model-box-control`
+   * "Item" became a full-width row: 87×39 → 1178×39): the same tag, role and style classes, about the same height
+   * and the recorded label exactly. A container that is far larger differs in one of these (a toolbar, a form
+   * group, a card, `body`), and the click point still lands on the control itself (`ownClickPoint`).
+   */
+  const drawnWider = (e: E): boolean => {
+    const r = identity.boundingBox
+    const b = e.boundingBox
+    if (!isBox(r) || !isBox(b) || !(r.height > 0)) return false
+    const tall = b.height / r.height
+    if (tall > 1.5 || tall < 1 / 1.5) return false
+    if (!sameTag(e, identity) || (e.axRole ?? null) !== (identity.axRole ?? null) || !identity.axRole) return false
+    if (recordedClasses.size === 0 || !sameClasses(e) || labelKeys(identity).length === 0) return false
+    const v = labels.check(e)
+    return v.ok && v.agreement === 1
+  }
+  /**
    * The precision rule: why a candidate cannot be the element the user saw, or null when it can. Unique
    * hits of deliberate identifiers (form name, data-testid) and candidates carrying the recorded
    * data-testid / non-generated id / name pass; every other candidate must pass the label check and stand
@@ -403,7 +420,7 @@ export async function locate<H = unknown>(
    */
   const objection = async (e: E): Promise<string | null> => {
     const oversized = oversizedObjection(identity.boundingBox, e.boundingBox, maxAreaGrowth)
-    if (oversized) return describe(e, oversized)
+    if (oversized && !drawnWider(e)) return describe(e, oversized)
     // a password field is never the e-mail field next to it, nor the other way round (and typing a secret
     // into a visible field shows it)
     if (isPasswordField(identity) !== isPasswordField(e) && isInput(identity) && isInput(e) && e.type != null)

@@ -9,6 +9,8 @@ export {
 } from './browser'
 export { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
 export { WebError, type WebErrorCode } from './errors'
+export { type OwnClickPoint, ownClickPoint } from './own-click-point'
+export { clickAsAPerson } from './styled-control'
 export type { PageElementDescription } from './page-scripts'
 export {
   createWebRecorder,

@@ -27,7 +27,7 @@ import { adoptPage, type NewPageWatch, watchNewPages } from './new-page'
 import { trackPageActivity } from './page-activity'
 import { maskedScreenshot, settle } from './recorder'
 import type { ReplayPage, ReplayPageStep } from './replay-page'
-import { clickAsAPerson } from './styled-control'
+import { clickAsAPerson, pointOnTheElement } from './styled-control'
 import { targetLabel } from './target-label'
 import type { UrlPlan } from './url-plan'
 import { decodeFrame } from './visual'
@@ -754,10 +754,10 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
         }
         break
       case 'right_click':
-        await handle.click({ button: 'right', timeout, ...modifiersOf(action), ...offsetOf(action, found) })
+        await handle.click({ button: 'right', timeout, ...modifiersOf(action), ...(await aimOf(action, found)) })
         break
       case 'double_click':
-        await handle.dblclick({ timeout, ...modifiersOf(action), ...offsetOf(action, found) })
+        await handle.dblclick({ timeout, ...modifiersOf(action), ...(await aimOf(action, found)) })
         break
       default: {
         if (action.button === 'back' || action.button === 'forward') {
@@ -783,6 +783,17 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
       }
     }
     return found
+  }
+
+  /** `offsetOf`, else a point that reaches the element itself when its centre is a control nested in it. */
+  async function aimOf(
+    action: Action,
+    found: LocateResult<PlaywrightCandidate>,
+  ): Promise<{ position?: { x: number; y: number } }> {
+    const offset = offsetOf(action, found)
+    if (offset.position || !found.element?.handle) return offset
+    const position = await pointOnTheElement(found.element.handle, timeout)
+    return position ? { position } : {}
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { KeyModifier } from '@qa/model'
 import type { ElementHandle, Locator } from 'playwright-core'
+import { ownClickPoint } from './own-click-point'
 
 /**
  * Clicks a located element as a person would. Styled checkboxes, radios and switches
@@ -39,8 +40,25 @@ export async function clickAsAPerson(
       note: `the control is covered by its ${cover.relation === 'label' ? 'label' : 'styled wrapper'} ${cover.what}; clicked that, as a person does`,
     }
   }
-  await handle.click({ ...click, ...(opts.position ? { position: opts.position } : {}) })
+  const position = opts.position ?? (await pointOnTheElement(handle, opts.timeout))
+  await handle.click({ ...click, ...(position ? { position } : {}) })
   return { clicked: 'element', note: null }
+}
+
+/**
+ * Where to click the element when its centre is another control nested in it (`ownClickPoint`): a point that
+ * reaches the element itself, or undefined for its centre. Throws when no point does: never click an inner control.
+ */
+export async function pointOnTheElement(
+  handle: Locator,
+  timeout: number,
+): Promise<{ x: number; y: number } | undefined> {
+  const aim = await ownClickPoint(handle, Math.min(timeout, 2_000)).catch(() => ({ kind: 'centre' }) as const)
+  if (aim.kind === 'centre') return undefined
+  if (aim.kind === 'point') return aim.position
+  throw new Error(
+    `every point of the found element reaches another control inside it (its centre is ${aim.centreHit}): not clicked, as that control is not the recorded one`,
+  )
 }
 
 /** The element at the control's centre when it is the control's own label or a part of its own wrapper. */
