@@ -67,6 +67,11 @@ const PAGES: Record<string, string> = {
     <button id="popup-ok">OK in popup</button>${LOGGER}</body></html>`,
   '/next': `<!doctype html><html><head><meta charset="utf-8"><title>Next</title></head><body>
     <h1 id="next-title">Next</h1><button id="next-ok">Done</button>${LOGGER}</body></html>`,
+  '/framed': `<!doctype html><html><head><meta charset="utf-8"><title>Framed</title></head><body>
+    <button id="outer-ok">Outer OK</button>
+    <iframe src="/inner" width="400" height="200"></iframe>${LOGGER}</body></html>`,
+  '/inner': `<!doctype html><html lang="ko"><head><meta charset="utf-8"><title>Inner</title></head><body>
+    <p>안쪽</p><button id="inner-decoy">Inner</button><button id="inner-ok" aria-label="확인 (inner)">OK</button>${LOGGER}</body></html>`,
 }
 
 /** The test pages on their own port, with the events they saw since the last `clear`. */
@@ -233,6 +238,58 @@ const CASES: ParityCase[] = [
         assertedEvents: [{ type: 'navigation', url: `${ORIGIN}/next`, title: 'Next' }],
       },
       { type: 'click', target: 'main', selectors: sel('#next-ok'), offsetX: 10, offsetY: 8 },
+    ],
+    referenceFails: null,
+  },
+  {
+    title:
+      'selector groups race as in the reference: a group naming nothing is passed over, the next one names several buttons and answers with its first, a later group naming another button is not used',
+    steps: [
+      ...start(),
+      {
+        type: 'click',
+        target: 'main',
+        selectors: sel('#nothing-here', 'body > button', '#save3'),
+        offsetX: 10,
+        offsetY: 8,
+      },
+      {
+        type: 'click',
+        target: 'main',
+        selectors: sel('xpath///*[@id="none"]', 'button[id^="item"]', '#save2'),
+        offsetX: 10,
+        offsetY: 8,
+      },
+      { type: 'click', target: 'main', selectors: sel('#item2'), offsetX: 10, offsetY: 8 },
+    ],
+    referenceFails: null,
+  },
+  {
+    title: 'aria/ selectors inside an iframe (frame: [0]), beside the same name outside it',
+    steps: [
+      start()[0] as RawStep,
+      {
+        type: 'navigate',
+        url: `${ORIGIN}/framed`,
+        assertedEvents: [{ type: 'navigation', url: `${ORIGIN}/framed`, title: 'Framed' }],
+      },
+      { type: 'click', target: 'main', selectors: sel('aria/Outer OK'), offsetX: 10, offsetY: 8 },
+      {
+        type: 'click',
+        target: 'main',
+        frame: [0],
+        selectors: [['aria/확인 (inner)[role="button"]']],
+        offsetX: 5,
+        offsetY: 5,
+      },
+      {
+        type: 'click',
+        target: 'main',
+        frame: [0],
+        selectors: sel('aria/Inner', '#inner-decoy'),
+        offsetX: 5,
+        offsetY: 5,
+      },
     ],
     referenceFails: null,
   },
