@@ -148,6 +148,11 @@ interface ParityCase {
    * its reason.
    */
   oursAlsoFails?: { action: number; reason: RegExp }
+  /**
+   * Steps qa must answer from the recording's own selectors (its report's first attempt), and by which one: where
+   * the healing cascade would find the same element anyway, the events alone cannot tell.
+   */
+  answeredBy?: { action: number; selector: RegExp }[]
 }
 
 const CASES: ParityCase[] = [
@@ -292,6 +297,10 @@ const CASES: ParityCase[] = [
       },
     ],
     referenceFails: null,
+    answeredBy: [
+      { action: 1, selector: /^\["aria\/확인 \(inner\)\[role=\\"button\\"\]"\] names exactly this element$/ },
+      { action: 2, selector: /^\["aria\/Inner"\] names exactly this element$/ },
+    ],
   },
   {
     title: 'a waitForExpression that never holds fails',
@@ -371,6 +380,11 @@ interface OurVerdict {
   reason?: string
 }
 
+interface OurReplayResult {
+  action_index: number
+  strategies_tried?: { strategy: string; outcome: string; detail?: string }[] | null
+}
+
 /** `qa import devtools` then `qa replay --json`: the per-step results and the events the pages saw. */
 async function runOurs(flow: UserFlow, dir: string, name: string) {
   const recording = join(dir, `${name}.json`)
@@ -390,7 +404,11 @@ async function runOurs(flow: UserFlow, dir: string, name: string) {
   ])
   const ours = [...ourSite.seen]
   expect([0, 1], replay.stderr).toContain(replay.code)
-  const report = JSON.parse(replay.stdout) as { passed: boolean; verification_results: OurVerdict[] }
+  const report = JSON.parse(replay.stdout) as {
+    passed: boolean
+    verification_results: OurVerdict[]
+    replay_results: OurReplayResult[]
+  }
   return { code: replay.code, report, seen: ours }
 }
 
@@ -413,6 +431,11 @@ describe('Chrome DevTools Recorder parity with @puppeteer/replay', () => {
 
       // the pages saw the same events, in the same order
       expect(ours.seen).toEqual(reference.seen)
+      for (const want of c.answeredBy ?? []) {
+        const first = ours.report.replay_results.find((r) => r.action_index === want.action)?.strategies_tried?.[0]
+        expect(first?.strategy, `action ${want.action}`).toBe('devtools_selectors')
+        expect(first?.detail?.replace(/^the recording's selector /, ''), `action ${want.action}`).toMatch(want.selector)
+      }
 
       // and the same outcome: a recording whose reference run fails never passes here
       const failedSteps = ours.report.verification_results.filter((v) => v.final_result === 'fail')
