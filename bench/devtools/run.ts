@@ -548,7 +548,7 @@ async function roundTrip(
 function printRecording(r: RecordingRow) {
   const counts = tally(r.rows)
   console.log(
-    `${r.id.padEnd(34)} ${String(r.rows.length).padStart(3)} el.steps  ref ${r.referencePassed ? 'pass' : 'FAIL'}  qa ${r.oursPassed ? 'pass' : 'FAIL'}  same ${counts['same element']} diff ${counts['different element']} qa-failed ${counts['qa failed']} ref-failed ${counts['reference failed'] + counts['both failed']}  wrong-pass ${r.rows.filter((x) => x.wrongPass).length}  variants ${r.variants.map((v) => `${v.name}:${v.referenceFailed ? 'ref-fail' : 'REF-PASS'}/${v.oursFailed ? 'qa-fail' : 'QA-PASS'}`).join(' ') || '-'}  round-trip ${r.roundTrip ? `${r.roundTrip.parsed ? 'parse ok' : 'PARSE FAIL'}${r.roundTrip.sameHits === null ? '' : r.roundTrip.sameHits ? ', same hits' : ', OTHER HITS'}` : '-'}`,
+    `${r.id.padEnd(34)} ${String(r.rows.length).padStart(3)} el.steps  ref ${r.referencePassed ? 'pass' : 'FAIL'}  qa ${r.oursPassed ? 'pass' : 'FAIL'}  same ${counts['same element']} diff ${counts['different element']} qa-failed ${counts['qa failed']} ref-failed ${counts['reference failed']} both-failed ${counts['both failed']}  wrong-pass ${r.rows.filter((x) => x.wrongPass).length}  variants ${r.variants.map((v) => `${v.name}:${v.referenceFailed ? 'ref-fail' : 'REF-PASS'}/${v.oursFailed ? 'qa-fail' : 'QA-PASS'}`).join(' ') || '-'}  round-trip ${r.roundTrip ? `${r.roundTrip.parsed ? 'parse ok' : 'PARSE FAIL'}${r.roundTrip.sameHits === null ? '' : r.roundTrip.sameHits ? ', same hits' : ', OTHER HITS'}` : '-'}`,
   )
   if (r.referenceFailure) console.log(`    reference: ${r.referenceFailure}`)
   for (const x of r.rows)

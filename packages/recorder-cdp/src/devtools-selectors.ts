@@ -8,13 +8,19 @@
  *   included), `xpath/…` (`document.evaluate` with the root as context), `text/…` (the deepest elements whose text,
  *   shadow roots and field values included, contains the text) or `aria/Name[role="r"]` (Chromium's accessibility
  *   tree, `Accessibility.queryAXTree`, ignored and text nodes left out), exactly Puppeteer's query handlers;
- * - groups are tried in the recording's order; the reference races them and takes the first whose element is
- *   visible (a box, not `visibility: hidden`): here the first group, in order, that names exactly one element and
- *   that element is visible. A group naming several elements is no answer of the recording (the cascade heals).
+ * - groups race as in the reference: `@puppeteer/replay` 3 hands every group to Puppeteer's `Locator.race`, where
+ *   each group's locator waits for its selector's first match (`waitForSelector`, document order, no visibility
+ *   filter) and the first to resolve wins; the click then waits for that element to be visible, stable and in the
+ *   viewport. With every group evaluated at once, the winner is the first group, in the recording's order, that
+ *   names anything, and its element is its first match. Here: the first group, in order, naming at least one
+ *   element whose first match is visible (a box, not `visibility: hidden`); a group naming several elements
+ *   answers with its first, as the reference does (its count is in the outcomes and the report). One difference,
+ *   deliberate: a group whose first match has no box is passed over (the reference would wait on it until its
+ *   timeout and fail the step).
  * The page function is self-contained (Playwright serialises it); ARIA answers come from CDP and are handed to it
  * through a symbol-keyed property of `window`, removed right after.
  */
-import type { ElementHandle, Frame, Page } from 'playwright-core'
+import type { CDPSession, ElementHandle, Frame, Page } from 'playwright-core'
 import type { DevtoolsSelector } from './devtools'
 
 export type DevtoolsSelectorKind = 'css' | 'pierce' | 'xpath' | 'text' | 'aria'
@@ -55,7 +61,7 @@ export interface GroupOutcome {
   selector: string
   /** Elements the group names (0: none, >1: ambiguous). */
   count: number
-  /** Whether its only element is visible (null when it names none or several). */
+  /** Whether its first element (the reference's answer) is visible (null when it names none). */
   visible: boolean | null
   /** Why the group could not be evaluated (a CSS syntax error, an XPath error). */
   error?: string
@@ -71,8 +77,9 @@ export interface RecordedSelectorHit {
 const ARIA_KEY = 'qa.devtools.aria'
 
 /**
- * The element the recording's own selectors name in `frame`: the first group, in order, naming exactly one visible
- * element; else null with what each group named. Never throws for a bad selector (that group names nothing).
+ * The element the recording's own selectors name in `frame`: the first group, in order, naming an element whose
+ * first match is visible, that first match; else null with what each group named. Never throws for a bad selector
+ * (that group names nothing).
  */
 export async function resolveRecordedSelectors(
   page: Page,
@@ -107,21 +114,32 @@ export async function resolveRecordedSelectors(
 
 /**
  * Every element Chromium's accessibility tree names for each `aria/` entry (Puppeteer's `queryAXTree` over the
- * frame's document, ignored nodes and text nodes left out), put in the page under a symbol for the page function,
- * keyed by the entry's body. The main frame only: a frame's document is not reachable from the page's session here.
+ * frame's document, ignored nodes and text nodes left out), put in the frame's window under a symbol for the page
+ * function, keyed by the entry's body. A child frame's document is found through the page's session (its owner
+ * element marked for a moment, the DOM read through frames): frames in the page's process, as the reference reaches
+ * them; an out-of-process frame (another site) is not reachable here, and its `aria/` entries name nothing.
  */
 async function publishAriaAnswers(page: Page, frame: Frame, parts: readonly DevtoolsSelectorPart[]): Promise<boolean> {
-  if (frame !== page.mainFrame()) return false
   const cdp = await page.context().newCDPSession(page)
   try {
-    const { root } = (await cdp.send('DOM.getDocument', { depth: 0 })) as { root: { backendNodeId: number } }
-    await frame.evaluate((key) => {
-      ;(window as unknown as Record<symbol, unknown>)[Symbol.for(key)] = {}
-    }, ARIA_KEY)
+    const documentId = await frameDocumentId(cdp, frame)
+    if (documentId === null) return false
+    const { object: doc } = (await cdp.send('DOM.resolveNode', { backendNodeId: documentId })) as {
+      object: { objectId?: string }
+    }
+    if (!doc.objectId) return false
+    // runs in the frame's own window (the document's context), where the page function reads it
+    const inFrame = (functionDeclaration: string, objectId: string, args: unknown[]) =>
+      cdp.send('Runtime.callFunctionOn', {
+        objectId,
+        functionDeclaration,
+        arguments: args.map((value) => ({ value })),
+      })
+    await inFrame('function (key) { window[Symbol.for(key)] = {} }', doc.objectId, [ARIA_KEY])
     for (const body of new Set(parts.map((p) => p.body))) {
       const { name, role } = ariaQueryOf(body)
       const { nodes } = (await cdp.send('Accessibility.queryAXTree', {
-        backendNodeId: root.backendNodeId,
+        backendNodeId: documentId,
         ...(name !== undefined ? { accessibleName: name } : {}),
         ...(role !== undefined ? { role } : {}),
       })) as { nodes: { ignored?: boolean; role?: { value?: string }; backendDOMNodeId?: number }[] }
@@ -136,23 +154,63 @@ async function publishAriaAnswers(page: Page, frame: Frame, parts: readonly Devt
         )
         .map((n) => n.backendDOMNodeId as number)
       // the list exists even when empty: an entry with no answer names nothing (not "unknown")
-      await cdp.send('Runtime.evaluate', {
-        expression: `((window[Symbol.for(${JSON.stringify(ARIA_KEY)})] ??= {})[${JSON.stringify(body)}] = [])`,
-      })
+      await inFrame('function (key, body) { (window[Symbol.for(key)] ??= {})[body] = [] }', doc.objectId, [
+        ARIA_KEY,
+        body,
+      ])
       for (const backendNodeId of ids) {
         const { object } = (await cdp.send('DOM.resolveNode', { backendNodeId })) as { object: { objectId?: string } }
         if (!object.objectId) continue
-        await cdp.send('Runtime.callFunctionOn', {
-          objectId: object.objectId,
-          functionDeclaration: `function (key, body) { const all = (window[Symbol.for(key)] ??= {}); (all[body] ??= []).push(this) }`,
-          arguments: [{ value: ARIA_KEY }, { value: body }],
-        })
+        await inFrame(
+          'function (key, body) { const all = (window[Symbol.for(key)] ??= {}); (all[body] ??= []).push(this) }',
+          object.objectId,
+          [ARIA_KEY, body],
+        )
         await cdp.send('Runtime.releaseObject', { objectId: object.objectId }).catch(() => undefined)
       }
     }
+    await cdp.send('Runtime.releaseObject', { objectId: doc.objectId }).catch(() => undefined)
     return true
   } finally {
     await cdp.detach().catch(() => undefined)
+  }
+}
+
+interface CdpDomNode {
+  backendNodeId: number
+  attributes?: string[]
+  children?: CdpDomNode[]
+  shadowRoots?: CdpDomNode[]
+  contentDocument?: CdpDomNode
+}
+
+/**
+ * The backend node id of `frame`'s document in the page's session: the main document, or, for a child frame, the
+ * content document of its owner element (marked with a one-off attribute while the page's DOM is read through
+ * frames and shadow roots). Null when the frame is not in the page's process.
+ */
+async function frameDocumentId(cdp: CDPSession, frame: Frame): Promise<number | null> {
+  if (!frame.parentFrame()) {
+    const { root } = (await cdp.send('DOM.getDocument', { depth: 0 })) as { root: CdpDomNode }
+    return root.backendNodeId
+  }
+  const owner = await frame.frameElement()
+  const mark = `qa-${Math.random().toString(36).slice(2)}`
+  await owner.evaluate((e, m) => (e as Element).setAttribute('data-qa-aria-frame', m), mark)
+  try {
+    const { root } = (await cdp.send('DOM.getDocument', { depth: -1, pierce: true })) as { root: CdpDomNode }
+    const stack: CdpDomNode[] = [root]
+    while (stack.length > 0) {
+      const n = stack.pop() as CdpDomNode
+      const attrs = n.attributes ?? []
+      for (let i = 0; i < attrs.length; i += 2)
+        if (attrs[i] === 'data-qa-aria-frame' && attrs[i + 1] === mark) return n.contentDocument?.backendNodeId ?? null
+      stack.push(...(n.children ?? []), ...(n.shadowRoots ?? []), ...(n.contentDocument ? [n.contentDocument] : []))
+    }
+    return null
+  } finally {
+    await owner.evaluate((e) => (e as Element).removeAttribute('data-qa-aria-frame')).catch(() => undefined)
+    await owner.dispose().catch(() => undefined)
   }
 }
 
@@ -230,7 +288,8 @@ function resolveInPage(args: { groups: DevtoolsSelectorPart[][]; ariaKey: string
       case 'text':
         return textAll(root, part.body)
       case 'aria': {
-        if (!args.ariaReady || !aria) throw new Error('the accessibility tree could not be asked (an iframe)')
+        if (!args.ariaReady || !aria)
+          throw new Error('the accessibility tree could not be asked (a frame of another site)')
         const list = aria[part.body] ?? []
         return list.filter((e) => e !== root && deepContains(root, e))
       }
@@ -251,8 +310,9 @@ function resolveInPage(args: { groups: DevtoolsSelectorPart[][]; ariaKey: string
       }
       const list = current as Element[]
       let visible: boolean | null = null
-      if (list.length === 1) {
-        const e = list[0] as Element
+      // the reference's answer for a group is its first match (Puppeteer's waitForSelector), several or not
+      const e = list[0]
+      if (e) {
         const style = getComputedStyle(e)
         const r = e.getBoundingClientRect()
         visible = style.visibility !== 'hidden' && style.visibility !== 'collapse' && r.width > 0 && r.height > 0

@@ -79,7 +79,7 @@ function describeGroups(outcomes: readonly GroupOutcome[]): string {
         : o.count === 0
           ? `${o.selector} names nothing`
           : o.count > 1
-            ? `${o.selector} names ${o.count} elements`
+            ? `${o.selector} names ${o.count} elements, the first not visible`
             : `${o.selector} names one element, not visible`,
     )
     .join('; ')
@@ -653,7 +653,7 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
               candidates: 1,
               confidence: 1,
               durationMs: Math.round(performance.now() - started),
-              detail: `the recording's selector ${outcomes[hit.group]?.selector ?? hit.group} names exactly this element`,
+              detail: `the recording's selector ${outcomes[hit.group]?.selector ?? hit.group} names ${(outcomes[hit.group]?.count ?? 1) > 1 ? `${outcomes[hit.group]?.count} elements; the first, as @puppeteer/replay takes it, is this element` : 'exactly this element'}`,
             },
           ],
         }

@@ -67,6 +67,11 @@ const PAGES: Record<string, string> = {
     <button id="popup-ok">OK in popup</button>${LOGGER}</body></html>`,
   '/next': `<!doctype html><html><head><meta charset="utf-8"><title>Next</title></head><body>
     <h1 id="next-title">Next</h1><button id="next-ok">Done</button>${LOGGER}</body></html>`,
+  '/framed': `<!doctype html><html><head><meta charset="utf-8"><title>Framed</title></head><body>
+    <button id="outer-ok">Outer OK</button>
+    <iframe src="/inner" width="400" height="200"></iframe>${LOGGER}</body></html>`,
+  '/inner': `<!doctype html><html lang="ko"><head><meta charset="utf-8"><title>Inner</title></head><body>
+    <p>안쪽</p><button id="inner-decoy">Inner</button><button id="inner-ok" aria-label="확인 (inner)">OK</button>${LOGGER}</body></html>`,
 }
 
 /** The test pages on their own port, with the events they saw since the last `clear`. */
@@ -143,6 +148,11 @@ interface ParityCase {
    * its reason.
    */
   oursAlsoFails?: { action: number; reason: RegExp }
+  /**
+   * Steps qa must answer from the recording's own selectors (its report's first attempt), and by which one: where
+   * the healing cascade would find the same element anyway, the events alone cannot tell.
+   */
+  answeredBy?: { action: number; selector: RegExp }[]
 }
 
 const CASES: ParityCase[] = [
@@ -237,6 +247,62 @@ const CASES: ParityCase[] = [
     referenceFails: null,
   },
   {
+    title:
+      'selector groups race as in the reference: a group naming nothing is passed over, the next one names several buttons and answers with its first, a later group naming another button is not used',
+    steps: [
+      ...start(),
+      {
+        type: 'click',
+        target: 'main',
+        selectors: sel('#nothing-here', 'body > button', '#save3'),
+        offsetX: 10,
+        offsetY: 8,
+      },
+      {
+        type: 'click',
+        target: 'main',
+        selectors: sel('xpath///*[@id="none"]', 'button[id^="item"]', '#save2'),
+        offsetX: 10,
+        offsetY: 8,
+      },
+      { type: 'click', target: 'main', selectors: sel('#item2'), offsetX: 10, offsetY: 8 },
+    ],
+    referenceFails: null,
+  },
+  {
+    title: 'aria/ selectors inside an iframe (frame: [0]), beside the same name outside it',
+    steps: [
+      start()[0] as RawStep,
+      {
+        type: 'navigate',
+        url: `${ORIGIN}/framed`,
+        assertedEvents: [{ type: 'navigation', url: `${ORIGIN}/framed`, title: 'Framed' }],
+      },
+      { type: 'click', target: 'main', selectors: sel('aria/Outer OK'), offsetX: 10, offsetY: 8 },
+      {
+        type: 'click',
+        target: 'main',
+        frame: [0],
+        selectors: [['aria/확인 (inner)[role="button"]']],
+        offsetX: 5,
+        offsetY: 5,
+      },
+      {
+        type: 'click',
+        target: 'main',
+        frame: [0],
+        selectors: sel('aria/Inner', '#inner-decoy'),
+        offsetX: 5,
+        offsetY: 5,
+      },
+    ],
+    referenceFails: null,
+    answeredBy: [
+      { action: 1, selector: /^\["aria\/확인 \(inner\)\[role=\\"button\\"\]"\] names exactly this element$/ },
+      { action: 2, selector: /^\["aria\/Inner"\] names exactly this element$/ },
+    ],
+  },
+  {
     title: 'a waitForExpression that never holds fails',
     steps: [
       ...start(),
@@ -314,6 +380,11 @@ interface OurVerdict {
   reason?: string
 }
 
+interface OurReplayResult {
+  action_index: number
+  strategies_tried?: { strategy: string; outcome: string; detail?: string }[] | null
+}
+
 /** `qa import devtools` then `qa replay --json`: the per-step results and the events the pages saw. */
 async function runOurs(flow: UserFlow, dir: string, name: string) {
   const recording = join(dir, `${name}.json`)
@@ -333,7 +404,11 @@ async function runOurs(flow: UserFlow, dir: string, name: string) {
   ])
   const ours = [...ourSite.seen]
   expect([0, 1], replay.stderr).toContain(replay.code)
-  const report = JSON.parse(replay.stdout) as { passed: boolean; verification_results: OurVerdict[] }
+  const report = JSON.parse(replay.stdout) as {
+    passed: boolean
+    verification_results: OurVerdict[]
+    replay_results: OurReplayResult[]
+  }
   return { code: replay.code, report, seen: ours }
 }
 
@@ -356,6 +431,11 @@ describe('Chrome DevTools Recorder parity with @puppeteer/replay', () => {
 
       // the pages saw the same events, in the same order
       expect(ours.seen).toEqual(reference.seen)
+      for (const want of c.answeredBy ?? []) {
+        const first = ours.report.replay_results.find((r) => r.action_index === want.action)?.strategies_tried?.[0]
+        expect(first?.strategy, `action ${want.action}`).toBe('devtools_selectors')
+        expect(first?.detail?.replace(/^the recording's selector /, ''), `action ${want.action}`).toMatch(want.selector)
+      }
 
       // and the same outcome: a recording whose reference run fails never passes here
       const failedSteps = ours.report.verification_results.filter((v) => v.final_result === 'fail')

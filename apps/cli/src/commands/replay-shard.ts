@@ -40,16 +40,31 @@ export interface ReplayFolderCliOptions {
 }
 
 /**
- * Before any work: every case of the folder loads and has actions, and there is at least one. A case that
- * cannot run is never dropped silently (every shard sees the same folder, so every shard refuses it).
+ * A case with no action replays when it is a web case with a page to open (its start URL, or `--base-url`): the
+ * page loading is the test, as `qa replay <case>` replays it alone (a DevTools recording that only navigates).
  */
-async function assertRunnableFolder(dir: string, reportDir: string): Promise<SuiteCatalogSnapshot> {
+async function hasNothingToReplay(path: string, baseUrl: string | undefined): Promise<boolean> {
+  const tc = (await loadTestCase(path)).testCase
+  return tc.actions.length === 0 && !(tc.platform === 'web' && (tc.startUrl || baseUrl))
+}
+
+/**
+ * Before any work: every case of the folder loads and has something to replay, and there is at least one. A
+ * case that cannot run is never dropped silently (every shard sees the same folder, so every shard refuses it).
+ */
+async function assertRunnableFolder(
+  dir: string,
+  reportDir: string,
+  baseUrl: string | undefined,
+): Promise<SuiteCatalogSnapshot> {
   const snap = await scanSuites(dir, { excludeDirs: [reportDir] })
+  const empty = snap.suites.filter((s) => s.steps.length === 0)
+  const nothing = await Promise.all(empty.map((s) => hasNothingToReplay(s.path, baseUrl)))
   const problems = [
     ...snap.invalid.map((c) => c.message.replace(/^/gm, '  ').trimStart()),
-    ...snap.suites
-      .filter((s) => s.steps.length === 0)
-      .map((s) => `${s.file} has no actions; there is nothing to replay.`),
+    ...empty
+      .filter((_, i) => nothing[i])
+      .map((s) => `${s.file} has no actions and no page to open; there is nothing to replay.`),
   ]
   if (problems.length > 0) {
     throw new UsageError(
@@ -80,7 +95,7 @@ export async function replayFolderFromCli(o: ReplayFolderCliOptions): Promise<nu
   }
   const shard = o.shard !== undefined ? parseShardSpec(o.shard) : { k: 1, n: 1 }
   const reportDir = resolve(o.config.replay.reportDir)
-  const snap = await assertRunnableFolder(o.dir, reportDir)
+  const snap = await assertRunnableFolder(o.dir, reportDir, o.baseUrl)
   // every case of the folder, its screenshots and their folders are inputs: the shard report goes into the report
   // folder and each case's reports and artifacts under its runs/, never into a folder of a case's screenshots
   const reportDirFlag = o.reportDirFlag ?? '--report-dir'
