@@ -53,6 +53,68 @@ describe('createDesktopRecorder', () => {
     expect(framesEqual(await decodeImage(join(dir, second?.screenshotPath as string)), menu)).toBe(true)
   })
 
+  it('waits for a screen drawn late: the after-frame is the screen once it stopped changing, not the one at settleMs', async () => {
+    const screen = memoryScreen(menu)
+    const input = scriptedInput()
+    // the default settle (500 ms) and quiet time (400 ms)
+    const rec = createDesktopRecorder({ input, screen, outDir: dir, frameIntervalMs: 15, name: 'late' })
+    await rec.start()
+    await sleep(40)
+    const p = centre(START)
+    click(input, p.x, p.y)
+    // the program draws its next screen in two goes on a loaded machine: an empty level 300 ms after the click,
+    // its board 400 ms later — after the 500 ms settle time
+    const board = buttonScreen(480, 320, [
+      { ...START, x: 300, y: 220, rgb: [200, 60, 60], label: 2 },
+      { ...START, x: 20, y: 220, rgb: [60, 200, 60], label: 4 },
+    ])
+    await sleep(300)
+    screen.set(level)
+    await sleep(400)
+    screen.set(board)
+    await sleep(1200)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'f10' })
+    const tc = await rec.stop()
+    const after = await decodeImage(join(dir, tc.actions[0]?.screenshotPath as string))
+    expect(framesEqual(after, board)).toBe(true)
+  })
+
+  it('an animation that never stills: the after-frame comes at the cap, and still before the next click', async () => {
+    const screen = memoryScreen(menu)
+    const input = scriptedInput()
+    const rec = createDesktopRecorder({
+      input,
+      screen,
+      outDir: dir,
+      frameIntervalMs: 15,
+      settleMs: 100,
+      settleCapMs: 300,
+      name: 'animated',
+    })
+    await rec.start()
+    await sleep(40)
+    const p = centre(START)
+    const frames = [level, buttonScreen(480, 320, [{ ...START, x: 300, y: 222, rgb: [200, 60, 60], label: 2 }])]
+    let tick = 0
+    const timer = setInterval(() => screen.set(frames[tick++ % 2] as typeof level), 40)
+    try {
+      click(input, p.x, p.y)
+      await sleep(900)
+    } finally {
+      clearInterval(timer)
+    }
+    screen.set(menu)
+    await sleep(100)
+    click(input, p.x, p.y)
+    await sleep(700)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'f10' })
+    const tc = await rec.stop()
+    expect(tc.actions).toHaveLength(2)
+    const after = await decodeImage(join(dir, tc.actions[0]?.screenshotPath as string))
+    // one of the animation's frames (taken at the cap), not the menu shown before the next click
+    expect(frames.some((f) => framesEqual(after, f))).toBe(true)
+  })
+
   it('typing right after a click: the click ends before the first key, the typing has its own before and after', async () => {
     const screen = memoryScreen(menu)
     const input = scriptedInput()
@@ -349,6 +411,7 @@ describe('click actions are complete', () => {
         outDir: join(dir, String(run++)),
         frameIntervalMs: 5,
         settleMs: 0,
+        quietMs: 0,
         analyzer,
         coalesce: { doubleClickMs: 1 },
       })

@@ -15,7 +15,7 @@ import { type BackgroundQueue, createBackgroundQueue } from './background-queue'
 import { type CoalesceOptions, createActionCoalescer, type RawAction } from './coalesce-actions'
 import { DesktopError } from './errors'
 import { screenTransitionOf } from './regional-transition'
-import { boxAround, cropFrame, encodePng, type RgbaFrame } from './frame'
+import { boxAround, cropFrame, encodePng, framesEqual, type RgbaFrame } from './frame'
 import { createFrameRing, ringCapacityFor, type TimedFrame } from './frame-ring'
 import { type InputEvent, nowMs } from './input-event'
 import type { InputSource, ScreenCapture } from './ports'
@@ -41,6 +41,15 @@ export interface DesktopRecorderOptions {
   bufferWindowMs?: number
   /** Wait after an action before its after-screenshot (default 500 ms). */
   settleMs?: number
+  /**
+   * After `settleMs`, the after-screenshot waits until the screen has been still this long (default 400 ms): a
+   * toolkit that draws late (a game board after the new-game screen, a popover, a drop-down list on a loaded
+   * machine) is recorded as it ended up, as replay sees it once the screen settled. 0: the first frame after
+   * `settleMs`.
+   */
+  quietMs?: number
+  /** The longest wait for a still screen after `settleMs` (default 2500 ms; an animation never stills). */
+  settleCapMs?: number
   /** Size of the element crop around a click, for the fast path and template matching (default 96×40). */
   cropWidth?: number
   cropHeight?: number
@@ -130,6 +139,21 @@ export function pointerArrivalMs(
   return null
 }
 
+/**
+ * Whether a frame captured at `frameMs` is an action's after-frame: at least `settleMs` after the action's last
+ * event (`endMs`), and the screen unchanged since `stillSinceMs` for `quietMs` — or `capMs` past the settle
+ * time whatever the screen does (an animation). Pure.
+ */
+export function afterFrameReady(
+  frameMs: number,
+  stillSinceMs: number,
+  o: { endMs: number; settleMs: number; quietMs: number; capMs: number },
+): boolean {
+  const from = o.endMs + o.settleMs
+  if (frameMs < from) return false
+  return frameMs - stillSinceMs >= o.quietMs || frameMs >= from + o.capMs
+}
+
 const iso = (ms: number) => new Date(ms).toISOString()
 
 function describe(raw: RawAction, masked: boolean): string {
@@ -162,9 +186,14 @@ function describe(raw: RawAction, masked: boolean): string {
 export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopRecorder {
   const intervalMs = opts.frameIntervalMs ?? 100
   const settleMs = opts.settleMs ?? 500
+  const quietMs = opts.quietMs ?? 400
+  const settleCapMs = opts.settleCapMs ?? 2500
   const cropW = opts.cropWidth ?? 96
   const cropH = opts.cropHeight ?? 40
   if (!(settleMs >= 0)) throw new DesktopError('DESKTOP_BAD_OPTION', `settleMs: expected ≥ 0, got ${settleMs}.`)
+  if (!(quietMs >= 0)) throw new DesktopError('DESKTOP_BAD_OPTION', `quietMs: expected ≥ 0, got ${quietMs}.`)
+  if (!(settleCapMs >= 0))
+    throw new DesktopError('DESKTOP_BAD_OPTION', `settleCapMs: expected ≥ 0, got ${settleCapMs}.`)
   const ring = createFrameRing({
     capacity: ringCapacityFor(Math.max(opts.bufferWindowMs ?? 2000, settleMs + 4 * intervalMs), intervalMs),
   })
@@ -200,6 +229,8 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
   const progress = (): RecorderProgress => ({ state, actions: pending.length, capturing, analyzed, toAnalyze, frames })
   const report = () => opts.onProgress?.(progress())
 
+  /** When the screen last changed: the capture time of the first frame of the current run of identical frames. */
+  let stillSinceMs = Number.NEGATIVE_INFINITY
   const onFrame = (f: TimedFrame) => {
     const waiting = frameWaiters
     frameWaiters = []
@@ -210,7 +241,9 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
       // with a timed capture (a worker), a frame counts from when its grab ended; else from when it arrived
       const timed = (opts.screen as { captureTimed?: () => Promise<{ frame: RgbaFrame; endMs: number }> }).captureTimed
       const got = timed ? await timed() : { frame: await opts.screen.capture(), endMs: nowMs() }
+      const previous = ring.latest()
       const f = ring.push(got.frame, got.endMs)
+      if (!previous || !framesEqual(previous.frame, f.frame)) stillSinceMs = f.timeMs
       frames++
       onFrame(f)
     } catch (error) {
@@ -271,9 +304,15 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
     try {
       const masked = raw.actionType === 'type' && opts.maskTyping === true
       // the after frame: the first one captured `settleMs` after the action's last event (re-read: a click may
-      // become a double click, typing may go on) — but at the latest the newest frame before the next action
-      // began: a quick next click must not be in this one's after-frame
-      const settled = waitFrame((f) => f.timeMs >= raw.endTimeMs + settleMs && f.timeMs < (p.nextInputMs ?? Infinity))
+      // become a double click, typing may go on) on a screen still for `quietMs` (late drawing is part of the
+      // effect), or the first after the cap — but at the latest the newest frame before the next action began: a
+      // quick next click must not be in this one's after-frame
+      const settled = waitFrame(
+        (f) =>
+          afterFrameReady(f.timeMs, stillSinceMs, { endMs: raw.endTimeMs, settleMs, quietMs, capMs: settleCapMs }) &&
+          f.timeMs < (p.nextInputMs ?? Infinity),
+        settleMs + settleCapMs + 10_000,
+      )
       const capped = p.nextInput.then((f) => f ?? settled)
       const after = await Promise.race([settled, capped])
       const action: Action = {
