@@ -13,6 +13,7 @@ import { writeFileAtomic } from '@qa/model/node'
 import { averageHash, differenceHash, hammingDistance, TRUSTED_LABEL_SCORE } from '@qa/vision'
 import { type BackgroundQueue, createBackgroundQueue } from './background-queue'
 import { type CoalesceOptions, createActionCoalescer, type RawAction } from './coalesce-actions'
+import { createAnimationLearner } from './animated-regions'
 import { DesktopError } from './errors'
 import { screenTransitionOf } from './regional-transition'
 import { boxAround, cropFrame, encodePng, framesEqual, type RgbaFrame } from './frame'
@@ -139,6 +140,9 @@ export function pointerArrivalMs(
   return null
 }
 
+/** How far before an action its animated regions are learned (4 s; the ring keeps no frames, only tile changes). */
+const ANIMATION_LOOKBACK_MS = 4000
+
 /**
  * Whether a frame captured at `frameMs` is an action's after-frame: at least `settleMs` after the action's last
  * event (`endMs`), and the screen unchanged since `stillSinceMs` for `quietMs` — or `capMs` past the settle
@@ -231,6 +235,9 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
 
   /** When the screen last changed: the capture time of the first frame of the current run of identical frames. */
   let stillSinceMs = Number.NEGATIVE_INFINITY
+  /** When the hook last reported an input event (a move, a press, a key). */
+  let lastInputMs = Number.NEGATIVE_INFINITY
+  const animation = createAnimationLearner()
   const onFrame = (f: TimedFrame) => {
     const waiting = frameWaiters
     frameWaiters = []
@@ -243,7 +250,14 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
       const got = timed ? await timed() : { frame: await opts.screen.capture(), endMs: nowMs() }
       const previous = ring.latest()
       const f = ring.push(got.frame, got.endMs)
-      if (!previous || !framesEqual(previous.frame, f.frame)) stillSinceMs = f.timeMs
+      if (!previous) stillSinceMs = f.timeMs
+      else if (!framesEqual(previous.frame, f.frame)) {
+        // what changed with nobody doing anything between the two grabs is the program's own animation (or drawing)
+        const tiles = animation.observe(previous.frame, f.frame, f.timeMs, lastInputMs < previous.timeMs)
+        // a screen whose only changes are its known animation is still: the after-frame need not wait for the cap
+        const animated = animation.animatedTiles(f.timeMs - ANIMATION_LOOKBACK_MS, f.timeMs)
+        if (tiles.some((t) => !animated.has(t))) stillSinceMs = f.timeMs
+      }
       frames++
       onFrame(f)
     } catch (error) {
@@ -337,6 +351,10 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
       if (raw.durationMs !== undefined) action.durationMs = raw.durationMs
       const afterShot = await saveFrame(after, `frame_${String(after.seq).padStart(5, '0')}.png`)
       action.screenshotPath = afterShot.path
+      // parts of the screen that kept changing by themselves around this step (the seconds before it up to its
+      // after-frame): not evidence of what the step did
+      const animated = animation.regionsBetween(raw.timeMs - ANIMATION_LOOKBACK_MS, after.timeMs)
+      if (animated.length) action.animatedRegions = animated
       action.uiStateHashAfter = afterShot.aHash
       const pointed = isClickLike(action) || raw.actionType === 'drag' || raw.actionType === 'scroll'
       if (!pointed && p.before) {
@@ -442,6 +460,7 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
   const onEvent = (e: InputEvent) => {
     if (!acceptsInput(state)) return
     events++
+    lastInputMs = Math.max(lastInputMs, e.timeMs)
     if (e.kind === 'mousemove' || e.kind === 'mousedown') {
       pointerTrail.push({ timeMs: e.timeMs, x: e.x, y: e.y })
       while (pointerTrail.length > 2 && (pointerTrail[0] as PointerAt).timeMs < e.timeMs - 5000) pointerTrail.shift()
