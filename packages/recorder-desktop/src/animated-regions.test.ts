@@ -30,35 +30,31 @@ describe('tilesToBoxes', () => {
 })
 
 describe('createAnimationLearner', () => {
-  it('a blink seen in quiet frame pairs over more than 600 ms is animated; the same changes with input are not', () => {
+  it('a blink seen in quiet frame pairs over more than 1.5 s is animated; the same changes with input are not', () => {
     const quiet = createAnimationLearner()
     const busy = createAnimationLearner()
-    const frames = [plain, blob(20, 20), plain, blob(20, 20), plain]
+    const frames = [plain, blob(20, 20), plain, blob(20, 20), plain, blob(20, 20)]
     for (let i = 1; i < frames.length; i++) {
-      quiet.observe(frames[i - 1] as typeof plain, frames[i] as typeof plain, i * 300, true)
-      busy.observe(frames[i - 1] as typeof plain, frames[i] as typeof plain, i * 300, false)
+      quiet.observe(frames[i - 1] as typeof plain, frames[i] as typeof plain, i * 400, true)
+      busy.observe(frames[i - 1] as typeof plain, frames[i] as typeof plain, i * 400, false)
     }
-    expect(quiet.regionsBetween(0, 2000)).toEqual([{ x: 16, y: 16, width: 16, height: 16 }])
-    expect(busy.regionsBetween(0, 2000)).toEqual([])
-    // outside the asked span nothing is counted
-    expect(quiet.regionsBetween(1000, 2000)).toEqual([])
+    expect(quiet.regionsBetween(0, 3000)).toEqual([{ x: 16, y: 16, width: 16, height: 16 }])
+    expect(busy.regionsBetween(0, 3000)).toEqual([])
+    // a part of the time: too few changes, too short a span
+    expect(quiet.regionsBetween(1000, 3000)).toEqual([])
   })
 
-  it('late drawing (a screen drawn in two goes) and a quick fade (three changes in 200 ms) are not animation', () => {
+  it('late drawing (a screen drawn in two goes) and a fade (six changes in 900 ms) are not animation', () => {
     const late = createAnimationLearner()
     late.observe(plain, blob(20, 20), 100, true)
     late.observe(blob(20, 20), blob(20, 20, [200, 60, 60]), 800, true)
     expect(late.regionsBetween(0, 2000)).toEqual([])
     const fade = createAnimationLearner()
-    const steps: [number, number, number][] = [
-      [80, 80, 80],
-      [160, 160, 160],
-      [250, 250, 250],
-    ]
+    const steps: [number, number, number][] = [50, 90, 130, 170, 210, 250].map((v) => [v, v, v])
     let prev = plain
     steps.forEach((rgb, i) => {
       const next = blob(20, 20, rgb)
-      fade.observe(prev, next, 100 + i * 100, true)
+      fade.observe(prev, next, 100 + i * 180, true)
       prev = next
     })
     expect(fade.regionsBetween(0, 2000)).toEqual([])

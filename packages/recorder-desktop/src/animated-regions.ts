@@ -3,13 +3,14 @@ import type { RgbaFrame } from './frame'
 
 /** Side of the square tiles the screen is watched in (16 px). */
 export const ANIMATION_TILE_PX = 16
-/** Changes a tile needs, each between two frames with no input between them, to count as animated (3). */
-export const ANIMATION_MIN_CHANGES = 3
+/** Changes a tile needs, each between two frames with no input between them, to count as animated (4). */
+export const ANIMATION_MIN_CHANGES = 4
 /**
- * The time from a tile's first such change to its last, at least (600 ms): a toolkit's fade or slide after a click
- * changes a tile in a few frames in a row and then stops; an animation keeps going.
+ * The time from a tile's first such change to its last, at least (1500 ms): a toolkit's fade or slide after a
+ * click or a hover (LMarbles fades a menu item's highlight in and out over most of a second) changes a tile in a
+ * few frames in a row and then stops; an animation keeps going.
  */
-export const ANIMATION_MIN_SPAN_MS = 600
+export const ANIMATION_MIN_SPAN_MS = 1500
 
 /**
  * The tiles (`tilePx` squares, row-major index over the frame) in which any pixel differs between two frames of
@@ -97,8 +98,8 @@ export interface AnimationLearner {
 
 /**
  * Learns from the recorder's frame ring which parts of the screen move by themselves: a tile counts as animated
- * when it changed in at least `minChanges` quiet frame pairs of the asked time span. Late drawing after a click
- * (a board drawn in one or two goes) changes a tile once or twice; a sprite, a blinking caret or a clock keeps
+ * when it changed in at least `minChanges` quiet frame pairs of the asked time span, spread over `minSpanMs`. Late
+ * drawing after a click (a board drawn in one or two goes) changes a tile once or twice, a fade for a moment; a sprite, a blinking caret or a clock keeps
  * changing. Bounded memory: observations older than `keepMs` are dropped.
  */
 export function createAnimationLearner(
