@@ -303,6 +303,37 @@ describe('createDesktopRecorder', () => {
     expect(capturingDuring.toAnalyze).toBeGreaterThan(0)
   })
 
+  it('records the window holding the keyboard focus for a key step and for typing, none for a click', async () => {
+    const screen = memoryScreen(menu)
+    const input = scriptedInput()
+    const game = { box: { x: 420, y: 200, width: 640, height: 480 }, className: 'lbreakout2', title: 'LBreakout2' }
+    const rec = createDesktopRecorder({
+      input,
+      screen,
+      outDir: dir,
+      frameIntervalMs: 15,
+      settleMs: 30,
+      quietMs: 0,
+      focusedWindow: async () => game,
+    })
+    await rec.start()
+    await sleep(40)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'arrowdown' })
+    await sleep(80)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'a', char: 'a' })
+    await sleep(80)
+    const p = centre(START)
+    click(input, p.x, p.y)
+    await sleep(120)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'f10' })
+    const tc = await rec.stop()
+    expect(tc.actions.map((a) => [a.actionType, a.window ?? null])).toEqual([
+      ['key_press', game],
+      ['type', game],
+      ['click', null],
+    ])
+  })
+
   it('records the program window under each click as it was at the press (a button that closes it)', async () => {
     const screen = memoryScreen(menu)
     const input = scriptedInput()

@@ -67,6 +67,11 @@ export interface DesktopRecorderOptions {
    * closes its window takes effect: a click step records it as `window`, and replay maps the point through it.
    */
   windowAt?: ((x: number, y: number) => Promise<DesktopWindow | null>) | null
+  /**
+   * The program window holding the keyboard focus (`WindowLocator.focused`), asked at each key press: a key step
+   * records it as `window`, and replay judges the step where that window is now (moved).
+   */
+  focusedWindow?: (() => Promise<DesktopWindow | null>) | null
 }
 
 export interface RecorderProgress {
@@ -363,6 +368,11 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
         action.screenshotBeforePath = beforeShot.path
         action.uiStateHashBefore = beforeShot.aHash
       }
+      if (raw.actionType === 'type' || raw.actionType === 'key_press') {
+        // the window the keys went to: replay judges the step where it is now
+        const window = await p.window
+        if (window) action.window = window
+      }
       if (pointed) {
         const before = p.before ?? (await waitFrame(() => true))
         const beforeShot = await saveFrame(before, `frame_${String(before.seq).padStart(5, '0')}.png`)
@@ -464,6 +474,13 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
     if (e.kind === 'mousemove' || e.kind === 'mousedown') {
       pointerTrail.push({ timeMs: e.timeMs, x: e.x, y: e.y })
       while (pointerTrail.length > 2 && (pointerTrail[0] as PointerAt).timeMs < e.timeMs - 5000) pointerTrail.shift()
+    }
+    if (e.kind === 'keydown' && opts.focusedWindow) {
+      pressWindows.set(
+        e.timeMs,
+        opts.focusedWindow().catch(() => null),
+      )
+      for (const t of pressWindows.keys()) if (t < e.timeMs - 10_000) pressWindows.delete(t)
     }
     if (e.kind === 'mousedown' && opts.windowAt) {
       pressWindows.set(
