@@ -24,7 +24,10 @@ export const MOVED_PLACE = { x: 420, y: 200 }
  * submenu) is proven by the next step's effect, which only its screen offers.
  */
 export interface Step {
+  /** The target clicked, by the harness's name for it ('' for a key step). */
   click: string
+  /** A key pressed instead of a click (xdotool's name: Down, Return, Escape), with the game's window focused. */
+  key?: string
   effect?: { key: string; value: string } | 'quit'
   /** The text the clicked item shows, when it differs from `click` ('' for an icon: no text to record). */
   label?: string
@@ -33,6 +36,10 @@ export interface Step {
 export interface GameCase {
   id: string
   steps: Step[]
+  /** The variants this case runs on, when fewer than the game's (a keyboard case has nothing to refuse). */
+  variants?: Variant[]
+  /** The window title to give the keyboard focus to after launch (a keyboard case; a window manager would). */
+  focusTitle?: string
 }
 
 /** What the game wrote: its settings as they changed while it ran (in order), and whether it quit by itself. */
@@ -190,6 +197,24 @@ const lbreakout2: GameDef = {
         { click: 'Speech value', effect: { key: 'speech', value: '0' }, label: 'Speech:' },
         { click: 'Back' },
         { click: 'Quit', effect: 'quit' },
+      ],
+    },
+    {
+      // issue 30 Build 5: the same menus driven by the keyboard (arrows move the lit item, Return opens or toggles
+      // it, Escape goes back, and quits from the main menu)
+      id: 'keys-audio-sound-off',
+      variants: ['unchanged', 'moved'],
+      focusTitle: '^LBreakout2$',
+      steps: [
+        ...['Local Game', 'Network Game', 'Quick Help', 'Controls', 'Graphics', 'Audio'].map(() => ({
+          click: '',
+          key: 'Down',
+        })),
+        { click: '', key: 'Return' },
+        { click: '', key: 'Down' },
+        { click: '', key: 'Return', effect: { key: 'sound', value: '0' } },
+        { click: '', key: 'Escape' },
+        { click: '', key: 'Escape', effect: 'quit' as const },
       ],
     },
   ],

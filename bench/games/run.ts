@@ -60,6 +60,8 @@ const casesArg = arg('--cases')
 const maxCases = casesArg === undefined ? Number.POSITIVE_INFINITY : Number(casesArg)
 if (!(maxCases >= 1)) throw new Error(`--cases: expected a positive number, got ${casesArg}`)
 const games = GAMES.filter((g) => !only || only.some((o) => g.id.includes(o)))
+/** Cases whose id contains one of these (`--case-ids keys`), after `--cases`. */
+const caseIds = arg('--case-ids')?.split(',')
 
 const pct = (n: number, d: number) => (d === 0 ? '—' : `${((100 * n) / d).toFixed(1)} % (${n}/${d})`)
 
@@ -204,6 +206,13 @@ function labelOutcome(expected: string, recorded: string | null): LabelRow['outc
   return e === r || (r.length >= 2 && e.split(' ').includes(r)) || (e.length >= 2 && r.includes(e)) ? 'right' : 'wrong'
 }
 
+/** Gives the keyboard focus to the game's window (no window manager runs) and keeps the pointer off it. */
+async function focusGame(title: string) {
+  await xdo('mousemove', '1270', '790')
+  await xdo('search', '--sync', '--name', title, 'windowfocus', '--sync')
+  await sleep(300)
+}
+
 /** Clicks as a person does: moves onto the target, rests on it (the item lights up), clicks. */
 async function personClick(p: { x: number; y: number }) {
   await xdo('mousemove', String(p.x), String(p.y))
@@ -217,7 +226,15 @@ async function recordCase(game: Game, c: GameCase): Promise<string> {
   const app = await game.launch('unchanged', xvfb.display, workDir)
   const rec = await startDesktopRecording(QA, caseFile, { analyze, env })
   await sleep(800)
+  if (c.focusTitle) await focusGame(c.focusTitle)
   for (const step of c.steps) {
+    if (step.key) {
+      // a person reads the menu, presses the key, watches it react
+      await sleep(300)
+      await xdo('key', step.key)
+      await sleep(1200)
+      continue
+    }
     const p = app.targets.get(step.click)
     if (!p) throw new Error(`${game.id}: no target ${step.click}`)
     // the pointer comes from elsewhere, as a person's does between two items
@@ -266,6 +283,7 @@ async function recordCase(game: Game, c: GameCase): Promise<string> {
 
 async function replayOurs(game: Game, c: GameCase, caseFile: string, variant: Variant) {
   const app = await game.launch(variant, xvfb.display, workDir)
+  if (c.focusTitle) await focusGame(c.focusTitle)
   const reportDir = join(dirname(caseFile), `report-${variant}`)
   const r = await run(process.execPath, [QA, 'replay', caseFile, '--verify', '--json', '--report-dir', reportDir], {
     env,
@@ -302,10 +320,15 @@ async function replayBaseline(game: Game, c: GameCase, caseFile: string, variant
   const tc = JSON.parse(readFileSync(caseFile, 'utf8'))
   const app = await game.launch(variant, xvfb.display, workDir)
   await sleep(500)
+  if (c.focusTitle) await focusGame(c.focusTitle)
   const acted: boolean[] = []
-  for (const [i] of c.steps.entries()) {
+  for (const [i, step] of c.steps.entries()) {
     const action = tc.actions[i]
-    if (how === 'coords') {
+    if (step.key) {
+      // both baselines press the recorded key, as ours does
+      await xdo('key', step.key)
+      acted.push(true)
+    } else if (how === 'coords') {
       await personClick({ x: action.x, y: action.y })
       acted.push(true)
     } else {
@@ -341,11 +364,11 @@ async function replayBaseline(game: Game, c: GameCase, caseFile: string, variant
 
 try {
   for (const game of games) {
-    for (const c of game.cases.slice(0, maxCases)) {
+    for (const c of game.cases.slice(0, maxCases).filter((k) => !caseIds || caseIds.some((id) => k.id.includes(id)))) {
       const t0 = performance.now()
       const caseFile = await recordCase(game, c)
       for (const variant of variantsArg) {
-        if (!game.variants.includes(variant)) continue
+        if (!game.variants.includes(variant) || (c.variants && !c.variants.includes(variant))) continue
         for (const a of approaches) {
           if (a === 'ours') await replayOurs(game, c, caseFile, variant)
           else await replayBaseline(game, c, caseFile, variant, a)

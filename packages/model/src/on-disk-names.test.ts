@@ -37,6 +37,7 @@ const action = {
   screenshot_before_path: 'shots/before.png',
   screenshot_path: 'shots/after.png',
   unknown_regions: { before: [{ x: 1060, y: 640, width: 220, height: 80 }], after: [] },
+  animated_regions: [{ x: 16, y: 32, width: 48, height: 16 }],
   ui_state_hash_before: '0011',
   ui_state_hash_after: '2233',
   semantic_info: {
@@ -109,6 +110,7 @@ describe('on-disk names', () => {
       screenshotBeforePath: 'shots/before.png',
       screenshotPath: 'shots/after.png',
       unknownRegions: { before: [{ x: 1060, y: 640, width: 220, height: 80 }], after: [] },
+      animatedRegions: [{ x: 16, y: 32, width: 48, height: 16 }],
       uiStateHashBefore: '0011',
       uiStateHashAfter: '2233',
       semanticInfo: {

@@ -178,6 +178,7 @@ export const actionSchema = schema('Action', [
   opt('elementCropPath', k.casePath()),
   opt('elementCropBox', k.object(boundingBoxSchema)),
   opt('unknownRegions', k.object(unknownRegionsSchema)),
+  opt('animatedRegions', k.array(k.object(boundingBoxSchema))),
   opt('uiStateHashBefore', k.string()),
   opt('uiStateHashAfter', k.string()),
   opt('semanticInfo', k.object(semanticInfoSchema)),

@@ -350,6 +350,13 @@ export interface Action {
    * recorder's own toolbar in a screencast frame): painted over, never compared on replay.
    */
   unknownRegions?: UnknownRegions | null
+  /**
+   * Regions of the recorded screen that changed frame after frame while nobody did anything (sprites, blinking
+   * carets, clocks, particle backgrounds), learned by the desktop recorder from its frame ring: boxes in
+   * screenshot pixels, the same in the before- and after-screenshot. Not evidence: a replay's verdict never
+   * compares them, and its report outlines them.
+   */
+  animatedRegions?: BoundingBox[] | null
   uiStateHashBefore?: string | null
   uiStateHashAfter?: string | null
   semanticInfo?: SemanticInfo | null

@@ -53,6 +53,113 @@ describe('createDesktopRecorder', () => {
     expect(framesEqual(await decodeImage(join(dir, second?.screenshotPath as string)), menu)).toBe(true)
   })
 
+  it('waits for a screen drawn late: the after-frame is the screen once it stopped changing, not the one at settleMs', async () => {
+    const screen = memoryScreen(menu)
+    const input = scriptedInput()
+    // a short settle time and a long quiet time, so that timers late by a few hundred ms on a loaded machine
+    // change nothing
+    const rec = createDesktopRecorder({
+      input,
+      screen,
+      outDir: dir,
+      frameIntervalMs: 15,
+      settleMs: 200,
+      quietMs: 1000,
+      name: 'late',
+    })
+    await rec.start()
+    await sleep(40)
+    const p = centre(START)
+    click(input, p.x, p.y)
+    // the program draws its next screen in two goes on a loaded machine: an empty level 100 ms after the click,
+    // its board 600 ms later — long after the settle time
+    const board = buttonScreen(480, 320, [
+      { ...START, x: 300, y: 220, rgb: [200, 60, 60], label: 2 },
+      { ...START, x: 20, y: 220, rgb: [60, 200, 60], label: 4 },
+    ])
+    await sleep(100)
+    screen.set(level)
+    await sleep(600)
+    screen.set(board)
+    await sleep(1600)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'f10' })
+    const tc = await rec.stop()
+    const after = await decodeImage(join(dir, tc.actions[0]?.screenshotPath as string))
+    expect(framesEqual(after, board)).toBe(true)
+    // drawn in two goes, then still: not an animation
+    expect(tc.actions[0]?.animatedRegions).toBeUndefined()
+  })
+
+  it("learns what blinks by itself around a click (a caret, a sprite) and stores it as the step's animated regions", async () => {
+    const withBlink = (f: typeof menu, on: boolean) => {
+      const out = { ...f, data: new Uint8Array(f.data) }
+      if (on)
+        for (let y = 20; y < 26; y++)
+          for (let x = 400; x < 410; x++) out.data.set([250, 250, 250, 255], (y * f.width + x) * 4)
+      return out
+    }
+    let base = menu
+    let on = false
+    const screen = memoryScreen(withBlink(base, on))
+    const blink = setInterval(() => {
+      on = !on
+      screen.set(withBlink(base, on))
+    }, 150)
+    const input = scriptedInput()
+    const rec = createDesktopRecorder({ input, screen, outDir: dir, frameIntervalMs: 15, name: 'blink' })
+    try {
+      await rec.start()
+      await sleep(1200) // the person looks at the screen; the caret blinks
+      const p = centre(START)
+      click(input, p.x, p.y)
+      base = level
+      screen.set(withBlink(base, on))
+      await sleep(1500)
+      input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'f10' })
+    } finally {
+      clearInterval(blink)
+    }
+    const tc = await rec.stop()
+    // the blinking 10×6 px at (400, 20) lies in the 16 px tile at (400, 16); the level the click opened is not in it
+    expect(tc.actions[0]?.animatedRegions).toEqual([{ x: 400, y: 16, width: 16, height: 16 }])
+  })
+
+  it('an animation that never stills: the after-frame is one of its frames (once learnt or at the cap), before the next click', async () => {
+    const screen = memoryScreen(menu)
+    const input = scriptedInput()
+    const rec = createDesktopRecorder({
+      input,
+      screen,
+      outDir: dir,
+      frameIntervalMs: 15,
+      settleMs: 100,
+      settleCapMs: 300,
+      name: 'animated',
+    })
+    await rec.start()
+    await sleep(40)
+    const p = centre(START)
+    const frames = [level, buttonScreen(480, 320, [{ ...START, x: 300, y: 222, rgb: [200, 60, 60], label: 2 }])]
+    let tick = 0
+    const timer = setInterval(() => screen.set(frames[tick++ % 2] as typeof level), 40)
+    try {
+      click(input, p.x, p.y)
+      await sleep(900)
+    } finally {
+      clearInterval(timer)
+    }
+    screen.set(menu)
+    await sleep(100)
+    click(input, p.x, p.y)
+    await sleep(700)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'f10' })
+    const tc = await rec.stop()
+    expect(tc.actions).toHaveLength(2)
+    const after = await decodeImage(join(dir, tc.actions[0]?.screenshotPath as string))
+    // one of the animation's frames, not the menu shown before the next click
+    expect(frames.some((f) => framesEqual(after, f))).toBe(true)
+  })
+
   it('typing right after a click: the click ends before the first key, the typing has its own before and after', async () => {
     const screen = memoryScreen(menu)
     const input = scriptedInput()
@@ -194,6 +301,37 @@ describe('createDesktopRecorder', () => {
     expect(tc.actions.every((a) => a.screenshotBeforePath && a.screenshotPath && a.elementCropPath)).toBe(true)
     expect(maxInFlight).toBe(1) // one analysis at a time, in the background
     expect(capturingDuring.toAnalyze).toBeGreaterThan(0)
+  })
+
+  it('records the window holding the keyboard focus for a key step and for typing, none for a click', async () => {
+    const screen = memoryScreen(menu)
+    const input = scriptedInput()
+    const game = { box: { x: 420, y: 200, width: 640, height: 480 }, className: 'lbreakout2', title: 'LBreakout2' }
+    const rec = createDesktopRecorder({
+      input,
+      screen,
+      outDir: dir,
+      frameIntervalMs: 15,
+      settleMs: 30,
+      quietMs: 0,
+      focusedWindow: async () => game,
+    })
+    await rec.start()
+    await sleep(40)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'arrowdown' })
+    await sleep(80)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'a', char: 'a' })
+    await sleep(80)
+    const p = centre(START)
+    click(input, p.x, p.y)
+    await sleep(120)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'f10' })
+    const tc = await rec.stop()
+    expect(tc.actions.map((a) => [a.actionType, a.window ?? null])).toEqual([
+      ['key_press', game],
+      ['type', game],
+      ['click', null],
+    ])
   })
 
   it('records the program window under each click as it was at the press (a button that closes it)', async () => {
@@ -349,6 +487,7 @@ describe('click actions are complete', () => {
         outDir: join(dir, String(run++)),
         frameIntervalMs: 5,
         settleMs: 0,
+        quietMs: 0,
         analyzer,
         coalesce: { doubleClickMs: 1 },
       })

@@ -13,9 +13,10 @@ import { writeFileAtomic } from '@qa/model/node'
 import { averageHash, differenceHash, hammingDistance, TRUSTED_LABEL_SCORE } from '@qa/vision'
 import { type BackgroundQueue, createBackgroundQueue } from './background-queue'
 import { type CoalesceOptions, createActionCoalescer, type RawAction } from './coalesce-actions'
+import { createAnimationLearner } from './animated-regions'
 import { DesktopError } from './errors'
 import { screenTransitionOf } from './regional-transition'
-import { boxAround, cropFrame, encodePng, type RgbaFrame } from './frame'
+import { boxAround, cropFrame, encodePng, framesEqual, type RgbaFrame } from './frame'
 import { createFrameRing, ringCapacityFor, type TimedFrame } from './frame-ring'
 import { type InputEvent, nowMs } from './input-event'
 import type { InputSource, ScreenCapture } from './ports'
@@ -41,6 +42,15 @@ export interface DesktopRecorderOptions {
   bufferWindowMs?: number
   /** Wait after an action before its after-screenshot (default 500 ms). */
   settleMs?: number
+  /**
+   * After `settleMs`, the after-screenshot waits until the screen has been still this long (default 400 ms): a
+   * toolkit that draws late (a game board after the new-game screen, a popover, a drop-down list on a loaded
+   * machine) is recorded as it ended up, as replay sees it once the screen settled. 0: the first frame after
+   * `settleMs`.
+   */
+  quietMs?: number
+  /** The longest wait for a still screen after `settleMs` (default 2500 ms; an animation never stills). */
+  settleCapMs?: number
   /** Size of the element crop around a click, for the fast path and template matching (default 96×40). */
   cropWidth?: number
   cropHeight?: number
@@ -57,6 +67,11 @@ export interface DesktopRecorderOptions {
    * closes its window takes effect: a click step records it as `window`, and replay maps the point through it.
    */
   windowAt?: ((x: number, y: number) => Promise<DesktopWindow | null>) | null
+  /**
+   * The program window holding the keyboard focus (`WindowLocator.focused`), asked at each key press: a key step
+   * records it as `window`, and replay judges the step where that window is now (moved).
+   */
+  focusedWindow?: (() => Promise<DesktopWindow | null>) | null
 }
 
 export interface RecorderProgress {
@@ -130,6 +145,24 @@ export function pointerArrivalMs(
   return null
 }
 
+/** How far before an action its animated regions are learned (4 s; the ring keeps no frames, only tile changes). */
+const ANIMATION_LOOKBACK_MS = 4000
+
+/**
+ * Whether a frame captured at `frameMs` is an action's after-frame: at least `settleMs` after the action's last
+ * event (`endMs`), and the screen unchanged since `stillSinceMs` for `quietMs` — or `capMs` past the settle
+ * time whatever the screen does (an animation). Pure.
+ */
+export function afterFrameReady(
+  frameMs: number,
+  stillSinceMs: number,
+  o: { endMs: number; settleMs: number; quietMs: number; capMs: number },
+): boolean {
+  const from = o.endMs + o.settleMs
+  if (frameMs < from) return false
+  return frameMs - stillSinceMs >= o.quietMs || frameMs >= from + o.capMs
+}
+
 const iso = (ms: number) => new Date(ms).toISOString()
 
 function describe(raw: RawAction, masked: boolean): string {
@@ -162,9 +195,14 @@ function describe(raw: RawAction, masked: boolean): string {
 export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopRecorder {
   const intervalMs = opts.frameIntervalMs ?? 100
   const settleMs = opts.settleMs ?? 500
+  const quietMs = opts.quietMs ?? 400
+  const settleCapMs = opts.settleCapMs ?? 2500
   const cropW = opts.cropWidth ?? 96
   const cropH = opts.cropHeight ?? 40
   if (!(settleMs >= 0)) throw new DesktopError('DESKTOP_BAD_OPTION', `settleMs: expected ≥ 0, got ${settleMs}.`)
+  if (!(quietMs >= 0)) throw new DesktopError('DESKTOP_BAD_OPTION', `quietMs: expected ≥ 0, got ${quietMs}.`)
+  if (!(settleCapMs >= 0))
+    throw new DesktopError('DESKTOP_BAD_OPTION', `settleCapMs: expected ≥ 0, got ${settleCapMs}.`)
   const ring = createFrameRing({
     capacity: ringCapacityFor(Math.max(opts.bufferWindowMs ?? 2000, settleMs + 4 * intervalMs), intervalMs),
   })
@@ -200,6 +238,11 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
   const progress = (): RecorderProgress => ({ state, actions: pending.length, capturing, analyzed, toAnalyze, frames })
   const report = () => opts.onProgress?.(progress())
 
+  /** When the screen last changed: the capture time of the first frame of the current run of identical frames. */
+  let stillSinceMs = Number.NEGATIVE_INFINITY
+  /** When the hook last reported an input event (a move, a press, a key). */
+  let lastInputMs = Number.NEGATIVE_INFINITY
+  const animation = createAnimationLearner()
   const onFrame = (f: TimedFrame) => {
     const waiting = frameWaiters
     frameWaiters = []
@@ -210,7 +253,16 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
       // with a timed capture (a worker), a frame counts from when its grab ended; else from when it arrived
       const timed = (opts.screen as { captureTimed?: () => Promise<{ frame: RgbaFrame; endMs: number }> }).captureTimed
       const got = timed ? await timed() : { frame: await opts.screen.capture(), endMs: nowMs() }
+      const previous = ring.latest()
       const f = ring.push(got.frame, got.endMs)
+      if (!previous) stillSinceMs = f.timeMs
+      else if (!framesEqual(previous.frame, f.frame)) {
+        // what changed with nobody doing anything between the two grabs is the program's own animation (or drawing)
+        const tiles = animation.observe(previous.frame, f.frame, f.timeMs, lastInputMs < previous.timeMs)
+        // a screen whose only changes are its known animation is still: the after-frame need not wait for the cap
+        const animated = animation.animatedTiles(f.timeMs - ANIMATION_LOOKBACK_MS, f.timeMs)
+        if (tiles.some((t) => !animated.has(t))) stillSinceMs = f.timeMs
+      }
       frames++
       onFrame(f)
     } catch (error) {
@@ -271,9 +323,15 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
     try {
       const masked = raw.actionType === 'type' && opts.maskTyping === true
       // the after frame: the first one captured `settleMs` after the action's last event (re-read: a click may
-      // become a double click, typing may go on) — but at the latest the newest frame before the next action
-      // began: a quick next click must not be in this one's after-frame
-      const settled = waitFrame((f) => f.timeMs >= raw.endTimeMs + settleMs && f.timeMs < (p.nextInputMs ?? Infinity))
+      // become a double click, typing may go on) on a screen still for `quietMs` (late drawing is part of the
+      // effect), or the first after the cap — but at the latest the newest frame before the next action began: a
+      // quick next click must not be in this one's after-frame
+      const settled = waitFrame(
+        (f) =>
+          afterFrameReady(f.timeMs, stillSinceMs, { endMs: raw.endTimeMs, settleMs, quietMs, capMs: settleCapMs }) &&
+          f.timeMs < (p.nextInputMs ?? Infinity),
+        settleMs + settleCapMs + 10_000,
+      )
       const capped = p.nextInput.then((f) => f ?? settled)
       const after = await Promise.race([settled, capped])
       const action: Action = {
@@ -298,6 +356,10 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
       if (raw.durationMs !== undefined) action.durationMs = raw.durationMs
       const afterShot = await saveFrame(after, `frame_${String(after.seq).padStart(5, '0')}.png`)
       action.screenshotPath = afterShot.path
+      // parts of the screen that kept changing by themselves around this step (the seconds before it up to its
+      // after-frame): not evidence of what the step did
+      const animated = animation.regionsBetween(raw.timeMs - ANIMATION_LOOKBACK_MS, after.timeMs)
+      if (animated.length) action.animatedRegions = animated
       action.uiStateHashAfter = afterShot.aHash
       const pointed = isClickLike(action) || raw.actionType === 'drag' || raw.actionType === 'scroll'
       if (!pointed && p.before) {
@@ -305,6 +367,11 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
         const beforeShot = await saveFrame(p.before, `frame_${String(p.before.seq).padStart(5, '0')}.png`)
         action.screenshotBeforePath = beforeShot.path
         action.uiStateHashBefore = beforeShot.aHash
+      }
+      if (raw.actionType === 'type' || raw.actionType === 'key_press') {
+        // the window the keys went to: replay judges the step where it is now
+        const window = await p.window
+        if (window) action.window = window
       }
       if (pointed) {
         const before = p.before ?? (await waitFrame(() => true))
@@ -403,9 +470,17 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
   const onEvent = (e: InputEvent) => {
     if (!acceptsInput(state)) return
     events++
+    lastInputMs = Math.max(lastInputMs, e.timeMs)
     if (e.kind === 'mousemove' || e.kind === 'mousedown') {
       pointerTrail.push({ timeMs: e.timeMs, x: e.x, y: e.y })
       while (pointerTrail.length > 2 && (pointerTrail[0] as PointerAt).timeMs < e.timeMs - 5000) pointerTrail.shift()
+    }
+    if (e.kind === 'keydown' && opts.focusedWindow) {
+      pressWindows.set(
+        e.timeMs,
+        opts.focusedWindow().catch(() => null),
+      )
+      for (const t of pressWindows.keys()) if (t < e.timeMs - 10_000) pressWindows.delete(t)
     }
     if (e.kind === 'mousedown' && opts.windowAt) {
       pressWindows.set(

@@ -484,3 +484,68 @@ describe('masked typing (secret_env) on replay', () => {
     expect(out.passed).toBe(false)
   })
 })
+
+// A keyboard-driven game menu (issue 30 Build 5): Down moves the lit item. No click locates anything, so where the
+// focused window is now (recorded as the step's `window`) is what moves the step's expected region.
+describe('a key step in a moved window', () => {
+  const menuAt = (dx: number, dy: number, lit: 0 | 1) =>
+    buttonScreen(
+      W,
+      H,
+      [0, 1].map((i) => ({
+        x: 60 + dx,
+        y: 60 + dy + i * 70,
+        width: 160,
+        height: 50,
+        rgb: (i === lit ? [240, 240, 240] : [45, 108, 223]) as [number, number, number],
+        label: i + 1,
+      })),
+    )
+  const recordedBox = { x: 40, y: 40, width: 220, height: 160 }
+  const down = (window: boolean): TestCase => ({
+    name: 'keys',
+    version: CURRENT_FORMAT_VERSION,
+    platform: 'desktop',
+    actions: [
+      {
+        timestamp: 0,
+        actionType: 'key_press',
+        x: 0,
+        y: 0,
+        key: 'arrowdown',
+        description: 'Press arrowdown',
+        screenshotBeforePath: 'menu-0.png',
+        screenshotPath: 'menu-1.png',
+        ...(window ? { window: { box: recordedBox, className: 'Game' } } : {}),
+      },
+    ],
+  })
+  beforeAll(async () => {
+    await writeFileAtomic(join(dir, 'menu-0.png'), await encodePng(menuAt(0, 0, 0)), { overwrite: true })
+    await writeFileAtomic(join(dir, 'menu-1.png'), await encodePng(menuAt(0, 0, 1)), { overwrite: true })
+  })
+  const replay = async (tc: TestCase, keyWorks: boolean) => {
+    const screen = memoryScreen(menuAt(300, 120, 0))
+    const input = recordingInput((c) => {
+      if (c.kind === 'press' && keyWorks) screen.set(menuAt(300, 120, 1))
+    })
+    return replayDesktopCase(tc, {
+      caseDir: dir,
+      screen,
+      input,
+      settle,
+      verify: true,
+      recheckMs: 0,
+      findWindow: async (w) => (w.className === 'Game' ? { ...recordedBox, x: 340, y: 160 } : null),
+    })
+  }
+
+  it('passes where the window is now when the key did its job, fails when it did nothing', async () => {
+    expect((await replay(down(true), true)).verifications[0]?.finalResult).toBe('pass')
+    expect((await replay(down(true), false)).verifications[0]?.finalResult).toBe('fail')
+  })
+
+  it('without the recorded window the moved menu cannot be judged (compared at the recorded place)', async () => {
+    expect((await replay(down(false), true)).verifications[0]?.finalResult).toBe('fail')
+  })
+})

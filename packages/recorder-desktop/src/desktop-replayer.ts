@@ -251,6 +251,8 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
   if (sizeWarning) warnings.push(sizeWarning)
   /** How far the last located target had moved: typing and keys after it act in the same (moved) window. */
   let displacement: { x: number; y: number } = { x: 0, y: 0 }
+  /** Whether a click step located its target yet (its displacement and scale then hold for the keys after it). */
+  let clickLocated = false
   /** The scale the last located target was found at (template match), about its recorded point. */
   let scale = 1
   let anchor: { x: number; y: number } = { x: 0, y: 0 }
@@ -300,6 +302,18 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
         errorMessage: error instanceof Error ? error.message : String(error),
       }
     }
+    // keys and typing act in the window holding the focus: until a click located its target (which says more: the
+    // scale too), where that window is now moves their expected region (a keyboard-driven menu has no click)
+    if (
+      !clickLocated &&
+      result.success &&
+      (action.actionType === 'key_press' || action.actionType === 'type') &&
+      action.window &&
+      opts.findWindow
+    ) {
+      const now = await opts.findWindow(action.window).catch(() => null)
+      if (now) displacement = { x: now.x - action.window.box.x, y: now.y - action.window.box.y }
+    }
     let after: RgbaFrame | null = null
     try {
       after = await settle()
@@ -311,6 +325,7 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
       // the screenshots show the target where it was recorded, before any heal moved the step's point
       const shift = healedShift(action)
       displacement = { x: result.coordinateChange.x + shift.x, y: result.coordinateChange.y + shift.y }
+      clickLocated = true
       scale = stepScale
       anchor = { x: action.x - shift.x, y: action.y - shift.y }
     }

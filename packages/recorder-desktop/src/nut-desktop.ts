@@ -223,8 +223,10 @@ const KEY_ALIASES: Record<string, string> = {
   shift: 'LeftShift',
   meta: 'LeftSuper',
   super: 'LeftSuper',
-  enter: 'Enter',
-  return: 'Enter',
+  // the main Return key (XK_Return): libnut's "enter" is the keypad's Enter (XK_KP_Enter), which games such as
+  // LBreakout2 ignore
+  enter: 'Return',
+  return: 'Return',
   escape: 'Escape',
   esc: 'Escape',
   tab: 'Tab',

@@ -48,6 +48,7 @@ export async function runDesktopRecord(
     ...(opts.name ? { name: opts.name } : {}),
     analyzer: vision?.elementAnalyzer ?? null,
     windowAt: windows ? (x, y) => windows.windowAt(x, y) : null,
+    focusedWindow: windows ? () => windows.focused() : null,
     ...(opts.stopKey ? { coalesce: { stopKey: opts.stopKey } } : {}),
     ...(opts.settleMs !== undefined ? { settleMs: opts.settleMs } : {}),
     ...(opts.frameIntervalMs !== undefined ? { frameIntervalMs: opts.frameIntervalMs } : {}),

@@ -26,7 +26,7 @@ const US: Record<string, [string, string]> = {
   Slash: ['/', '?'],
   Grave: ['`', '~'],
   Space: [' ', ' '],
-  Enter: ['\n', '\n'],
+  Return: ['\n', '\n'],
   Tab: ['\t', '\t'],
 }
 const produced = (s: { key: string; shift: boolean }) =>

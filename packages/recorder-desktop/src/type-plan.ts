@@ -9,7 +9,7 @@ export type TypeStep = { kind: 'keys'; keys: { key: string; shift: boolean }[] }
 
 const UNSHIFTED: Record<string, string> = {
   ' ': 'Space',
-  '\n': 'Enter',
+  '\n': 'Return', // the main key (XK_Return); nut-js Enter is the keypad's
   '\t': 'Tab',
   '-': 'Minus',
   '=': 'Equal',

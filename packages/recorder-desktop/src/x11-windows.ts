@@ -15,6 +15,8 @@ export interface WindowLocator {
    * one with the recorded title). Null when there is none, or several that nothing tells apart.
    */
   find(recorded: DesktopWindow): Promise<BoundingBox | null>
+  /** The top-level window holding the keyboard focus (where a key goes); null when none or the root has it. */
+  focused(): Promise<DesktopWindow | null>
   close(): Promise<void>
 }
 
@@ -26,7 +28,8 @@ interface XClient {
     y: number,
     cb: (err: unknown, r: { child: number }) => void,
   ): void
-  QueryTree(wid: number, cb: (err: unknown, r: { children: number[] }) => void): void
+  QueryTree(wid: number, cb: (err: unknown, r: { children: number[]; parent: number }) => void): void
+  GetInputFocus(cb: (err: unknown, r: { focus: number }) => void): void
   GetGeometry(
     wid: number,
     cb: (err: unknown, r: { xPos: number; yPos: number; width: number; height: number }) => void,
@@ -117,7 +120,26 @@ export async function openWindowLocator(display: string): Promise<WindowLocator 
     // and -geometry give it
     return { x: g.xPos, y: g.yPos, width: g.width, height: g.height }
   }
+  const describe = async (wid: number): Promise<DesktopWindow | null> => {
+    const [box, who] = await Promise.all([boxOf(wid), identify(wid)])
+    if (!box) return null
+    return { box, ...(who ? { className: who.className, ...(who.title ? { title: who.title } : {}) } : {}) }
+  }
   return {
+    async focused() {
+      const f = await ask<{ focus: number }>((cb) => X.GetInputFocus(cb))
+      // None (0) and PointerRoot (1): no window holds the focus
+      let wid = f?.focus ?? 0
+      if (wid <= 1 || wid === root) return null
+      // up to the top-level window (the root's child): a toolkit focuses an inner window
+      for (let i = 0; i < 16; i++) {
+        const tree = await ask<{ parent: number }>((cb) => X.QueryTree(wid, cb))
+        if (!tree?.parent) return null
+        if (tree.parent === root) return describe(wid)
+        wid = tree.parent
+      }
+      return null
+    },
     async windowAt(x, y) {
       const at = await ask<{ child: number }>((cb) => X.TranslateCoordinates(root, root, x, y, cb))
       if (!at?.child) return null

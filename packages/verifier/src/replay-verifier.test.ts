@@ -204,3 +204,51 @@ describe('ReplayVerifier: typing into the element the previous step clicked', ()
     },
   )
 })
+
+// A game screen with a sprite that moves by itself: the recorder learnt its region (`animated_regions`); what it
+// shows at the replay's moment is not evidence, the step's own effect still is.
+describe('ReplayVerifier: animated regions are not evidence', () => {
+  const before = syntheticFrame(160, 100, 9)
+  const spriteAt = (f: ReturnType<typeof syntheticFrame>, x: number) => {
+    const out = cloneFrame(f)
+    paintRect(out, x, 70, 12, 12, [250, 220, 40])
+    return out
+  }
+  const clicked = cloneFrame(before)
+  paintRect(clicked, 20, 20, 30, 14, [200, 40, 40]) // the click's effect: the button turned red
+  const recordedBefore = spriteAt(before, 100)
+  const recordedAfter = spriteAt(clicked, 110)
+  const adir = mkdtempSync(join(tmpdir(), 'qa-verifier-animated-'))
+  beforeAll(async () => {
+    writeFileSync(join(adir, 'before.png'), await toPng(recordedBefore))
+    writeFileSync(join(adir, 'after.png'), await toPng(recordedAfter))
+  })
+  const step = (animated: boolean): Action => ({
+    timestamp: 0,
+    actionType: 'click',
+    x: 35,
+    y: 27,
+    description: 'click the button',
+    elementCropBox: { x: 15, y: 15, width: 40, height: 24 },
+    screenshotBeforePath: 'before.png',
+    screenshotPath: 'after.png',
+    ...(animated ? { animatedRegions: [{ x: 96, y: 64, width: 48, height: 32 }] } : {}),
+  })
+
+  test.prop([fc.integer({ min: 96, max: 132 }), fc.boolean()], { numRuns: 30 })(
+    'the sprite anywhere in its region: the effect passes, a missing effect fails; without the region a sprite elsewhere fails it',
+    async (spriteX, effectShown) => {
+      const actualBefore = spriteAt(before, 100)
+      const actual = spriteAt(effectShown ? clicked : before, spriteX)
+      const v = createReplayVerifier({ testCaseName: 'game', baseDir: adir })
+      const r = await v.verifyAction(0, step(true), cloneFrame(actual), { actualBefore })
+      expect(r.finalResult).toBe(effectShown ? 'pass' : 'fail')
+      expect(r.details?.animated_regions).toEqual([{ x: 96, y: 64, width: 48, height: 32 }])
+      if (effectShown && Math.abs(spriteX - 110) >= 12) {
+        const plain = createReplayVerifier({ testCaseName: 'game', baseDir: adir })
+        const p = await plain.verifyAction(0, step(false), cloneFrame(actual), { actualBefore })
+        expect(p.finalResult).not.toBe('pass')
+      }
+    },
+  )
+})

@@ -175,7 +175,10 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
     const actsOnFocus = action.actionType === 'type' || action.actionType === 'key_press'
     const previousBox = context?.previousAction && !actsOnFocus ? recordedTargetBox(context.previousAction) : null
     // the recorded pixels nobody saw cleanly (the recorder's toolbar in a frame) are compared in neither image
+    // and the parts of the screen that kept moving by themselves while it was recorded (sprites, carets, clocks:
+    // `animated_regions`, the same place in both screenshots) are not evidence either
     const unknownRegions = [
+      ...(action.animatedRegions ?? []),
       ...(action.unknownRegions?.after ?? []),
       ...(action.screenshotBeforePath
         ? (action.unknownRegions?.before ?? [])
@@ -203,6 +206,12 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
       },
       io,
     )
+    // the report outlines them on the recorded screenshot
+    if (action.animatedRegions?.length)
+      result.details = {
+        ...(result.details ?? {}),
+        animated_regions: action.animatedRegions.map((b) => ({ x: b.x, y: b.y, width: b.width, height: b.height })),
+      }
     results.push(result)
     return result
   }

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path'
-import type { ReplayReport, VerificationResult } from '@qa/model'
+import type { BoundingBox as Rect, ReplayReport, VerificationResult } from '@qa/model'
 import { assertImagePixels, MAX_IMAGE_PIXELS, readImageFile } from '../decode-screenshot'
 import { loadSharp } from '../internal/lazy-sharp'
 import { escapeXml as escapeHtml } from './junit-report'
@@ -83,6 +83,8 @@ figure img{display:block;max-width:100%;border:1px solid #d0d7de;border-radius:4
 figure.element img{max-width:240px;max-height:160px;border:2px solid var(--heal)}
 .assertion dd.assertion-expected,.assertion dd.assertion-actual{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;white-space:pre-wrap}
 .verdict-fail dd.assertion-actual{color:var(--fail);font-weight:600}
+.overlaid{position:relative;display:inline-block}.overlaid svg{position:absolute;inset:0;width:100%;height:100%;pointer-events:none}
+.overlaid rect.animated{fill:none;stroke:#bf8700;stroke-width:2;stroke-dasharray:6 3}
 .missing{width:240px;height:135px;display:flex;align-items:center;justify-content:center;border:1px dashed #d0d7de;color:var(--muted);font-size:13px;text-align:center;padding:8px}
 `
 
@@ -93,6 +95,8 @@ async function thumbnail(
   images: ImageSource,
   width: number,
   format: 'jpeg' | 'png',
+  /** Filled with the image's own size (before the thumbnail scaled it), when asked for. */
+  size?: { width: number; height: number },
 ): Promise<Src> {
   if (!path) return { missing: 'none recorded' }
   const file = isAbsolute(path) ? path : resolve(images.baseDir, path)
@@ -104,6 +108,11 @@ async function thumbnail(
     await assertImagePixels(bytes, file)
     const sharp = await loadSharp()
     let img = sharp(bytes, { failOn: 'none', limitInputPixels: MAX_IMAGE_PIXELS })
+    if (size) {
+      const meta = await img.metadata()
+      size.width = meta.width ?? 0
+      size.height = meta.height ?? 0
+    }
     img = img.resize({ width, withoutEnlargement: true })
     const out =
       format === 'png'
@@ -117,10 +126,40 @@ async function thumbnail(
   }
 }
 
-function figure(kind: string, caption: string, step: number, src: Src): string {
+function figure(
+  kind: string,
+  caption: string,
+  step: number,
+  src: Src,
+  outline?: { boxes: readonly Rect[]; width: number; height: number },
+): string {
   if (typeof src !== 'string')
     return `<figure class="${kind}"><div class="missing">${src.missing}</div><figcaption>${escapeHtml(caption)}</figcaption></figure>`
-  return `<figure class="${kind}"><img class="${kind}-image" alt="${kind} screenshot of step ${step}" src="${src}"><figcaption>${escapeHtml(caption)}</figcaption></figure>`
+  const img = `<img class="${kind}-image" alt="${kind} screenshot of step ${step}" src="${src}">`
+  if (!outline?.boxes.length || !(outline.width > 0 && outline.height > 0))
+    return `<figure class="${kind}">${img}<figcaption>${escapeHtml(caption)}</figcaption></figure>`
+  // the screenshot's own pixels as the drawing's units: the outlines scale with the thumbnail
+  const rects = outline.boxes
+    .map(
+      (b) =>
+        `<rect class="animated" x="${b.x}" y="${b.y}" width="${b.width}" height="${b.height}" vector-effect="non-scaling-stroke"><title>animated ${b.width}×${b.height} at (${b.x}, ${b.y}): not compared</title></rect>`,
+    )
+    .join('')
+  return `<figure class="${kind}"><div class="overlaid">${img}<svg viewBox="0 0 ${outline.width} ${outline.height}" preserveAspectRatio="none" aria-hidden="true">${rects}</svg></div><figcaption>${escapeHtml(caption)}; dashed: animated, not compared</figcaption></figure>`
+}
+
+/** The step's animated regions (recorded-screen boxes the verdict did not compare), from its details. */
+function animatedRegionsOf(v: VerificationResult): Rect[] {
+  const list = v.details?.animated_regions
+  if (!Array.isArray(list)) return []
+  const out: Rect[] = []
+  for (const b of list) {
+    if (!b || typeof b !== 'object' || Array.isArray(b)) continue
+    const { x, y, width, height } = b
+    if ([x, y, width, height].every((n) => typeof n === 'number' && Number.isFinite(n)))
+      out.push({ x: x as number, y: y as number, width: width as number, height: height as number })
+  }
+  return out
 }
 
 const row = (label: string, cls: string, html: string) => `<dt>${label}</dt><dd class="${cls}">${html}</dd>`
@@ -139,8 +178,10 @@ async function stepHtml(
   const notRun = v.notRun === true
   const compared = wasCompared(v, r)
   const failedToRun = !notRun && !!r && !r.success
+  const animated = animatedRegionsOf(v)
+  const expectedSize = { width: 0, height: 0 }
   const [expected, actual, diff, element] = await Promise.all([
-    thumbnail(v.expectedScreenshot, images, width, 'jpeg'),
+    thumbnail(v.expectedScreenshot, images, width, 'jpeg', animated.length ? expectedSize : undefined),
     notRun ? Promise.resolve(null) : thumbnail(v.actualScreenshot, images, width, 'jpeg'),
     v.diffScreenshot ? thumbnail(v.diffScreenshot, images, width, 'png') : Promise.resolve(null),
     // the crop the replay cut before the step's input: the screen after it may be another page
@@ -166,6 +207,15 @@ async function stepHtml(
     assertion ? row('Actual', 'assertion-actual', escapeHtml(assertion.actual)) : '',
     !assertion && compared ? row('Similarity', 'similarity', percent(v.screenshotSimilarity)) : '',
     !assertion && compared && region ? row('Expected region', 'region-similarity', escapeHtml(region)) : '',
+    !assertion && animated.length
+      ? row(
+          'Animated',
+          'animated',
+          escapeHtml(
+            `${animated.map((b) => `${b.width}×${b.height} at (${b.x}, ${b.y})`).join(', ')}: moved by itself while recorded, not compared`,
+          ),
+        )
+      : '',
     row('Verdict', 'verdict', notRun ? 'not run' : v.finalResult),
     row('Reason', 'reason', escapeHtml(v.reason ?? '')),
     heal ? row('Healed', 'heal', escapeHtml(healLine(heal))) : '',
@@ -195,7 +245,7 @@ async function stepHtml(
   const actualCaption = failedToRun ? 'Actual (the page when the step failed)' : 'Actual'
   const shots = assertion
     ? ''
-    : `<div class="shots">${figure('expected', 'Expected (recorded)', step, expected)}${
+    : `<div class="shots">${figure('expected', 'Expected (recorded)', step, expected, { boxes: animated, ...expectedSize })}${
         actual ? figure('actual', actualCaption, step, actual) : ''
       }${diff ? figure('diff', 'Diff', step, diff) : ''}${element ? figure('element', 'Element found', step, element) : ''}</div>`
   const classes = `step verdict-${v.finalResult}${assertion ? ' assertion' : ''}${notRun ? ' not-run' : ''}`

@@ -61,6 +61,28 @@ describe('reports of a 3-step run with one failure', () => {
     expect(failed).toContain('similarity, confidence 80%')
   })
 
+  test('HTML outlines the animated regions on the recorded screenshot and lists them; JSON keeps them', async () => {
+    const first = run.report.verificationResults[0] as ReplayReport['verificationResults'][number]
+    const animated = { x: 4, y: 6, width: 16, height: 16 }
+    const report: ReplayReport = {
+      ...run.report,
+      verificationResults: [
+        { ...first, details: { ...(first.details ?? {}), animated_regions: [animated] } },
+        ...run.report.verificationResults.slice(1),
+      ],
+    }
+    const html = await renderHtmlReport(report, { baseDir: run.dir })
+    const step1 = html.slice(html.indexOf('id="step-1"'), html.indexOf('id="step-2"'))
+    expect(step1).toMatch(/<svg viewBox="0 0 \d+ \d+"[^>]*><rect class="animated" x="4" y="6" width="16" height="16"/)
+    expect(step1).toContain('dashed: animated, not compared')
+    expect(step1).toContain('16×16 at (4, 6): moved by itself while recorded, not compared')
+    // the other steps have none
+    expect(html.slice(html.indexOf('id="step-2"'))).not.toContain('class="animated"')
+    expect(
+      parseReplayReport(JSON.parse(renderJsonReport(report))).verificationResults[0]?.details?.animated_regions,
+    ).toEqual([animated])
+  })
+
   test('writeReports writes every format atomically; JSON loads back through @qa/model', async () => {
     const out = join(run.dir, 'reports')
     const paths = await writeReports(run.report, out, ['json', 'txt', 'html', 'junit'], { baseDir: run.dir })
