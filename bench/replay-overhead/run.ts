@@ -1,55 +1,90 @@
 /**
- * Replay overhead per step on an unchanged page (issue 6 "Done when"). Run from the repo root:
- * `node --import tsx bench/replay-overhead/run.ts` (options: --reps N, default 20; --steps N, default 30).
+ * The speed bench (issues 6 and 34). Run from the repo root after `pnpm build`:
+ *   node --import tsx bench/replay-overhead/run.ts
+ * Options: --reps N (default 6), --steps N (per site, default 12; the sample app gets 30), --sites a,b (names
+ * below; default all), --no-verify (skip the --verify pair), --json <file>.
  *
- * N click steps on v1 of the sample app (list cards, the detail close button, nav links, settings controls)
- * are recorded once with the real recorder, then replayed in the same browser, round-robin per repetition:
- *   plain        Playwright `getByRole(role, { name, exact: true }).click()` with the recorded role and name
- *   locate+click ours without the runner: `locate(identity, playwrightCandidateSource(page), …)` + the click
- *   ours         `replayWebCase` (no verify): cascade, actionability, click, adaptive settle (default)
- *   ours always  the same with `settle: 'always'` (diagnostic, every 4th repetition: a 150 ms quiet window
- *                after every step, the behaviour before the adaptive settle)
- * Per approach: the median over repetitions of (time of the N steps / N); the page load before the first step
- * is excluded everywhere. A breakdown of ours (locate, click, settle) is printed for the profile.
+ * Every figure is a ratio to a baseline run side by side, in this process, in the same browser, on the same
+ * pages, round-robin per repetition (after one warm-up round). Sites: v1 of `@qa/sample-app` and pages nobody
+ * here wrote from `@qa/wild-corpus` (served offline, as bench/wild does). Per site, click steps on controls that
+ * keep the page (buttons, tabs, checkboxes, radios, `#` links) are picked automatically: every candidate must be
+ * clickable by plain Playwright from a fresh load, in sequence, without navigating. The steps are then recorded
+ * with the real recorder (`createWebRecorder(...).click(x, y)`, as `qa record web --script` does).
+ *
+ *   plain         Playwright `getByRole(role, { name, exact: true }).click()` (as codegen writes it)
+ *   ours          `replayWebCase(case, { verify: false })` (cascade, actionability, click, adaptive settle)
+ *   plain+shot    the same Playwright clicks + `expect(page).toHaveScreenshot()` after every step (what the matcher
+ *                 runs: `page._expectScreenshot` with animations disabled, caret hidden, css scale, the baseline
+ *                 taken in a first pass; hideOverlays as the matcher does)
+ *   ours --verify `replayWebCase(case, { verify: true, artifactDir, keepActual: 'always' })`, as `qa replay --verify`
+ *                 calls it (screen before, region comparison, report images, acceptance evidence)
+ *   recording     the recorder's cost per step (`recorder.click`, with screenshots) vs ours replaying it
+ * Figure: median over repetitions of (time of the N steps / N); the page load before the first step is excluded
+ * everywhere (ours: the sum of the per-step `durationMs`).
  */
-import { argv } from 'node:process'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Action, TestCase } from '../../packages/model/dist/index.js'
-import { locate } from '../../packages/matcher/dist/index.js'
-import {
-  createWebRecorder,
-  openBrowser,
-  playwrightCandidateSource,
-  replayWebCase,
-  settle,
-} from '../../packages/recorder-cdp/dist/index.js'
-import { startSampleApp } from '../../packages/sample-app/dist/index.js'
+import { argv } from 'node:process'
+import { writeFile } from 'node:fs/promises'
 import type { Page } from 'playwright-core'
+import type { Action, TestCase } from '../../packages/model/dist/index.js'
+import { createWebRecorder, openBrowser, replayWebCase, settle } from '../../packages/recorder-cdp/dist/index.js'
+import { startSampleApp } from '../../packages/sample-app/dist/index.js'
+import { startCorpusServer } from '../../packages/wild-corpus/dist/index.js'
 
-const arg = (name: string, def: number) => {
+const opt = (name: string): string | null => {
   const i = argv.indexOf(name)
-  return i >= 0 ? Number(argv[i + 1]) : def
+  return i >= 0 ? (argv[i + 1] ?? null) : null
 }
-const REPS = arg('--reps', 20)
-const STEPS = arg('--steps', 30)
+const REPS = Number(opt('--reps') ?? 6)
+const STEPS = Number(opt('--steps') ?? 12)
+const ONLY = opt('--sites')?.split(',') ?? null
+const VERIFY = !argv.includes('--no-verify')
+const JSON_OUT = opt('--json')
 
 const median = (xs: number[]) => {
+  if (!xs.length) return Number.NaN
   const s = [...xs].sort((a, b) => a - b)
   const m = s.length >> 1
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2
 }
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
+const load = () => loadavg()[0]!.toFixed(2)
+/** A marker in the protocol log (`DEBUG=pw:protocol`): round trips are counted between markers. */
+const mark = (what: string) => {
+  if (process.env.DEBUG?.includes('pw:protocol')) process.stderr.write(`\nQA-BENCH-MARK ${what}\n`)
+}
 
 type Role = Parameters<Page['getByRole']>[0]
+interface Pick {
+  role: Role
+  name: string
+}
+interface Site {
+  name: string
+  url: string
+  /** Called before every fresh load (the sample app's login cookie). */
+  before?: () => Promise<void>
+  /** Picks (role, name) steps on the loaded page, or null: the sample app's are given. */
+  picks?: Pick[]
+  steps?: number
+}
 
-/** What to click while recording, in order (resolved to the element centre on the live v1 page). */
-type Pick = { role: Role; name: string } | { card: number }
+const WILD: { name: string; page: string }[] = [
+  { name: 'stisla-buttons', page: 'stisla/bootstrap-buttons.html' },
+  { name: 'stisla-tabs', page: 'stisla/components-tab.html' },
+  { name: 'sneat-tabs', page: 'sneat/html/ui-tabs-pills.html' },
+  { name: 'sneat-buttons', page: 'sneat/html/ui-buttons.html' },
+  { name: 'gentelella-form', page: 'gentelella/dist/production/form.html' },
+  { name: 'material-billing', page: 'material-dashboard/pages/billing.html' },
+  { name: 'swagger-ui', page: 'swagger-ui/index.html' },
+]
 
-function plan(n: number): Pick[] {
-  const out: Pick[] = []
-  const push = (p: Pick) => {
+/** The sample app's 30 steps (list cards, the detail close button, nav links, settings controls). */
+function samplePicks(n: number): (Pick | { card: number })[] {
+  const out: (Pick | { card: number })[] = []
+  const push = (p: Pick | { card: number }) => {
     if (out.length < n) out.push(p)
   }
   for (let i = 0; i < 8; i++) push({ card: i })
@@ -73,140 +108,252 @@ function plan(n: number): Pick[] {
   return out
 }
 
+const ROLES: Role[] = ['tab', 'checkbox', 'radio', 'switch', 'button', 'link']
+
+/** Candidates on the loaded page: visible controls of these roles whose role+name is unique on the page. */
+async function candidates(page: Page): Promise<Pick[]> {
+  const out: Pick[] = []
+  for (const role of ROLES) {
+    const all = await page.getByRole(role).all()
+    for (const el of all.slice(0, 60)) {
+      if (!(await el.isVisible().catch(() => false))) continue
+      const snap = await el.ariaSnapshot({ timeout: 1000 }).catch(() => '')
+      const m = /^- \w+ "([^"]{2,40})"/.exec(snap)
+      if (!m?.[1]) continue
+      if (role === 'link') {
+        const href = await el.getAttribute('href', { timeout: 500 }).catch(() => null)
+        if (href !== '#' && href !== 'javascript:void(0)' && href !== '' && href !== null) continue
+      }
+      const name = m[1]
+      if (out.some((p) => p.role === role && p.name === name)) continue
+      if ((await page.getByRole(role, { name, exact: true }).count()) !== 1) continue
+      out.push({ role, name })
+    }
+  }
+  return out
+}
+
 async function main() {
   const t0 = performance.now()
-  const dir = await mkdtemp(join(tmpdir(), 'qa-bench-overhead-'))
+  console.log(`Load average at start: ${load()} (2 cores shared with other jobs)`)
+  const dir = await mkdtemp(join(tmpdir(), 'qa-bench-speed-'))
   const app = await startSampleApp({ port: 0, version: 'v1', requireLogin: false })
+  const corpus = await startCorpusServer()
   const session = await openBrowser()
   const { page, context } = session
   const login = async () => {
     await context.request.post(`${app.url}/login`, { form: { username: 'qa', password: 'bench' }, maxRedirects: 0 })
   }
+  const sites: Site[] = [
+    { name: 'sample-app', url: `${app.url}/list`, before: login, steps: Math.max(STEPS, 30) },
+    ...WILD.map((w) => ({ name: w.name, url: corpus.pageUrl(w.page) })),
+  ].filter((s) => !ONLY || ONLY.includes(s.name))
+  const rows: Record<string, unknown>[] = []
   try {
-    await login()
-    // Record the N steps with the real recorder.
-    const recorder = await createWebRecorder(page, { caseFile: join(dir, 'overhead.json'), screenshots: false })
-    await recorder.start(`${app.url}/list`)
-    for (const p of plan(STEPS)) {
-      const locator =
-        'card' in p
-          ? page.locator('[data-role=grid] [aria-pressed]').nth(p.card)
-          : page.getByRole(p.role, { name: p.name, exact: true })
-      const box = await locator.boundingBox({ timeout: 5_000 })
-      if (!box) throw new Error(`no box for ${JSON.stringify(p)}`)
-      await recorder.click(box.x + box.width / 2, box.y + box.height / 2)
-    }
-    const testCase: TestCase = recorder.testCase()
-    const steps: Action[] = testCase.actions
-    const startUrl = testCase.startUrl as string
-    for (const a of steps)
-      if (!a.identity?.axRole || !a.identity.axName) throw new Error(`step without role/name: ${a.description}`)
-    console.log(
-      `Recorded ${steps.length} click steps in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${steps.map((a) => a.identity?.axName?.slice(0, 8)).join(' | ')}`,
-    )
-
-    const fresh = async () => {
-      await login()
-      await page.goto(startUrl, { waitUntil: 'load' })
-      await settle(page)
-    }
-    const scopeOf = (a: Action) => playwrightCandidateSource(page, { framePath: a.identity?.framePath ?? null })
-
-    const perStep: Record<string, number[]> = { plain: [], locateClick: [], ours: [], oursAlways: [] }
-    const profile = {
-      locate: [] as number[],
-      click: [] as number[],
-      settle: [] as number[],
-      roleLookup: [] as number[],
-    }
-    const strategies = new Map<string, number>()
-
-    const runPlain = async () => {
-      await fresh()
-      const t = performance.now()
-      for (const a of steps) {
-        await page.getByRole(a.identity?.axRole as Role, { name: a.identity?.axName as string, exact: true }).click()
+    for (const site of sites) {
+      const fresh = async () => {
+        await site.before?.()
+        await page.goto(site.url, { waitUntil: 'load' })
+        await settle(page)
       }
-      return (performance.now() - t) / steps.length
-    }
-    const runLocateClick = async (collect: boolean) => {
-      await fresh()
-      const t = performance.now()
-      for (const a of steps) {
-        const t1 = performance.now()
-        const found = await locate(a.identity!, scopeOf(a), {
-          selectors: a.selectors ?? null,
-          coordinates: { x: a.x, y: a.y },
+      const plainClick = (p: Pick, timeout?: number) =>
+        page.getByRole(p.role, { name: p.name, exact: true }).click(timeout ? { timeout } : {})
+      // 1. the steps: the sample app's plan, or picked and checked on the wild page
+      let picks: Pick[]
+      const clickable: (Pick | { card: number })[] = []
+      if (site.name === 'sample-app') {
+        clickable.push(...samplePicks(site.steps ?? 30))
+        picks = []
+      } else {
+        await fresh()
+        let pool = await candidates(page)
+        picks = []
+        for (let attempt = 0; attempt < 6 && pool.length; attempt++) {
+          const n = Math.min(STEPS, Math.max(pool.length, Math.min(STEPS, pool.length * 2)))
+          const seq = Array.from({ length: n }, (_, i) => pool[i % pool.length] as Pick)
+          await fresh()
+          const url = page.url()
+          let bad: Pick | null = null
+          for (const p of seq) {
+            const ok = await plainClick(p, 1500).then(
+              () => true,
+              () => false,
+            )
+            if (!ok || page.url().split('#')[0] !== url.split('#')[0]) {
+              bad = p
+              break
+            }
+          }
+          if (!bad) {
+            picks = seq
+            break
+          }
+          pool = pool.filter((p) => p !== bad)
+        }
+        if (picks.length < 4) {
+          console.log(`${site.name}: only ${picks.length} clickable steps, skipped`)
+          continue
+        }
+        clickable.push(...picks)
+      }
+      // 2. recorded with the real recorder (screenshots on: the --verify replay compares against them)
+      const caseFile = join(dir, `${site.name}.json`)
+      await site.before?.()
+      const recorder = await createWebRecorder(page, { caseFile, screenshots: VERIFY })
+      await recorder.start(site.url)
+      const recordMs: number[] = []
+      for (const p of clickable) {
+        const locator =
+          'card' in p
+            ? page.locator('[data-role=grid] [aria-pressed]').nth(p.card)
+            : page.getByRole(p.role, { name: p.name, exact: true })
+        await locator.scrollIntoViewIfNeeded({ timeout: 5_000 })
+        const box = await locator.boundingBox({ timeout: 5_000 })
+        if (!box) throw new Error(`${site.name}: no box for ${JSON.stringify(p)}`)
+        const t = performance.now()
+        await recorder.click(box.x + box.width / 2, box.y + box.height / 2)
+        recordMs.push(performance.now() - t)
+      }
+      const testCase: TestCase = recorder.testCase()
+      const steps: Action[] = testCase.actions
+      if (site.name === 'sample-app') {
+        picks = steps.map((a) => ({ role: a.identity?.axRole as Role, name: a.identity?.axName as string }))
+        if (picks.some((p) => !p.role || !p.name)) throw new Error('sample app: a step without role/name')
+      }
+      if (steps.length !== picks.length)
+        throw new Error(`${site.name}: recorded ${steps.length} steps of ${picks.length}`)
+
+      // 3. the approaches, round-robin
+      const runPlain = async () => {
+        await fresh()
+        mark(`${site.name} plain`)
+        const t = performance.now()
+        for (const p of picks) await plainClick(p)
+        mark('end')
+        return (performance.now() - t) / picks.length
+      }
+      const shots: (Buffer | undefined)[] = []
+      let shotMismatches = 0
+      const expectScreenshot = async (i: number, takeBaseline: boolean) => {
+        // what `expect(page).toHaveScreenshot()` runs (playwright/lib/matchers/expect.js, toHaveScreenshot)
+        const p = page as unknown as {
+          screencast?: { hideOverlays?: () => Promise<void> }
+          _expectScreenshot: (o: Record<string, unknown>) => Promise<{ actual?: Buffer; errorMessage?: string }>
+        }
+        await p.screencast?.hideOverlays?.()
+        const out = await p._expectScreenshot({
+          animations: 'disabled',
+          caret: 'hide',
+          scale: 'css',
+          isNot: false,
+          timeout: 5000,
+          type: 'png',
+          expected: takeBaseline ? undefined : shots[i],
         })
-        const t2 = performance.now()
-        const handle = found.element?.handle
-        if (found.status !== 'found' || !handle) throw new Error(`not found on v1: ${a.description}`)
-        await handle.click({ timeout: 5_000 })
-        const t3 = performance.now()
-        if (collect) {
-          profile.locate.push(t2 - t1)
-          profile.click.push(t3 - t2)
-          const role = found.attempts.find((x) => x.strategy === 'role')
-          if (role?.durationMs != null) profile.roleLookup.push(role.durationMs)
-          strategies.set(found.strategy ?? 'none', (strategies.get(found.strategy ?? 'none') ?? 0) + 1)
+        if (takeBaseline) shots[i] = out.actual
+        else if (out.errorMessage) shotMismatches++
+      }
+      const runPlainShot = async (takeBaseline = false) => {
+        await fresh()
+        mark(`${site.name} plain+shot`)
+        const t = performance.now()
+        for (const [i, p] of picks.entries()) {
+          await plainClick(p)
+          await expectScreenshot(i, takeBaseline)
+        }
+        mark('end')
+        return (performance.now() - t) / picks.length
+      }
+      let oursFailed = 0
+      let oursNotPass = 0
+      const runOurs = async (verify: boolean) => {
+        await site.before?.()
+        const artifactDir = verify ? await mkdtemp(join(dir, 'report-')) : undefined
+        mark(`${site.name} ours${verify ? ' verify' : ''}`)
+        const out = await replayWebCase(testCase, {
+          page,
+          caseDir: dir,
+          caseFile,
+          verify,
+          env: {},
+          ...(artifactDir ? { artifactDir, keepActual: 'always' as const } : {}),
+        })
+        mark('end')
+        if (artifactDir) await rm(artifactDir, { recursive: true, force: true })
+        oursFailed += out.replayResults.filter((r) => !r.success).length
+        if (verify) oursNotPass += out.report.verificationResults.filter((r) => r.finalResult !== 'pass').length
+        return sum(out.replayResults.map((r) => r.durationMs ?? 0)) / steps.length
+      }
+      if (VERIFY) await runPlainShot(true) // the baselines of toHaveScreenshot
+      // one warm-up round (JIT, caches), not measured
+      await runPlain()
+      await runOurs(false)
+      if (VERIFY) {
+        await runPlainShot()
+        await runOurs(true)
+      }
+      oursFailed = 0
+      oursNotPass = 0
+      shotMismatches = 0
+      const per: Record<string, number[]> = { plain: [], ours: [], plainShot: [], oursVerify: [] }
+      const loads: number[] = []
+      for (let r = 0; r < REPS; r++) {
+        loads.push(loadavg()[0]!)
+        per.plain!.push(await runPlain())
+        per.ours!.push(await runOurs(false))
+        if (VERIFY) {
+          per.plainShot!.push(await runPlainShot())
+          per.oursVerify!.push(await runOurs(true))
         }
       }
-      const perStepMs = (performance.now() - t) / steps.length
-      if (collect) {
-        // The settle ours runs after every step, alone, on the same (quiet) page.
-        for (let i = 0; i < 5; i++) {
-          const ts = performance.now()
-          await settle(page)
-          profile.settle.push(performance.now() - ts)
-        }
+      const row = {
+        site: site.name,
+        steps: steps.length,
+        plain: median(per.plain!),
+        ours: median(per.ours!),
+        ratio: median(per.ours!) / median(per.plain!),
+        plainShot: median(per.plainShot!),
+        oursVerify: median(per.oursVerify!),
+        verifyRatio: median(per.oursVerify!) / median(per.plainShot!),
+        record: median(recordMs),
+        recordRatio: median(recordMs) / median(per.ours!),
+        oursFailedSteps: oursFailed,
+        oursVerifyNotPass: oursNotPass,
+        shotMismatches,
+        load: median(loads),
       }
-      return perStepMs
-    }
-    const runOurs = async (settle?: 'always') => {
-      await login()
-      const out = await replayWebCase(testCase, {
-        page,
-        caseDir: dir,
-        verify: false,
-        env: {},
-        ...(settle ? { settle } : {}),
-      })
-      const failed = out.replayResults.filter((r) => !r.success)
-      if (failed.length) throw new Error(`ours failed on v1: ${failed[0]?.errorMessage}`)
-      // durationMs covers the step (cascade, actionability, click) and its settle; not the first page load.
-      return sum(out.replayResults.map((r) => r.durationMs ?? 0)) / steps.length
-    }
-
-    // One warm-up round (JIT, caches), not measured.
-    await runPlain()
-    await runLocateClick(false)
-    await runOurs()
-    for (let r = 0; r < REPS; r++) {
-      perStep.plain!.push(await runPlain())
-      perStep.locateClick!.push(await runLocateClick(true))
-      perStep.ours!.push(await runOurs())
-      if (r % 4 === 0) perStep.oursAlways!.push(await runOurs('always')) // diagnostic: every 4th repetition
-    }
-
-    const base = median(perStep.plain!)
-    const row = (label: string, xs: number[]) =>
+      rows.push(row)
       console.log(
-        `${label.padEnd(48)} ${median(xs).toFixed(1).padStart(8)} ms/step   ${(median(xs) / base).toFixed(2).padStart(5)}×`,
+        `${site.name.padEnd(18)} ${String(steps.length).padStart(3)} steps  plain ${row.plain.toFixed(1)}  ours ${row.ours.toFixed(1)} (${row.ratio.toFixed(2)}×)  plain+shot ${row.plainShot.toFixed(1)}  ours --verify ${row.oursVerify.toFixed(1)} (${row.verifyRatio.toFixed(2)}×)  record ${row.record.toFixed(1)} (${row.recordRatio.toFixed(2)}× ours)  failed ${oursFailed} not-pass ${oursNotPass} shot-mismatch ${shotMismatches}  load ${row.load.toFixed(2)}`,
       )
-    console.log(`\n${steps.length} steps × ${REPS} repetitions, median per step (ratio vs plain Playwright):`)
-    row('plain Playwright getByRole().click()', perStep.plain!)
-    row('ours: locate() + click (no runner)', perStep.locateClick!)
-    row('ours: replayWebCase (no verify, adaptive settle)', perStep.ours!)
-    row(`ours: replayWebCase, settle 'always' (${perStep.oursAlways!.length} reps)`, perStep.oursAlways!)
-    const goal = median(perStep.ours!) / base <= 1.5
-    console.log(`\nGoal (replayWebCase within 1.5× of plain Playwright): ${goal ? 'met' : 'NOT met'}`)
+    }
+    console.log(`\nms/step, medians over ${REPS} repetitions; ratios vs the Playwright baseline run side by side.`)
     console.log(
-      `Profile of ours per step (medians): locate ${median(profile.locate).toFixed(1)} ms (role lookup ${median(profile.roleLookup).toFixed(1)} ms), click on the located handle ${median(profile.click).toFixed(1)} ms, settle on a quiet page ${median(profile.settle).toFixed(1)} ms; winning strategies: ${[...strategies].map(([k, v]) => `${k} ${v}`).join(', ')}`,
+      '| site | steps | plain | ours | ratio | plain + toHaveScreenshot | ours --verify | ratio | record | record/ours | load |',
     )
-    console.log(`Total ${((performance.now() - t0) / 1000).toFixed(1)} s.`)
+    console.log('| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |')
+    for (const r of rows as {
+      site: string
+      steps: number
+      plain: number
+      ours: number
+      ratio: number
+      plainShot: number
+      oursVerify: number
+      verifyRatio: number
+      record: number
+      recordRatio: number
+      load: number
+    }[])
+      console.log(
+        `| ${r.site} | ${r.steps} | ${r.plain.toFixed(1)} | ${r.ours.toFixed(1)} | ${r.ratio.toFixed(2)}× | ${r.plainShot.toFixed(1)} | ${r.oursVerify.toFixed(1)} | ${r.verifyRatio.toFixed(2)}× | ${r.record.toFixed(1)} | ${r.recordRatio.toFixed(2)}× | ${r.load.toFixed(2)} |`,
+      )
+    if (JSON_OUT) await writeFile(JSON_OUT, JSON.stringify(rows, null, 2))
+    console.log(`Total ${((performance.now() - t0) / 1000).toFixed(1)} s; load average at end ${load()}.`)
   } finally {
     await session.close()
     await app.close()
+    await corpus.close()
     await rm(dir, { recursive: true, force: true })
   }
 }

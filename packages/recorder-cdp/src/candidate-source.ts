@@ -3,6 +3,7 @@ import type { ElementIdentity } from '@qa/model'
 import type { FrameLocator, Locator, Page } from 'playwright-core'
 import { closedShadowCandidates } from './cdp-closed-shadow'
 import { describeElementsInPage, type PageElementDescription } from './page-scripts'
+import { NESTED_CONTROL } from './own-click-point'
 import { findCropOnScreen } from './visual'
 
 /** What a candidate's handle is: a Playwright locator for exactly that element. */
@@ -77,16 +78,34 @@ function toCandidate(
 /** Corrects descriptions made inside frames (`placeInTop`); the identity when the scope is the top document. */
 type Placer = (descriptions: PageElementDescription[]) => Promise<void>
 
+/**
+ * The located elements whose centre a click reaches unobstructed (seen in the same round trip that described
+ * them): `clickAsAPerson` clicks these at once instead of looking for a label or wrapper over them first. Keyed
+ * by the candidate's locator, which lives as long as the step that located it.
+ */
+const centreIsOwn = new WeakSet<Locator>()
+
+/** Whether the lookup that found this locator saw its centre reach the element itself (`centreIsOwn`). */
+export const centreSeenOwn = (handle: Locator): boolean => centreIsOwn.has(handle)
+
 async function describeAll(
   locator: Locator,
   limit: number,
   known?: { role: string; name: string },
   labelsOnly = false,
   place?: Placer,
+  centre = false,
 ): Promise<PlaywrightCandidate[]> {
-  const descriptions = (await locator.evaluateAll(describeElementsInPage, { labelsOnly })) as PageElementDescription[]
+  const descriptions = (await locator.evaluateAll(describeElementsInPage, {
+    labelsOnly,
+    ...(centre ? { centre: NESTED_CONTROL } : {}),
+  })) as PageElementDescription[]
   if (place) await place(descriptions)
-  return descriptions.slice(0, limit).map((d, i) => toCandidate(d, locator.nth(i), known))
+  return descriptions.slice(0, limit).map((d, i) => {
+    const handle = locator.nth(i)
+    if (d.centreOwn) centreIsOwn.add(handle)
+    return toCandidate(d, handle, known)
+  })
 }
 
 /**
@@ -173,14 +192,14 @@ export function playwrightCandidateSource(
       const locator = (await scope()).getByRole(role as Parameters<Page['getByRole']>[0], { name: wholeName(name) })
       const whole = wholeName(name)
       return withClosed(
-        await describeAll(locator, limit, { role, name }, false, place),
+        await describeAll(locator, limit, { role, name }, false, place, true),
         INTERACTIVE_SELECTOR,
         (d) => d.implicitRole === role && whole.test(d.accessibleName ?? ''),
       )
     },
     async byAttribute(attribute, value, tagName) {
       const css = `${tagName ?? ''}[${ATTRIBUTE[attribute]}=${quote(value)}]`
-      return withClosed(await describeAll((await scope()).locator(css), limit, undefined, false, place), css)
+      return withClosed(await describeAll((await scope()).locator(css), limit, undefined, false, place, true), css)
     },
     async bySelector(selector, kind) {
       const found = await describeAll(
@@ -189,12 +208,20 @@ export function playwrightCandidateSource(
         undefined,
         false,
         place,
+        true,
       )
       // a recorded CSS path inside a shadow root is relative to that root; XPath does not enter shadow roots
       return kind === 'css' ? withClosed(found, selector) : found
     },
     async byText(text) {
-      const found = await describeAll((await scope()).getByText(text, { exact: true }), limit, undefined, false, place)
+      const found = await describeAll(
+        (await scope()).getByText(text, { exact: true }),
+        limit,
+        undefined,
+        false,
+        place,
+        true,
+      )
       return withClosed(found, INTERACTIVE_SELECTOR, (d) => normalised(d.textContent) === normalised(text))
     },
     async listCandidates() {

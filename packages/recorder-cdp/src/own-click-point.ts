@@ -20,7 +20,7 @@ export type OwnClickPoint =
   | { kind: 'none'; centreHit: string }
 
 /** Markup that makes a descendant a control of its own (`chooseClickTarget`'s native and role signs). */
-const NESTED_CONTROL = [
+export const NESTED_CONTROL = [
   'a[href]',
   'area[href]',
   'button',

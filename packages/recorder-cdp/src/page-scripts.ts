@@ -35,6 +35,11 @@ export interface PageElementDescription {
   value: string | null
   /** A radio's (or a named checkbox's) place among the inputs of its type sharing its name in its form. */
   groupPosition: { index: number; size: number; value?: string } | null
+  /**
+   * With `centre`: the element's centre is in the viewport and a click there reaches the element itself (or a
+   * descendant), nothing covers it: `clickAsAPerson` needs no look of its own (it would cost ten round trips).
+   */
+  centreOwn?: boolean
 }
 
 /**
@@ -43,10 +48,29 @@ export interface PageElementDescription {
  */
 export function describeElementsInPage(
   elements: Element[],
-  options?: { labelsOnly?: boolean } | null,
+  options?: { labelsOnly?: boolean; centre?: string } | null,
 ): PageElementDescription[] {
   // labelsOnly: no CSS path and no neighbours (the costly parts), for counting labels on a page
   const full = !options?.labelsOnly
+  /**
+   * Whether a click at the element's centre reaches it or a plain part of it (text, an icon, its own label's
+   * control), not another control nested in it (`options.centre`: the selector of such controls, as
+   * `ownClickPoint` judges them) and nothing over it: the test `clickAsAPerson` would make with more round trips.
+   */
+  const centreOwn = (el: Element, r: DOMRect, nested: string): boolean => {
+    const cx = r.left + r.width / 2
+    const cy = r.top + r.height / 2
+    if (!(r.width > 0 && r.height > 0 && cx >= 0 && cy >= 0 && cx < innerWidth && cy < innerHeight)) return false
+    const hit = (el.getRootNode() as Document | ShadowRoot).elementFromPoint(cx, cy)
+    if (hit === null || !(hit === el || el.contains(hit))) return false
+    const own = (c: Element) => (el as HTMLLabelElement).control === c
+    for (let part: Element | null = hit; part && part !== el; part = part.parentElement) {
+      if (own(part)) continue
+      if (part.matches(nested)) return false
+      if (Array.from(part.querySelectorAll(nested)).some((c) => !own(c))) return false
+    }
+    return true
+  }
   const clean = (s: string | null | undefined, max = 200): string | null => {
     if (s == null) return null
     const t = s.replace(/\s+/g, ' ').trim()
@@ -382,6 +406,7 @@ export function describeElementsInPage(
           /\b(current|new)-password\b/.test((el.getAttribute('autocomplete') ?? '').toLowerCase())),
       value: 'value' in input && typeof input.value === 'string' && type !== 'password' ? input.value : null,
       groupPosition: groupPositionOf(el),
+      ...(options?.centre && elements.length <= 8 ? { centreOwn: centreOwn(el, r, options.centre) } : {}),
     }
   })
 }

@@ -1,5 +1,5 @@
 import type { Rect } from './compare-screenshots'
-import { learnPalette, type PaletteSummary, recolour } from './palette-transfer'
+import { learnPalette, type PaletteSummary, paletteCannotApply, recolour } from './palette-transfer'
 import { alike, maxDeltaOf, yiqDelta } from './yiq'
 
 /** RGBA pixels, row-major, 4 bytes each (a DecodedScreenshot fits). */
@@ -508,7 +508,7 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
   let palette: PaletteSummary | null = null
   let recAfter = rec
   let recBefore = before
-  if (before && actBefore && changedNow && regions.length) {
+  const paletteArea = (): Uint8Array => {
     const area = new Uint8Array(W * H)
     paint(
       area,
@@ -518,6 +518,18 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
       1,
     )
     if (input.ignore?.length) paint(area, W, H, input.ignore, 0)
+    return area
+  }
+  const learningArea = before && actBefore && changedNow && regions.length ? paletteArea() : null
+  // the screen before the step in the recorded colours (the common step): no map can apply, none is learned
+  const unlearned =
+    before && actBefore && learningArea
+      ? placements.map((o) => paletteCannotApply(before, actBefore, learningArea, o, { threshold }))
+      : []
+  if (unlearned.length && unlearned.every((u) => u !== null)) {
+    palette = (unlearned as PaletteSummary[]).reduce((a, b) => (b.explained > a.explained ? b : a))
+  } else if (before && actBefore && changedNow && learningArea) {
+    const area = learningArea
     // learned where the regions are compared: at the displacement or where recorded, whichever explains more
     // of those the map may be trusted at
     let learned: ReturnType<typeof learnPalette> | null = null
@@ -575,6 +587,7 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     paint(area, W, H, [box], 1)
     if (input.ignore?.length) paint(area, W, H, input.ignore, 0)
     // a hover recolours the whole element alike; new text or a new shape leaves pixels no map explains
+    if (paletteCannotApply(recAfter, act, area, placements[0] as Placement, { threshold }) !== null) continue
     const hover = learnPalette(recAfter, act, area, placements[0] as Placement, {
       threshold,
       minExplained: HOVER_EXPLAINED,

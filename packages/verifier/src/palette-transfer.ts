@@ -145,6 +145,38 @@ function forEachAligned(
 }
 
 /**
+ * What `learnPalette` would say when no colour map learned on these pixels can be applied: fewer than
+ * `minGainPixels` aligned pixels differ in colour as they are, and a map must explain that many more than no map
+ * at all. Null when enough differ (then learn). A cheap pass (no roles, no map) that spares the learning on the
+ * common step, whose screen before is in the recorded colours; its `explained` is the share alike as they are
+ * (the map that would be learned is all but the identity) and `colours` 0. Pure.
+ */
+export function paletteCannotApply(
+  recorded: RgbaImage,
+  current: RgbaImage,
+  area: Uint8Array,
+  align: Alignment,
+  opts: Pick<PaletteOptions, 'threshold' | 'minGainPixels'>,
+): PaletteSummary | null {
+  const need = opts.minGainPixels ?? DEFAULT_MIN_GAIN_PIXELS
+  const maxDelta = maxDeltaOf(opts.threshold)
+  const W = recorded.width
+  const R = recorded.data
+  const C = current.data
+  let differing = 0
+  let pixels = 0
+  forEachAligned(recorded, current, area, align, (x, y, ax, ay) => {
+    pixels++
+    const from = rgbAt(R, (y * W + x) * 4)
+    const to = rgbAt(C, (ay * current.width + ax) * 4)
+    if (from !== to && colourDelta(from, to) > maxDelta) differing++
+  })
+  if (differing >= need) return null
+  const asIs = pixels ? (pixels - differing) / pixels : 0
+  return { applied: false, explained: asIs, asIs, colours: 0, pixels }
+}
+
+/**
  * Learns which colour each recorded colour has now (a theme or palette change: `-bg`, `tk_setPalette`, a dark
  * mode) from a recorded frame and the current screen of the same moment, aligned by `align`, on the recorded
  * pixels set in `area`: per recorded colour (exact RGB) and role (see PaletteTransfer.map) the current colour
