@@ -74,6 +74,9 @@ async function inView(page: Page, selector: string, dx = 0.5): Promise<[number, 
 
 type Step = (rec: WebRecorder) => Promise<unknown>
 
+/** Longer than the test may take: a step that waits for a busy page to go quiet fails the test by its timeout. */
+const WAIT_OUT_MS = 600_000
+
 async function record(kit: Kit, path: string, steps: Step[], init?: { script: string }, settleTimeoutMs?: number) {
   const dir = await mkdtemp(join(tmpdir(), 'qa-pitfall-'))
   const { session, truth } = await browser(init)
@@ -82,15 +85,10 @@ async function record(kit: Kit, path: string, steps: Step[], init?: { script: st
     ...(settleTimeoutMs ? { settleTimeoutMs } : {}),
   })
   await rec.start(urlOf(kit, path))
-  const stepMs: number[] = []
-  for (const step of steps) {
-    const started = Date.now()
-    await step(rec)
-    stepMs.push(Date.now() - started)
-  }
+  for (const step of steps) await step(rec)
   await rec.save()
   const testCase = rec.testCase()
-  return { dir, testCase, truth, rec, stepMs }
+  return { dir, testCase, truth, rec }
 }
 
 async function replay(
@@ -300,7 +298,7 @@ describe('real-page pitfalls', () => {
       script: `setInterval(() => fetch('/__poll?hold=3000').catch(() => {}), 250);
 addEventListener('DOMContentLoaded', () => { const s = document.createElement('span'); s.id = 'live-visitors'; document.body.append(s); let n = 0; setInterval(() => { s.textContent = String(n++) }, 100) })`,
     }
-    const { testCase, truth, dir, stepMs } = await record(
+    const { testCase, truth, dir } = await record(
       SNEAT,
       '/html/ui-dropdowns.html',
       [
@@ -309,30 +307,23 @@ addEventListener('DOMContentLoaded', () => { const s = document.createElement('s
         async (r) => r.click(...(await inView(r.page, 'button.dropdown-toggle:not(.dropdown-toggle-split)', 0.3))),
       ],
       busy,
-      15_000,
+      WAIT_OUT_MS,
     )
     expect(truth.map((t) => t.key)).toEqual([
       expect.stringMatching(/^button "/),
       'a "Action"',
       expect.stringMatching(/^button "/),
     ])
-    // recorded with a 15 s settle timeout: a step that waited it out would take 15 s
-    expect(
-      stepMs.every((ms) => ms < 5_000),
-      `record steps took ${stepMs.join(', ')} ms`,
-    ).toBe(true)
+    // recorded with a settle timeout of 10 minutes: a step waiting for the page to go quiet would still be waiting
+    // when the test times out; no step's duration is judged (a loaded machine is slow, not wrong)
     for (const verify of [false, true]) {
-      // replay's DOM settle gives up after 5 s, its wait for requests after actionTimeoutMs (15 s here)
-      const { outcome, truth: replayed } = await replay(testCase, dir, busy, { verify, actionTimeoutMs: 15_000 })
+      // replay waits for the click's requests up to actionTimeoutMs (10 minutes here: a wait on the polling would
+      // outlast the test) and for a quiet DOM with the settle the recording just went through
+      const { outcome, truth: replayed } = await replay(testCase, dir, busy, { verify, actionTimeoutMs: WAIT_OUT_MS })
       expect(outcome.replayResults.map((r) => r.success)).toEqual([true, true, true])
-      const ms = outcome.replayResults.map((r) => r.durationMs ?? 0)
-      expect(
-        ms.every((m) => m < 4_500),
-        `replay (verify: ${verify}) steps took ${ms.join(', ')} ms`,
-      ).toBe(true)
       expect(keys(replayed)).toEqual(keys(truth))
     }
-  })
+  }, 300_000)
 
   it('7. web components: a click on a slotted label records the control inside the shadow root (role and name), and the replay clicks it (Shoelace from npm)', async () => {
     const at = (selector: string) => async (r: WebRecorder) => {
