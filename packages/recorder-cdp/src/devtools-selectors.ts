@@ -116,13 +116,26 @@ export async function resolveRecordedSelectors(
  * Every element Chromium's accessibility tree names for each `aria/` entry (Puppeteer's `queryAXTree` over the
  * frame's document, ignored nodes and text nodes left out), put in the frame's window under a symbol for the page
  * function, keyed by the entry's body. A child frame's document is found through the page's session (its owner
- * element marked for a moment, the DOM read through frames): frames in the page's process, as the reference reaches
- * them; an out-of-process frame (another site) is not reachable here, and its `aria/` entries name nothing.
+ * element marked for a moment, the DOM read through frames); an out-of-process frame (another site) through a session
+ * of its own, as the reference reaches both.
  */
 async function publishAriaAnswers(page: Page, frame: Frame, parts: readonly DevtoolsSelectorPart[]): Promise<boolean> {
-  const cdp = await page.context().newCDPSession(page)
+  const pageSession = await page.context().newCDPSession(page)
+  let frameSession: CDPSession | null = null
+  let cdp = pageSession
   try {
-    const documentId = await frameDocumentId(cdp, frame)
+    let documentId = await frameDocumentId(pageSession, frame)
+    if (documentId === null && frame.parentFrame()) {
+      // an out-of-process frame (another site) has a session of its own, where its document is the root
+      frameSession = await page
+        .context()
+        .newCDPSession(frame)
+        .catch(() => null)
+      if (!frameSession) return false
+      cdp = frameSession
+      const { root } = (await cdp.send('DOM.getDocument', { depth: 0 })) as { root: CdpDomNode }
+      documentId = root.backendNodeId
+    }
     if (documentId === null) return false
     const { object: doc } = (await cdp.send('DOM.resolveNode', { backendNodeId: documentId })) as {
       object: { objectId?: string }
@@ -172,7 +185,8 @@ async function publishAriaAnswers(page: Page, frame: Frame, parts: readonly Devt
     await cdp.send('Runtime.releaseObject', { objectId: doc.objectId }).catch(() => undefined)
     return true
   } finally {
-    await cdp.detach().catch(() => undefined)
+    await frameSession?.detach().catch(() => undefined)
+    await pageSession.detach().catch(() => undefined)
   }
 }
 

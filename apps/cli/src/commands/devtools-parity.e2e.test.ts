@@ -70,6 +70,10 @@ const PAGES: Record<string, string> = {
   '/framed': `<!doctype html><html><head><meta charset="utf-8"><title>Framed</title></head><body>
     <button id="outer-ok">Outer OK</button>
     <iframe src="/inner" width="400" height="200"></iframe>${LOGGER}</body></html>`,
+  // the same inner page from another site (localhost, not 127.0.0.1): an out-of-process frame
+  '/framed-cross': `<!doctype html><html><head><meta charset="utf-8"><title>Framed across sites</title></head><body>
+    <button id="outer-ok">Outer OK</button>
+    <iframe src="{{other-site}}/inner" width="400" height="200"></iframe>${LOGGER}</body></html>`,
   '/inner': `<!doctype html><html lang="ko"><head><meta charset="utf-8"><title>Inner</title></head><body>
     <p>안쪽</p><button id="inner-decoy">Inner</button><button id="inner-ok" aria-label="확인 (inner)">OK</button>${LOGGER}</body></html>`,
 }
@@ -95,7 +99,10 @@ async function serveTestPages(): Promise<TestSite> {
       })
       return
     }
-    const page = PAGES[(req.url ?? '/').split('?')[0] as string]
+    const page = PAGES[(req.url ?? '/').split('?')[0] as string]?.replaceAll(
+      '{{other-site}}',
+      `http://localhost:${(site.server.address() as AddressInfo).port}`,
+    )
     res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' })
     res.end(page ?? 'not found')
   })
@@ -154,6 +161,12 @@ interface ParityCase {
    */
   answeredBy?: { action: number; selector: RegExp }[]
 }
+
+/** The frame's two steps, answered by the recording's own `aria/` selectors (not healed to the same elements). */
+const INNER_FRAME_ANSWERS: ParityCase['answeredBy'] = [
+  { action: 1, selector: /^\["aria\/확인 \(inner\)\[role=\\"button\\"\]"\] names exactly this element$/ },
+  { action: 2, selector: /^\["aria\/Inner"\] names exactly this element$/ },
+]
 
 const CASES: ParityCase[] = [
   {
@@ -297,10 +310,38 @@ const CASES: ParityCase[] = [
       },
     ],
     referenceFails: null,
-    answeredBy: [
-      { action: 1, selector: /^\["aria\/확인 \(inner\)\[role=\\"button\\"\]"\] names exactly this element$/ },
-      { action: 2, selector: /^\["aria\/Inner"\] names exactly this element$/ },
+    answeredBy: INNER_FRAME_ANSWERS,
+  },
+  {
+    title:
+      'aria/ selectors inside an iframe from another site (an out-of-process frame), beside the same name outside it',
+    steps: [
+      start()[0] as RawStep,
+      {
+        type: 'navigate',
+        url: `${ORIGIN}/framed-cross`,
+        assertedEvents: [{ type: 'navigation', url: `${ORIGIN}/framed-cross`, title: 'Framed across sites' }],
+      },
+      { type: 'click', target: 'main', selectors: sel('aria/Outer OK'), offsetX: 10, offsetY: 8 },
+      {
+        type: 'click',
+        target: 'main',
+        frame: [0],
+        selectors: [['aria/확인 (inner)[role="button"]']],
+        offsetX: 5,
+        offsetY: 5,
+      },
+      {
+        type: 'click',
+        target: 'main',
+        frame: [0],
+        selectors: sel('aria/Inner', '#inner-decoy'),
+        offsetX: 5,
+        offsetY: 5,
+      },
     ],
+    referenceFails: null,
+    answeredBy: INNER_FRAME_ANSWERS,
   },
   {
     title: 'a waitForExpression that never holds fails',
