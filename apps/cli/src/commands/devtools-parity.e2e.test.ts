@@ -1,11 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createRunner, PuppeteerRunnerExtension, parse, type Step, type UserFlow } from '@puppeteer/replay'
 import puppeteer, { type Browser } from 'puppeteer-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type LoggingSite, serveLoggingSite } from '../__tests__/logging-site'
 import { ensureBuilt, qaAsync } from '../__tests__/run-cli'
 
 /**
@@ -78,42 +77,13 @@ const PAGES: Record<string, string> = {
     <p>안쪽</p><button id="inner-decoy">Inner</button><button id="inner-ok" aria-label="확인 (inner)">OK</button>${LOGGER}</body></html>`,
 }
 
-/** The test pages on their own port, with the events they saw since the last `clear`. */
-interface TestSite {
-  origin: string
-  seen: string[]
-  server: Server
-}
-
-async function serveTestPages(): Promise<TestSite> {
-  const site = { origin: '', seen: [] as string[] } as TestSite
-  site.server = createServer((req, res) => {
-    if (req.method === 'POST' && req.url === '/log') {
-      let body = ''
-      req.on('data', (d) => {
-        body += d
-      })
-      req.on('end', () => {
-        site.seen.push(body)
-        res.end('ok')
-      })
-      return
-    }
-    const page = PAGES[(req.url ?? '/').split('?')[0] as string]?.replaceAll(
-      '{{other-site}}',
-      `http://localhost:${(site.server.address() as AddressInfo).port}`,
-    )
-    res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' })
-    res.end(page ?? 'not found')
-  })
-  await new Promise<void>((r) => site.server.listen(0, '127.0.0.1', r))
-  site.origin = `http://127.0.0.1:${(site.server.address() as AddressInfo).port}`
-  return site
-}
+/** The test pages on their own port, with the events they saw (`{{other-site}}`: the same server as localhost). */
+const serveTestPages = () =>
+  serveLoggingSite((path, port) => PAGES[path]?.replaceAll('{{other-site}}', `http://localhost:${port}`))
 
 /** One site per runner: both runs of a recording go at once, each page log its own. */
-let referenceSite: TestSite
-let ourSite: TestSite
+let referenceSite: LoggingSite
+let ourSite: LoggingSite
 let browser: Browser
 
 beforeAll(async () => {
@@ -162,11 +132,39 @@ interface ParityCase {
   answeredBy?: { action: number; selector: RegExp }[]
 }
 
-/** The frame's two steps, answered by the recording's own `aria/` selectors (not healed to the same elements). */
-const INNER_FRAME_ANSWERS: ParityCase['answeredBy'] = [
-  { action: 1, selector: /^\["aria\/확인 \(inner\)\[role=\\"button\\"\]"\] names exactly this element$/ },
-  { action: 2, selector: /^\["aria\/Inner"\] names exactly this element$/ },
-]
+/**
+ * A page with an iframe (`frame: [0]`): a click outside it, then two inside it by `aria/` names (one also outside
+ * it), each answered by the recording's own `aria/` selector (not healed to the same element).
+ */
+function frameCase(title: string, path: string, pageTitle: string): ParityCase {
+  const inFrame = (selectors: string[][]): RawStep => ({
+    type: 'click',
+    target: 'main',
+    frame: [0],
+    selectors,
+    offsetX: 5,
+    offsetY: 5,
+  })
+  return {
+    title,
+    steps: [
+      start()[0] as RawStep,
+      {
+        type: 'navigate',
+        url: `${ORIGIN}${path}`,
+        assertedEvents: [{ type: 'navigation', url: `${ORIGIN}${path}`, title: pageTitle }],
+      },
+      { type: 'click', target: 'main', selectors: sel('aria/Outer OK'), offsetX: 10, offsetY: 8 },
+      inFrame([['aria/확인 (inner)[role="button"]']]),
+      inFrame(sel('aria/Inner', '#inner-decoy')),
+    ],
+    referenceFails: null,
+    answeredBy: [
+      { action: 1, selector: /^\["aria\/확인 \(inner\)\[role=\\"button\\"\]"\] names exactly this element$/ },
+      { action: 2, selector: /^\["aria\/Inner"\] names exactly this element$/ },
+    ],
+  }
+}
 
 const CASES: ParityCase[] = [
   {
@@ -282,67 +280,12 @@ const CASES: ParityCase[] = [
     ],
     referenceFails: null,
   },
-  {
-    title: 'aria/ selectors inside an iframe (frame: [0]), beside the same name outside it',
-    steps: [
-      start()[0] as RawStep,
-      {
-        type: 'navigate',
-        url: `${ORIGIN}/framed`,
-        assertedEvents: [{ type: 'navigation', url: `${ORIGIN}/framed`, title: 'Framed' }],
-      },
-      { type: 'click', target: 'main', selectors: sel('aria/Outer OK'), offsetX: 10, offsetY: 8 },
-      {
-        type: 'click',
-        target: 'main',
-        frame: [0],
-        selectors: [['aria/확인 (inner)[role="button"]']],
-        offsetX: 5,
-        offsetY: 5,
-      },
-      {
-        type: 'click',
-        target: 'main',
-        frame: [0],
-        selectors: sel('aria/Inner', '#inner-decoy'),
-        offsetX: 5,
-        offsetY: 5,
-      },
-    ],
-    referenceFails: null,
-    answeredBy: INNER_FRAME_ANSWERS,
-  },
-  {
-    title:
-      'aria/ selectors inside an iframe from another site (an out-of-process frame), beside the same name outside it',
-    steps: [
-      start()[0] as RawStep,
-      {
-        type: 'navigate',
-        url: `${ORIGIN}/framed-cross`,
-        assertedEvents: [{ type: 'navigation', url: `${ORIGIN}/framed-cross`, title: 'Framed across sites' }],
-      },
-      { type: 'click', target: 'main', selectors: sel('aria/Outer OK'), offsetX: 10, offsetY: 8 },
-      {
-        type: 'click',
-        target: 'main',
-        frame: [0],
-        selectors: [['aria/확인 (inner)[role="button"]']],
-        offsetX: 5,
-        offsetY: 5,
-      },
-      {
-        type: 'click',
-        target: 'main',
-        frame: [0],
-        selectors: sel('aria/Inner', '#inner-decoy'),
-        offsetX: 5,
-        offsetY: 5,
-      },
-    ],
-    referenceFails: null,
-    answeredBy: INNER_FRAME_ANSWERS,
-  },
+  frameCase('aria/ selectors inside an iframe (frame: [0]), beside the same name outside it', '/framed', 'Framed'),
+  frameCase(
+    'aria/ selectors inside an iframe from another site (an out-of-process frame), beside the same name outside it',
+    '/framed-cross',
+    'Framed across sites',
+  ),
   {
     title: 'a waitForExpression that never holds fails',
     steps: [

@@ -3,45 +3,21 @@
 // in @puppeteer/replay), and so must `qa replay <folder>` and every `--shard` of it (issue 35). Judged by what each
 // page's own script reported to its server on load (neither the runner nor the report can see it).
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type LoggingSite, serveLoggingSite } from '../__tests__/logging-site'
 import { ensureBuilt, qaAsync, repoRoot } from '../__tests__/run-cli'
 
 const FIXTURE = 'Recorder should capture the initial page as the url of the first section - 1'
 
-/** A site whose page posts `loaded <path>` from its own script once it has loaded. */
-interface Site {
-  origin: string
-  loads: string[]
-  server: Server
-}
-
-async function serve(): Promise<Site> {
-  const site = { origin: '', loads: [] as string[] } as Site
-  site.server = createServer((req, res) => {
-    if (req.method === 'POST' && req.url === '/log') {
-      let body = ''
-      req.on('data', (d) => {
-        body += d
-      })
-      req.on('end', () => {
-        site.loads.push(body)
-        res.end('ok')
-      })
-      return
-    }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-    res.end(`<!doctype html><html><head><meta charset="utf-8"><title></title></head><body><p>녹화</p><script>
+/** A site whose every page posts `loaded <path>` from its own script once it has loaded. */
+const serve = () =>
+  serveLoggingSite(
+    () => `<!doctype html><html><head><meta charset="utf-8"><title></title></head><body><p>녹화</p><script>
       addEventListener('load', () => { const x = new XMLHttpRequest(); x.open('POST', '/log', false); x.send('loaded ' + location.pathname) })
-    </script></body></html>`)
-  })
-  await new Promise<void>((r) => site.server.listen(0, '127.0.0.1', r))
-  site.origin = `http://127.0.0.1:${(site.server.address() as AddressInfo).port}`
-  return site
-}
+    </script></body></html>`,
+  )
 
 /** The real export with its `https://localhost:<test-port>` origin moved onto `origin`, imported as a case. */
 async function importAt(origin: string, dir: string, name: string): Promise<string> {
@@ -59,8 +35,8 @@ async function importAt(origin: string, dir: string, name: string): Promise<stri
 }
 
 const PATH = '/test/e2e/resources/recorder/recorder.html'
-let a: Site
-let b: Site
+let a: LoggingSite
+let b: LoggingSite
 let dir: string
 
 beforeAll(async () => {
@@ -80,23 +56,23 @@ const replay = (args: string[], reportDir: string) =>
 
 describe('navigate-only DevTools recordings in folder and shard replays', () => {
   it('qa replay <folder> replays both, each page loads, exit 0', async () => {
-    a.loads = []
-    b.loads = []
+    a.seen = []
+    b.seen = []
     const r = await replay([join(dir, 'cases')], 'r-folder')
     expect(r.code, r.stderr).toBe(0)
     expect((JSON.parse(r.stdout) as { passed: boolean }).passed).toBe(true)
-    expect(a.loads).toEqual([`loaded ${PATH}`])
-    expect(b.loads).toEqual([`loaded ${PATH}`])
+    expect(a.seen).toEqual([`loaded ${PATH}`])
+    expect(b.seen).toEqual([`loaded ${PATH}`])
   })
 
   it('--shard 1/2 and 2/2 each replay one of them, as alone', async () => {
     const seen: string[][] = []
     for (const k of [1, 2]) {
-      a.loads = []
-      b.loads = []
+      a.seen = []
+      b.seen = []
       const r = await replay([join(dir, 'cases'), '--shard', `${k}/2`], `r-shard-${k}`)
       expect(r.code, r.stderr).toBe(0)
-      seen.push([...a.loads.map((l) => `a ${l}`), ...b.loads.map((l) => `b ${l}`)])
+      seen.push([...a.seen.map((l) => `a ${l}`), ...b.seen.map((l) => `b ${l}`)])
     }
     expect(seen.map((s) => s.length)).toEqual([1, 1])
     expect(seen.flat().sort()).toEqual([`a loaded ${PATH}`, `b loaded ${PATH}`])
