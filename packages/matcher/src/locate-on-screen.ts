@@ -59,6 +59,11 @@ export interface ScreenTarget {
    * board of look-alike cells whose window was resized keeps each cell at its place in the window.
    */
   window?: WindowPlacement | null
+  /**
+   * Regions of the recorded screen that changed by themselves while nothing was done (sprites, a blinking caret,
+   * a clock: the step's `animated_regions`): the fast path leaves their pixels out when it compares the crop.
+   */
+  animated?: readonly BoundingBox[] | null
 }
 
 /** A program window's box on the recorded screen and on the current one. */
@@ -948,12 +953,15 @@ export async function locateOnScreen(
       method: 'direct',
       skip: crop && cropBox ? null : 'no recorded crop',
       run: async () => {
-        const score = templateScoreAt(
-          await screen(),
-          crop as Frame,
-          (cropBox as BoundingBox).x,
-          (cropBox as BoundingBox).y,
-        )
+        const box = cropBox as BoundingBox
+        // the animation inside the crop, in crop pixels: not evidence either way
+        const animated = (step.animated ?? []).map((a) => ({
+          x: a.x - box.x,
+          y: a.y - box.y,
+          width: a.width,
+          height: a.height,
+        }))
+        const score = templateScoreAt(await screen(), crop as Frame, box.x, box.y, animated)
         if (score < directThreshold)
           return {
             outcome: 'below_threshold',

@@ -96,6 +96,20 @@ describe('templateScoreAt', () => {
     expect(templateScoreAt(frame, crop, 120, 60)).toBeLessThan(0.5)
     expect(templateScoreAt(frame, crop, 190, 90)).toBe(0)
   })
+
+  it('leaves out the pixels of the ignored boxes, and is 0 when every pixel is ignored', () => {
+    const frame = noiseFrame(200, 100, 5, 4, 4)
+    const crop = cropFrame(frame, 50, 20, 40, 30)
+    const other = cropFrame(noiseFrame(200, 100, 6, 4, 4), 50, 20, 40, 30)
+    // the crop's right half replaced by other pixels: a poor score unless that half is left out
+    const half = { ...crop, data: new Uint8Array(crop.data) }
+    for (let j = 0; j < 30; j++)
+      for (let i = 20; i < 40; i++)
+        for (let c = 0; c < 4; c++) half.data[(j * 40 + i) * 4 + c] = other.data[(j * 40 + i) * 4 + c] as number
+    expect(templateScoreAt(frame, half, 50, 20)).toBeLessThan(0.8)
+    expect(templateScoreAt(frame, half, 50, 20, [{ x: 20, y: 0, width: 20, height: 30 }])).toBeCloseTo(1, 6)
+    expect(templateScoreAt(frame, crop, 50, 20, [{ x: 0, y: 0, width: 40, height: 30 }])).toBe(0)
+  })
 })
 
 describe('matchTemplate on UI-like content', () => {

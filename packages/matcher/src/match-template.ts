@@ -1,3 +1,4 @@
+import type { BoundingBox } from '@qa/model'
 import { assertRange, MatcherError } from './errors'
 import {
   boxDownsample,
@@ -583,9 +584,16 @@ function refineAt(
 
 /**
  * NCC of the template against the frame at one position and scale 1 (the desktop fast path: do the pixels
- * at the recorded place still look like the recorded crop?). Returns -1..1, or 0 when out of bounds/flat.
+ * at the recorded place still look like the recorded crop?), leaving out the pixels of `ignore` (boxes in
+ * template pixels: animation that changes by itself). Returns -1..1, or 0 when out of bounds, flat or all ignored.
  */
-export function templateScoreAt(frame: Frame, template: Frame, x: number, y: number): number {
+export function templateScoreAt(
+  frame: Frame,
+  template: Frame,
+  x: number,
+  y: number,
+  ignore: readonly BoundingBox[] = [],
+): number {
   assertFrame(frame, 'frame')
   assertFrame(template, 'template')
   const tx = Math.round(x)
@@ -595,7 +603,9 @@ export function templateScoreAt(frame: Frame, template: Frame, x: number, y: num
     f.channels === 1
       ? (f.data[i] as number)
       : ((f.data[i * 4] as number) * 77 + (f.data[i * 4 + 1] as number) * 150 + (f.data[i * 4 + 2] as number) * 29) >> 8
-  const n = template.width * template.height
+  const ignored = (i: number, j: number) =>
+    ignore.some((b) => i >= b.x && i < b.x + b.width && j >= b.y && j < b.y + b.height)
+  let n = 0
   let st = 0
   let sf = 0
   let stt = 0
@@ -603,6 +613,8 @@ export function templateScoreAt(frame: Frame, template: Frame, x: number, y: num
   let stf = 0
   for (let j = 0; j < template.height; j++) {
     for (let i = 0; i < template.width; i++) {
+      if (ignore.length > 0 && ignored(i, j)) continue
+      n++
       const t = lum(template, j * template.width + i)
       const v = lum(frame, (ty + j) * frame.width + tx + i)
       st += t
@@ -612,6 +624,7 @@ export function templateScoreAt(frame: Frame, template: Frame, x: number, y: num
       stf += t * v
     }
   }
+  if (n === 0) return 0
   const vt = stt - (st * st) / n
   const vf = sff - (sf * sf) / n
   if (vt <= EPS * n || vf <= EPS * n) return 0

@@ -404,6 +404,7 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
               cropBox: crop ? cropBoxOf(a) : null,
               recordedFrame,
               window,
+              animated: a.animatedRegions ?? null,
             },
             {
               capture: async () => screenNow,
