@@ -485,7 +485,7 @@ describe('masked typing (secret_env) on replay', () => {
   })
 })
 
-// A keyboard-driven game menu (issue 30 Build 5): Down moves the lit item. No click locates anything, so where the
+// A keyboard-driven game menu: Down moves the lit item. No click locates anything, so where the
 // focused window is now (recorded as the step's `window`) is what moves the step's expected region.
 describe('a key step in a moved window', () => {
   const menuAt = (dx: number, dy: number, lit: 0 | 1) =>

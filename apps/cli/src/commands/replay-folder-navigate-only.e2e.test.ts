@@ -1,6 +1,6 @@
 // A Chrome DevTools Recorder export that only navigates (DevTools' own e2e fixture, kept in bench/devtools/recordings
 // under its licence) becomes a case with no action; `qa replay <case>` replays it (the page loading is the test, as
-// in @puppeteer/replay), and so must `qa replay <folder>` and every `--shard` of it (issue 35). Judged by what each
+// in @puppeteer/replay), and so must `qa replay <folder>` and every `--shard` of it. Judged by what each
 // page's own script reported to its server on load (neither the runner nor the report can see it).
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
