@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import {
@@ -78,5 +79,27 @@ describe('the rule says no', () => {
   it('layers name each package once', () => {
     const all = LAYERS.flatMap((l) => l.packages)
     expect(new Set(all).size).toBe(all.length)
+  })
+})
+
+describe('sources and READMEs speak to users', () => {
+  it('name no design note, issue or spec section by number (they state the rule itself)', () => {
+    const files: string[] = []
+    for (const group of ['packages', 'apps'])
+      for (const name of readdirSync(join(root, group))) {
+        const dir = join(root, group, name)
+        if (existsSync(join(dir, 'README.md'))) files.push(join(dir, 'README.md'))
+        if (!existsSync(join(dir, 'src'))) continue
+        for (const f of readdirSync(join(dir, 'src'), { recursive: true }) as string[])
+          if (statSync(join(dir, 'src', f)).isFile()) files.push(join(dir, 'src', f))
+      }
+    const internal = /seed [0-9]{3}|issue [0-9]+|SPEC §/i
+    const found = files.flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (internal.test(line) ? [`${f.slice(root.length)}:${i + 1}: ${line.trim()}`] : [])),
+    )
+    expect(files.length).toBeGreaterThan(100)
+    expect(found).toEqual([])
   })
 })

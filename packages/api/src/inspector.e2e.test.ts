@@ -198,7 +198,7 @@ describe('Runner Inspector, driven the way an agent drives it', () => {
     expect(removedStep.passed).toBe(false)
     expect(removedStep.error).toMatch(/Element not found: button "저장"/)
 
-    // Seed 004 §6.3: failures with their errors.
+    // Failures with their errors.
     const failures = await page.evaluate(() =>
       globalThis.__TESTBOT__
         .getResults()

@@ -12,7 +12,7 @@ export interface TrackedAction {
 
 export type CoordinateChange = Point | readonly [number, number] | { x: number; y: number }
 
-/** Seed 002 `accuracy_tracker`: one ReplayResult per recorded outcome, and the statistics over them. */
+/** `accuracy_tracker`: one ReplayResult per recorded outcome, and the statistics over them. */
 export interface AccuracyTracker {
   /** The action was replayed; `method` says how it was located (`coordinate` for raw coordinates). */
   recordSuccess(

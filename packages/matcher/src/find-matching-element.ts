@@ -100,7 +100,7 @@ export const elementCenter = (e: UiElement): XY =>
     : centerOf(e.boundingBox)
 
 /**
- * Seed 001 `_find_matching_element`: scores every element of the current analysis against the recorded
+ * `_find_matching_element`: scores every element of the current analysis against the recorded
  * target (text, type, description, size, position prior relative to the recorded box and the screen) and
  * returns the best with its confidence, or null when there is no element or nothing to compare.
  */
@@ -162,7 +162,7 @@ export interface ReplayTargetDecision {
 }
 
 /**
- * Seed 001 property 3: a match with confidence ≥ threshold (default 0.7) is clicked at its centre
+ * A match with confidence ≥ threshold (default 0.7) is clicked at its centre
  * (`semantic`); anything else falls back to the recorded coordinates (`coordinate`).
  */
 export function decideReplayTarget(

@@ -17,7 +17,7 @@ export type ActionEnrichment = Partial<
 >
 
 /**
- * Seed 001 P5: merges an enrichment into an action without touching any existing field. A field is filled only
+ * Merges an enrichment into an action without touching any existing field. A field is filled only
  * when the action has it absent or null; `enrichmentStatus` is always updated (it describes this enrichment).
  * Returns a new action; the input is not modified.
  */

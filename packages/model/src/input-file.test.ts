@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { checkInputFile, readInputFile } from './input-file'
 
-/** Issue 29: one rule for every file an input names (case, screenshot, report, config): regular, bounded, rooted. */
+/** One rule for every file an input names (case, screenshot, report, config): regular, bounded, rooted. */
 describe('readInputFile', () => {
   const dir = mkdtempSync(join(tmpdir(), 'qa-input-'))
   const rule = { what: 'screenshot file', maxBytes: 1024 }

@@ -19,7 +19,7 @@ export function isLegacyAction(action: Action, platform: TestCase['platform']): 
 }
 
 /**
- * Seed 001 P6: a case is legacy when any click-like action lacks a non-empty `semantic_info` (desktop) or an
+ * A case is legacy when any click-like action lacks a non-empty `semantic_info` (desktop) or an
  * `identity` (web). Cases without click-like actions are not legacy.
  */
 export function isLegacyTestCase(testCase: Pick<TestCase, 'actions' | 'platform'>): boolean {

@@ -496,7 +496,7 @@ export interface ReplayResult {
 export type Verdict = 'pass' | 'fail' | 'warning'
 export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'warning']
 
-/** Seed 000 `VerificationResult`, plus the artefacts a report shows. */
+/** `VerificationResult`, plus the artefacts a report shows. */
 export interface VerificationResult {
   actionIndex: number
   actionDescription: string
@@ -574,7 +574,7 @@ export interface VisionUsage {
   extra?: Extra
 }
 
-/** Seed 000 `ReplayReport`, plus replay results and accuracy statistics. */
+/** `ReplayReport`, plus replay results and accuracy statistics. */
 export interface ReplayReport {
   testCaseName: string
   sessionId: string
@@ -660,7 +660,7 @@ export interface ScreenSizeChange {
   extra?: Extra
 }
 
-/** Seed 001 `EnrichmentResult`. */
+/** `EnrichmentResult`. */
 export interface EnrichmentResult {
   totalActions: number
   enrichedCount: number

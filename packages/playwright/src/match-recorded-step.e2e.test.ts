@@ -77,7 +77,7 @@ describe('verifyRecordedStep (toMatchRecordedStep)', () => {
 })
 
 /**
- * Issue 29, finding 10: a step whose effect is small on the screen (a status badge) passed toMatchRecordedStep on
+ * A step whose effect is small on the screen (a status badge) passed toMatchRecordedStep on
  * a changed build (whole screen 99 %) while `qa replay --verify` failed it on its expected region. One step, one
  * verdict: the matcher decides on the same region as the replay, whether the test acted through heal() or not.
  */

@@ -12,7 +12,7 @@ import { createWebRecorder } from './recorder'
 import { replayWebCase } from './replayer'
 
 /**
- * Issue 16: elements inside a closed shadow root (a web component that hides its inside from every script) are
+ * Elements inside a closed shadow root (a web component that hides its inside from every script) are
  * recorded over CDP, and replay finds and clicks them through the healing cascade. The component's own listener
  * says what was clicked: it counts presses of its buttons in light DOM (`#log`).
  */

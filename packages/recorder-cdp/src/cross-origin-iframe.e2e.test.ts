@@ -13,7 +13,7 @@ import { createWebRecorder } from './recorder'
 import { replayWebCase } from './replayer'
 
 /**
- * Issue 16: a click inside a cross-origin iframe (another site, so Chromium renders it in another process) is
+ * A click inside a cross-origin iframe (another site, so Chromium renders it in another process) is
  * recorded as the element inside the frame, with the frame chain in `framePath`, not as the `<iframe>`; replay
  * goes into that frame. The top page is served on 127.0.0.1, the framed form on localhost (another port, another
  * site). The framed page's own listeners say what happened, in its own `#log`.
@@ -198,7 +198,7 @@ describe('clicks in a cross-origin iframe', () => {
 })
 
 /**
- * Issue 15: the recorder toolbar's assert modes pick elements inside frames, same-origin and cross-origin (another
+ * The recorder toolbar's assert modes pick elements inside frames, same-origin and cross-origin (another
  * process) alike: the frame's page never sees the pick, its text or value pre-fills the editor, and the assertion is
  * recorded with the frame chain and replayed there. Real input through the browser (`page.mouse`, `page.keyboard`);
  * the frames' own listeners say what they saw, in their own `#log`.

@@ -9,7 +9,7 @@ import { createWebRecorder } from './recorder'
 import { replayWebCase } from './replayer'
 
 /**
- * Issue 16, finding 16: a disabled control carrying the recorded label is never what replay clicks. Which
+ * A disabled control carrying the recorded label is never what replay clicks. Which
  * element received a click is logged by a capture listener the tool does not read.
  */
 let variant: 'recorded' | 'disabled-twin' | 'only-disabled' = 'recorded'

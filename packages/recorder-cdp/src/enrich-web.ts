@@ -32,7 +32,7 @@ export interface EnrichWebOutcome {
 }
 
 /**
- * Seed 001 TestCaseEnricher for the web: replays a coordinate-only case at its recorded coordinates and,
+ * TestCaseEnricher for the web: replays a coordinate-only case at its recorded coordinates and,
  * before each click-like or typing step, captures the identity of the element there over CDP. Existing fields
  * are never changed (enrichment only adds); every action gets an `enrichment_status`: `enriched`, `skipped` (nothing to
  * identify, or already identified) or `failed` (no element there).

@@ -14,7 +14,7 @@ import { createWebRecorder } from './recorder'
 import { replayWebCase } from './replayer'
 
 /**
- * Issue 29, finding 7: an element named with two adjacent quotes (`Clear ""`) failed on the unchanged page with
+ * An element named with two adjacent quotes (`Clear ""`) failed on the unchanged page with
  * InvalidSelectorError. Names and attribute values reach Playwright's selector engines escaped, whatever they hold.
  * Which element received a click is logged by a capture listener the tool does not read.
  */

@@ -8,7 +8,7 @@ import { servePage } from '../test/serve-page'
 import { replayWebCase } from './replayer'
 
 /**
- * Issue 28 (daily-loop bench, gentelella's form): a person clicks a native drop-down, which opens the list the
+ * Daily-loop bench, gentelella's form: a person clicks a native drop-down, which opens the list the
  * browser draws apart from the page, and picks "Globex Inc" in it; the recorder writes a click on the select and a
  * select step. The pick closed the person's list. A replay that clicked the select opened a list its own pick
  * (`selectOption`) never closed: the list stayed drawn over the page, in the next screenshots (a false failure on

@@ -13,7 +13,7 @@ import { createWebRecorder } from './recorder'
 import { replayWebCase } from './replayer'
 
 /**
- * Issue 28, Build 1 and 2: every recorded screenshot shows the page at one moment, taken before the next input
+ * Every recorded screenshot shows the page at one moment, taken before the next input
  * reached it; typing steps carry that evidence and are verified. Recorded by hand (the page's own input events,
  * the recorder's toolbar shown) while a person types right after clicking.
  */

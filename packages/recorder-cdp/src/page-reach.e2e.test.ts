@@ -9,7 +9,7 @@ import { type BrowserSession, openBrowser } from './browser'
 import { createWebRecorder } from './recorder'
 
 /**
- * Issue 29, finding 2: what the recorder reads of a page is out of the page's reach, and a page's own typing is not
+ * What the recorder reads of a page is out of the page's reach, and a page's own typing is not
  * the person's. A page sets a trap where the identity reader used to keep the last click's hit chain between its
  * calls (`Symbol.for('qa.hitChain')` on the page's window: the trap answers a chain of "Delete everything" and notes
  * every write), and types into a field of its own with `document.execCommand('insertText')`, whose input events are

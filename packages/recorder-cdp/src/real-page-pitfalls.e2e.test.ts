@@ -11,7 +11,7 @@ import { createWebRecorder, type WebRecorder } from './recorder'
 import { replayWebCase, type WebReplayOptions } from './replayer'
 
 /**
- * Issue 13, build item 4: pitfalls of real pages, each on a page nobody here wrote — UI kits installed from
+ * Pitfalls of real pages, each on a page nobody here wrote — UI kits installed from
  * npm (sneat, gentelella: devDependencies of this package), served as they ship. A short viewport
  * (1280×400) makes the pages scroll. Which element received each click is read by a capture-phase listener
  * the tool cannot see (test/kit-server.ts).

@@ -9,7 +9,7 @@ import { servePage } from '../test/serve-page'
 import { replayWebCase } from './replayer'
 
 /**
- * Issue 28 (daily-loop bench, stisla's Bootstrap dropdown): picking a menu item closes the menu, and the button
+ * Daily-loop bench, stisla's Bootstrap dropdown: picking a menu item closes the menu, and the button
  * behind it is now under the resting pointer. A person's browser drew it without its hover look until the pointer
  * moved; a replay's browser draws the hover at once. The verdict compares that button through a colour map of its
  * own (a hover recolours it), and still fails a step whose effect reshapes it.

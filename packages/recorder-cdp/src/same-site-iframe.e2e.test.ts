@@ -65,7 +65,7 @@ async function formFrame(page: Page): Promise<Frame> {
 }
 
 /**
- * Issue 29, finding 8: an iframe served from another port of the same host is cross-origin but same-site, so
+ * An iframe served from another port of the same host is cross-origin but same-site, so
  * Chromium renders it in its parent's process, and its script cannot walk up to the parent. Typing into it was
  * recorded without its frame (the field's box in the frame's own viewport), so replay failed with "Element not
  * found" and the step's crop was cut from the wrong place.

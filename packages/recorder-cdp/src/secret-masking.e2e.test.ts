@@ -13,7 +13,7 @@ import { createWebRecorder, type WebRecorder } from './recorder'
 import { replayWebCase } from './replayer'
 
 /**
- * Issue 16, finding 3: secrets never reach the case file or a screenshot in clear, wherever the password field
+ * Secrets never reach the case file or a screenshot in clear, wherever the password field
  * is: a cross-origin iframe (another site: its own renderer process), a closed shadow root, keys pressed one
  * by one, and a "show password" toggle after typing. The top page is served on 127.0.0.1, the framed login on
  * localhost (another site, so Chromium renders it out of process).

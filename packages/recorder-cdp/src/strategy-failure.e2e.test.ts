@@ -9,7 +9,7 @@ import { createWebRecorder } from './recorder'
 import { replayWebCase } from './replayer'
 
 /**
- * Issue 29, finding 7 (the rest): a strategy's error is that strategy's failure, not the step's. Here the action
+ * A strategy's error is that strategy's failure, not the step's. Here the action
  * on the element a strategy matched throws: on the new build the e-mail field's old name "Email" belongs to a
  * read-only display (`role="textbox"`, not fillable), so role+name and aria-label find that display and `fill`
  * throws; the form `name` strategy finds the real field. What the field holds is read from the page.

@@ -47,7 +47,7 @@ async function readFirst(paths: string[]): Promise<{ path: string; bytes: Uint8A
 }
 
 /**
- * Seed 001 TestCaseEnricher for desktop cases: every click-like action without `semantic_info` gets one from its
+ * TestCaseEnricher for desktop cases: every click-like action without `semantic_info` gets one from its
  * stored screenshot (the before-screenshot when there is one, else the after one, as legacy recorders kept only
  * that); a missing screenshot marks it `skipped`, an analysis that sees nothing `failed`; nothing that exists is
  * changed (enrichment only adds, via `mergeEnrichment`). Other actions are counted in `total_actions` but not touched.

@@ -7,7 +7,7 @@ export type ElementAnalyzer = Pick<UIAnalyzer, 'analyzeElementAt' | 'inferIntent
   readonly lastCall?: { provider: string } | undefined
 }
 
-/** Seed 001 `semantic_info` from an element analysis; null when the analyzer saw no element. Pure. */
+/** `semantic_info` from an element analysis; null when the analyzer saw no element. Pure. */
 export function toSemanticInfo(
   result: ElementAtResult,
   intent: string,

@@ -1,4 +1,4 @@
-// Issue 14 item 6: typing is recorded and replayed exactly into a real text field, Shift and AltGr included.
+// Typing is recorded and replayed exactly into a real text field, Shift and AltGr included.
 // Under Xvfb (its default US layout, then a German one set with setxkbmap), a Tk program (Debian's `wish`) with a
 // text field writes the field's value to a file on every change; the test reads that file, never what the
 // replayer reports. A person's key strokes are raw XTEST key events by keycode (the physical keys: right Alt,

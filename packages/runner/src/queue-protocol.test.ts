@@ -55,7 +55,7 @@ describe('attempt history', () => {
     ])
   })
 
-  // Issue 10 reliability: whatever order and repetition the events come in, each attempt is recorded once.
+  // Reliability: whatever order and repetition the events come in, each attempt is recorded once.
   test.prop([fc.array(fc.tuple(fc.integer({ min: 1, max: 4 }), fc.boolean()), { maxLength: 20 })], { numRuns: 100 })(
     'attempts are unique and sorted whatever the message order',
     (msgs) => {

@@ -8,7 +8,7 @@ import { caseFolder, fakeReplayer, fakeWriter, tempDir } from './__tests__/fakes
 import { startTestRedis, type TestRedis } from './__tests__/redis-server'
 
 /**
- * Issue 29, finding 4: a job is data anyone with the queue's Redis can write. A worker replays only the case file
+ * A job is data anyone with the queue's Redis can write. A worker replays only the case file
  * the job names inside the case folder it fetched from the artifact store; a forged `caseFileName` pointing
  * elsewhere on the worker's disk is refused, and nothing of that file reaches the result.
  */

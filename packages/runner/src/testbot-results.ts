@@ -3,10 +3,10 @@
  * run state. Browser-free and IO-free: the inspector page mirrors these shapes exactly.
  */
 
-/** Seed 004 §4.1: a suite's state. */
+/** A suite's state. */
 export type SuiteStatus = 'planned' | 'running' | 'done'
 
-/** Seed 004 §6.1: one step of a suite as agents read it (exactly these four keys). */
+/** One step of a suite as agents read it (exactly these four keys). */
 export interface TestBotStep {
   /** The model's action type (`click`, `type`, `key_press`, `navigate`, …), or `error` for a suite-level error. */
   action: string
@@ -21,14 +21,14 @@ export interface TestBotStep {
   warning?: string | null
 }
 
-/** Seed 004 §6.1 `TestBotResults`. */
+/** `TestBotResults`. */
 export interface TestBotResults {
   isRunning: boolean
   summary: { total: number; pass: number; fail: number }
   suites: Array<{ name: string; status: SuiteStatus; passed: boolean; steps: TestBotStep[] }>
 }
 
-/** Seed 004 §5: one entry of the hidden `<pre id="testbot-results-json">`. */
+/** One entry of the hidden `<pre id="testbot-results-json">`. */
 export interface TestBotJsonEntry {
   name: string
   passed: boolean
@@ -43,7 +43,7 @@ export interface SuiteResultState {
   steps: TestBotStep[]
 }
 
-/** Seed 004 §6.2 `getResults()`: pass counts passed suites, fail counts finished suites that did not pass. */
+/** `getResults()`: pass counts passed suites, fail counts finished suites that did not pass. */
 export function buildTestBotResults(suites: readonly SuiteResultState[], isRunning: boolean): TestBotResults {
   return {
     isRunning,
@@ -66,7 +66,7 @@ export function buildTestBotResults(suites: readonly SuiteResultState[], isRunni
   }
 }
 
-/** Seed 004 §5: the finished suites, for the hidden JSON element. */
+/** The finished suites, for the hidden JSON element. */
 export function buildResultsJson(suites: readonly SuiteResultState[]): TestBotJsonEntry[] {
   return suites
     .filter((s) => s.status === 'done')
@@ -120,7 +120,7 @@ export function errorStep(detail: string, message: string): TestBotStep {
   return { action: 'error', detail, passed: false, error: message }
 }
 
-/** Seed 004 §4.4 `data-testbot-step-result`. */
+/** `data-testbot-step-result`. */
 export function stepResultAttr(step: TestBotStep | undefined): 'pass' | 'fail' | 'pending' {
   if (!step) return 'pending'
   return step.passed ? 'pass' : 'fail'

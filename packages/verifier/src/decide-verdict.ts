@@ -98,7 +98,7 @@ export function decideVerdict(input: VerdictInput, policy: VerdictPolicy = {}): 
 }
 
 /**
- * Seed 000 once the pixels fall short: vision's word (match → warning, mismatch → fail), else the fallback floor
+ * Once the pixels fall short: vision's word (match → warning, mismatch → fail), else the fallback floor
  * (≥ → warning, else fail); without a vision answer yet, ask for one.
  */
 function byVisionOrFallback(
@@ -148,7 +148,7 @@ const where = (region: RegionEvidence) =>
 const RESTYLED_SHARE = 0.2
 
 /**
- * Seed 000's flow on the step's expected region: a change somewhere else (unlike the recording) or a change
+ * The flow on the step's expected region: a change somewhere else (unlike the recording) or a change
  * that did not happen → fail; region similarity ≥ pass → pass; otherwise vision on the region (match → warning,
  * mismatch → fail), or without vision region similarity ≥ fallback → warning, else fail.
  */

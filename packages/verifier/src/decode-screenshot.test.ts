@@ -6,7 +6,7 @@ import { crc32, deflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { decodeScreenshot, readImageFile } from './decode-screenshot'
 
-/** Issue 29, finding 5: a screenshot that is a device grew memory without limit in replay --verify and qa report. */
+/** A screenshot that is a device grew memory without limit in replay --verify and qa report. */
 describe('reading a screenshot file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'qa-shots-'))
 

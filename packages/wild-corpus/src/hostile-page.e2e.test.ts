@@ -1,5 +1,5 @@
 /**
- * Issue 29, finding 2: a recorded page, and a cross-origin frame in it, must not be able to drive the recorder. A
+ * A recorded page, and a cross-origin frame in it, must not be able to drive the recorder. A
  * person records by hand (`qa record web`, real X input through xdotool on a display of our own) on a hostile page
  * whose scripts, in the top page and in a frame of another site, try all the time what a page can try: call the
  * recorder's globals (`__qaRecordInput`, `__qaRecorderToolbar`, the toolbar's functions), dispatch synthetic clicks on

@@ -11,7 +11,7 @@ import { askTruth } from './page-script'
 import { type CorpusServer, startCorpusServer } from './start-corpus-server'
 
 /**
- * Issue 13 Builds 2, 3 and 5 on pages nobody here wrote (npm kits of the wild corpus), judged by the corpus's
+ * On pages nobody here wrote (npm kits of the wild corpus), judged by the corpus's
  * in-page truth listener: what a click on an icon, a styled checkbox, radio or switch, or on nothing records,
  * and what its replay clicks.
  */

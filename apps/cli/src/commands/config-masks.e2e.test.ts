@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { qaAsync } from '../__tests__/run-cli'
 
 /**
- * Issue 16, finding 16: the config file's ignore-masks reach the verification of `qa replay --verify`. A live
+ * The config file's ignore-masks reach the verification of `qa replay --verify`. A live
  * panel (a clock, a chart) covers a third of the screen and changes colour between recording and replay; the
  * step shows it, so it lies in the step's expected region (what the step changed is what is verified):
  * unmasked, the region's similarity falls under the 0.7 fallback (no vision provider) and the replay fails;

@@ -8,7 +8,7 @@ import { encodePng, solidRgba } from '../__tests__/png'
 import { bin, ensureBuilt, qa as runQa } from '../__tests__/run-cli'
 
 /**
- * Issue 16, "Nothing leaks, nothing is lost": every command that writes checks its outputs before any work,
+ * "Nothing leaks, nothing is lost": every command that writes checks its outputs before any work,
  * never writes over an input, and bad input is exit 2 naming the file, the field and what was expected.
  */
 

@@ -1,4 +1,4 @@
-// Issue 17: `qa replay <desktop case>` ignored `verify.masks` (and `replay.matchThreshold`) of the config, while
+// `qa replay <desktop case>` ignored `verify.masks` (and `replay.matchThreshold`) of the config, while
 // a folder went its own way. Now every desktop route takes the same settings (desktopReplaySettingsOf). A desktop
 // case recorded a live panel appearing (a clock, a chart) that the replayed screen does not show: unmasked, its
 // expected region fails the step through the single-case route and the folder route alike; with the panel in

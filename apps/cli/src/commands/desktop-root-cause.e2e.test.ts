@@ -1,4 +1,4 @@
-// Issue 28 on a desktop case (real X display, Xvfb, no browser): the first failed step is the first cause, the
+// On a desktop case (real X display, Xvfb, no browser): the first failed step is the first cause, the
 // failures after it say so, and --max-failures stops the case early; the steps after it are reported as not run.
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'

@@ -17,7 +17,7 @@ export class EnrichCommand extends QaCommand {
     description:
       'Add semantic information to a legacy (coordinate-only) case: desktop from its screenshots, web from the live app.',
     details: `
-      Seed 001 TestCaseEnricher: every click without semantic_info is analysed from its screenshot by the vision
+      TestCaseEnricher: every click without semantic_info is analysed from its screenshot by the vision
       provider (QA_VISION: bedrock, openai, ocr — the default — or none). Existing fields are never changed; a
       click whose screenshot is missing is marked skipped. Writes a new file (default <case>.enriched.json),
       never the input or one of its screenshots; an existing file is replaced only with --force, checked before

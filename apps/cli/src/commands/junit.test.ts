@@ -8,7 +8,7 @@ import { validateJunit } from '../__tests__/junit'
 import { replayReportOf, writeReportFile } from '../__tests__/report-fixture'
 import { qa } from '../__tests__/run-cli'
 
-/** Issue 17 item 5: `qa report merge --junit` and `qa report --format junit` give one testcase per case. */
+/** `qa report merge --junit` and `qa report --format junit` give one testcase per case. */
 const dir = mkdtempSync(join(tmpdir(), 'qa-junit-cli-'))
 const report = (name: string, verdicts: Array<'pass' | 'fail'>) =>
   replayReportOf(name, verdicts, (i) => `버튼 ${i} 클릭`)

@@ -10,7 +10,7 @@ import { validateJunit } from '../__tests__/junit'
 import { qaAsync } from '../__tests__/run-cli'
 
 /**
- * Issue 17 item 3: a flag left at its default never overrides the file or the environment. `--report-dir` used
+ * A flag left at its default never overrides the file or the environment. `--report-dir` used
  * to default to qa-reports inside the flag parser, so `replay.reportDir` and QA_REPORT_DIR never took effect.
  * Here the same case is replayed with the report folder named by the file, by the environment over the file,
  * and by the flag over both; `record.*` keys reach `qa record desktop` the same way.

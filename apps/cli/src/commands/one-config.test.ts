@@ -6,7 +6,7 @@ import { writeDesktopClickCase } from '../__tests__/desktop-key-case'
 import { qa, repoRoot } from '../__tests__/run-cli'
 
 /**
- * Issue 17 item 3: every command reads one configuration (qa.config.json < QA_* < flags, `loadConfig`), so a
+ * Every command reads one configuration (qa.config.json < QA_* < flags, `loadConfig`), so a
  * bad key or a bad QA_* variable stops each of them the same way, before any work, naming the key or variable.
  */
 const dir = mkdtempSync(join(tmpdir(), 'qa-one-config-'))

@@ -1,4 +1,4 @@
-// Issue 14 Build 4 on a real toolkit: Tk draws a button in its activebackground while the pointer rests on it. A
+// On a real toolkit: Tk draws a button in its activebackground while the pointer rests on it. A
 // person rests on the button before clicking, so the frame just before the click shows it highlighted; the element
 // crop must show the button as the replay will see it, with the pointer elsewhere. The program is Debian's own Tk
 // demo `hello` (tk8.6-doc), unchanged; the click is real XTest input (xdotool) recorded by `qa record desktop`.

@@ -33,7 +33,7 @@ describe.each([
   })
 })
 
-/** Issue 14 item 7: outputs and unsupported flags are refused before the display is even looked at. */
+/** Outputs and unsupported flags are refused before the display is even looked at. */
 describe('qa record desktop / qa replay <desktop case>: refusals before any work', () => {
   it('record desktop --out <existing case> refuses before recording (not "no display")', () => {
     const out = join(dir, 'existing.json')

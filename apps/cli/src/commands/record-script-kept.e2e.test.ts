@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { bin, ensureBuilt, startQa } from '../__tests__/run-cli'
 
 /**
- * Issue 29 (low): `qa record web --script` lost every step on SIGINT, SIGKILL or a full disk (the case was saved
+ * `qa record web --script` lost every step on SIGINT, SIGKILL or a full disk (the case was saved
  * only at the end) and could leave a truncated PNG. The case is now saved after each step, atomically, and so is
  * every screenshot, as recording by hand does.
  */

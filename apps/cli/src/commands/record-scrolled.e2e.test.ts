@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { qaAsync } from '../__tests__/run-cli'
 
 /**
- * Issue 13's report, as it was seen: on the sample app's list at 1280×400, after the page scrolled, `qa record
+ * On the sample app's list at 1280×400, after the page scrolled, `qa record
  * web --script` recorded the element scrollY pixels above the click (item 11 for a click on item 19), and
  * `qa export devtools` then targeted `#item-11`. The sample app is used for this specific behaviour; the same
  * pitfall on pages nobody here wrote is in packages/recorder-cdp/src/real-page-pitfalls.e2e.test.ts.

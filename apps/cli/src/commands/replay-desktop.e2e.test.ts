@@ -1,6 +1,6 @@
 // `qa record desktop` and `qa replay` of a desktop case on a real X11 program nobody here wrote the toolkit of
 // (a Tk keypad run by Debian's `wish`), under Xvfb with real input (xdotool, resting on each key before the
-// click as a person does). Issue 14: with the program closed, the replay must refuse every step ("not found")
+// click as a person does). With the program closed, the replay must refuse every step ("not found")
 // and exit 1, instead of clicking the recorded pixels and calling it a pass.
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -231,7 +231,7 @@ describe('qa replay of a desktop case on a real Tk program', () => {
   })
 })
 
-/** Issue 14 item 7: an X server without RECORD is named by `qa doctor --desktop` and refused by the recorder. */
+/** An X server without RECORD is named by `qa doctor --desktop` and refused by the recorder. */
 describe('an X server without the RECORD extension', () => {
   it('qa doctor --desktop fails the RECORD check; qa record desktop refuses with DESKTOP_NO_RECORD, exit 2', async () => {
     const bare = await startXvfb({ width: 640, height: 480, record: false })

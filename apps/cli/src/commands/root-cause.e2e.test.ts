@@ -1,4 +1,4 @@
-// Issue 28, Build 4 "Root cause first": a removed element makes one first cause; the steps after it say they ran
+// "Root cause first": a removed element makes one first cause; the steps after it say they ran
 // after it (and, on a page unchanged since, were looked for once without waiting); --max-failures stops early.
 // Real CLI, real Chromium, the sample app's `removal` variant. No wall-clock assertions: counts, flags, reasons.
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'

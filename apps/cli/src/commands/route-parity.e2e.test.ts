@@ -1,9 +1,9 @@
-// Issue 17 (Done when): one web case and one desktop case give the same report through every route that replays
+// One web case and one desktop case give the same report through every route that replays
 // them — one case, a folder, a shard, `qa serve` (the built CLI as a process, over HTTP), `qa mcp` (the built CLI
 // over stdio, JSON-RPC) and a queued `qa worker` (real Redis) — with the same flags and config keys honoured:
 // --verify, --threshold, --viewport and the config file's ignore-masks (--config), each of which changes the web
 // report when it is left out (the controls below). Real Chromium, Xvfb for the desktop case.
-// Issue 29 (finding 10): @qa/playwright's routes — `replayCase` and a test that acts through `heal()` and checks
+// @qa/playwright's routes — `replayCase` and a test that acts through `heal()` and checks
 // each step with `toMatchRecordedStep` — give the same verdict as `qa replay` step for step, on this case and on
 // a changed build whose step changes little of the screen (a status badge in another colour and wording).
 import { type ChildProcess, spawn } from 'node:child_process'

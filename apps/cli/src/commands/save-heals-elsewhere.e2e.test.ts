@@ -7,7 +7,7 @@ import { qaAsync } from '../__tests__/run-cli'
 const PAGE = 'data:text/html,<button style="position:absolute;left:0;top:0;width:300px;height:200px">Save</button>'
 
 /**
- * Issue 29 (low): `--save-heals` into another folder kept the recording's screenshot paths, which no longer
+ * `--save-heals` into another folder kept the recording's screenshot paths, which no longer
  * resolved from there (`qa validate` said OK, the replay of the saved case failed). The saved case now takes
  * copies of its screenshots into its own folder.
  */

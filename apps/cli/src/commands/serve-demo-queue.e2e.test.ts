@@ -1,5 +1,5 @@
 /**
- * Issue 29, finding 11: `qa serve --demo --queue` with a `qa worker` failed every demo suite ("Could not open
+ * `qa serve --demo --queue` with a `qa worker` failed every demo suite ("Could not open
  * http://127.0.0.1:4173/login … ERR_CONNECTION_REFUSED"): the worker never learnt where the demo's sample app
  * was. Each job now carries the server's base URL; a worker started with no --base-url replays against it. The
  * built CLI as processes, real Redis, real Chromium.

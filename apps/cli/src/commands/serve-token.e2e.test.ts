@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bin } from '../__tests__/run-cli'
 
 /**
- * Issue 16, finding 1 and 2, against the built CLI: `qa serve` bound to a non-loopback address with a token. Every
+ * Against the built CLI: `qa serve` bound to a non-loopback address with a token. Every
  * way around the token (percent-encoded paths, absolute-form request targets, dot segments, the files route) is
  * refused, and with the token no dotfile of the served folder is given out. Requests are written to the socket as
  * they are, so no client normalises the path first.

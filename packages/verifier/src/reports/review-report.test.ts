@@ -1,4 +1,4 @@
-// Issue 28, Build 5: the report a reviewer reads in one pass — step numbers from 1, the first cause, a heal as
+// The report a reviewer reads in one pass — step numbers from 1, the first cause, a heal as
 // "recorded name → found name" with the strategies tried first, the command that accepts a step, no similarity
 // for steps that did not run, warnings as warnings, every string from the case HTML-escaped.
 import { mkdtempSync, writeFileSync } from 'node:fs'
