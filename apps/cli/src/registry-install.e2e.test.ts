@@ -53,6 +53,21 @@ const installs = {
 }
 const installed = new Map<keyof typeof installs, Promise<{ project: string; result: Run }>>()
 
+/**
+ * `npm install` in `project`, once more when the registry answered 404 for a package it proxies (not one of
+ * ours): verdaccio says 404 when its fetch from the upstream registry failed, a network hiccup npm does not retry.
+ */
+async function installRetryingUpstream(project: string, args: string[]): Promise<Run> {
+  const install = () => runAsync(npm, ['install', '--no-fund', '--no-audit', ...args], project, userEnv(registry))
+  const first = await install()
+  const upstreamMiss = /npm error 404 Not Found - GET \S+\/(?!@qa)/.test(first.stderr)
+  if (first.code === 0 || !upstreamMiss) return first
+  process.stdout.write(
+    `[registry-install] upstream 404, installing again; verdaccio said:\n${registry.log().slice(-2000)}\n`,
+  )
+  return install()
+}
+
 async function npmInstall(key: keyof typeof installs): Promise<string> {
   const { project, result } = await (installed.get(key) as Promise<{ project: string; result: Run }>)
   const args = installs[key].args.join(' ')
@@ -120,7 +135,7 @@ beforeAll(async () => {
       key as keyof typeof installs,
       freshProject(name).then(async (project) => ({
         project,
-        result: await runAsync(npm, ['install', '--no-fund', '--no-audit', ...args], project, userEnv(registry)),
+        result: await installRetryingUpstream(project, args),
       })),
     )
   }
@@ -185,7 +200,7 @@ describe('installed from a registry into a folder outside the workspace', () => 
       // an optional part added with the command doctor gives, as a user copies it: no engine warning on this Node
       const serverFix = checks.find((c) => c.name === 'optional: server')?.fix ?? ''
       expect(serverFix).toMatch(/^npm install -D fastify@/)
-      const addServer = run(npm, serverFix.split(' ').slice(1), project, env)
+      const addServer = await installRetryingUpstream(project, serverFix.split(' ').slice(2))
       expect(addServer.code, `${serverFix}\n${addServer.stderr}`).toBe(0)
       expect(addServer.stderr, serverFix).not.toMatch(/EBADENGINE/)
       const doctorAfter = run(npx, ['qa', 'doctor', '--json'], project, env)

@@ -14,6 +14,8 @@ export interface LocalRegistry {
   url: string
   /** An npmrc holding this registry and a token allowed to publish. */
   npmrc: string
+  /** What verdaccio printed (warnings and errors: an upstream fetch that failed, say). */
+  log(): string
   stop(): Promise<void>
 }
 
@@ -116,7 +118,7 @@ export async function startRegistry(dir: string, upstream: string): Promise<Loca
   const npmrc = join(dir, 'npmrc')
   const hostPath = url.replace(/^http:/, '')
   await writeFile(npmrc, `registry=${url}\n${hostPath}:_authToken=${body.token}\n`)
-  return { url, npmrc, stop }
+  return { url, npmrc, log: () => log, stop }
 }
 
 /** What a person's shell has: system folders and Node's own, nothing of this workspace. */
