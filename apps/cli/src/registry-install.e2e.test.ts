@@ -60,7 +60,7 @@ const installed = new Map<keyof typeof installs, Promise<{ project: string; resu
 async function installRetryingUpstream(project: string, args: string[]): Promise<Run> {
   const install = () => runAsync(npm, ['install', '--no-fund', '--no-audit', ...args], project, userEnv(registry))
   const first = await install()
-  const upstreamMiss = /npm error 404 Not Found - GET \S+\/(?!@qa)/.test(first.stderr)
+  const upstreamMiss = /npm error 404 Not Found - GET https?:\/\/[^/\s]+\/(?!@qa)/.test(first.stderr)
   if (first.code === 0 || !upstreamMiss) return first
   process.stdout.write(
     `[registry-install] upstream 404, installing again; verdaccio said:\n${registry.log().slice(-2000)}\n`,
