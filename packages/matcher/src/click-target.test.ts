@@ -241,31 +241,20 @@ describe('locate refuses answers that cannot be the recorded element', () => {
 
   it('the same control drawn full width is not too large; a container with its name is', async () => {
     // swagger-ui 4 → 5: the schema toggle "Item" keeps its tag, role, class and height, and spans the row
+    const recorded = {
+      tagName: 'button',
+      axRole: 'button',
+      axName: 'Item',
+      textContent: 'Item',
+      classNames: ['model-box-control'],
+      xpath: '/html/body/div/section/span/button',
+    }
     const toggle = (
       handle: string,
       width: number,
       extra: Partial<CandidateElement<string>> = {},
-    ): CandidateElement<string> => ({
-      handle,
-      tagName: 'button',
-      axRole: 'button',
-      axName: 'Item',
-      textContent: 'Item',
-      classNames: ['model-box-control'],
-      xpath: '/html/body/div/section/span/button',
-      boundingBox: box(width, 39, 51, 936),
-      ...extra,
-    })
-    const identity: ElementIdentity = {
-      tagName: 'button',
-      axRole: 'button',
-      axName: 'Item',
-      textContent: 'Item',
-      classNames: ['model-box-control'],
-      xpath: '/html/body/div/section/span/button',
-      boundingBox: box(87, 39, 51, 936),
-      sameLabelCount: 0,
-    }
+    ): CandidateElement<string> => ({ handle, ...recorded, boundingBox: box(width, 39, 51, 936), ...extra })
+    const identity: ElementIdentity = { ...recorded, boundingBox: box(87, 39, 51, 936), sameLabelCount: 0 }
     const wide = await locate(identity, memoryCandidateSource([toggle('toggle', 1178)]))
     expect(wide).toMatchObject({ status: 'found', strategy: 'role', element: { handle: 'toggle' } })
     // a row of the same name but another kind (a div with the button's class), or twice as tall, is still refused
