@@ -54,17 +54,17 @@ const installs = {
 const installed = new Map<keyof typeof installs, Promise<{ project: string; result: Run }>>()
 
 /**
- * `npm install` in `project`, once more when the registry answered 404 for a package it proxies (not one of
- * ours): verdaccio says 404 when its fetch from the upstream registry failed, a network hiccup npm does not retry.
+ * `npm install` in `project`, once more when a package outside `@qa/*` failed to come from the upstream registry
+ * (a 404 or a network error past npm's own retries): a hiccup of the machine's network, not of what we ship.
  */
 async function installRetryingUpstream(project: string, args: string[]): Promise<Run> {
   const install = () => runAsync(npm, ['install', '--no-fund', '--no-audit', ...args], project, userEnv(registry))
   const first = await install()
-  const upstreamMiss = /npm error 404 Not Found - GET https?:\/\/[^/\s]+\/(?!@qa)/.test(first.stderr)
+  const upstreamMiss =
+    /npm error 404 Not Found - GET https?:\/\/[^/\s]+\/(?!@qa)/.test(first.stderr) ||
+    /npm error code (ECONNRESET|ETIMEDOUT|EAI_AGAIN|ECONNREFUSED|E5\d\d)/.test(first.stderr)
   if (first.code === 0 || !upstreamMiss) return first
-  process.stdout.write(
-    `[registry-install] upstream 404, installing again; verdaccio said:\n${registry.log().slice(-2000)}\n`,
-  )
+  process.stdout.write(`[registry-install] upstream fetch failed, installing again:\n${first.stderr.slice(-2000)}\n`)
   return install()
 }
 

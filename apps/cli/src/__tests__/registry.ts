@@ -7,12 +7,16 @@ import { dirname, join } from 'node:path'
 
 /**
  * A private npm registry on loopback (Verdaccio, pinned in this package's devDependencies) with its storage in a
- * temp folder: the `@qa/*` packages are published to it and served only from it; every other package is fetched
- * through it from the registry npm is configured with here.
+ * temp folder, set up as a company sets up its private scope: the `@qa/*` packages are published to it and
+ * served only from it (`@qa:registry`); every other package comes straight from the registry npm is configured
+ * with here, with npm's own retries. (Proxying those through Verdaccio failed on a loaded machine: after a few
+ * slow upstream fetches Verdaccio marks its uplink down and answers 404 for every package it has not cached.)
  */
 export interface LocalRegistry {
   url: string
-  /** An npmrc holding this registry and a token allowed to publish. */
+  /** The registry every package outside `@qa/*` comes from. */
+  upstream: string
+  /** An npmrc holding both registries and a token allowed to publish to this one. */
   npmrc: string
   /** What verdaccio printed (warnings and errors: an upstream fetch that failed, say). */
   log(): string
@@ -51,19 +55,10 @@ export async function startRegistry(dir: string, upstream: string): Promise<Loca
       '  htpasswd:',
       `    file: ${JSON.stringify(join(dir, 'htpasswd'))}`,
       '    max_users: 10',
-      'uplinks:',
-      '  upstream:',
-      `    url: ${JSON.stringify(upstream)}`,
-      '    timeout: 120s',
-      '    max_fails: 10',
       'packages:',
       "  '@qa/*':",
       '    access: $all',
       '    publish: $authenticated',
-      "  '**':",
-      '    access: $all',
-      '    publish: $authenticated',
-      '    proxy: upstream',
       'web:',
       '  enable: false',
       'max_body_size: 50mb',
@@ -117,8 +112,8 @@ export async function startRegistry(dir: string, upstream: string): Promise<Loca
   if (!body.token) throw new Error(`verdaccio gave no token (${res.status}): ${JSON.stringify(body)}`)
   const npmrc = join(dir, 'npmrc')
   const hostPath = url.replace(/^http:/, '')
-  await writeFile(npmrc, `registry=${url}\n${hostPath}:_authToken=${body.token}\n`)
-  return { url, npmrc, log: () => log, stop }
+  await writeFile(npmrc, `registry=${upstream}\n@qa:registry=${url}\n${hostPath}:_authToken=${body.token}\n`)
+  return { url, upstream, npmrc, log: () => log, stop }
 }
 
 /** What a person's shell has: system folders and Node's own, nothing of this workspace. */
@@ -129,7 +124,7 @@ export function userEnv(registry: LocalRegistry, extra: Record<string, string> =
     LANG: 'C.UTF-8',
     NO_COLOR: '1',
     npm_config_userconfig: registry.npmrc,
-    npm_config_registry: registry.url,
+    npm_config_registry: registry.upstream,
     npm_config_fund: 'false',
     npm_config_audit: 'false',
     npm_config_update_notifier: 'false',
