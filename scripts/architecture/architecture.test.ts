@@ -10,7 +10,16 @@ import {
   readWorkspace,
   type WorkspacePackage,
 } from './check'
-import { ALLOWLIST, LAYERS } from './layers'
+import { ALLOWLIST, LAYERS, SOURCE_ALLOWLIST } from './layers'
+import {
+  findEnvReads,
+  findFolderRuleViolations,
+  findImportCycles,
+  findRelativeCrossings,
+  findSourceViolations,
+  parseSource,
+  readSources,
+} from './sources'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const workspace = readWorkspace(root)
@@ -101,5 +110,89 @@ describe('sources and READMEs speak to users', () => {
     )
     expect(files.length).toBeGreaterThan(100)
     expect(found).toEqual([])
+  })
+})
+
+describe('the source rules', () => {
+  const sources = readSources(root)
+  const violations = findSourceViolations(sources)
+  const listed = (v: { rule: string; file: string }) =>
+    SOURCE_ALLOWLIST.some((a) => a.rule === v.rule && a.file === v.file)
+
+  it('read every source file of the workspace, benches and scripts too', () => {
+    const paths = new Set(sources.map((f) => f.path))
+    for (const path of ['packages/matcher/src/locate.ts', 'apps/cli/src/index.ts', 'bench/wild/run.ts'])
+      expect(paths).toContain(path)
+  })
+
+  it('no relative import into another package, no import cycle, no process.env in a library, no folder broken (besides the allowlist)', () => {
+    expect(violations.filter((v) => !listed(v)).map((v) => `${v.file}: ${v.rule}: ${v.detail}`)).toEqual([])
+  })
+
+  it('every allowlisted file still breaks its rule: delete its entry once it does not', () => {
+    for (const entry of SOURCE_ALLOWLIST)
+      expect(
+        violations.some((v) => v.rule === entry.rule && v.file === entry.file),
+        `${entry.file} (${entry.rule}) no longer breaks the rule: delete it from SOURCE_ALLOWLIST in scripts/architecture/layers.ts`,
+      ).toBe(true)
+  })
+})
+
+describe('the source rules say no', () => {
+  const file = (path: string, text: string) => parseSource(path, text)
+
+  it('to a relative import into another package, from a package, a test or a bench', () => {
+    const found = findRelativeCrossings([
+      file('packages/api/src/a.test.ts', "import { fakes } from '../../runner/src/__tests__/fakes'"),
+      file('bench/wild/run.ts', "const m = await import('../../packages/matcher/dist/index.js')"),
+      file('apps/cli/src/x.ts', "export { y } from '../../../packages/model/src/y'"),
+      // allowed: inside the package, a root config file, another bench
+      file('packages/api/src/b.ts', "import { c } from './c'\nimport type { D } from '../d'"),
+      file('packages/api/vitest.config.ts', "import { qaVitestConfig } from '../../vitest.shared'"),
+      file('bench/upgrades/run.ts', "import { serve } from '../wild/serve'"),
+    ])
+    expect(found.map((v) => v.file)).toEqual(['packages/api/src/a.test.ts', 'bench/wild/run.ts', 'apps/cli/src/x.ts'])
+  })
+
+  it('to an import cycle, type-only imports included, and not to a chain', () => {
+    const found = findImportCycles([
+      file('packages/m/src/a.ts', "import type { B } from './b'"),
+      file('packages/m/src/b.ts', "import { c } from './c.js'"),
+      file('packages/m/src/c.ts', "import { a } from './a'"),
+      file('packages/m/src/d.ts', "import { a } from './a'"),
+      file('packages/n/src/e.ts', "import { f } from './f'"),
+      file('packages/n/src/f.ts', 'export const f = 1'),
+    ])
+    expect(found).toHaveLength(1)
+    expect(found[0]?.detail).toContain('packages/m/src/a.ts ↔ packages/m/src/b.ts ↔ packages/m/src/c.ts')
+  })
+
+  it('to process.env in a library, not in a comment, a test or an app', () => {
+    const found = findEnvReads([
+      file('packages/x/src/lib.ts', '// process.env is read by the app\nexport const d = process.env.DISPLAY'),
+      file('packages/x/src/lib2.ts', '/* process.env */ export const e = 1'),
+      file('packages/x/src/lib.test.ts', 'const e2e = process.env.QA_TEST_E2E'),
+      file('packages/x/src/__tests__/helper.ts', 'const c = process.env.QA_CHROMIUM'),
+      file('apps/cli/src/main.ts', 'const c = process.env.QA_CHROMIUM'),
+    ])
+    expect(found.map((v) => [v.file, v.detail.match(/line (\d+)/)?.[1]])).toEqual([['packages/x/src/lib.ts', '2']])
+  })
+
+  it('to an injected/ file importing Node, and to a devtools/ file importing beyond @qa/model', () => {
+    const found = findFolderRuleViolations([
+      file('packages/r/src/injected/toolbar.ts', "import { readFileSync } from 'node:fs'\nimport { h } from './h'"),
+      file('packages/r/src/injected/page.ts', "import path from 'path'"),
+      file('packages/r/src/devtools/import.ts', "import { Action } from '@qa/model'\nimport { s } from './selectors'"),
+      file(
+        'packages/r/src/devtools/export.ts',
+        "import { locate } from '@qa/matcher'\nimport { x } from '../replay/x'",
+      ),
+    ])
+    expect(found.map((v) => `${v.file} ${v.detail.split(':')[0]}`)).toEqual([
+      "packages/r/src/injected/toolbar.ts 'node",
+      "packages/r/src/injected/page.ts 'path'",
+      "packages/r/src/devtools/export.ts '@qa/matcher'",
+      "packages/r/src/devtools/export.ts '../replay/x'",
+    ])
   })
 })

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { installCommand, type OptionalPart } from '@qa/model'
-import type { DoctorCheck } from './commands/doctor'
+import type { DoctorCheck } from './doctor-check'
 
 /** The version of `name` as the qa package `usedBy` would load it (each ancestor's node_modules), or null. */
 function installedVersion(name: string, usedBy: string): string | null {

@@ -74,10 +74,10 @@ export {
   type ArtifactStore,
   assertArtifactKey,
   localArtifactStore,
-  openArtifactStore,
   parseArtifactSpec,
   type S3StoreOptions,
 } from './artifact-store'
+export { openArtifactStore } from './open-artifact-store'
 export { s3ArtifactStore } from './s3-artifact-store'
 export {
   cancelKeyFor,

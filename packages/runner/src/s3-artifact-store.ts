@@ -6,6 +6,13 @@ import { ServerError } from './errors'
 
 type S3Module = typeof import('@aws-sdk/client-s3')
 
+/**
+ * The region the SDK finds by itself (AWS_REGION, the shared config file's profile), else `fallback`: a store on a
+ * local S3-compatible server needs no region, but the SDK refuses to sign without one.
+ */
+const sdkRegionOr = (s3: S3Module, fallback: string) => async (): Promise<string> =>
+  await new s3.S3Client({}).config.region().catch(() => fallback)
+
 /** Artifacts in an S3 bucket or any S3-compatible server, through @aws-sdk/client-s3 (loaded on first use). */
 export function s3ArtifactStore(opts: S3StoreOptions): ArtifactStore {
   const prefix = opts.prefix ?? ''
@@ -14,7 +21,7 @@ export function s3ArtifactStore(opts: S3StoreOptions): ArtifactStore {
     client ??= importOptional('s3', '@aws-sdk/client-s3', () => import('@aws-sdk/client-s3')).then((s3) => ({
       s3,
       c: new s3.S3Client({
-        region: opts.region ?? process.env.AWS_REGION ?? 'us-east-1',
+        region: opts.region ?? sdkRegionOr(s3, 'us-east-1'),
         ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
         forcePathStyle: opts.forcePathStyle ?? Boolean(opts.endpoint),
         ...(opts.credentials ? { credentials: opts.credentials } : {}),

@@ -13,19 +13,10 @@ import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { loadConfig } from '../config'
 import { EXIT_PASS, EXIT_USAGE } from '../exit-codes'
+import type { DoctorCheck } from '../doctor-check'
 import { checkOptionalPart } from '../optional-parts'
 
 const run = promisify(execFile)
-
-export interface DoctorCheck {
-  name: string
-  status: 'ok' | 'warn' | 'fail'
-  /** Needed for the work asked (`qa doctor` exits 2 when a required check fails). */
-  required: boolean
-  detail: string
-  /** What to do, when not ok. */
-  fix?: string
-}
 
 async function which(binary: string): Promise<string | null> {
   try {
