@@ -25,7 +25,7 @@ import {
   webReplayer,
 } from '../../packages/runner/dist/index.js'
 import { DEMO_CASES_DIR } from '../../packages/api/dist/index.js'
-import { startTestRedis } from '../../packages/runner/src/__tests__/redis-server.ts'
+import { startTestRedis } from '../../packages/runner/src/testing/redis-server.ts'
 import { startSampleApp } from '../../packages/sample-app/dist/index.js'
 
 const arg = (name: string, def: string) => {

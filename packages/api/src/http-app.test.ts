@@ -3,7 +3,7 @@ import { type AddressInfo, connect } from 'node:net'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
-import { caseFolder, fakeReplayer, fakeWriter, tempDir } from '../../runner/src/__tests__/fakes'
+import { caseFolder, fakeReplayer, fakeWriter, tempDir } from '@qa/runner/testing'
 import { createHttpApp } from './http-app'
 import { createRunner, createSuiteCatalog, type JobRunner, memoryRunStore, type RunRecord } from '@qa/runner'
 

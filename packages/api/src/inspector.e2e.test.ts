@@ -7,7 +7,7 @@ import { createWebRecorder, openBrowser } from '@qa/recorder-cdp'
 import { type SampleApp, startSampleApp } from '@qa/sample-app'
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { tempDir } from '../../runner/src/__tests__/fakes'
+import { tempDir } from '@qa/runner/testing'
 import { type RunningServer, startServer } from './start-server'
 import type { TestBotResults } from '@qa/runner'
 

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { afterEach, describe, expect, it } from 'vitest'
-import { caseFolder, fakeReplayer, fakeWriter, tempDir } from '../../runner/src/__tests__/fakes'
+import { caseFolder, fakeReplayer, fakeWriter, tempDir } from '@qa/runner/testing'
 import { createMcpServer, MCP_TOOL_NAMES } from './mcp-server'
 import { createRunner, createSuiteCatalog, memoryRunStore } from '@qa/runner'
 

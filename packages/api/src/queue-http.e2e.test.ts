@@ -15,8 +15,8 @@ import {
   type SuiteReplayFn,
   startQueueWorker,
 } from '@qa/runner'
-import { caseFolder, fakeReplayer, fakeWriter, tempDir } from '../../runner/src/__tests__/fakes'
-import { startTestRedis, type TestRedis } from '../../runner/src/__tests__/redis-server'
+import { caseFolder, fakeReplayer, fakeWriter, tempDir } from '@qa/runner/testing'
+import { startTestRedis, type TestRedis } from '@qa/runner/testing'
 import { createHttpApp } from './http-app'
 
 let redis: TestRedis

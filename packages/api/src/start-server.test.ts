@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { caseFolder, tempDir } from '../../runner/src/__tests__/fakes'
+import { caseFolder, tempDir } from '@qa/runner/testing'
 import { assertBindAllowed, isLoopbackHost, startServer } from './start-server'
 
 describe('bind safety', () => {

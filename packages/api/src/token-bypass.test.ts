@@ -2,7 +2,7 @@ import { connect } from 'node:net'
 import fc from 'fast-check'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { caseFolder, fakeReplayer, fakeWriter, tempDir } from '../../runner/src/__tests__/fakes'
+import { caseFolder, fakeReplayer, fakeWriter, tempDir } from '@qa/runner/testing'
 import { createHttpApp } from './http-app'
 import { createRunner, createSuiteCatalog, memoryRunStore } from '@qa/runner'
 

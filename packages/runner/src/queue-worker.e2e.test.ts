@@ -4,8 +4,8 @@ import { localArtifactStore } from './artifact-store'
 import { bullmqConnection } from './bullmq-job-runner'
 import { QUEUE_KEY_PREFIX, queueNameFor, type SuiteJobData, type SuiteJobResult } from './queue-protocol'
 import { type QueueWorkerHandle, startQueueWorker } from './queue-worker'
-import { caseFolder, fakeReplayer, fakeWriter, tempDir } from './__tests__/fakes'
-import { startTestRedis, type TestRedis } from './__tests__/redis-server'
+import { caseFolder, fakeReplayer, fakeWriter, tempDir } from './testing/fakes'
+import { startTestRedis, type TestRedis } from './testing/redis-server'
 
 /**
  * A job is data anyone with the queue's Redis can write. A worker replays only the case file

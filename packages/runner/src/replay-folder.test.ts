@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { caseFolder, fakeReplayer, fakeWriter, tempDir, writeCase } from './__tests__/fakes'
+import { caseFolder, fakeReplayer, fakeWriter, tempDir, writeCase } from './testing/fakes'
 import { replayFolder } from './replay-folder'
 
 describe('replayFolder', () => {

@@ -1,6 +1,6 @@
 import { fc, test as propTest } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
-import { caseFolder, fakeReplayer, fakeWriter, tempDir } from './__tests__/fakes'
+import { caseFolder, fakeReplayer, fakeWriter, tempDir } from './testing/fakes'
 import { fileRunStore, memoryRunStore } from './run-store'
 import { createRunner, latestSuiteStates, suiteSlug } from './runner'
 import type { RunnerEvent } from './run-types'
@@ -84,7 +84,7 @@ describe('createRunner', () => {
 
   it('fails a platform without a replayer with a clear error', async () => {
     const dir = tempDir()
-    const { writeCase } = await import('./__tests__/fakes')
+    const { writeCase } = await import('./testing/fakes')
     writeCase(dir, 'game.json', '게임 시작', 1, 'desktop')
     const { suites } = await scanSuites(dir)
     const runner = createRunner({

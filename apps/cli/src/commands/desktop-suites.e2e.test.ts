@@ -10,7 +10,7 @@ import { parseReplayReport } from '@qa/model'
 import { startXvfb, type VirtualDisplay } from '@qa/recorder-desktop'
 import { type SampleApp, startSampleApp } from '@qa/sample-app'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startTestRedis, type TestRedis } from '../../../../packages/runner/src/__tests__/redis-server'
+import { startTestRedis, type TestRedis } from '@qa/runner/testing'
 import { writeDesktopKeyCase } from '../__tests__/desktop-key-case'
 import { bin, ensureBuilt, qaAsync } from '../__tests__/run-cli'
 

@@ -19,7 +19,7 @@ import { heal, loadRecordedCase, replayCase, verifyRecordedStep } from '@qa/play
 import { type BrowserSession, openBrowser } from '@qa/recorder-cdp'
 import { startXvfb, type VirtualDisplay } from '@qa/recorder-desktop'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startTestRedis, type TestRedis } from '../../../../packages/runner/src/__tests__/redis-server'
+import { startTestRedis, type TestRedis } from '@qa/runner/testing'
 import { writeDesktopKeyCase } from '../__tests__/desktop-key-case'
 import { runAllAndWait } from '../__tests__/run-all'
 import { bin, ensureBuilt, qaAsync } from '../__tests__/run-cli'

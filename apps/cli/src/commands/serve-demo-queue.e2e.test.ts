@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startTestRedis, type TestRedis } from '../../../../packages/runner/src/__tests__/redis-server'
+import { startTestRedis, type TestRedis } from '@qa/runner/testing'
 import { runAllAndWait } from '../__tests__/run-all'
 import { bin, ensureBuilt } from '../__tests__/run-cli'
 

@@ -6,7 +6,7 @@ import { type SampleApp, startSampleApp } from '@qa/sample-app'
 import type { RunnerEvent } from '@qa/runner'
 import { DEMO_CASES_DIR, type RunningServer, startServer } from '@qa/api'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startTestRedis, type TestRedis } from '../../../../packages/runner/src/__tests__/redis-server'
+import { startTestRedis, type TestRedis } from '@qa/runner/testing'
 import { bin, ensureBuilt } from '../__tests__/run-cli'
 
 /** 12 suites: the three passing demo cases, four times each under new names. */
