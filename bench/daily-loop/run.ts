@@ -25,14 +25,9 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { argv } from 'node:process'
 import type { Browser, Locator, Page } from 'playwright-core'
-import { openBrowser } from '../../packages/recorder-cdp/dist/index.js'
-import { startXvfb } from '../../packages/recorder-desktop/dist/index.js'
-import {
-  createHandInput,
-  type HandInput,
-  probeToolbarLayout,
-  startRecordingByHand,
-} from '../../packages/wild-corpus/src/__tests__/hand-input'
+import { openBrowser } from '@qa/recorder-cdp'
+import { startXvfb } from '@qa/recorder-desktop'
+import { createHandInput, type HandInput, probeToolbarLayout, startRecordingByHand } from '@qa/wild-corpus/hand-input'
 import {
   askTruth,
   type CorpusServer,
@@ -41,7 +36,7 @@ import {
   runCli,
   startCorpusServer,
   type TruthEvent,
-} from '../../packages/wild-corpus/dist/index.js'
+} from '@qa/wild-corpus'
 
 const flag = (name: string) => argv.includes(name)
 const opt = (name: string): string | null => {

@@ -1,7 +1,7 @@
 // Desktop fast-path overhead: per replay step, capture the 1920×1080 screen + check the recorded crop at the
 // recorded place (NCC) + click, against a plain coordinate click (no capture, no check), side by side, under Xvfb
 // with the canvas sample game in Chromium. Run from the repo root: node --import tsx bench/desktop/run.ts [--runs N]
-import { locateOnScreen, templateScoreAt } from '../../packages/matcher/src/index'
+import { locateOnScreen, templateScoreAt } from '@qa/matcher'
 import {
   boxAround,
   buttonCentre,
@@ -13,7 +13,7 @@ import {
   startSampleGame,
   startXvfb,
   closeNut,
-} from '../../packages/recorder-desktop/src/index'
+} from '@qa/recorder-desktop'
 
 const runsArg = process.argv.indexOf('--runs')
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 30

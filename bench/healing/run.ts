@@ -22,8 +22,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { argv } from 'node:process'
 import type { Browser, BrowserContext, FrameLocator, Locator, Page } from 'playwright-core'
-import type { Action, TestCase } from '../../packages/model/dist/index.js'
-import { createWebRecorder, openBrowser, replayWebCase } from '../../packages/recorder-cdp/dist/index.js'
+import type { Action, TestCase } from '@qa/model'
+import { createWebRecorder, openBrowser, replayWebCase } from '@qa/recorder-cdp'
 import {
   type MutationName,
   type SampleApp,
@@ -34,7 +34,7 @@ import {
   type TruthEvent,
   variantCookie,
   variantLabel,
-} from '../../packages/sample-app/dist/index.js'
+} from '@qa/sample-app'
 
 const flag = (name: string) => argv.includes(name)
 const opt = (name: string): string | null => {

@@ -14,7 +14,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { compareScreenshots, createScreenshotCache, decodeScreenshot } from '../../packages/verifier/src/index'
+import { compareScreenshots, createScreenshotCache, decodeScreenshot } from '@qa/verifier'
 
 const verifierRequire = createRequire(new URL('../../packages/verifier/package.json', import.meta.url))
 const load = async <T>(name: string): Promise<T> =>

@@ -13,9 +13,9 @@ import {
   countSameLabel,
   type LocateOptions,
   locate,
-} from '../../packages/matcher/src/index'
-import { memoryCandidateSource } from '../../packages/matcher/src/memory-candidate-source'
-import { rng } from '../../packages/matcher/src/internal/synthetic'
+  memoryCandidateSource,
+} from '@qa/matcher'
+import { rng } from '@qa/matcher/testing'
 
 type El = CandidateElement<number>
 

@@ -15,15 +15,8 @@
  */
 import { argv } from 'node:process'
 import type { ElementIdentity } from '@qa/model'
-import {
-  type CandidateElement,
-  type Frame,
-  matchTemplate,
-  rankCandidates,
-  textSimilarity,
-} from '../../packages/matcher/src/index'
-import { cropFrame, rng, uiFrame } from '../../packages/matcher/src/internal/synthetic'
-import { rankCandidates as previousRankCandidates } from '../../packages/matcher/src/__tests__/score-candidate-reference'
+import { type CandidateElement, type Frame, matchTemplate, rankCandidates, textSimilarity } from '@qa/matcher'
+import { cropFrame, referenceRankCandidates as previousRankCandidates, rng, uiFrame } from '@qa/matcher/testing'
 import { benchHealing, printHealing } from './healing'
 
 const arg = (name: string, def: number) => {

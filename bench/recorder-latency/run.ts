@@ -17,8 +17,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { argv } from 'node:process'
-import type { Action, TestCase } from '../../packages/model/dist/index.js'
-import { createWebRecorder, openBrowser, replayWebCase } from '../../packages/recorder-cdp/dist/index.js'
+import type { Action, TestCase } from '@qa/model'
+import { createWebRecorder, openBrowser, replayWebCase } from '@qa/recorder-cdp'
 
 const arg = (name: string, def: number) => {
   const i = argv.indexOf(name)

@@ -14,9 +14,9 @@ import { argv } from 'node:process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { TestCase } from '../../packages/model/dist/index.js'
-import { createWebRecorder, openBrowser, replayWebCase } from '../../packages/recorder-cdp/dist/index.js'
-import { startSampleApp } from '../../packages/sample-app/dist/index.js'
+import type { TestCase } from '@qa/model'
+import { createWebRecorder, openBrowser, replayWebCase } from '@qa/recorder-cdp'
+import { startSampleApp } from '@qa/sample-app'
 
 const arg = (name: string, def: number) => {
   const i = argv.indexOf(name)

@@ -23,10 +23,10 @@ import {
   localArtifactStore,
   memoryRunStore,
   webReplayer,
-} from '../../packages/runner/dist/index.js'
-import { DEMO_CASES_DIR } from '../../packages/api/dist/index.js'
-import { startTestRedis } from '../../packages/runner/src/testing/redis-server.ts'
-import { startSampleApp } from '../../packages/sample-app/dist/index.js'
+} from '@qa/runner'
+import { DEMO_CASES_DIR } from '@qa/api'
+import { startTestRedis } from '@qa/runner/testing'
+import { startSampleApp } from '@qa/sample-app'
 
 const arg = (name: string, def: string) => {
   const i = argv.indexOf(`--${name}`)

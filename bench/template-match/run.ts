@@ -5,9 +5,8 @@
 //      crop's own place with NCC ≥ 0.999;
 //   2. the 120×48 crop of a synthetic UI screen (bench/matcher's case).
 // Run from the repo root: node --import tsx bench/template-match/run.ts [--runs N]
-import { crop, keypadPng } from '../../packages/matcher/src/__tests__/keypad-png'
-import { cropFrame, uiFrame } from '../../packages/matcher/src/internal/synthetic'
-import { type Frame, matchTemplate, type TemplateMatch } from '../../packages/matcher/src/match-template'
+import { type Frame, matchTemplate, type TemplateMatch } from '@qa/matcher'
+import { crop, cropFrame, keypadPng, uiFrame } from '@qa/matcher/testing'
 import { matchTemplate as baselineMatch } from './baseline-match-template'
 
 const runsArg = process.argv.indexOf('--runs')

@@ -4,8 +4,8 @@
  * interactive element by the matcher's Similo-weighted similarity, always picked: no threshold, no cascade).
  */
 import type { Locator, Page } from 'playwright-core'
-import { scoreCandidate } from '../../packages/matcher/dist/index.js'
-import { playwrightCandidateSource } from '../../packages/recorder-cdp/dist/index.js'
+import { scoreCandidate } from '@qa/matcher'
+import { playwrightCandidateSource } from '@qa/recorder-cdp'
 
 export type Finder = (page: Page, act: Record<string, unknown>) => Promise<Locator | null>
 export const firstMatching: Finder = async (page, act) => {

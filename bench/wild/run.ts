@@ -22,7 +22,7 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { argv } from 'node:process'
 import type { Browser, Page } from 'playwright-core'
-import { openBrowser } from '../../packages/recorder-cdp/dist/index.js'
+import { openBrowser } from '@qa/recorder-cdp'
 import { codegenChain, firstMatching } from './baselines.js'
 import {
   type CorpusPage,
@@ -31,7 +31,7 @@ import {
   runCli,
   startCorpusServer,
   type TruthEvent,
-} from '../../packages/wild-corpus/dist/index.js'
+} from '@qa/wild-corpus'
 
 const flag = (name: string) => argv.includes(name)
 const opt = (name: string): string | null => {

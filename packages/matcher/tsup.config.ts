@@ -1,4 +1,9 @@
 import { defineConfig } from 'tsup'
 import { base } from '../../tsup.base'
 
-export default defineConfig({ ...base, entry: ['src/index.ts'] })
+// The keypad fixture of `testing` draws with sharp, an optional peer: the matcher itself never needs it.
+export default defineConfig({
+  ...base,
+  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
+  external: ['sharp'],
+})

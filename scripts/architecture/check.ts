@@ -34,30 +34,33 @@ function sourceFiles(dir: string): string[] {
   return out
 }
 
-/** Every workspace package under `root` (packages/*, apps/*, examples/*) with what it declares and imports. */
+/** Every workspace package under `root` (packages/*, apps/*, examples/*, bench) with what it declares and imports. */
 export function readWorkspace(root: string): WorkspacePackage[] {
-  const packages: WorkspacePackage[] = []
+  const dirs: string[] = []
   for (const group of ['packages', 'apps', 'examples']) {
     const groupDir = join(root, group)
     if (!existsSync(groupDir)) continue
-    for (const entry of readdirSync(groupDir, { withFileTypes: true })) {
-      const dir = join(groupDir, entry.name)
-      const manifest = join(dir, 'package.json')
-      if (!entry.isDirectory() || !existsSync(manifest)) continue
-      const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, Record<string, string> | string>
-      const name = pkg.name as string
-      const declared = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'].flatMap((k) =>
-        Object.keys((pkg[k] as Record<string, string> | undefined) ?? {}).filter((d) => d.startsWith('@qa/')),
-      )
-      const imported = new Map<string, string>()
-      for (const file of sourceFiles(dir)) {
-        for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-          const target = m[1] as string
-          if (target !== name && !imported.has(target)) imported.set(target, relative(dir, file))
-        }
+    for (const entry of readdirSync(groupDir, { withFileTypes: true }))
+      if (entry.isDirectory()) dirs.push(join(groupDir, entry.name))
+  }
+  dirs.push(join(root, 'bench'))
+  const packages: WorkspacePackage[] = []
+  for (const dir of dirs) {
+    const manifest = join(dir, 'package.json')
+    if (!existsSync(manifest)) continue
+    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, Record<string, string> | string>
+    const name = pkg.name as string
+    const declared = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'].flatMap((k) =>
+      Object.keys((pkg[k] as Record<string, string> | undefined) ?? {}).filter((d) => d.startsWith('@qa/')),
+    )
+    const imported = new Map<string, string>()
+    for (const file of sourceFiles(dir)) {
+      for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+        const target = m[1] as string
+        if (target !== name && !imported.has(target)) imported.set(target, relative(dir, file))
       }
-      packages.push({ name, dir: relative(root, dir), declared: [...new Set(declared)], imported })
     }
+    packages.push({ name, dir: relative(root, dir), declared: [...new Set(declared)], imported })
   }
   return packages
 }
