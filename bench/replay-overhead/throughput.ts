@@ -145,9 +145,9 @@ async function main() {
     const failed: Record<string, number> = {}
     const loads: Record<string, number[]> = {}
     const note = (key: string, ms: number, bad: number) => {
-      ;(per[key] ??= []).push(ms)
+      per[key] = [...(per[key] ?? []), ms]
       failed[key] = (failed[key] ?? 0) + bad
-      ;(loads[key] ??= []).push(load())
+      loads[key] = [...(loads[key] ?? []), load()]
       console.log(
         `${key.padEnd(10)} ${(ms / 1000).toFixed(1)} s  ${((CASES * 60_000) / ms).toFixed(1)} cases/min  failed ${bad}  load ${load().toFixed(2)}`,
       )
