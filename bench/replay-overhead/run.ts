@@ -266,6 +266,9 @@ async function main() {
       }
       let oursFailed = 0
       let oursNotPass = 0
+      /** The adaptive settle's decision after each step of ours (no verify): how many steps, how long in all. */
+      let settles: Record<string, number> = {}
+      let settleMs: Record<string, number> = {}
       const runOurs = async (verify: boolean) => {
         await site.before?.()
         const artifactDir = verify ? await mkdtemp(join(dir, 'report-')) : undefined
@@ -281,6 +284,12 @@ async function main() {
         mark('end')
         if (artifactDir) await rm(artifactDir, { recursive: true, force: true })
         oursFailed += out.replayResults.filter((r) => !r.success).length
+        if (!verify)
+          for (const r of out.replayResults) {
+            const k = r.settle ?? 'none'
+            settles[k] = (settles[k] ?? 0) + 1
+            settleMs[k] = (settleMs[k] ?? 0) + (r.settleMs ?? 0)
+          }
         if (verify) oursNotPass += out.report.verificationResults.filter((r) => r.finalResult !== 'pass').length
         return sum(out.replayResults.map((r) => r.durationMs ?? 0)) / steps.length
       }
@@ -295,6 +304,8 @@ async function main() {
       oursFailed = 0
       oursNotPass = 0
       shotMismatches = 0
+      settles = {}
+      settleMs = {}
       const per: Record<string, number[]> = { plain: [], ours: [], plainShot: [], oursVerify: [] }
       const loads: number[] = []
       for (let r = 0; r < REPS; r++) {
@@ -321,10 +332,22 @@ async function main() {
         oursVerifyNotPass: oursNotPass,
         shotMismatches,
         load: median(loads),
+        /** per decision: share of ours' steps, and its mean wait in ms */
+        settle: Object.fromEntries(
+          Object.entries(settles).map(([k, n]) => [
+            k,
+            { share: n / (REPS * steps.length), meanMs: (settleMs[k] ?? 0) / n },
+          ]),
+        ),
       }
       rows.push(row)
       console.log(
         `${site.name.padEnd(18)} ${String(steps.length).padStart(3)} steps  plain ${row.plain.toFixed(1)}  ours ${row.ours.toFixed(1)} (${row.ratio.toFixed(2)}×)  plain+shot ${row.plainShot.toFixed(1)}  ours --verify ${row.oursVerify.toFixed(1)} (${row.verifyRatio.toFixed(2)}×)  record ${row.record.toFixed(1)} (${row.recordRatio.toFixed(2)}× ours)  failed ${oursFailed} not-pass ${oursNotPass} shot-mismatch ${shotMismatches}  load ${row.load.toFixed(2)}`,
+      )
+      console.log(
+        `${''.padEnd(18)} settle after ours' steps: ${Object.entries(row.settle)
+          .map(([k, v]) => `${k} ${(v.share * 100).toFixed(0)}% (mean ${v.meanMs.toFixed(1)} ms)`)
+          .join(', ')}; steps: ${picks.map((p) => `${p.role} "${p.name}"`).join(', ')}`,
       )
     }
     console.log(`\nms/step, medians over ${REPS} repetitions; ratios vs the Playwright baseline run side by side.`)

@@ -9,6 +9,7 @@ import {
   MOUSE_BUTTONS,
   PLATFORMS,
   REPLAY_METHODS,
+  REPLAY_SETTLES,
   STRATEGY_OUTCOMES,
   VERDICTS,
 } from './types'
@@ -234,6 +235,8 @@ export const replayResultSchema = schema('ReplayResult', [
   opt('foundBox', k.object(boundingBoxSchema)),
   opt('foundCrop', k.string()),
   opt('quickLocate', k.boolean()),
+  opt('settle', k.enum(REPLAY_SETTLES)),
+  opt('settleMs', nonNegative),
 ])
 
 export const verificationResultSchema = schema('VerificationResult', [

@@ -490,8 +490,18 @@ export interface ReplayResult {
    * that had not changed since.
    */
   quickLocate?: boolean | null
+  /**
+   * What the replay waited for after the step's input (web): `full` a settle (load, a quiet DOM, finite
+   * animations: after a navigation, a failure, or before a verified screenshot), `requests` the requests the step
+   * started, `none` nothing (nothing could be pending). With `settleMs`, the time it took (part of `durationMs`).
+   */
+  settle?: ReplaySettle | null
+  settleMs?: number | null
   extra?: Extra
 }
+
+export type ReplaySettle = 'full' | 'requests' | 'none'
+export const REPLAY_SETTLES: readonly ReplaySettle[] = ['full', 'requests', 'none']
 
 export type Verdict = 'pass' | 'fail' | 'warning'
 export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'warning']

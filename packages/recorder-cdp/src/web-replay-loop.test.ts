@@ -173,9 +173,12 @@ describe('replayOnPage: settling', () => {
 
   it('adaptive: after a navigation or a failure it settles, after requests it waits for them, else it goes on', async () => {
     const page = fakeReplayPage({ screen: blank, steps })
-    await replayOnPage(caseOf(steps.map((_, i) => click(i))), page, { startUrl: START, caseDir: dir })
+    const out = await replayOnPage(caseOf(steps.map((_, i) => click(i))), page, { startUrl: START, caseDir: dir })
     expect(page.log.slice(0, 2)).toEqual([`open ${START}`, 'settle'])
     expect(between(page.log)).toEqual([[], ['settle'], ['idle 2'], ['settle']])
+    // the report says what each step waited for (the speed bench counts it)
+    expect(out.replayResults.map((r) => r.settle)).toEqual(['none', 'full', 'requests', 'full'])
+    for (const r of out.replayResults) expect(r.settleMs).toBeGreaterThanOrEqual(0)
   })
 
   it('always: it settles after every step', async () => {
@@ -193,8 +196,9 @@ describe('replayOnPage: settling', () => {
   it('once the browser is gone, nothing is settled or waited for', async () => {
     const crash: FakeStepScript[] = [{ crashes: 'the browser closed or crashed', navigates: true }, { requests: true }]
     const page = fakeReplayPage({ screen: blank, steps: crash })
-    await replayOnPage(caseOf([click(0), click(1)]), page, { startUrl: START, caseDir: dir })
+    const out = await replayOnPage(caseOf([click(0), click(1)]), page, { startUrl: START, caseDir: dir })
     expect(page.log.slice(2)).toEqual(['start 0', 'run 0', 'end 0', 'start 1', 'end 1', 'dispose'])
+    expect(out.replayResults.map((r) => r.settle)).toEqual(['none', 'none'])
   })
 })
 

@@ -241,12 +241,21 @@ export async function replayOnPage(
         const recordedName = nameOf(action.identity)
         if (recordedName) result.recordedName = recordedName
       }
+      const settleStarted = performance.now()
       if (page.gone()) {
         // nothing to settle or wait for: the page is gone
+        result.settle = 'none'
       } else if (plan.quick && !result.success && !step.navigated()) {
         // not found again on the page the first cause left: nothing changed, nothing to settle
-      } else if (!adaptive || opts.verify || !result.success || step.navigated()) await page.settle()
-      else if (step.requested()) await step.requestsIdle()
+        result.settle = 'none'
+      } else if (!adaptive || opts.verify || !result.success || step.navigated()) {
+        result.settle = 'full'
+        await page.settle()
+      } else if (step.requested()) {
+        result.settle = 'requests'
+        await step.requestsIdle()
+      } else result.settle = 'none'
+      result.settleMs = Math.round(performance.now() - settleStarted)
       const restingHoverBox =
         opts.verify && result.success && !page.gone() ? await step.restingHover?.().catch(() => null) : null
       const { dialogSeen } = step.end()
