@@ -13,10 +13,10 @@ import { copyFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { argv } from 'node:process'
-import type { ReplayReport } from '../../packages/model/dist/index.js'
-import { createWebRecorder, openBrowser, replayWebCase, settle } from '../../packages/recorder-cdp/dist/index.js'
-import { startSampleApp } from '../../packages/sample-app/dist/index.js'
-import { type ReportFormat, writeReports } from '../../packages/verifier/dist/index.js'
+import type { ReplayReport } from '@qa/model'
+import { createWebRecorder, openBrowser, replayWebCase, settle } from '@qa/recorder-cdp'
+import { startSampleApp } from '@qa/sample-app'
+import { type ReportFormat, writeReports } from '@qa/verifier'
 
 const opt = (name: string): string | null => {
   const i = argv.indexOf(name)

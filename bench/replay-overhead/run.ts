@@ -28,10 +28,10 @@ import { join } from 'node:path'
 import { argv } from 'node:process'
 import { writeFile } from 'node:fs/promises'
 import type { Page } from 'playwright-core'
-import type { Action, TestCase } from '../../packages/model/dist/index.js'
-import { createWebRecorder, openBrowser, replayWebCase, settle } from '../../packages/recorder-cdp/dist/index.js'
-import { startSampleApp } from '../../packages/sample-app/dist/index.js'
-import { startCorpusServer } from '../../packages/wild-corpus/dist/index.js'
+import type { Action, TestCase } from '@qa/model'
+import { createWebRecorder, openBrowser, replayWebCase, settle } from '@qa/recorder-cdp'
+import { startSampleApp } from '@qa/sample-app'
+import { startCorpusServer } from '@qa/wild-corpus'
 
 const opt = (name: string): string | null => {
   const i = argv.indexOf(name)

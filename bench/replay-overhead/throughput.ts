@@ -25,9 +25,9 @@ import { join, resolve } from 'node:path'
 import { argv } from 'node:process'
 import { createInterface } from 'node:readline'
 import type { Page } from 'playwright-core'
-import { createWebRecorder, openBrowser, settle } from '../../packages/recorder-cdp/dist/index.js'
-import { startSampleApp } from '../../packages/sample-app/dist/index.js'
-import { startCorpusServer } from '../../packages/wild-corpus/dist/index.js'
+import { createWebRecorder, openBrowser, settle } from '@qa/recorder-cdp'
+import { startSampleApp } from '@qa/sample-app'
+import { startCorpusServer } from '@qa/wild-corpus'
 
 const opt = (name: string): string | null => {
   const i = argv.indexOf(name)
