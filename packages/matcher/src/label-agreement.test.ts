@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import {
   countSameLabel,
+  differInOwnWords,
+  holderAgreement,
   createLabelCheck,
   idStemAgreement,
   insertedWordsAgreement,
   isGeneratedId,
   labelKeyAgreement,
+  SAME_LABEL_AGREEMENT,
 } from './label-agreement'
 import { comparisonKey } from './text-similarity'
 
@@ -232,6 +235,48 @@ describe('countSameLabel (what the recorder stores as sameLabelCount)', () => {
     expect(countSameLabel(save, save, [{ axRole: 'link', axName: '저장', xpath: '/l' }])).toBe(1)
     expect(countSameLabel(save, save, [{ axName: '저장', xpath: '/u' }])).toBe(1)
     expect(countSameLabel(save, save, [{ axRole: 'textbox', axName: '저장', xpath: '/t' }])).toBe(0)
+  })
+})
+
+describe('holders of a label are not counted by a suffix they share (DataTables sort headers)', () => {
+  // startbootstrap-sb-admin 6.0.2's tables.html: DataTables 1.10 gives each sortable header an aria-label
+  const header = (name: string, x: number) => ({
+    tagName: 'th',
+    axRole: 'columnheader',
+    axName: `${name}: activate to sort column ascending`,
+    ariaLabel: `${name}: activate to sort column ascending`,
+    textContent: name,
+    xpath: `/html/body/table/thead/tr/th[${x}]`,
+    boundingBox: { x: 100 * x, y: 300, width: 100, height: 40 },
+  })
+  const names = ['Name', 'Position', 'Office', 'Age', 'Start date', 'Salary']
+  const headers = names.map((n, i) => header(n, i + 1))
+  const office = headers[2] as (typeof headers)[0]
+
+  it('counts none of the five other headers as holders of "Office: activate to sort column ascending"', () => {
+    expect(differInOwnWords(office.axName, 'Name: activate to sort column ascending')).toBe(true)
+    expect(holderAgreement(office, headers[0] as (typeof headers)[0])).toBeLessThan(SAME_LABEL_AGREEMENT)
+    expect(countSameLabel(office, office, headers)).toBe(0)
+    // the same header in the next release (simple-datatables: a link "Office" in the th) still holds it
+    expect(holderAgreement(office, { tagName: 'a', axRole: 'link', axName: 'Office', textContent: 'Office' })).toBe(1)
+  })
+
+  it('still counts labels that differ in a count, a rewording, words added, or a twin with the very label', () => {
+    expect(differInOwnWords('Inbox (3)', 'Inbox (5)')).toBe(false)
+    expect(differInOwnWords('Delete row 1', 'Delete row 2')).toBe(false)
+    expect(differInOwnWords('Save', 'Save changes')).toBe(false)
+    expect(differInOwnWords('Tell me more', 'Tell me show more')).toBe(false)
+    expect(differInOwnWords('Search for...', 'Find for...')).toBe(false)
+    expect(differInOwnWords('Colour settings', 'Color settings')).toBe(false)
+    expect(countSameLabel(office, office, [...headers, { ...office, xpath: '/other' }])).toBe(1)
+    const save = { tagName: 'button', axRole: 'button', axName: 'Save', xpath: '/a', boundingBox: office.boundingBox }
+    expect(countSameLabel(save, save, [{ axRole: 'button', axName: 'Save changes', xpath: '/b' }])).toBe(1)
+    expect(countSameLabel(save, save, [{ axRole: 'button', axName: 'Save draft', xpath: '/c' }])).toBe(1)
+  })
+
+  it('tells apart labels that share a prefix but name other things', () => {
+    expect(differInOwnWords('Export to PDF', 'Export to Excel')).toBe(true)
+    expect(differInOwnWords('임시 저장', '임시 보관')).toBe(true)
   })
 })
 

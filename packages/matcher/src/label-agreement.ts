@@ -130,19 +130,80 @@ const LABEL_PARTS = /\s*[()[\]{}/|·•:]\s*|\s+-\s+/u
  */
 export function labelKeys(e: CandidateElement | ElementIdentity): string[] {
   const out: string[] = []
+  for (const v of labelTexts(e)) for (const k of textKeys(v)) if (!out.includes(k)) out.push(k)
+  return out
+}
+
+/** The comparison keys of one label text: the whole and each part of a compound label (see `labelKeys`). */
+function textKeys(v: string): string[] {
+  const out: string[] = []
   const add = (text: string) => {
     const k = comparisonKey(text)
     if (k && !out.includes(k)) out.push(k)
   }
-  for (const v of labelTexts(e)) {
-    const label = v.length > 160 ? v.slice(0, 160) : v
-    add(label)
-    // parts of two letters or more: a count in 'Delete (3)' is not a label of its own
-    const parts = label.split(LABEL_PARTS).filter((p) => (p.match(/\p{L}/gu)?.length ?? 0) >= 2)
-    if (parts.length > 1 && parts.length <= 4) for (const part of parts) add(part)
-    else if (parts.length === 1 && comparisonKey(parts[0]) !== comparisonKey(label)) add(parts[0] as string)
-  }
+  const label = v.length > 160 ? v.slice(0, 160) : v
+  add(label)
+  // parts of two letters or more: a count in 'Delete (3)' is not a label of its own
+  const parts = label.split(LABEL_PARTS).filter((p) => (p.match(/\p{L}/gu)?.length ?? 0) >= 2)
+  if (parts.length > 1 && parts.length <= 4) for (const part of parts) add(part)
+  else if (parts.length === 1 && comparisonKey(parts[0]) !== comparisonKey(label)) add(parts[0] as string)
   return out
+}
+
+/** The words of a label text as comparison keys ("Office: activate to sort" → office, activate, to, sort). */
+function wordKeys(text: string): string[] {
+  return text
+    .slice(0, 160)
+    .split(WORD_BREAK)
+    .map((w) => comparisonKey(w))
+    .filter(Boolean)
+}
+
+/**
+ * True when two label texts share words at their start or end but differ in the words that tell them apart:
+ * DataTables' "Office: activate to sort column ascending" and "Name: activate to sort column ascending" share a
+ * long suffix (their letters agree 0.83, and the part after the colon exactly), yet name two columns. The words
+ * left once the shared leading and trailing words are cut off must both hold letters (a count or a row number,
+ * "Inbox (3)" / "Inbox (5)", is the same label), must not agree as labels (`labelKeyAgreement` below
+ * `SAME_LABEL_AGREEMENT`) and must not be listed synonyms, nor the whole texts a rewording ("Sign in" / "Log in").
+ */
+export function differInOwnWords(a: string, b: string): boolean {
+  const x = wordKeys(a)
+  const y = wordKeys(b)
+  let head = 0
+  while (head < x.length && head < y.length && x[head] === y[head]) head++
+  let tail = 0
+  while (tail < x.length - head && tail < y.length - head && x[x.length - 1 - tail] === y[y.length - 1 - tail]) tail++
+  if (head + tail === 0) return false
+  const ownX = x.slice(head, x.length - tail).join('')
+  const ownY = y.slice(head, y.length - tail).join('')
+  const letters = (k: string) => (k.match(/\p{L}/gu)?.length ?? 0) >= 2
+  if (!letters(ownX) || !letters(ownY)) return false
+  if (labelKeyAgreement(ownX, ownY) >= SAME_LABEL_AGREEMENT) return false
+  return !areRewordedPhrases(x.join(''), y.join(''))
+}
+
+/**
+ * How well a candidate carries the recorded label as another holder of it, for `sameLabelCount` and the rules
+ * that count holders at replay: the best agreement (`labelKeyAgreement`, or `insertedWordsAgreement` word by
+ * word) of a recorded label text with a candidate label text, leaving out every pair of texts that differ in
+ * their own words (`differInOwnWords`): six sortable column headers share "activate to sort column ascending",
+ * not their label.
+ */
+export function holderAgreement(
+  identity: CandidateElement | ElementIdentity,
+  candidate: CandidateElement | ElementIdentity,
+): number {
+  let best = 0
+  for (const x of labelTexts(identity)) {
+    for (const y of labelTexts(candidate)) {
+      if (differInOwnWords(x, y)) continue
+      for (const a of textKeys(x)) for (const b of textKeys(y)) best = Math.max(best, labelKeyAgreement(a, b))
+      if (best < 1) best = Math.max(best, insertedWordsAgreement(wordKeys(x), wordKeys(y)))
+      if (best === 1) return best
+    }
+  }
+  return best
 }
 
 /** The human labels of an element as written: accessible name, text, aria-label, placeholder. */
@@ -155,13 +216,7 @@ function labelTexts(e: CandidateElement | ElementIdentity): string[] {
 
 /** The words of each human label of an element, as comparison keys ("Tell me more" → tell, me, more). */
 function labelWordLists(e: CandidateElement | ElementIdentity): string[][] {
-  return labelTexts(e).map((t) =>
-    t
-      .slice(0, 160)
-      .split(WORD_BREAK)
-      .map((w) => comparisonKey(w))
-      .filter(Boolean),
-  )
+  return labelTexts(e).map(wordKeys)
 }
 
 /**
@@ -471,7 +526,7 @@ export function sameRoleKind(a: string | null | undefined, b: string | null | un
 export const SAME_LABEL_AGREEMENT = 0.6
 
 /**
- * How many of these elements carry a label agreeing with the identity's (`labelKeyAgreement` ≥
+ * How many of these elements carry a label agreeing with the identity's (`holderAgreement` ≥
  * `SAME_LABEL_AGREEMENT`) and a role of the same kind (`sameRoleKind`), the element itself and hidden ones
  * excluded: what a recorder stores as `sameLabelCount`, and what the sole-holder rule counts again at replay.
  */
@@ -481,7 +536,6 @@ export function countSameLabel(
   elements: readonly CandidateElement[],
 ): number {
   if (labelKeys(identity).length === 0) return 0
-  const check = createLabelCheck(identity, SAME_LABEL_AGREEMENT)
   // the element itself: at its XPath when only one element is there (its box may have moved a pixel since it was
   // read: sneat's buttons lift under the pointer), else at its XPath and box
   const atXpath = self?.xpath ? elements.filter((e) => e.xpath === self.xpath) : []
@@ -493,7 +547,7 @@ export function countSameLabel(
       e.visible !== false &&
       !isSelf(e) &&
       sameRoleKind(identity.axRole, e.axRole) &&
-      check.check(e).agreement >= SAME_LABEL_AGREEMENT
+      holderAgreement(identity, e) >= SAME_LABEL_AGREEMENT
     )
       n++
   return n

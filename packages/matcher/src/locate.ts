@@ -10,6 +10,7 @@ import {
   DEFAULT_MIN_CONTEXT_SCORE,
   DEFAULT_MIN_LABEL_SCORE,
   groupedByName,
+  holderAgreement,
   labelKeys,
   SAME_LABEL_AGREEMENT,
   sameRoleKind,
@@ -298,9 +299,17 @@ export async function locate<H = unknown>(
   }
   const uniqueWhenRecorded = identity.sameLabelCount === 0 && labelKeys(identity).length > 0
   /** Whether a candidate carries the recorded label (as `countSameLabel` counts it) on a control of its kind. */
-  const carriesLabel = (c: E): boolean =>
-    sameRoleKind(identity.axRole, c.axRole) &&
-    labels.check(c).agreement >= Math.max(minLabelScore, SAME_LABEL_AGREEMENT)
+  const holding = new WeakMap<object, number>()
+  const carriesLabel = (c: E): boolean => {
+    if (!sameRoleKind(identity.axRole, c.axRole)) return false
+    if (minLabelScore <= 0) return true
+    let agreement = holding.get(c)
+    if (agreement === undefined) {
+      agreement = holderAgreement(identity, c)
+      holding.set(c, agreement)
+    }
+    return agreement >= Math.max(minLabelScore, SAME_LABEL_AGREEMENT)
+  }
   let holders: Promise<E[]> | null = null
   const labelHolders = (): Promise<E[]> => {
     holders ??= visibleCandidates()
