@@ -80,6 +80,7 @@ export {
 } from './locate-on-screen'
 export { type LabelAnchor, labelAnchorOf, placeByAnchor } from './anchor-label'
 export { structureFrame } from './structure-frame'
+export { countFieldsInLandmark, fieldKind, landmarkOf, onlyFieldOfItsLandmark } from './landmark-field'
 export {
   countSameLabel,
   createLabelCheck,

@@ -255,6 +255,10 @@ describe('holders of a label are not counted by a suffix they share (DataTables 
 
   it('counts none of the five other headers as holders of "Office: activate to sort column ascending"', () => {
     expect(differInOwnWords(office.axName, 'Name: activate to sort column ascending')).toBe(true)
+    // the column sorted first says "descending": no word in common at either end any more
+    expect(differInOwnWords(office.axName, 'Name: activate to sort column descending')).toBe(true)
+    const sorted = { ...(headers[0] as (typeof headers)[0]), axName: 'Name: activate to sort column descending' }
+    expect(countSameLabel(office, office, [sorted, ...headers.slice(1)])).toBe(0)
     expect(holderAgreement(office, headers[0] as (typeof headers)[0])).toBeLessThan(SAME_LABEL_AGREEMENT)
     expect(countSameLabel(office, office, headers)).toBe(0)
     // the same header in the next release (simple-datatables: a link "Office" in the th) still holds it

@@ -160,26 +160,29 @@ function wordKeys(text: string): string[] {
 }
 
 /**
- * True when two label texts share words at their start or end but differ in the words that tell them apart:
- * DataTables' "Office: activate to sort column ascending" and "Name: activate to sort column ascending" share a
- * long suffix (their letters agree 0.83, and the part after the colon exactly), yet name two columns. The words
- * left once the shared leading and trailing words are cut off must both hold letters (a count or a row number,
- * "Inbox (3)" / "Inbox (5)", is the same label), must not agree as labels (`labelKeyAgreement` below
- * `SAME_LABEL_AGREEMENT`) and must not be listed synonyms, nor the whole texts a rewording ("Sign in" / "Log in").
+ * True when two label texts share words but differ in the words that tell them apart: DataTables' "Office:
+ * activate to sort column ascending" and "Name: activate to sort column descending" share most of their words (the
+ * part after the colon agrees 0.97 letter by letter), yet name two columns. The words each has that the other lacks
+ * must both hold letters (a count or a row number, "Inbox (3)" / "Inbox (5)", is the same label), must not agree as
+ * labels (`labelKeyAgreement` below `SAME_LABEL_AGREEMENT`) and must not be listed synonyms, nor the whole texts a
+ * rewording ("Sign in" / "Log in", "Search for..." / "Find for..."). Words added on one side only ("Save" / "Save
+ * changes", "Tell me more" / "Tell me show more") are not a difference of this kind.
  */
 export function differInOwnWords(a: string, b: string): boolean {
   const x = wordKeys(a)
   const y = wordKeys(b)
-  let head = 0
-  while (head < x.length && head < y.length && x[head] === y[head]) head++
-  let tail = 0
-  while (tail < x.length - head && tail < y.length - head && x[x.length - 1 - tail] === y[y.length - 1 - tail]) tail++
-  if (head + tail === 0) return false
-  const ownX = x.slice(head, x.length - tail).join('')
-  const ownY = y.slice(head, y.length - tail).join('')
+  const ownX = x.filter((w) => !y.includes(w))
+  const ownY = y.filter((w) => !x.includes(w))
+  if (ownX.length === x.length || ownX.length === 0 || ownY.length === 0) return false
+  // a word of one side that no own word of the other spells alike ("ascending" / "descending" are alike; "Office"
+  // and "Name" are not), and that holds letters
   const letters = (k: string) => (k.match(/\p{L}/gu)?.length ?? 0) >= 2
-  if (!letters(ownX) || !letters(ownY)) return false
-  if (labelKeyAgreement(ownX, ownY) >= SAME_LABEL_AGREEMENT) return false
+  const unmatched = (own: string[], other: string[]) =>
+    own.filter((w) => letters(w) && !other.some((o) => labelKeyAgreement(w, o) >= SAME_LABEL_AGREEMENT))
+  const onlyX = unmatched(ownX, ownY)
+  const onlyY = unmatched(ownY, ownX)
+  if (onlyX.length === 0 || onlyY.length === 0) return false
+  if (areRewordedPhrases(onlyX.join(''), onlyY.join(''))) return false
   return !areRewordedPhrases(x.join(''), y.join(''))
 }
 

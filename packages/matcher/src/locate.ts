@@ -1,6 +1,7 @@
 import { canonicalIconClasses } from './icon-names'
 import type { BoundingBox, ElementIdentity, ReplayMethod, Selectors } from '@qa/model'
 import { optionAtGroupPosition } from './group-position'
+import { fieldKind, landmarkOf, onlyFieldOfItsLandmark } from './landmark-field'
 import { clickTargetKind, DEFAULT_MAX_AREA_GROWTH, oversizedObjection, recordedTargetObjection } from './click-target'
 import { assertRange } from './errors'
 import { type CascadeStep, type LocateResult, runCascade, type StepOutcome } from './internal/cascade'
@@ -498,6 +499,30 @@ export async function locate<H = unknown>(
       )
     return null
   }
+  /**
+   * The landmark rule: the recorded field was the only field of its kind in its landmark (`fieldsInLandmark` 1:
+   * "the text field of the navbar", "the select of the page's main part") and exactly one field of that kind stands
+   * in a landmark of that tag now (`onlyFieldOfItsLandmark`): that one is it, though its placeholder or label was
+   * rewritten beyond agreement (Material Dashboard 3's navbar search, "Search..." → a floating "Type here...").
+   * Not when another element carries the recorded label (the field moved, and that may be it), nor when the one
+   * field is disabled or drawn far larger. A second field there, or none, and the rule says nothing.
+   */
+  const byLandmark = async (): Promise<StepOutcome<E> | null> => {
+    if (identity.fieldsInLandmark !== 1) return null
+    const e = onlyFieldOfItsLandmark(identity, await visibleCandidates().catch(() => [] as E[]))
+    if (!e || e.enabled === false) return null
+    if (oversizedObjection(identity.boundingBox, e.boundingBox, maxAreaGrowth)) return null
+    if ((await labelHolders()).some((h) => !sameCandidate(h, e))) return null
+    const s = scoreCandidate(identity, e, weights).score
+    return {
+      outcome: 'matched',
+      element: e,
+      point: pointOf(e, recordedPoint),
+      confidence: s,
+      candidates: 1,
+      detail: `similarity ${fmt(s)}; the only ${fieldKind(identity)} field in a ${landmarkOf(identity.xpath)?.tag} landmark, as the recorded one was in its own`,
+    }
+  }
   const eligible = async (list: readonly E[]): Promise<{ kept: E[]; rejected: string | null }> => {
     const kept: E[] = []
     let rejected: string | null = null
@@ -663,12 +688,14 @@ export async function locate<H = unknown>(
       if (visible.length === 0) return { outcome: 'none', candidates: 0 }
       const { kept: list, rejected } = await eligible(visible)
       if (list.length === 0)
-        return {
-          outcome: 'below_threshold',
-          candidates: visible.length,
-          confidence: 0,
-          detail: `no candidate passes the precision rule (e.g. ${rejected})`,
-        }
+        return (
+          (await byLandmark()) ?? {
+            outcome: 'below_threshold',
+            candidates: visible.length,
+            confidence: 0,
+            detail: `no candidate passes the precision rule (e.g. ${rejected})`,
+          }
+        )
       const ranked = rankCandidates(identity, list, weights)
       const first = ranked[0] as (typeof ranked)[0]
       const second = ranked[1]
@@ -705,12 +732,14 @@ export async function locate<H = unknown>(
       )
         return taken('the only element that carries the recorded label and stands among the recorded neighbours')
       if (first.score < minScore)
-        return {
-          outcome: 'below_threshold',
-          candidates: list.length,
-          confidence: first.score,
-          detail: `best similarity ${fmt(first.score)} < floor ${fmt(minScore)}`,
-        }
+        return (
+          (await byLandmark()) ?? {
+            outcome: 'below_threshold',
+            candidates: list.length,
+            confidence: first.score,
+            detail: `best similarity ${fmt(first.score)} < floor ${fmt(minScore)}`,
+          }
+        )
       const twin = margin < minMargin ? twinByContext(ranked) : null
       if (twin)
         return {
