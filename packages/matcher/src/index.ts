@@ -82,6 +82,7 @@ export { type LabelAnchor, labelAnchorOf, placeByAnchor } from './anchor-label'
 export { structureFrame } from './structure-frame'
 export { countFieldsInLandmark, fieldKind, landmarkOf, onlyFieldOfItsLandmark } from './landmark-field'
 export {
+  countExactLabel,
   countSameLabel,
   createLabelCheck,
   DEFAULT_MIN_CONTEXT_SCORE,
@@ -98,6 +99,7 @@ export {
   roleKind,
   SAME_LABEL_AGREEMENT,
   sameCandidate,
+  sameExactLabel,
   sameRoleKind,
   WEAK_LABEL_AGREEMENT,
 } from './label-agreement'

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  countExactLabel,
   countSameLabel,
   differInOwnWords,
   holderAgreement,
@@ -8,7 +9,9 @@ import {
   insertedWordsAgreement,
   isGeneratedId,
   labelKeyAgreement,
+  labelKeys,
   SAME_LABEL_AGREEMENT,
+  sameExactLabel,
 } from './label-agreement'
 import { comparisonKey } from './text-similarity'
 
@@ -314,5 +317,65 @@ describe('idStemAgreement: a renamed id that keeps the recorded one as its stem'
     const other = check.context({ ...moved, id: 'sidebarToggle' }) ?? 0
     expect(renamed).toBeGreaterThanOrEqual(0.3)
     expect(other).toBeLessThan(0.3)
+  })
+})
+
+describe('ligature icons (Material Icons draw a word as a glyph)', () => {
+  const recorded = {
+    tagName: 'a',
+    axRole: 'link',
+    axName: 'Content_paste Table List',
+    textContent: 'Content_paste Table List',
+    iconClasses: ['material-icons:content_paste'],
+    boundingBox: { x: 15, y: 210, width: 230, height: 50 },
+  }
+  it("the words without the icon's word are a label too: 'content_paste Table List' agrees with 'table_view Tables'", () => {
+    const now = {
+      tagName: 'a',
+      axRole: 'link',
+      axName: 'table_view Tables',
+      textContent: 'table_view Tables',
+      iconClasses: ['material-icons:table_view'],
+    }
+    expect(labelKeys(recorded)).toEqual(['contentpastetablelist', 'tablelist'])
+    expect(createLabelCheck(recorded).check(now)).toMatchObject({ ok: true })
+    // without the icon's word known, the words disagree (what the recorder stored before)
+    const bare = { ...recorded, iconClasses: [] }
+    expect(createLabelCheck(bare).check({ ...now, iconClasses: [] }).ok).toBe(false)
+  })
+
+  it("keeps the whole label: 'person User Profile' still agrees with 'person Profile'", () => {
+    const profile = {
+      ...recorded,
+      axName: 'person User Profile',
+      textContent: 'person User Profile',
+      iconClasses: ['material-icons:person'],
+    }
+    const now = { tagName: 'a', axRole: 'link', axName: 'person Profile', iconClasses: ['material-icons:person'] }
+    expect(createLabelCheck(profile).check(now).ok).toBe(true)
+  })
+
+  it('an icon-only control keeps its word as its label', () => {
+    const bell = { tagName: 'button', axName: 'notifications', iconClasses: ['material-icons:notifications'] }
+    expect(labelKeys(bell)).toEqual(['notifications'])
+  })
+})
+
+describe('sameExactLabel and countExactLabel', () => {
+  const sidebar = {
+    tagName: 'a',
+    axRole: 'link',
+    axName: 'dashboard Dashboard',
+    textContent: 'dashboard Dashboard',
+    xpath: '/s',
+    boundingBox: { x: 15, y: 90, width: 230, height: 50 },
+  }
+  it('counts only elements with the very same whole label, not the ones that merely agree with it', () => {
+    const navbarIcon = { axRole: 'link', axName: 'dashboard', textContent: 'dashboard', xpath: '/n' }
+    expect(sameExactLabel(sidebar, { axName: 'Dashboard  DASHBOARD!' })).toBe(true)
+    expect(sameExactLabel(sidebar, navbarIcon)).toBe(false)
+    expect(countSameLabel(sidebar, sidebar, [sidebar, navbarIcon])).toBe(1)
+    expect(countExactLabel(sidebar, sidebar, [sidebar, navbarIcon])).toBe(0)
+    expect(countExactLabel(sidebar, sidebar, [sidebar, navbarIcon, { ...sidebar, xpath: '/t' }])).toBe(1)
   })
 })

@@ -214,7 +214,34 @@ function labelTexts(e: CandidateElement | ElementIdentity): string[] {
   // a toolbar, list or region is not labelled by the text of what it holds
   const role = e.axRole?.trim().toLowerCase()
   const text = role && !NAME_FROM_CONTENT_ROLES.has(role) ? null : e.textContent
-  return [e.axName, text, e.ariaLabel, e.placeholder].filter((v): v is string => !!v)
+  const out = [e.axName, text, e.ariaLabel, e.placeholder].filter((v): v is string => !!v)
+  // the words a person reads, without the words ligature icons draw as glyphs, as labels of their own too: Material
+  // Dashboard 2's sidebar "content_paste Table List" is "table_view Tables" in release 3 (the icon's word changed),
+  // while "person User Profile" / "person Profile" agree as a whole (the words alone, "User Profile" / "Profile",
+  // read as a qualifier)
+  const words = ligatureWords(e.iconClasses)
+  if (words.length > 0)
+    for (const v of [e.axName, text]) {
+      const bare = v ? withoutLigatures(v, words) : v
+      if (bare && bare !== v && !out.includes(bare)) out.push(bare)
+    }
+  return out
+}
+
+/** The words a ligature icon font draws as glyphs in the element (`material-icons:content_paste` → content_paste). */
+function ligatureWords(iconClasses: readonly string[] | null | undefined): string[] {
+  return (iconClasses ?? []).flatMap((c) => /^material-[a-z-]+:([a-z][a-z0-9_]*)$/.exec(c)?.slice(1) ?? [])
+}
+
+/**
+ * A name or text without the words its ligature icons draw ("content_paste Table List" → "Table List"), unless
+ * nothing else is left: an icon-only control keeps its word.
+ */
+function withoutLigatures(text: string, words: readonly string[]): string {
+  let out = text
+  for (const w of words) out = out.replace(new RegExp(`(^|\\s)${w}(?=\\s|$)`, 'giu'), ' ')
+  out = out.replace(/\s+/gu, ' ').trim()
+  return /\p{L}/u.test(out) ? out : text
 }
 
 /** The words of each human label of an element, as comparison keys ("Tell me more" → tell, me, more). */
@@ -553,5 +580,40 @@ export function countSameLabel(
       holderAgreement(identity, e) >= SAME_LABEL_AGREEMENT
     )
       n++
+  return n
+}
+
+/** The whole label texts of an element as comparison keys (no parts, no words left out). */
+const wholeLabelKeys = (e: CandidateElement | ElementIdentity): string[] =>
+  [e.axName, e.textContent, e.ariaLabel, e.placeholder].map((v) => comparisonKey(v?.slice(0, 160))).filter(Boolean)
+
+/**
+ * Whether two elements carry the very same label: a whole label text of one (accessible name, text, aria-label,
+ * placeholder) is one of the other's, case, spacing and punctuation aside. Material Dashboard's sidebar "dashboard
+ * Dashboard" carries its own label exactly in releases 2 and 3; the navbar's icon link "dashboard" only agrees with it.
+ */
+export function sameExactLabel(a: CandidateElement | ElementIdentity, b: CandidateElement | ElementIdentity): boolean {
+  const mine = wholeLabelKeys(a)
+  return mine.length > 0 && wholeLabelKeys(b).some((k) => mine.includes(k))
+}
+
+/**
+ * How many of these elements carry the identity's label exactly (`sameExactLabel`) on a control of its kind, the
+ * element itself and hidden ones excluded: what a recorder stores as `exactLabelCount`. 0 while `sameLabelCount` is
+ * higher: the other holders only agreed with the label, and one that is gone later was not the recorded one when an
+ * element with the very label is still there alone.
+ */
+export function countExactLabel(
+  identity: ElementIdentity,
+  self: CandidateElement | null,
+  elements: readonly CandidateElement[],
+): number {
+  if (wholeLabelKeys(identity).length === 0) return 0
+  const atXpath = self?.xpath ? elements.filter((e) => e.xpath === self.xpath) : []
+  const isSelf = (e: CandidateElement) =>
+    self !== null && (atXpath.length === 1 ? atXpath[0] === e : sameCandidate(e, self))
+  let n = 0
+  for (const e of elements)
+    if (e.visible !== false && !isSelf(e) && sameRoleKind(identity.axRole, e.axRole) && sameExactLabel(identity, e)) n++
   return n
 }

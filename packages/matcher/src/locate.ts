@@ -16,6 +16,7 @@ import {
   SAME_LABEL_AGREEMENT,
   sameRoleKind,
   sameCandidate,
+  sameExactLabel,
 } from './label-agreement'
 import {
   type CandidateElement,
@@ -400,6 +401,18 @@ export async function locate<H = unknown>(
       (h) => !sameCandidate(h, e) && sameTag(h, e) && (h.axRole ?? null) === (e.axRole ?? null),
     )
   }
+  /**
+   * The recorded label was carried exactly by the recorded element alone (`exactLabelCount` 0; the other holders
+   * only agreed with it: the navbar's icon link "dashboard" beside the sidebar's "dashboard Dashboard"), and `e` is
+   * the only element of its kind carrying it exactly now: the holder that is gone was one of the others.
+   */
+  const soleExactHolder = async (e: E): Promise<boolean> => {
+    if (identity.exactLabelCount !== 0 || !sameExactLabel(identity, e)) return false
+    const exact = (await visibleCandidates().catch(() => [] as E[])).filter(
+      (c) => sameRoleKind(identity.axRole, c.axRole) && sameExactLabel(identity, c),
+    )
+    return exact.length === 1 && sameCandidate(exact[0] as E, e)
+  }
   const aHolderIsGone = async (): Promise<boolean> => {
     if (othersWhenRecorded < 1 || labelKeys(identity).length === 0) return false
     const now = await labelHolders()
@@ -457,7 +470,8 @@ export async function locate<H = unknown>(
       !(identity.xpath && e.xpath === identity.xpath && rowAgrees(e)) &&
       carriesLabel(e) &&
       (await aHolderIsGone()) &&
-      !(await onlyHolderOfItsKind(e))
+      !(await onlyHolderOfItsKind(e)) &&
+      !(await soleExactHolder(e))
     )
       return describe(
         e,

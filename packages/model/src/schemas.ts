@@ -98,6 +98,7 @@ export const elementIdentitySchema = schema('ElementIdentity', [
   opt('backendNodeId', k.integer()),
   opt('sameLabelCount', k.integer(0)),
   opt('fieldsInLandmark', k.integer(1)),
+  opt('exactLabelCount', k.integer(0)),
   opt('groupPosition', k.object(groupPositionSchema)),
 ])
 

@@ -1,5 +1,6 @@
 import {
   type AssertPickKind,
+  countExactLabel,
   countFieldsInLandmark,
   countSameLabel,
   DOCUMENT_TAGS,
@@ -148,27 +149,29 @@ const NON_ROLES = new Set([
 async function countsOf(
   page: Page,
   identity: ElementIdentity,
-): Promise<{ sameLabelCount: number | null; fieldsInLandmark: number | null }> {
+): Promise<{ sameLabelCount: number | null; exactLabelCount: number | null; fieldsInLandmark: number | null }> {
   const labelled = labelKeys(identity).length > 0
   const field = fieldKind(identity) !== null && landmarkOf(identity.xpath) !== null
-  if (!labelled && !field) return { sameLabelCount: null, fieldsInLandmark: null }
+  const none = { sameLabelCount: null, exactLabelCount: null, fieldsInLandmark: null }
+  if (!labelled && !field) return none
   try {
     const candidates = await listCandidateLabels(page, identity.framePath)
+    const self = { xpath: identity.xpath, boundingBox: identity.boundingBox }
     return {
-      sameLabelCount: labelled
-        ? countSameLabel(identity, { xpath: identity.xpath, boundingBox: identity.boundingBox }, candidates)
-        : null,
+      sameLabelCount: labelled ? countSameLabel(identity, self, candidates) : null,
+      exactLabelCount: labelled ? countExactLabel(identity, self, candidates) : null,
       fieldsInLandmark: field ? countFieldsInLandmark(identity, candidates) : null,
     }
   } catch {
-    return { sameLabelCount: null, fieldsInLandmark: null }
+    return none
   }
 }
 
 /** Puts the counts of `countsOf` into the identity. */
 async function addCounts(page: Page, identity: ElementIdentity): Promise<void> {
-  const { sameLabelCount, fieldsInLandmark } = await countsOf(page, identity)
+  const { sameLabelCount, exactLabelCount, fieldsInLandmark } = await countsOf(page, identity)
   if (sameLabelCount !== null) identity.sameLabelCount = sameLabelCount
+  if (exactLabelCount !== null) identity.exactLabelCount = exactLabelCount
   if (fieldsInLandmark !== null) identity.fieldsInLandmark = fieldsInLandmark
 }
 
