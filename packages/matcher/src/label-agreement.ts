@@ -617,3 +617,13 @@ export function countExactLabel(
     if (e.visible !== false && !isSelf(e) && sameRoleKind(identity.axRole, e.axRole) && sameExactLabel(identity, e)) n++
   return n
 }
+
+/**
+ * Whether two elements' labels share a word of three letters or more ("Show entries" / "entries per page"), as
+ * comparison keys; false when either has no label.
+ */
+export function sharesLabelWord(a: CandidateElement | ElementIdentity, b: CandidateElement | ElementIdentity): boolean {
+  const long = (w: string) => (w.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3
+  const mine = new Set(labelWordLists(a).flat().filter(long))
+  return mine.size > 0 && labelWordLists(b).some((words) => words.some((w) => mine.has(w)))
+}

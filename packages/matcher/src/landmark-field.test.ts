@@ -118,8 +118,40 @@ describe('locate: the landmark rule', () => {
     }
     const found = await locate(recorded, memoryCandidateSource([search3, movedSearch, ...pageFields]))
     expect(found.element).not.toBe(search3)
+    // a look-alike put in its place that says something else (the wild bench's removal: "Archive") is not it
+    const archive = { ...search3, placeholder: 'Archive' }
+    expect((await locate(recorded, memoryCandidateSource([archive, ...pageFields]))).element).toBeUndefined()
+    const unlabelled = { ...recorded, placeholder: null, sameLabelCount: null }
+    expect((await locate(unlabelled, memoryCandidateSource([archive, ...pageFields]))).element).toBeUndefined()
+    expect((await locate(unlabelled, memoryCandidateSource([search3, ...pageFields]))).element).toBe(search3)
     // without the recorded count (an older recording) the rule does not apply
     const old = { ...recorded, fieldsInLandmark: undefined }
     expect((await locate(old, memoryCandidateSource([search3, ...pageFields]))).element).toBeUndefined()
+  })
+})
+
+describe('locate: the landmark rule keeps a word of the recorded label', () => {
+  it('finds SB Admin 7\'s page-size select "entries per page" for 6\'s "Show entries", the only select of main', async () => {
+    const select: ElementIdentity = {
+      tagName: 'select',
+      axRole: 'combobox',
+      axName: 'Show entries',
+      name: 'dataTable_length',
+      xpath: '/html/body/div/div[2]/main/div/div[2]/div[2]/div/div/div[1]/div[1]/div/label/select',
+      boundingBox: { x: 80, y: 300, width: 60, height: 30 },
+      sameLabelCount: 0,
+      fieldsInLandmark: 1,
+    }
+    const now: CandidateElement = {
+      tagName: 'select',
+      axRole: 'combobox',
+      axName: 'entries per page',
+      classNames: ['datatable-selector'],
+      xpath: '/html/body/div/div[2]/main/div/div[2]/div[2]/div/div[1]/div[1]/label/select',
+      boundingBox: { x: 40, y: 320, width: 70, height: 38 },
+    }
+    expect((await locate(select, memoryCandidateSource([now, ...pageFields]))).element).toBe(now)
+    const other = { ...now, axName: 'Export format' }
+    expect((await locate(select, memoryCandidateSource([other, ...pageFields]))).element).toBeUndefined()
   })
 })

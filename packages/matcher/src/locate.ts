@@ -13,6 +13,7 @@ import {
   groupedByName,
   holderAgreement,
   labelKeys,
+  sharesLabelWord,
   SAME_LABEL_AGREEMENT,
   sameRoleKind,
   sameCandidate,
@@ -527,6 +528,10 @@ export async function locate<H = unknown>(
     if (!e || e.enabled === false) return null
     if (oversizedObjection(identity.boundingBox, e.boundingBox, maxAreaGrowth)) return null
     if ((await labelHolders()).some((h) => !sameCandidate(h, e))) return null
+    // what the field says must not contradict the recording: nothing, a label that passes the label check, or one
+    // that keeps a word of the recorded label ("Show entries" → "entries per page"); a field that says "Archive"
+    // where the recorded one said nothing or "Search..." is another field put there
+    if (labelKeys(e).length > 0 && !labels.check(e).ok && !sharesLabelWord(identity, e)) return null
     const s = scoreCandidate(identity, e, weights).score
     return {
       outcome: 'matched',
