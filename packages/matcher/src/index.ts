@@ -80,12 +80,16 @@ export {
 } from './locate-on-screen'
 export { type LabelAnchor, labelAnchorOf, placeByAnchor } from './anchor-label'
 export { structureFrame } from './structure-frame'
+export { countFieldsInLandmark, fieldKind, landmarkOf, onlyFieldOfItsLandmark } from './landmark-field'
 export {
+  countExactLabel,
   countSameLabel,
   createLabelCheck,
   DEFAULT_MIN_CONTEXT_SCORE,
   DEFAULT_MIN_LABEL_SCORE,
+  differInOwnWords,
   groupedByName,
+  holderAgreement,
   isGeneratedId,
   type LabelCheck,
   type LabelVerdict,
@@ -95,6 +99,7 @@ export {
   roleKind,
   SAME_LABEL_AGREEMENT,
   sameCandidate,
+  sameExactLabel,
   sameRoleKind,
   WEAK_LABEL_AGREEMENT,
 } from './label-agreement'

@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import {
+  countExactLabel,
   countSameLabel,
+  differInOwnWords,
+  holderAgreement,
   createLabelCheck,
   idStemAgreement,
   insertedWordsAgreement,
   isGeneratedId,
   labelKeyAgreement,
+  labelKeys,
+  SAME_LABEL_AGREEMENT,
+  sameExactLabel,
 } from './label-agreement'
 import { comparisonKey } from './text-similarity'
 
@@ -235,6 +241,52 @@ describe('countSameLabel (what the recorder stores as sameLabelCount)', () => {
   })
 })
 
+describe('holders of a label are not counted by a suffix they share (DataTables sort headers)', () => {
+  // startbootstrap-sb-admin 6.0.2's tables.html: DataTables 1.10 gives each sortable header an aria-label
+  const header = (name: string, x: number) => ({
+    tagName: 'th',
+    axRole: 'columnheader',
+    axName: `${name}: activate to sort column ascending`,
+    ariaLabel: `${name}: activate to sort column ascending`,
+    textContent: name,
+    xpath: `/html/body/table/thead/tr/th[${x}]`,
+    boundingBox: { x: 100 * x, y: 300, width: 100, height: 40 },
+  })
+  const names = ['Name', 'Position', 'Office', 'Age', 'Start date', 'Salary']
+  const headers = names.map((n, i) => header(n, i + 1))
+  const office = headers[2] as (typeof headers)[0]
+
+  it('counts none of the five other headers as holders of "Office: activate to sort column ascending"', () => {
+    expect(differInOwnWords(office.axName, 'Name: activate to sort column ascending')).toBe(true)
+    // the column sorted first says "descending": no word in common at either end any more
+    expect(differInOwnWords(office.axName, 'Name: activate to sort column descending')).toBe(true)
+    const sorted = { ...(headers[0] as (typeof headers)[0]), axName: 'Name: activate to sort column descending' }
+    expect(countSameLabel(office, office, [sorted, ...headers.slice(1)])).toBe(0)
+    expect(holderAgreement(office, headers[0] as (typeof headers)[0])).toBeLessThan(SAME_LABEL_AGREEMENT)
+    expect(countSameLabel(office, office, headers)).toBe(0)
+    // the same header in the next release (simple-datatables: a link "Office" in the th) still holds it
+    expect(holderAgreement(office, { tagName: 'a', axRole: 'link', axName: 'Office', textContent: 'Office' })).toBe(1)
+  })
+
+  it('still counts labels that differ in a count, a rewording, words added, or a twin with the very label', () => {
+    expect(differInOwnWords('Inbox (3)', 'Inbox (5)')).toBe(false)
+    expect(differInOwnWords('Delete row 1', 'Delete row 2')).toBe(false)
+    expect(differInOwnWords('Save', 'Save changes')).toBe(false)
+    expect(differInOwnWords('Tell me more', 'Tell me show more')).toBe(false)
+    expect(differInOwnWords('Search for...', 'Find for...')).toBe(false)
+    expect(differInOwnWords('Colour settings', 'Color settings')).toBe(false)
+    expect(countSameLabel(office, office, [...headers, { ...office, xpath: '/other' }])).toBe(1)
+    const save = { tagName: 'button', axRole: 'button', axName: 'Save', xpath: '/a', boundingBox: office.boundingBox }
+    expect(countSameLabel(save, save, [{ axRole: 'button', axName: 'Save changes', xpath: '/b' }])).toBe(1)
+    expect(countSameLabel(save, save, [{ axRole: 'button', axName: 'Save draft', xpath: '/c' }])).toBe(1)
+  })
+
+  it('tells apart labels that share a prefix but name other things', () => {
+    expect(differInOwnWords('Export to PDF', 'Export to Excel')).toBe(true)
+    expect(differInOwnWords('임시 저장', '임시 보관')).toBe(true)
+  })
+})
+
 describe('idStemAgreement: a renamed id that keeps the recorded one as its stem', () => {
   it('counts an id with a suffix or version after the recorded one, not another id or a generated one', () => {
     expect(idStemAgreement('btnNavbarSearch', 'btnNavbarSearch')).toBe(1)
@@ -265,5 +317,65 @@ describe('idStemAgreement: a renamed id that keeps the recorded one as its stem'
     const other = check.context({ ...moved, id: 'sidebarToggle' }) ?? 0
     expect(renamed).toBeGreaterThanOrEqual(0.3)
     expect(other).toBeLessThan(0.3)
+  })
+})
+
+describe('ligature icons (Material Icons draw a word as a glyph)', () => {
+  const recorded = {
+    tagName: 'a',
+    axRole: 'link',
+    axName: 'Content_paste Table List',
+    textContent: 'Content_paste Table List',
+    iconClasses: ['material-icons:content_paste'],
+    boundingBox: { x: 15, y: 210, width: 230, height: 50 },
+  }
+  it("the words without the icon's word are a label too: 'content_paste Table List' agrees with 'table_view Tables'", () => {
+    const now = {
+      tagName: 'a',
+      axRole: 'link',
+      axName: 'table_view Tables',
+      textContent: 'table_view Tables',
+      iconClasses: ['material-icons:table_view'],
+    }
+    expect(labelKeys(recorded)).toEqual(['contentpastetablelist', 'tablelist'])
+    expect(createLabelCheck(recorded).check(now)).toMatchObject({ ok: true })
+    // without the icon's word known, the words disagree (what the recorder stored before)
+    const bare = { ...recorded, iconClasses: [] }
+    expect(createLabelCheck(bare).check({ ...now, iconClasses: [] }).ok).toBe(false)
+  })
+
+  it("keeps the whole label: 'person User Profile' still agrees with 'person Profile'", () => {
+    const profile = {
+      ...recorded,
+      axName: 'person User Profile',
+      textContent: 'person User Profile',
+      iconClasses: ['material-icons:person'],
+    }
+    const now = { tagName: 'a', axRole: 'link', axName: 'person Profile', iconClasses: ['material-icons:person'] }
+    expect(createLabelCheck(profile).check(now).ok).toBe(true)
+  })
+
+  it('an icon-only control keeps its word as its label', () => {
+    const bell = { tagName: 'button', axName: 'notifications', iconClasses: ['material-icons:notifications'] }
+    expect(labelKeys(bell)).toEqual(['notifications'])
+  })
+})
+
+describe('sameExactLabel and countExactLabel', () => {
+  const sidebar = {
+    tagName: 'a',
+    axRole: 'link',
+    axName: 'dashboard Dashboard',
+    textContent: 'dashboard Dashboard',
+    xpath: '/s',
+    boundingBox: { x: 15, y: 90, width: 230, height: 50 },
+  }
+  it('counts only elements with the very same whole label, not the ones that merely agree with it', () => {
+    const navbarIcon = { axRole: 'link', axName: 'dashboard', textContent: 'dashboard', xpath: '/n' }
+    expect(sameExactLabel(sidebar, { axName: 'Dashboard  DASHBOARD!' })).toBe(true)
+    expect(sameExactLabel(sidebar, navbarIcon)).toBe(false)
+    expect(countSameLabel(sidebar, sidebar, [sidebar, navbarIcon])).toBe(1)
+    expect(countExactLabel(sidebar, sidebar, [sidebar, navbarIcon])).toBe(0)
+    expect(countExactLabel(sidebar, sidebar, [sidebar, navbarIcon, { ...sidebar, xpath: '/t' }])).toBe(1)
   })
 })

@@ -130,19 +130,83 @@ const LABEL_PARTS = /\s*[()[\]{}/|·•:]\s*|\s+-\s+/u
  */
 export function labelKeys(e: CandidateElement | ElementIdentity): string[] {
   const out: string[] = []
+  for (const v of labelTexts(e)) for (const k of textKeys(v)) if (!out.includes(k)) out.push(k)
+  return out
+}
+
+/** The comparison keys of one label text: the whole and each part of a compound label (see `labelKeys`). */
+function textKeys(v: string): string[] {
+  const out: string[] = []
   const add = (text: string) => {
     const k = comparisonKey(text)
     if (k && !out.includes(k)) out.push(k)
   }
-  for (const v of labelTexts(e)) {
-    const label = v.length > 160 ? v.slice(0, 160) : v
-    add(label)
-    // parts of two letters or more: a count in 'Delete (3)' is not a label of its own
-    const parts = label.split(LABEL_PARTS).filter((p) => (p.match(/\p{L}/gu)?.length ?? 0) >= 2)
-    if (parts.length > 1 && parts.length <= 4) for (const part of parts) add(part)
-    else if (parts.length === 1 && comparisonKey(parts[0]) !== comparisonKey(label)) add(parts[0] as string)
-  }
+  const label = v.length > 160 ? v.slice(0, 160) : v
+  add(label)
+  // parts of two letters or more: a count in 'Delete (3)' is not a label of its own
+  const parts = label.split(LABEL_PARTS).filter((p) => (p.match(/\p{L}/gu)?.length ?? 0) >= 2)
+  if (parts.length > 1 && parts.length <= 4) for (const part of parts) add(part)
+  else if (parts.length === 1 && comparisonKey(parts[0]) !== comparisonKey(label)) add(parts[0] as string)
   return out
+}
+
+/** The words of a label text as comparison keys ("Office: activate to sort" → office, activate, to, sort). */
+function wordKeys(text: string): string[] {
+  return text
+    .slice(0, 160)
+    .split(WORD_BREAK)
+    .map((w) => comparisonKey(w))
+    .filter(Boolean)
+}
+
+/**
+ * True when two label texts share words but differ in the words that tell them apart: DataTables' "Office:
+ * activate to sort column ascending" and "Name: activate to sort column descending" share most of their words (the
+ * part after the colon agrees 0.97 letter by letter), yet name two columns. The words each has that the other lacks
+ * must both hold letters (a count or a row number, "Inbox (3)" / "Inbox (5)", is the same label), must not agree as
+ * labels (`labelKeyAgreement` below `SAME_LABEL_AGREEMENT`) and must not be listed synonyms, nor the whole texts a
+ * rewording ("Sign in" / "Log in", "Search for..." / "Find for..."). Words added on one side only ("Save" / "Save
+ * changes", "Tell me more" / "Tell me show more") are not a difference of this kind.
+ */
+export function differInOwnWords(a: string, b: string): boolean {
+  const x = wordKeys(a)
+  const y = wordKeys(b)
+  const ownX = x.filter((w) => !y.includes(w))
+  const ownY = y.filter((w) => !x.includes(w))
+  if (ownX.length === x.length || ownX.length === 0 || ownY.length === 0) return false
+  // a word of one side that no own word of the other spells alike ("ascending" / "descending" are alike; "Office"
+  // and "Name" are not), and that holds letters
+  const letters = (k: string) => (k.match(/\p{L}/gu)?.length ?? 0) >= 2
+  const unmatched = (own: string[], other: string[]) =>
+    own.filter((w) => letters(w) && !other.some((o) => labelKeyAgreement(w, o) >= SAME_LABEL_AGREEMENT))
+  const onlyX = unmatched(ownX, ownY)
+  const onlyY = unmatched(ownY, ownX)
+  if (onlyX.length === 0 || onlyY.length === 0) return false
+  if (areRewordedPhrases(onlyX.join(''), onlyY.join(''))) return false
+  return !areRewordedPhrases(x.join(''), y.join(''))
+}
+
+/**
+ * How well a candidate carries the recorded label as another holder of it, for `sameLabelCount` and the rules
+ * that count holders at replay: the best agreement (`labelKeyAgreement`, or `insertedWordsAgreement` word by
+ * word) of a recorded label text with a candidate label text, leaving out every pair of texts that differ in
+ * their own words (`differInOwnWords`): six sortable column headers share "activate to sort column ascending",
+ * not their label.
+ */
+export function holderAgreement(
+  identity: CandidateElement | ElementIdentity,
+  candidate: CandidateElement | ElementIdentity,
+): number {
+  let best = 0
+  for (const x of labelTexts(identity)) {
+    for (const y of labelTexts(candidate)) {
+      if (differInOwnWords(x, y)) continue
+      for (const a of textKeys(x)) for (const b of textKeys(y)) best = Math.max(best, labelKeyAgreement(a, b))
+      if (best < 1) best = Math.max(best, insertedWordsAgreement(wordKeys(x), wordKeys(y)))
+      if (best === 1) return best
+    }
+  }
+  return best
 }
 
 /** The human labels of an element as written: accessible name, text, aria-label, placeholder. */
@@ -150,18 +214,39 @@ function labelTexts(e: CandidateElement | ElementIdentity): string[] {
   // a toolbar, list or region is not labelled by the text of what it holds
   const role = e.axRole?.trim().toLowerCase()
   const text = role && !NAME_FROM_CONTENT_ROLES.has(role) ? null : e.textContent
-  return [e.axName, text, e.ariaLabel, e.placeholder].filter((v): v is string => !!v)
+  const out = [e.axName, text, e.ariaLabel, e.placeholder].filter((v): v is string => !!v)
+  // the words a person reads, without the words ligature icons draw as glyphs, as labels of their own too: Material
+  // Dashboard 2's sidebar "content_paste Table List" is "table_view Tables" in release 3 (the icon's word changed),
+  // while "person User Profile" / "person Profile" agree as a whole (the words alone, "User Profile" / "Profile",
+  // read as a qualifier)
+  const words = ligatureWords(e.iconClasses)
+  if (words.length > 0)
+    for (const v of [e.axName, text]) {
+      const bare = v ? withoutLigatures(v, words) : v
+      if (bare && bare !== v && !out.includes(bare)) out.push(bare)
+    }
+  return out
+}
+
+/** The words a ligature icon font draws as glyphs in the element (`material-icons:content_paste` → content_paste). */
+function ligatureWords(iconClasses: readonly string[] | null | undefined): string[] {
+  return (iconClasses ?? []).flatMap((c) => /^material-[a-z-]+:([a-z][a-z0-9_]*)$/.exec(c)?.slice(1) ?? [])
+}
+
+/**
+ * A name or text without the words its ligature icons draw ("content_paste Table List" → "Table List"), unless
+ * nothing else is left: an icon-only control keeps its word.
+ */
+function withoutLigatures(text: string, words: readonly string[]): string {
+  let out = text
+  for (const w of words) out = out.replace(new RegExp(`(^|\\s)${w}(?=\\s|$)`, 'giu'), ' ')
+  out = out.replace(/\s+/gu, ' ').trim()
+  return /\p{L}/u.test(out) ? out : text
 }
 
 /** The words of each human label of an element, as comparison keys ("Tell me more" → tell, me, more). */
 function labelWordLists(e: CandidateElement | ElementIdentity): string[][] {
-  return labelTexts(e).map((t) =>
-    t
-      .slice(0, 160)
-      .split(WORD_BREAK)
-      .map((w) => comparisonKey(w))
-      .filter(Boolean),
-  )
+  return labelTexts(e).map(wordKeys)
 }
 
 /**
@@ -471,7 +556,7 @@ export function sameRoleKind(a: string | null | undefined, b: string | null | un
 export const SAME_LABEL_AGREEMENT = 0.6
 
 /**
- * How many of these elements carry a label agreeing with the identity's (`labelKeyAgreement` ≥
+ * How many of these elements carry a label agreeing with the identity's (`holderAgreement` ≥
  * `SAME_LABEL_AGREEMENT`) and a role of the same kind (`sameRoleKind`), the element itself and hidden ones
  * excluded: what a recorder stores as `sameLabelCount`, and what the sole-holder rule counts again at replay.
  */
@@ -481,7 +566,6 @@ export function countSameLabel(
   elements: readonly CandidateElement[],
 ): number {
   if (labelKeys(identity).length === 0) return 0
-  const check = createLabelCheck(identity, SAME_LABEL_AGREEMENT)
   // the element itself: at its XPath when only one element is there (its box may have moved a pixel since it was
   // read: sneat's buttons lift under the pointer), else at its XPath and box
   const atXpath = self?.xpath ? elements.filter((e) => e.xpath === self.xpath) : []
@@ -493,8 +577,53 @@ export function countSameLabel(
       e.visible !== false &&
       !isSelf(e) &&
       sameRoleKind(identity.axRole, e.axRole) &&
-      check.check(e).agreement >= SAME_LABEL_AGREEMENT
+      holderAgreement(identity, e) >= SAME_LABEL_AGREEMENT
     )
       n++
   return n
+}
+
+/** The whole label texts of an element as comparison keys (no parts, no words left out). */
+const wholeLabelKeys = (e: CandidateElement | ElementIdentity): string[] =>
+  [e.axName, e.textContent, e.ariaLabel, e.placeholder].map((v) => comparisonKey(v?.slice(0, 160))).filter(Boolean)
+
+/**
+ * Whether two elements carry the very same label: a whole label text of one (accessible name, text, aria-label,
+ * placeholder) is one of the other's, case, spacing and punctuation aside. Material Dashboard's sidebar "dashboard
+ * Dashboard" carries its own label exactly in releases 2 and 3; the navbar's icon link "dashboard" only agrees with it.
+ */
+export function sameExactLabel(a: CandidateElement | ElementIdentity, b: CandidateElement | ElementIdentity): boolean {
+  const mine = wholeLabelKeys(a)
+  return mine.length > 0 && wholeLabelKeys(b).some((k) => mine.includes(k))
+}
+
+/**
+ * How many of these elements carry the identity's label exactly (`sameExactLabel`) on a control of its kind, the
+ * element itself and hidden ones excluded: what a recorder stores as `exactLabelCount`. 0 while `sameLabelCount` is
+ * higher: the other holders only agreed with the label, and one that is gone later was not the recorded one when an
+ * element with the very label is still there alone.
+ */
+export function countExactLabel(
+  identity: ElementIdentity,
+  self: CandidateElement | null,
+  elements: readonly CandidateElement[],
+): number {
+  if (wholeLabelKeys(identity).length === 0) return 0
+  const atXpath = self?.xpath ? elements.filter((e) => e.xpath === self.xpath) : []
+  const isSelf = (e: CandidateElement) =>
+    self !== null && (atXpath.length === 1 ? atXpath[0] === e : sameCandidate(e, self))
+  let n = 0
+  for (const e of elements)
+    if (e.visible !== false && !isSelf(e) && sameRoleKind(identity.axRole, e.axRole) && sameExactLabel(identity, e)) n++
+  return n
+}
+
+/**
+ * Whether two elements' labels share a word of three letters or more ("Show entries" / "entries per page"), as
+ * comparison keys; false when either has no label.
+ */
+export function sharesLabelWord(a: CandidateElement | ElementIdentity, b: CandidateElement | ElementIdentity): boolean {
+  const long = (w: string) => (w.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3
+  const mine = new Set(labelWordLists(a).flat().filter(long))
+  return mine.size > 0 && labelWordLists(b).some((words) => words.some((w) => mine.has(w)))
 }

@@ -1371,3 +1371,40 @@ describe('a strategy whose element could not be acted on', () => {
     })
   })
 })
+
+describe('locate: the lost-holder rule and a label carried exactly by the recorded element alone', () => {
+  // Material Dashboard 2.1.0 tables.html: the sidebar link "dashboard Dashboard" and the navbar's icon link
+  // "dashboard" (which agrees with it); release 3.1.0 has the sidebar link only, in another place and markup
+  const recorded = {
+    tagName: 'a',
+    axRole: 'link',
+    axName: 'dashboard Dashboard',
+    textContent: 'dashboard Dashboard',
+    classNames: ['nav-link'],
+    href: './dashboard.html',
+    xpath: '/html/body/div/div[1]/div[2]/ul/li[1]/a',
+    neighborText: ['Material Dashboard', 'User Profile'],
+    boundingBox: { x: 15, y: 90, width: 230, height: 50 },
+    sameLabelCount: 1,
+    exactLabelCount: 0,
+  }
+  const now: CandidateElement = {
+    tagName: 'a',
+    axRole: 'link',
+    axName: 'dashboard Dashboard',
+    textContent: 'dashboard Dashboard',
+    classNames: ['nav-link', 'text-white'],
+    href: '../pages/dashboard.html',
+    xpath: '/html/body/aside/div[2]/ul/li[1]/a',
+    neighborText: ['Material Dashboard 2', 'Tables'],
+    boundingBox: { x: 32, y: 105, width: 218, height: 46 },
+  }
+  it('takes the one element with the very label when the holder that is gone only agreed with it', async () => {
+    const found = await locate(recorded, memoryCandidateSource([now]))
+    expect(found.element).toBe(now)
+  })
+  it('keeps refusing when the recorded label was carried exactly by another too, or the count is unknown', async () => {
+    expect((await locate({ ...recorded, exactLabelCount: 1 }, memoryCandidateSource([now]))).element).toBeUndefined()
+    expect((await locate({ ...recorded, exactLabelCount: null }, memoryCandidateSource([now]))).element).toBeUndefined()
+  })
+})

@@ -1,6 +1,7 @@
 import { canonicalIconClasses } from './icon-names'
 import type { BoundingBox, ElementIdentity, ReplayMethod, Selectors } from '@qa/model'
 import { optionAtGroupPosition } from './group-position'
+import { fieldKind, landmarkOf, onlyFieldOfItsLandmark } from './landmark-field'
 import { clickTargetKind, DEFAULT_MAX_AREA_GROWTH, oversizedObjection, recordedTargetObjection } from './click-target'
 import { assertRange } from './errors'
 import { type CascadeStep, type LocateResult, runCascade, type StepOutcome } from './internal/cascade'
@@ -10,10 +11,13 @@ import {
   DEFAULT_MIN_CONTEXT_SCORE,
   DEFAULT_MIN_LABEL_SCORE,
   groupedByName,
+  holderAgreement,
   labelKeys,
+  sharesLabelWord,
   SAME_LABEL_AGREEMENT,
   sameRoleKind,
   sameCandidate,
+  sameExactLabel,
 } from './label-agreement'
 import {
   type CandidateElement,
@@ -298,9 +302,17 @@ export async function locate<H = unknown>(
   }
   const uniqueWhenRecorded = identity.sameLabelCount === 0 && labelKeys(identity).length > 0
   /** Whether a candidate carries the recorded label (as `countSameLabel` counts it) on a control of its kind. */
-  const carriesLabel = (c: E): boolean =>
-    sameRoleKind(identity.axRole, c.axRole) &&
-    labels.check(c).agreement >= Math.max(minLabelScore, SAME_LABEL_AGREEMENT)
+  const holding = new WeakMap<object, number>()
+  const carriesLabel = (c: E): boolean => {
+    if (!sameRoleKind(identity.axRole, c.axRole)) return false
+    if (minLabelScore <= 0) return true
+    let agreement = holding.get(c)
+    if (agreement === undefined) {
+      agreement = holderAgreement(identity, c)
+      holding.set(c, agreement)
+    }
+    return agreement >= Math.max(minLabelScore, SAME_LABEL_AGREEMENT)
+  }
   let holders: Promise<E[]> | null = null
   const labelHolders = (): Promise<E[]> => {
     holders ??= visibleCandidates()
@@ -390,6 +402,18 @@ export async function locate<H = unknown>(
       (h) => !sameCandidate(h, e) && sameTag(h, e) && (h.axRole ?? null) === (e.axRole ?? null),
     )
   }
+  /**
+   * The recorded label was carried exactly by the recorded element alone (`exactLabelCount` 0; the other holders
+   * only agreed with it: the navbar's icon link "dashboard" beside the sidebar's "dashboard Dashboard"), and `e` is
+   * the only element of its kind carrying it exactly now: the holder that is gone was one of the others.
+   */
+  const soleExactHolder = async (e: E): Promise<boolean> => {
+    if (identity.exactLabelCount !== 0 || !sameExactLabel(identity, e)) return false
+    const exact = (await visibleCandidates().catch(() => [] as E[])).filter(
+      (c) => sameRoleKind(identity.axRole, c.axRole) && sameExactLabel(identity, c),
+    )
+    return exact.length === 1 && sameCandidate(exact[0] as E, e)
+  }
   const aHolderIsGone = async (): Promise<boolean> => {
     if (othersWhenRecorded < 1 || labelKeys(identity).length === 0) return false
     const now = await labelHolders()
@@ -447,7 +471,8 @@ export async function locate<H = unknown>(
       !(identity.xpath && e.xpath === identity.xpath && rowAgrees(e)) &&
       carriesLabel(e) &&
       (await aHolderIsGone()) &&
-      !(await onlyHolderOfItsKind(e))
+      !(await onlyHolderOfItsKind(e)) &&
+      !(await soleExactHolder(e))
     )
       return describe(
         e,
@@ -488,6 +513,34 @@ export async function locate<H = unknown>(
         `stands elsewhere: context (neighbours, place, id) ${fmt(context)} < ${fmt(floor)}, probably another element with the same label`,
       )
     return null
+  }
+  /**
+   * The landmark rule: the recorded field was the only field of its kind in its landmark (`fieldsInLandmark` 1:
+   * "the text field of the navbar", "the select of the page's main part") and exactly one field of that kind stands
+   * in a landmark of that tag now (`onlyFieldOfItsLandmark`): that one is it, though its placeholder or label was
+   * rewritten beyond agreement (Material Dashboard 3's navbar search, "Search..." → a floating "Type here...").
+   * Not when another element carries the recorded label (the field moved, and that may be it), nor when the one
+   * field is disabled or drawn far larger. A second field there, or none, and the rule says nothing.
+   */
+  const byLandmark = async (): Promise<StepOutcome<E> | null> => {
+    if (identity.fieldsInLandmark !== 1) return null
+    const e = onlyFieldOfItsLandmark(identity, await visibleCandidates().catch(() => [] as E[]))
+    if (!e || e.enabled === false) return null
+    if (oversizedObjection(identity.boundingBox, e.boundingBox, maxAreaGrowth)) return null
+    if ((await labelHolders()).some((h) => !sameCandidate(h, e))) return null
+    // what the field says must not contradict the recording: nothing, a label that passes the label check, or one
+    // that keeps a word of the recorded label ("Show entries" → "entries per page"); a field that says "Archive"
+    // where the recorded one said nothing or "Search..." is another field put there
+    if (labelKeys(e).length > 0 && !labels.check(e).ok && !sharesLabelWord(identity, e)) return null
+    const s = scoreCandidate(identity, e, weights).score
+    return {
+      outcome: 'matched',
+      element: e,
+      point: pointOf(e, recordedPoint),
+      confidence: s,
+      candidates: 1,
+      detail: `similarity ${fmt(s)}; the only ${fieldKind(identity)} field in a ${landmarkOf(identity.xpath)?.tag} landmark, as the recorded one was in its own`,
+    }
   }
   const eligible = async (list: readonly E[]): Promise<{ kept: E[]; rejected: string | null }> => {
     const kept: E[] = []
@@ -654,12 +707,14 @@ export async function locate<H = unknown>(
       if (visible.length === 0) return { outcome: 'none', candidates: 0 }
       const { kept: list, rejected } = await eligible(visible)
       if (list.length === 0)
-        return {
-          outcome: 'below_threshold',
-          candidates: visible.length,
-          confidence: 0,
-          detail: `no candidate passes the precision rule (e.g. ${rejected})`,
-        }
+        return (
+          (await byLandmark()) ?? {
+            outcome: 'below_threshold',
+            candidates: visible.length,
+            confidence: 0,
+            detail: `no candidate passes the precision rule (e.g. ${rejected})`,
+          }
+        )
       const ranked = rankCandidates(identity, list, weights)
       const first = ranked[0] as (typeof ranked)[0]
       const second = ranked[1]
@@ -696,12 +751,14 @@ export async function locate<H = unknown>(
       )
         return taken('the only element that carries the recorded label and stands among the recorded neighbours')
       if (first.score < minScore)
-        return {
-          outcome: 'below_threshold',
-          candidates: list.length,
-          confidence: first.score,
-          detail: `best similarity ${fmt(first.score)} < floor ${fmt(minScore)}`,
-        }
+        return (
+          (await byLandmark()) ?? {
+            outcome: 'below_threshold',
+            candidates: list.length,
+            confidence: first.score,
+            detail: `best similarity ${fmt(first.score)} < floor ${fmt(minScore)}`,
+          }
+        )
       const twin = margin < minMargin ? twinByContext(ranked) : null
       if (twin)
         return {

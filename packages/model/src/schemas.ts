@@ -98,6 +98,8 @@ export const elementIdentitySchema = schema('ElementIdentity', [
   opt('shadowPath', k.array(k.string())),
   opt('backendNodeId', k.integer()),
   opt('sameLabelCount', k.integer(0)),
+  opt('fieldsInLandmark', k.integer(1)),
+  opt('exactLabelCount', k.integer(0)),
   opt('groupPosition', k.object(groupPositionSchema)),
 ])
 

@@ -196,6 +196,17 @@ export interface ElementIdentity {
    */
   sameLabelCount?: number | null
   /**
+   * For a form field (a select, a textarea, a text input) inside a landmark (`nav`, `header`, `footer`, `aside`,
+   * `main`): how many fields of its kind that landmark held when it was recorded, itself included. 1 makes it "the
+   * text field of the navbar", which a person finds again by that alone; absent means unknown or not such a field.
+   */
+  fieldsInLandmark?: number | null
+  /**
+   * How many other elements of the page carried exactly the recorded label (the same whole text, case and
+   * punctuation aside) when it was recorded. 0 with a higher `sameLabelCount`: the other holders only agreed with it.
+   */
+  exactLabelCount?: number | null
+  /**
    * Where a radio button (or a checkbox of a named list) stands in its group: the inputs of its type that share
    * its form `name` in its form. A group of the same size with an option at the same place is the recorded group,
    * whatever its options are called now.

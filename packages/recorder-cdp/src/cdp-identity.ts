@@ -1,4 +1,13 @@
-import { type AssertPickKind, countSameLabel, DOCUMENT_TAGS, labelKeys } from '@qa/matcher'
+import {
+  type AssertPickKind,
+  countExactLabel,
+  countFieldsInLandmark,
+  countSameLabel,
+  DOCUMENT_TAGS,
+  fieldKind,
+  labelKeys,
+  landmarkOf,
+} from '@qa/matcher'
 import type { ElementIdentity, Selectors } from '@qa/model'
 import type { CDPSession, Page } from 'playwright-core'
 import { listCandidateLabels } from './candidate-source'
@@ -133,16 +142,37 @@ const NON_ROLES = new Set([
 
 /**
  * How many other elements of the element's frame carry a label agreeing with its own (the matcher's
- * `countSameLabel`, the same rule the replay applies), or null when the page cannot tell (navigating away).
+ * `countSameLabel`, the same rule the replay applies), and for a form field in a landmark how many fields of its
+ * kind that landmark holds (`countFieldsInLandmark`); each null when the page cannot tell (navigating away) or it
+ * does not apply.
  */
-async function sameLabelCountOf(page: Page, identity: ElementIdentity): Promise<number | null> {
-  if (labelKeys(identity).length === 0) return null
+async function countsOf(
+  page: Page,
+  identity: ElementIdentity,
+): Promise<{ sameLabelCount: number | null; exactLabelCount: number | null; fieldsInLandmark: number | null }> {
+  const labelled = labelKeys(identity).length > 0
+  const field = fieldKind(identity) !== null && landmarkOf(identity.xpath) !== null
+  const none = { sameLabelCount: null, exactLabelCount: null, fieldsInLandmark: null }
+  if (!labelled && !field) return none
   try {
     const candidates = await listCandidateLabels(page, identity.framePath)
-    return countSameLabel(identity, { xpath: identity.xpath, boundingBox: identity.boundingBox }, candidates)
+    const self = { xpath: identity.xpath, boundingBox: identity.boundingBox }
+    return {
+      sameLabelCount: labelled ? countSameLabel(identity, self, candidates) : null,
+      exactLabelCount: labelled ? countExactLabel(identity, self, candidates) : null,
+      fieldsInLandmark: field ? countFieldsInLandmark(identity, candidates) : null,
+    }
   } catch {
-    return null
+    return none
   }
+}
+
+/** Puts the counts of `countsOf` into the identity. */
+async function addCounts(page: Page, identity: ElementIdentity): Promise<void> {
+  const { sameLabelCount, exactLabelCount, fieldsInLandmark } = await countsOf(page, identity)
+  if (sameLabelCount !== null) identity.sameLabelCount = sameLabelCount
+  if (exactLabelCount !== null) identity.exactLabelCount = exactLabelCount
+  if (fieldsInLandmark !== null) identity.fieldsInLandmark = fieldsInLandmark
 }
 
 export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityReader> {
@@ -209,8 +239,7 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
     }
     const identity = buildIdentity(description, ax, backendNodeId)
     // the count asks every frame of the page: a highlight under the pointer does without it
-    const sameLabelCount = opts.sameLabelCount === false ? null : await sameLabelCountOf(page, identity)
-    if (sameLabelCount !== null) identity.sameLabelCount = sameLabelCount
+    if (opts.sameLabelCount !== false) await addCounts(page, identity)
     return {
       identity,
       selectors: buildSelectors(description),
@@ -364,8 +393,7 @@ export async function createCdpIdentityReader(page: Page): Promise<CdpIdentityRe
       const role = description.implicitRole
       const ax = { role: role && !NON_ROLES.has(role) ? role : null, name: description.accessibleName }
       const identity = buildIdentity(description, ax, null)
-      const sameLabelCount = await sameLabelCountOf(page, identity)
-      if (sameLabelCount !== null) identity.sameLabelCount = sameLabelCount
+      await addCounts(page, identity)
       return { identity, selectors: buildSelectors(description), description, backendNodeId: 0 }
     },
     async detach() {

@@ -334,10 +334,17 @@ export function describeElementsInPage(
   // an icon font's icon class, not its size, width or animation modifiers (the same list as the corpus uses)
   const ICON_CLASS =
     /^(fa|bx|bxs|bxl|bi|ti|mdi|fe|ni|ion|icon|glyphicon|ri|la|feather)-(?!fw$|lg$|xs$|sm$|[0-9]x$|spin$|pulse$|rotate|flip|border$|inverse$|stack)[\w-]+$/
+  // a ligature icon font (Material Icons, Material Symbols) draws a word as a glyph: `<i class="material-icons">
+  // content_paste</i>` shows a clipboard, and its word is no label of the element; kept as `material-icons:content_paste`
+  const LIGATURE_CLASS = /^material-(icons|symbols)(-[a-z]+)?$/
   const iconClassesOf = (el: Element): string[] => {
     const out: string[] = []
     for (const n of [el, ...Array.from(el.querySelectorAll('i, span, svg, em')).slice(0, 12)]) {
-      for (const c of Array.from(n.classList)) if (ICON_CLASS.test(c) && !out.includes(c)) out.push(c)
+      for (const c of Array.from(n.classList)) {
+        if (ICON_CLASS.test(c) && !out.includes(c)) out.push(c)
+        const word = LIGATURE_CLASS.test(c) ? (n.textContent ?? '').trim() : ''
+        if (/^[a-z][a-z0-9_]*$/.test(word) && !out.includes(`${c}:${word}`)) out.push(`${c}:${word}`)
+      }
     }
     return out.slice(0, 4)
   }
