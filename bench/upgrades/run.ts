@@ -21,8 +21,8 @@ import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { argv } from 'node:process'
 import type { Browser, Locator, Page } from 'playwright-core'
-import { loadTestCase } from '../../packages/model/dist/node.js'
-import { openBrowser } from '../../packages/recorder-cdp/dist/index.js'
+import { loadTestCase } from '@qa/model/node'
+import { openBrowser } from '@qa/recorder-cdp'
 import {
   type CorpusServer,
   type ReleasePair,
@@ -32,7 +32,7 @@ import {
   startCorpusServer,
   type TruthEvent,
   type TruthLog,
-} from '../../packages/wild-corpus/dist/index.js'
+} from '@qa/wild-corpus'
 import { codegenChain, firstMatching, similoPick } from '../wild/baselines.js'
 import { truthPages } from './truth.js'
 import { GONE, type TruthPage, type TruthStep } from './truth-types.js'
