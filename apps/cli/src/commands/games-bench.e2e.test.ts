@@ -2,8 +2,9 @@
 // xdotool input (the pointer rests on each menu item while it lights up, then clicks), replayed with
 // `qa replay --verify` on the unchanged window and on the window moved. The bench judges every step by what the
 // game itself writes (its settings file, whether it quit), never by our verdict, and each recorded click's label by
-// the text of the item the harness clicked. Only two games run here (a game's slice takes about a minute on a
-// loaded machine); the full bench, every game and variant: node --import tsx bench/games/run.ts (see its README).
+// the text of the item the harness clicked. Every game of the bench has its slice here: one recording replayed
+// twice (a game's slice takes about a minute on a loaded machine); the full bench, every game and variant:
+// node --import tsx bench/games/run.ts (see its README).
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -65,6 +66,49 @@ describe('bench/games slice: real games unchanged and moved', () => {
     expect(of('moved')).toEqual(['right', 'right', 'right', 'right'])
     // never a pass for a step that did not do its job (the list's opening is sometimes judged a false alarm: the
     // recorded after-frame can catch the list before Qt finished drawing it, see bench/games/README.md)
+    for (const r of rows.filter((x) => x.verdictPass)) expect(r.achieved).toBe(true)
+    expect(labels.filter((l) => l.outcome === 'wrong')).toEqual([])
+  }, 400_000)
+
+  // LMarbles (SDL 1.2): an orange bitmap font on a marble texture; the item under the pointer turns white and fades.
+  it('LMarbles: Options, Audio, Sound, Back, Back, Quit right on the unchanged and the moved window', async () => {
+    const { rows, labels } = await benchRows('sdl-lmarbles')
+    const of = (variant: string) => rows.filter((r) => r.variant === variant).map((r) => r.outcome)
+    expect(of('unchanged')).toEqual(Array(6).fill('right'))
+    expect(of('moved')).toEqual(Array(6).fill('right'))
+    for (const r of rows.filter((x) => x.verdictPass)) expect(r.achieved).toBe(true)
+    expect(labels.filter((l) => l.outcome === 'wrong')).toEqual([])
+  }, 400_000)
+
+  // GNOME Mines (GTK 3): the start screen's size buttons, the game screen's side button, the header bar's ×; the
+  // truth is its GSettings keyfile, polled while it runs.
+  it('GNOME Mines: 16 × 16, Change Difficulty, 30 × 16, close right on the unchanged and the moved window', async () => {
+    const { rows, labels } = await benchRows('gtk-gnome-mines')
+    const of = (variant: string) => rows.filter((r) => r.variant === variant).map((r) => r.outcome)
+    expect(of('unchanged')).toEqual(Array(4).fill('right'))
+    expect(of('moved')).toEqual(Array(4).fill('right'))
+    for (const r of rows.filter((x) => x.verdictPass)) expect(r.achieved).toBe(true)
+    expect(labels.filter((l) => l.outcome === 'wrong')).toEqual([])
+  }, 400_000)
+
+  // Iagno (GTK 3): the new-game screen's mode buttons, a popover for the difficulty, the header bar's ×.
+  it('Iagno: Reverse Reversi, Difficulty, Hard, close right on the unchanged and the moved window', async () => {
+    const { rows, labels } = await benchRows('gtk-iagno')
+    const of = (variant: string) => rows.filter((r) => r.variant === variant).map((r) => r.outcome)
+    expect(of('unchanged')).toEqual(Array(4).fill('right'))
+    expect(of('moved')).toEqual(Array(4).fill('right'))
+    for (const r of rows.filter((x) => x.verdictPass)) expect(r.achieved).toBe(true)
+    expect(labels.filter((l) => l.outcome === 'wrong')).toEqual([])
+  }, 400_000)
+
+  // flsudoku (FLTK 1.3): the menu bar's Difficulty menu and its radio item; the truth is the preferences file it
+  // writes when closed. Choosing a difficulty deals a new random puzzle, so the board in the recorded after-frame
+  // and the replay's never agree: the verdict may fail that step (a false alarm), never pass a wrong one.
+  it('flsudoku: Difficulty, Medium right on the unchanged and the moved window', async () => {
+    const { rows, labels } = await benchRows('fltk-flsudoku')
+    const of = (variant: string) => rows.filter((r) => r.variant === variant).map((r) => r.outcome)
+    expect(of('unchanged')).toEqual(['right', 'right'])
+    expect(of('moved')).toEqual(['right', 'right'])
     for (const r of rows.filter((x) => x.verdictPass)) expect(r.achieved).toBe(true)
     expect(labels.filter((l) => l.outcome === 'wrong')).toEqual([])
   }, 400_000)
