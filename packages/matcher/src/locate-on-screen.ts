@@ -955,39 +955,49 @@ export async function locateOnScreen(
             const window = step.window as WindowPlacement
             const recorded =
               step.recordedFrame && cropBox && isInside(cropBox, step.recordedFrame) ? step.recordedFrame : null
-            // only what the window holds: the desktop beside a corner button is not the program's
+            const lookWith = (part: Frame, partBox: BoundingBox, clipped: string) => {
+              const onPixels = matchAtWindowPlace(now, part, partBox, recorded, window, WINDOW_BARS.pixels)
+              const onEdges = onPixels.match
+                ? null
+                : matchAtWindowPlace(
+                    structureOf(now),
+                    structureOf(part),
+                    partBox,
+                    recorded ? structureOf(recorded) : null,
+                    window,
+                    WINDOW_BARS.edges,
+                  )
+              return {
+                hit: onPixels.match ?? onEdges?.match ?? null,
+                detail: onPixels.match
+                  ? `at the window's place${clipped}: ${onPixels.detail}`
+                  : `at the window's place${clipped}: ${onPixels.detail}; on edges (colours ignored): ${onEdges?.detail ?? ''}`,
+              }
+            }
+            const whole = lookWith(crop as Frame, cropBox as BoundingBox, '')
+            if (whole.hit) return cropFoundAt(whole.hit, whole.detail)
+            // then only what the window holds: the desktop beside a corner button is not the program's
             const inside = cropInsideWindow(crop as Frame, cropBox as BoundingBox, window.recorded)
-            const part = inside?.crop ?? (crop as Frame)
-            const partBox = inside?.cropBox ?? (cropBox as BoundingBox)
-            const onPixels = matchAtWindowPlace(now, part, partBox, recorded, window, WINDOW_BARS.pixels)
-            const onEdges = onPixels.match
-              ? null
-              : matchAtWindowPlace(
-                  structureOf(now),
-                  structureOf(part),
-                  partBox,
-                  recorded ? structureOf(recorded) : null,
-                  window,
-                  WINDOW_BARS.edges,
-                )
-            const hit = onPixels.match ?? onEdges?.match ?? null
-            const clipped = inside ? ` (the crop's ${partBox.width}×${partBox.height} inside the window)` : ''
-            const detail = onPixels.match
-              ? `at the window's place${clipped}: ${onPixels.detail}`
-              : `at the window's place${clipped}: ${onPixels.detail}; on edges (colours ignored): ${onEdges?.detail ?? ''}`
-            if (!hit) return { outcome: 'none', candidates: 0, detail }
+            if (!inside) return { outcome: 'none', candidates: 0, detail: whole.detail }
+            const part = lookWith(
+              inside.crop,
+              inside.cropBox,
+              ` (the crop's ${inside.cropBox.width}×${inside.cropBox.height} inside the window)`,
+            )
+            const detail = `${whole.detail}; ${part.detail}`
+            if (!part.hit) return { outcome: 'none', candidates: 0, detail }
             // the whole crop's box, from its part's
-            const off = inside?.offset ?? { x: 0, y: 0 }
+            const { hit } = part
             const found = {
               ...hit,
               box: {
-                x: Math.round(hit.box.x - off.x * hit.scale),
-                y: Math.round(hit.box.y - off.y * hit.scale),
+                x: Math.round(hit.box.x - inside.offset.x * hit.scale),
+                y: Math.round(hit.box.y - inside.offset.y * hit.scale),
                 width: Math.round((cropBox as BoundingBox).width * hit.scale),
                 height: Math.round((cropBox as BoundingBox).height * hit.scale),
               },
             }
-            return cropFoundAt(found, detail)
+            return cropFoundAt(found, part.detail)
           },
         }
       : null
