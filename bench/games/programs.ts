@@ -91,12 +91,28 @@ async function findWindow(display: string, title: RegExp): Promise<Box | null> {
   return best
 }
 
+/**
+ * Stops a game and everything it started: the game runs in a process group of its own (spawned detached), and the
+ * whole group is signalled. `dbus-run-session` leaves KMines running when only it is stopped, and a KMines left on
+ * the screen lies under the next launches (two windows of the same title, the clicks landing on the old one).
+ */
 async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
+  const group = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid) process.kill(-child.pid, signal)
+    } catch {
+      // the group is gone already
+    }
+  }
+  if (child.exitCode !== null || child.signalCode !== null) {
+    // the launcher itself ended (the game quit by itself); what it started may still run
+    group('SIGKILL')
+    return
+  }
   const gone = new Promise((r) => child.once('exit', r))
-  child.kill('SIGTERM')
+  group('SIGTERM')
   await Promise.race([gone, sleep(3000)])
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  group('SIGKILL')
 }
 
 /** How one game is started, where its targets are, what it writes. */
@@ -428,7 +444,7 @@ function launcher(def: GameDef): Game['launch'] {
       ...env,
     }
     delete childEnv.XDG_RUNTIME_DIR
-    const child = spawn(file, args, { env: childEnv, stdio: 'ignore' })
+    const child = spawn(file, args, { env: childEnv, stdio: 'ignore', detached: true })
     const exited = new Promise<void>((r) => child.once('exit', () => r()))
     const xenv = { ...process.env, DISPLAY: display }
     const xdo = (...a: string[]) => run('xdotool', a, { env: xenv })
@@ -471,7 +487,8 @@ function launcher(def: GameDef): Game['launch'] {
           await shown.close(xdo, shownWin)
           await Promise.race([exited, sleep(5000)])
         }
-        if (running) await stopChild(child)
+        // also when it quit by itself: what it started (dbus-daemon, a game under dbus-run-session) goes with it
+        await stopChild(child)
         await exited
         clearInterval(poll)
         note()

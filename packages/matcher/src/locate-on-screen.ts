@@ -616,6 +616,39 @@ export function matchAtWindowPlace(
   return { match: { box, scale, score }, detail: `${where}: the element scores ${fmt(score)}; ${check.detail}` }
 }
 
+/** Pixels of a window's edge left out with what lies outside it: its border and shadow are drawn by the theme. */
+const WINDOW_EDGE = 4
+
+/**
+ * The part of a recorded crop that lies inside the program's recorded window (less its edge, `WINDOW_EDGE`), when
+ * the crop reaches past it: a button in a window's corner (a header bar's ×) is cut with the desktop or another
+ * program beside it, which are not the program's and change with the theme's border against the desktop (a dark
+ * theme's window on a black desktop has no outline where a light one had a strong one). Null when the crop lies
+ * inside the window, or when too little of it does (under half its area, or under 8 px a side). `offset`: where
+ * the part starts in the crop. Pure.
+ */
+export function cropInsideWindow(
+  crop: Frame,
+  cropBox: BoundingBox,
+  window: BoundingBox,
+): { crop: Frame; cropBox: BoundingBox; offset: XY } | null {
+  const x0 = Math.max(cropBox.x, window.x + WINDOW_EDGE)
+  const y0 = Math.max(cropBox.y, window.y + WINDOW_EDGE)
+  const x1 = Math.min(cropBox.x + cropBox.width, window.x + window.width - WINDOW_EDGE)
+  const y1 = Math.min(cropBox.y + cropBox.height, window.y + window.height - WINDOW_EDGE)
+  const width = x1 - x0
+  const height = y1 - y0
+  if (width === cropBox.width && height === cropBox.height) return null
+  if (width < 8 || height < 8 || width * height < (cropBox.width * cropBox.height) / 2) return null
+  if (crop.width !== cropBox.width || crop.height !== cropBox.height) return null
+  const offset = { x: x0 - cropBox.x, y: y0 - cropBox.y }
+  return {
+    crop: regionOf(crop, { ...offset, width, height }),
+    cropBox: { x: x0, y: y0, width, height },
+    offset,
+  }
+}
+
 /**
  * How much larger a label is drawn now (its width now over its recorded width), when it was read exactly and its
  * recorded box is known: the scale a step's expected region is mapped with (a larger font). Null otherwise. Pure.
@@ -922,29 +955,49 @@ export async function locateOnScreen(
             const window = step.window as WindowPlacement
             const recorded =
               step.recordedFrame && cropBox && isInside(cropBox, step.recordedFrame) ? step.recordedFrame : null
-            const onPixels = matchAtWindowPlace(
-              now,
-              crop as Frame,
-              cropBox as BoundingBox,
-              recorded,
-              window,
-              WINDOW_BARS.pixels,
+            const lookWith = (part: Frame, partBox: BoundingBox, clipped: string) => {
+              const onPixels = matchAtWindowPlace(now, part, partBox, recorded, window, WINDOW_BARS.pixels)
+              const onEdges = onPixels.match
+                ? null
+                : matchAtWindowPlace(
+                    structureOf(now),
+                    structureOf(part),
+                    partBox,
+                    recorded ? structureOf(recorded) : null,
+                    window,
+                    WINDOW_BARS.edges,
+                  )
+              return {
+                hit: onPixels.match ?? onEdges?.match ?? null,
+                detail: onPixels.match
+                  ? `at the window's place${clipped}: ${onPixels.detail}`
+                  : `at the window's place${clipped}: ${onPixels.detail}; on edges (colours ignored): ${onEdges?.detail ?? ''}`,
+              }
+            }
+            const whole = lookWith(crop as Frame, cropBox as BoundingBox, '')
+            if (whole.hit) return cropFoundAt(whole.hit, whole.detail)
+            // then only what the window holds: the desktop beside a corner button is not the program's
+            const inside = cropInsideWindow(crop as Frame, cropBox as BoundingBox, window.recorded)
+            if (!inside) return { outcome: 'none', candidates: 0, detail: whole.detail }
+            const part = lookWith(
+              inside.crop,
+              inside.cropBox,
+              ` (the crop's ${inside.cropBox.width}×${inside.cropBox.height} inside the window)`,
             )
-            const onEdges = onPixels.match
-              ? null
-              : matchAtWindowPlace(
-                  structureOf(now),
-                  structureOf(crop as Frame),
-                  cropBox as BoundingBox,
-                  recorded ? structureOf(recorded) : null,
-                  window,
-                  WINDOW_BARS.edges,
-                )
-            const found = onPixels.match ?? onEdges?.match ?? null
-            const detail = onPixels.match
-              ? `at the window's place: ${onPixels.detail}`
-              : `at the window's place: ${onPixels.detail}; on edges (colours ignored): ${onEdges?.detail ?? ''}`
-            return found ? cropFoundAt(found, detail) : { outcome: 'none', candidates: 0, detail }
+            const detail = `${whole.detail}; ${part.detail}`
+            if (!part.hit) return { outcome: 'none', candidates: 0, detail }
+            // the whole crop's box, from its part's
+            const { hit } = part
+            const found = {
+              ...hit,
+              box: {
+                x: Math.round(hit.box.x - inside.offset.x * hit.scale),
+                y: Math.round(hit.box.y - inside.offset.y * hit.scale),
+                width: Math.round((cropBox as BoundingBox).width * hit.scale),
+                height: Math.round((cropBox as BoundingBox).height * hit.scale),
+              },
+            }
+            return cropFoundAt(found, part.detail)
           },
         }
       : null
