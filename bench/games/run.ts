@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { startDesktopRecording } from '../desktop-real/desktop-recording'
-import { parseReplayReport } from '../../packages/model/src/index'
-import { matchTemplate } from '../../packages/matcher/src/index'
-import { closeNut, decodeImage, nutScreen, startXvfb } from '../../packages/recorder-desktop/src/index'
+import { parseReplayReport } from '@qa/model'
+import { matchTemplate } from '@qa/matcher'
+import { closeNut, decodeImage, nutScreen, startXvfb } from '@qa/recorder-desktop'
 import { type Game, type GameCase, GAMES, type GameTruth, VARIANTS, type Variant } from './programs'
 
 const run = promisify(execFile)

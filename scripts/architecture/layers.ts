@@ -48,11 +48,6 @@ export const SOURCE_ALLOWLIST: readonly { rule: string; file: string; why: strin
     file: 'packages/vision/src/providers/ocr.e2e.test.ts',
     why: 'the OCR e2e test grabs a real screen through recorder-desktop, a higher layer: it belongs in recorder-desktop',
   },
-  ...['bench/games/run.ts'].map((file) => ({
-    rule: 'relative import into another package',
-    file,
-    why: 'imports packages by path: to import them by name (@qa/bench declares them), as the other benches do',
-  })),
   ...['packages/matcher/src/anchor-label.ts', 'packages/verifier/src/expected-change.ts'].map((file) => ({
     rule: 'import cycle',
     file,
