@@ -566,20 +566,26 @@ export function countSameLabel(
   elements: readonly CandidateElement[],
 ): number {
   if (labelKeys(identity).length === 0) return 0
-  // the element itself: at its XPath when only one element is there (its box may have moved a pixel since it was
-  // read: sneat's buttons lift under the pointer), else at its XPath and box
+  return countOthersOfItsKind(identity, self, elements, (e) => holderAgreement(identity, e) >= SAME_LABEL_AGREEMENT)
+}
+
+/**
+ * How many visible elements with a role of the identity's kind pass `holds`, the element itself excluded: at its
+ * XPath when only one element is there (its box may have moved a pixel since it was read: sneat's buttons lift
+ * under the pointer), else at its XPath and box.
+ */
+function countOthersOfItsKind(
+  identity: ElementIdentity,
+  self: CandidateElement | null,
+  elements: readonly CandidateElement[],
+  holds: (e: CandidateElement) => boolean,
+): number {
   const atXpath = self?.xpath ? elements.filter((e) => e.xpath === self.xpath) : []
   const isSelf = (e: CandidateElement) =>
     self !== null && (atXpath.length === 1 ? atXpath[0] === e : sameCandidate(e, self))
   let n = 0
   for (const e of elements)
-    if (
-      e.visible !== false &&
-      !isSelf(e) &&
-      sameRoleKind(identity.axRole, e.axRole) &&
-      holderAgreement(identity, e) >= SAME_LABEL_AGREEMENT
-    )
-      n++
+    if (e.visible !== false && !isSelf(e) && sameRoleKind(identity.axRole, e.axRole) && holds(e)) n++
   return n
 }
 
@@ -609,13 +615,7 @@ export function countExactLabel(
   elements: readonly CandidateElement[],
 ): number {
   if (wholeLabelKeys(identity).length === 0) return 0
-  const atXpath = self?.xpath ? elements.filter((e) => e.xpath === self.xpath) : []
-  const isSelf = (e: CandidateElement) =>
-    self !== null && (atXpath.length === 1 ? atXpath[0] === e : sameCandidate(e, self))
-  let n = 0
-  for (const e of elements)
-    if (e.visible !== false && !isSelf(e) && sameRoleKind(identity.axRole, e.axRole) && sameExactLabel(identity, e)) n++
-  return n
+  return countOthersOfItsKind(identity, self, elements, (e) => sameExactLabel(identity, e))
 }
 
 /**
