@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { type Layer, LAYERS } from './layers'
+import { listSources } from './sources'
 
 export interface WorkspacePackage {
   name: string
@@ -19,20 +20,7 @@ export interface Violation {
   rule: string
 }
 
-const SOURCE = /\.(c|m)?(t|j)sx?$/
-const SKIP = new Set(['node_modules', 'dist', 'coverage', '.turbo', 'public', 'vendor'])
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+|\bvi\.mock\s*\(\s*)['"](@qa\/[a-z0-9-]+)/g
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = []
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (SKIP.has(entry.name) || entry.name.startsWith('.')) continue
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) out.push(...sourceFiles(path))
-    else if (SOURCE.test(entry.name) && statSync(path).size < 2_000_000) out.push(path)
-  }
-  return out
-}
 
 /** Every workspace package under `root` (packages/*, apps/*, examples/*, bench) with what it declares and imports. */
 export function readWorkspace(root: string): WorkspacePackage[] {
@@ -54,7 +42,7 @@ export function readWorkspace(root: string): WorkspacePackage[] {
       Object.keys((pkg[k] as Record<string, string> | undefined) ?? {}).filter((d) => d.startsWith('@qa/')),
     )
     const imported = new Map<string, string>()
-    for (const file of sourceFiles(dir)) {
+    for (const file of listSources(dir)) {
       for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
         const target = m[1] as string
         if (target !== name && !imported.has(target)) imported.set(target, relative(dir, file))

@@ -30,7 +30,14 @@ const SKIP = new Set(['node_modules', 'dist', 'coverage', '.turbo', 'public', 'v
 const ROOTS = ['packages', 'apps', 'examples', 'bench', 'scripts']
 const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]))
 
-function listSources(dir: string): string[] {
+/** The repo path a relative specifier written in `from` names, with forward slashes. */
+const joinPath = (from: string, specifier: string) =>
+  normalize(join(dirname(from), specifier))
+    .split('\\')
+    .join('/')
+
+/** The source files under `dir`, without dependencies, build output and declaration files. */
+export function listSources(dir: string): string[] {
   const out: string[] = []
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (SKIP.has(entry.name) || entry.name.startsWith('.')) continue
@@ -106,9 +113,7 @@ const isPackageHome = (home: string) => /^(packages|apps|examples)\//.test(home)
 
 /** The workspace file a relative specifier names (with TypeScript's and Node's extension rules), if there is one. */
 export function resolveRelative(from: string, specifier: string, known: ReadonlySet<string>): string | undefined {
-  const base = normalize(join(dirname(from), specifier))
-    .split('\\')
-    .join('/')
+  const base = joinPath(from, specifier)
   const stem = base.replace(/\.(c|m)?js$/, '')
   const candidates = [
     base,
@@ -130,9 +135,7 @@ export function findRelativeCrossings(files: readonly SourceFile[]): SourceViola
     const home = homeOf(file.path)
     for (const specifier of file.imports) {
       if (!specifier.startsWith('.')) continue
-      const target = normalize(join(dirname(file.path), specifier))
-        .split('\\')
-        .join('/')
+      const target = joinPath(file.path, specifier)
       const targetHome = homeOf(target)
       if (targetHome !== home && isPackageHome(targetHome))
         out.push({
@@ -226,12 +229,7 @@ export function findFolderRuleViolations(files: readonly SourceFile[]): SourceVi
           detail: `'${specifier}': code under injected/ runs in the page and may not import a Node module`,
         })
       if (devtools) {
-        const inFolder =
-          specifier.startsWith('.') &&
-          normalize(join(dirname(file.path), specifier))
-            .split('\\')
-            .join('/')
-            .startsWith(devtools[0])
+        const inFolder = specifier.startsWith('.') && joinPath(file.path, specifier).startsWith(devtools[0])
         if (!inFolder && specifier !== '@qa/model')
           out.push({
             rule: 'folder rule',
