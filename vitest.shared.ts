@@ -1,3 +1,4 @@
+import { basename, join } from 'node:path'
 import { defineConfig } from 'vitest/config'
 
 const E2E_FILES = ['src/**/*.e2e.test.ts', 'test/**/*.e2e.test.ts']
@@ -13,6 +14,7 @@ const E2E_FILES = ['src/**/*.e2e.test.ts', 'test/**/*.e2e.test.ts']
  */
 export function qaVitestConfig(opts: { testTimeoutMs?: number; serialE2e?: string[] } = {}) {
   const e2e = process.env.QA_TEST_E2E === '1'
+  const reporting = timingReporters(e2e)
   const timeouts = {
     testTimeout: opts.testTimeoutMs ?? (e2e ? 120_000 : 30_000),
     hookTimeout: e2e ? 120_000 : 30_000,
@@ -23,6 +25,7 @@ export function qaVitestConfig(opts: { testTimeoutMs?: number; serialE2e?: strin
         include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
         exclude: ['**/node_modules/**', '**/*.e2e.test.ts'],
         ...timeouts,
+        ...reporting,
       },
     })
   const serial = opts.serialE2e ?? []
@@ -30,6 +33,7 @@ export function qaVitestConfig(opts: { testTimeoutMs?: number; serialE2e?: strin
   return defineConfig({
     test: {
       passWithNoTests: true,
+      ...reporting,
       projects: [
         {
           extends: true as const,
@@ -60,4 +64,15 @@ export function qaVitestConfig(opts: { testTimeoutMs?: number; serialE2e?: strin
       ],
     },
   })
+}
+
+/**
+ * With `QA_TEST_TIMINGS=<dir>`, every package also writes its test files' durations as JSON to
+ * `<dir>/<package folder>-<unit|e2e>.json`, so a slow CI can be traced to its files.
+ */
+function timingReporters(e2e: boolean): { reporters?: (string | [string, { outputFile: string }])[] } {
+  const dir = process.env.QA_TEST_TIMINGS
+  if (!dir) return {}
+  const outputFile = join(dir, `${basename(process.cwd())}-${e2e ? 'e2e' : 'unit'}.json`)
+  return { reporters: ['default', ['json', { outputFile }]] }
 }
