@@ -1,5 +1,5 @@
 /**
- * Daily-loop benchmark (issue 28, item 8). Run from the repo root after `pnpm build`:
+ * Daily-loop benchmark: a tester's whole loop (record, replay --verify, read the report, accept, green again). Run from the repo root after `pnpm build`:
  *   node --import tsx bench/daily-loop/run.ts
  * Options: --only <flow,flow> (flow ids or substrings), --unchanged-only (the same build only), --json <file> (every
  * judged step), --keep (keep the cases and reports; their folder is printed), --verbose (every step, not only the

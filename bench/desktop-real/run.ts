@@ -1,4 +1,4 @@
-// Desktop replay on real X11 programs from Debian (issue 14, item 8). Each case is recorded with real X input
+// Desktop replay on real X11 programs from Debian. Each case is recorded with real X input
 // (xdotool, resting on each target before the click as a person does) through `qa record desktop` exactly as a
 // user types it, then replayed on every variant of the program by ours (`qa replay --verify --json`) and by two
 // baselines run here (the recorded coordinates; Airtest-style single-scale template matching, threshold 0.7).

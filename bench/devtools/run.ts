@@ -1,5 +1,5 @@
 /**
- * DevTools Recorder parity bench (issue 35, item 4). Run from the repo root after `pnpm build`:
+ * DevTools Recorder parity bench: recordings imported from Chrome DevTools Recorder replay as DevTools replays them. Run from the repo root after `pnpm build`:
  *   node --import tsx bench/devtools/run.ts [--only id,id] [--json rows.json] [--keep] [--no-variants] [--no-round-trip]
  *
  * Real Chrome DevTools Recorder exports from public repositories (`sources.json`: repository, commit, path, licence;

@@ -1,4 +1,4 @@
-// The real games of bench/games (issue 30): Debian's own games in four toolkits (SDL 1.2, GTK 3, Qt 5 / KDE
+// The real games of bench/games: Debian's own games in four toolkits (SDL 1.2, GTK 3, Qt 5 / KDE
 // Frameworks, FLTK 1.3), each started with a fresh HOME, its window put at a fixed place, each variant applied
 // through what the game or its toolkit offers (window place and size, GTK theme, Qt style, gettext language), and a
 // way to read what the game itself wrote (its settings file, polled while it runs and read after it quit) — the
@@ -216,7 +216,7 @@ const lbreakout2: GameDef = {
       ],
     },
     {
-      // issue 30 Build 5: the same menus driven by the keyboard (arrows move the lit item, Return opens or toggles
+      // keyboard-driven menus: the same menus driven by the keyboard (arrows move the lit item, Return opens or toggles
       // it, Escape goes back, and quits from the main menu)
       id: 'keys-audio-sound-off',
       variants: ['unchanged', 'moved'],

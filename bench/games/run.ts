@@ -1,4 +1,4 @@
-// Game QA on real games from Debian (issue 30). Each case (a person's flow through a game's menus: an item, a
+// Game QA on real games from Debian. Each case (a person's flow through a game's menus: an item, a
 // setting, back, quit) is recorded with real X input (xdotool: move onto the item, rest on it while it lights up,
 // click) through `qa record desktop` exactly as a user types it, then replayed on every variant of the game by ours
 // (`qa replay --verify --json`) and by two baselines run here (the recorded coordinates; Airtest-style

@@ -1,5 +1,5 @@
 /**
- * Recorder latency (issue 29, "Tests that measure time": the timing taken out of two e2e tests). Run from the repo
+ * Recorder latency: the timings that tests must not assert on, measured here instead. Run from the repo
  * root after `pnpm build`: `node --import tsx bench/recorder-latency/run.ts` (options: --rounds N, default 10).
  *
  * What the tests used to time, measured here instead:

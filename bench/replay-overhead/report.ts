@@ -1,5 +1,5 @@
 /**
- * The report of a 200-step case (issue 34): time to write it and its size, per format (JSON, TXT, HTML with its
+ * The report of a 200-step case: time to write it and its size, per format (JSON, TXT, HTML with its
  * embedded thumbnails, JUnit). Run from the repo root after `pnpm build`:
  *   node --import tsx bench/replay-overhead/report.ts     # --steps N (200) --reps N (3)
  *

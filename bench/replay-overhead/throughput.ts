@@ -1,5 +1,5 @@
 /**
- * Throughput of the speed bench (issue 34): cases per minute with 1, 2 and 4 workers on one machine, through the
+ * Throughput of the speed bench: cases per minute with 1, 2 and 4 workers on one machine, through the
  * documented CLI as a user types it. Run from the repo root after `pnpm build`:
  *   node --import tsx bench/replay-overhead/throughput.ts
  * Options: --cases N (default 8), --reps N (default 2), --workers 1,2,4, --no-verify, --no-serve, --no-shards,

@@ -1,5 +1,5 @@
 /**
- * Screenshots of the HTML report (issue 28, Build 5): a case with a passed, a healed and a failed step, replayed
+ * Screenshots of the HTML report: a case with a passed, a healed and a failed step, replayed
  * with verification, its reports written, and the HTML opened in headless Chromium. Run from the repo root after
  * `pnpm build`: `node --import tsx bench/root-cause/report-shots.ts [out-dir]` (default /tmp/report-shots).
  *

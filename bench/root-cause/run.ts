@@ -1,5 +1,5 @@
 /**
- * Root cause first (issue 28, Build 4): the replay time of a case whose element was removed, with N later steps
+ * Root cause first: the replay time of a case whose element was removed, with N later steps
  * after it. Run from the repo root after building model, matcher, verifier, recorder-cdp and sample-app:
  * `node --import tsx bench/root-cause/run.ts` (options: --later N, default 7; --timeout MS, default 5000;
  * --verify to replay with screenshot verification).

@@ -1,5 +1,5 @@
 /**
- * Scale-out of the test runner (issue 10). Run from the repo root: `node --import tsx bench/scale/run.ts`
+ * Scale-out of the test runner across workers. Run from the repo root: `node --import tsx bench/scale/run.ts`
  * (options: --cases N, default 40; --reps N, default 1; --workers 1,2,4).
  *
  * N web cases (the bundled demo cases login/search/settings, renamed and repeated) against @qa/sample-app on

@@ -1,4 +1,4 @@
-// The matchTemplate of @qa/matcher before issue 14 (coarse-to-fine beam search, commit 30a1bc5), frozen here as
+// The matchTemplate of @qa/matcher before its exhaustive search (coarse-to-fine beam search, commit 30a1bc5), frozen here as
 // the baseline of bench/template-match. Not used by any package.
 import { assertRange, MatcherError } from '../../packages/matcher/src/errors'
 import {

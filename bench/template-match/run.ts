@@ -1,4 +1,4 @@
-// Template matching at 1920×1080, the new exhaustive search (@qa/matcher matchTemplate, issue 14 item 3) against the
+// Template matching at 1920×1080, the new exhaustive search (@qa/matcher matchTemplate) against the
 // old coarse-to-fine beam search (baseline-match-template.ts), side by side in one process, on the same frames:
 //   1. keypads rendered by sharp and decoded from PNG (20 look-alike keys differing by one glyph, three key sizes
 //      and places): every key's crop, exact and with a margin, searched on the frame it was cut from; right = the

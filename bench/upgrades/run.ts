@@ -1,5 +1,5 @@
 /**
- * Upgrades benchmark (issue 31). Run from the repo root after `pnpm build`:
+ * Upgrades benchmark: recorded on release N of a real package, replayed on release N+1. Run from the repo root after `pnpm build`:
  *   node --import tsx bench/upgrades/run.ts [--only a,b] [--json rows.json] [--verbose] [--keep]
  *   node --import tsx bench/upgrades/run.ts --dump DIR    # every interactive element of both sides, to write truth
  *   node --import tsx bench/upgrades/run.ts --shots DIR   # both sides with the truth's targets outlined and numbered

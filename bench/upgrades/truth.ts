@@ -1,5 +1,5 @@
 /**
- * The truth of bench/upgrades, written by hand (issue 31): for each target on release N, the control a person
+ * The truth of bench/upgrades, written by hand: for each target on release N, the control a person
  * who knows the app calls the same on release N+1, with a one-line reason; `GONE` when the function no longer
  * exists. Selectors are checked by the bench to match exactly one element on their side. Targets a person could
  * not map with confidence are not listed (ambiguous: left out of the score).

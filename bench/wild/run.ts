@@ -1,5 +1,5 @@
 /**
- * Wild benchmark (issue 13, item 6). Run from the repo root after `pnpm build`:
+ * Wild benchmark: pages nobody here wrote, changed by operators in the page. Run from the repo root after `pnpm build`:
  *   node --import tsx bench/wild/run.ts
  * Options: --workers N (parallel page×variant tasks, default 2), --only <substring,substring> (pages),
  * --variants <name,name>, --max-steps N (per page, default 7), --verbose (every step of ours), --json <file>.

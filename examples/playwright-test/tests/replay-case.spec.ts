@@ -27,7 +27,7 @@ test('replays against use.baseURL when no URL is given, as page.goto does (not t
   await expect(page.getByRole('dialog')).toBeVisible()
 })
 
-test('verifies a step against its recorded screenshot (seed 000) on the unchanged v1', async ({ page }) => {
+test('verifies a step against its recorded screenshot on the unchanged v1', async ({ page }) => {
   await page.goto('/login?v=1')
   await heal(page).fromCase('../cases/login.json', 0).click() // the step itself: the field takes the focus
   await expect(page).toMatchRecordedStep('../cases/login.json', 0)
