@@ -13,7 +13,7 @@ import {
   importDevtoolsRecording,
 } from './devtools'
 import { waitForElementExpression } from './devtools-assertions'
-import { WebError } from './errors'
+import { DevtoolsError } from './devtools/errors'
 
 const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(fileURLToPath(new URL(`../test/fixtures/devtools/${name}`, import.meta.url)), 'utf8'))
@@ -404,10 +404,10 @@ describe('bad input', () => {
     } catch (e) {
       error = e
     }
-    expect(error).toBeInstanceOf(WebError)
-    expect((error as WebError).code).toBe('WEB_BAD_DEVTOOLS_RECORDING')
-    expect((error as WebError).message).toMatch(message)
-    expect((error as WebError).hint).toMatch(/DevTools/)
+    expect(error).toBeInstanceOf(DevtoolsError)
+    expect((error as DevtoolsError).code).toBe('WEB_BAD_DEVTOOLS_RECORDING')
+    expect((error as DevtoolsError).message).toMatch(message)
+    expect((error as DevtoolsError).hint).toMatch(/DevTools/)
   }
   const click = { type: 'click', selectors: [['#a']], offsetX: 1, offsetY: 1 }
 

@@ -52,13 +52,14 @@ import {
   type MouseButton,
   type Selectors,
   type TestCase,
+  elementLabel,
 } from '@qa/model'
-import { elementLabel } from './element-label'
-import { WebError } from './errors'
 import { assertionFromExpression, assertionFromWaitForElement, assertionToDevtools } from './devtools-assertions'
 import type { DevtoolsRecording, DevtoolsSelector, DevtoolsStep } from './devtools-types'
+import { DevtoolsError } from './devtools/errors'
 
 export type { DevtoolsRecording, DevtoolsSelector, DevtoolsStep } from './devtools-types'
+export { DevtoolsError, type DevtoolsErrorCode } from './devtools/errors'
 
 export interface DevtoolsImportOptions {
   /** Name of the input file, for error messages. */
@@ -128,7 +129,7 @@ function show(v: unknown): string {
 }
 
 /**
- * Checks that `json` is a DevTools recording and returns it typed; throws `WebError`
+ * Checks that `json` is a DevTools recording and returns it typed; throws `DevtoolsError`
  * (`WEB_BAD_DEVTOOLS_RECORDING`) listing every problem with its JSON path, what was expected and what was found.
  */
 export function assertDevtoolsRecording(json: unknown, file = 'recording'): DevtoolsRecording {
@@ -148,7 +149,7 @@ export function assertDevtoolsRecording(json: unknown, file = 'recording'): Devt
   if (issues.length > 0) {
     const shown = issues.slice(0, 20).map((i) => `${file}: ${i}`)
     if (issues.length > 20) shown.push(`… and ${issues.length - 20} more problems`)
-    throw new WebError('WEB_BAD_DEVTOOLS_RECORDING', shown.join('\n'), {
+    throw new DevtoolsError('WEB_BAD_DEVTOOLS_RECORDING', shown.join('\n'), {
       hint: 'Export the recording again from Chrome DevTools (Recorder → Export → JSON). The file was not changed.',
     })
   }
@@ -567,7 +568,7 @@ const hasNavigation = (events: JsonValue | undefined) =>
   Array.isArray(events) && events.some((e) => isObject(e) && e.type === 'navigation')
 
 /**
- * Converts a Chrome DevTools Recorder export into a format-3.0 web test case. Throws `WebError`
+ * Converts a Chrome DevTools Recorder export into a format-3.0 web test case. Throws `DevtoolsError`
  * (`WEB_BAD_DEVTOOLS_RECORDING`) naming the file, JSON path and expectation on bad input. Warnings name the
  * steps that have no equivalent or lost something.
  */
