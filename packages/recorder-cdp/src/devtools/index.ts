@@ -54,12 +54,12 @@ import {
   type TestCase,
   elementLabel,
 } from '@qa/model'
-import { assertionFromExpression, assertionFromWaitForElement, assertionToDevtools } from './devtools-assertions'
-import type { DevtoolsRecording, DevtoolsSelector, DevtoolsStep } from './devtools-types'
-import { DevtoolsError } from './devtools/errors'
+import { assertionFromExpression, assertionFromWaitForElement, assertionToDevtools } from './assertions'
+import type { DevtoolsRecording, DevtoolsSelector, DevtoolsStep } from './types'
+import { DevtoolsError } from './errors'
 
-export type { DevtoolsRecording, DevtoolsSelector, DevtoolsStep } from './devtools-types'
-export { DevtoolsError, type DevtoolsErrorCode } from './devtools/errors'
+export type { DevtoolsRecording, DevtoolsSelector, DevtoolsStep } from './types'
+export { DevtoolsError, type DevtoolsErrorCode } from './errors'
 
 export interface DevtoolsImportOptions {
   /** Name of the input file, for error messages. */

@@ -11,12 +11,12 @@ import {
   exportDevtoolsRecording,
   identityFromDevtoolsSelectors,
   importDevtoolsRecording,
-} from './devtools'
-import { waitForElementExpression } from './devtools-assertions'
-import { DevtoolsError } from './devtools/errors'
+} from './index'
+import { waitForElementExpression } from './assertions'
+import { DevtoolsError } from './errors'
 
 const fixture = (name: string): unknown =>
-  JSON.parse(readFileSync(fileURLToPath(new URL(`../test/fixtures/devtools/${name}`, import.meta.url)), 'utf8'))
+  JSON.parse(readFileSync(fileURLToPath(new URL(`../../test/fixtures/devtools/${name}`, import.meta.url)), 'utf8'))
 const NOW = Date.UTC(2026, 10, 20, 8, 0, 0)
 const importFixture = (name: string) => importDevtoolsRecording(fixture(name), { file: name, now: NOW })
 
@@ -306,7 +306,7 @@ describe('exportDevtoolsRecording', () => {
 
   it('warns that the steps after one that opened a new page are exported for the main page', () => {
     const raw = JSON.parse(
-      readFileSync(fileURLToPath(new URL('../../../examples/web-login.json', import.meta.url)), 'utf8'),
+      readFileSync(fileURLToPath(new URL('../../../../examples/web-login.json', import.meta.url)), 'utf8'),
     )
     const tc = parseTestCase(raw).testCase
     const k = tc.actions.findIndex((a) => a.actionType === 'click' && a.identity)
@@ -319,7 +319,7 @@ describe('exportDevtoolsRecording', () => {
 
   it('exports a recorded case: offsets from the box, most stable selectors first, no secret, warnings for the rest', () => {
     const raw = JSON.parse(
-      readFileSync(fileURLToPath(new URL('../../../examples/web-login.json', import.meta.url)), 'utf8'),
+      readFileSync(fileURLToPath(new URL('../../../../examples/web-login.json', import.meta.url)), 'utf8'),
     )
     const tc = parseTestCase(raw).testCase
     tc.actions.push(
