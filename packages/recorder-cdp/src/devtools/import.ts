@@ -14,7 +14,7 @@
  *   alone (the key released or pressed, as the reference does). `scroll` (absolute position) → `scroll` by the difference to the previous position of the same
  *   scroller (positions restart at 0 after a navigation); without selectors it scrolls the window. A
  *   `waitForExpression` that is a plain timer → `wait`. `waitForElement`, other `waitForExpression`s and asserted
- *   navigations with a URL → `assert` actions (`devtools-assertions.ts`); every asserted navigation is awaited.
+ *   navigations with a URL → `assert` actions (`assertions.ts`); every asserted navigation is awaited.
  * - `target` (a popup's URL) is kept: the replay runs the step in the page at that URL (`devtoolsReplayPlan`).
  * - `emulateNetworkConditions`, a mid-flow `setViewport` and `close` become `wait` actions of 0 ms carrying the
  *   step, honoured by the replay and written back in place (network conditions before the first navigate go
