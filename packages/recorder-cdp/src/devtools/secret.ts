@@ -5,6 +5,7 @@ export const PASSWORD_WORDS = /passw|passwd|pwd|비밀번호|패스워드|암호
 export const MASK = '********'
 export const DEFAULT_SECRET_PREFIX = 'QA_SECRET_'
 
+/** `QA_SECRET_PASSWORD` from a field's name, id or accessible name (the recorder's `secretEnvName` rule). */
 export function secretSlug(prefix: string, identity: ElementIdentity): string {
   const base = identity.name || identity.id || identity.axName || 'password'
   const slug = base
@@ -15,6 +16,7 @@ export function secretSlug(prefix: string, identity: ElementIdentity): string {
   return `${prefix}${slug || 'PASSWORD'}`
 }
 
+/** A field typed into is a password field by its type or by a name, id, label or placeholder saying so. */
 export const isPasswordField = (id: ElementIdentity) =>
   id.type === 'password' ||
   [id.axName, id.id, id.name, id.ariaLabel, id.placeholder].some((v) => v && PASSWORD_WORDS.test(v))
