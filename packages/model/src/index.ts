@@ -100,3 +100,4 @@ export {
   type OptionalPartId,
   optionalPart,
 } from './optional-parts'
+export { elementLabel } from './element-label'

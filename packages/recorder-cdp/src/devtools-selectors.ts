@@ -21,39 +21,15 @@
  * through a symbol-keyed property of `window`, removed right after.
  */
 import type { CDPSession, ElementHandle, Frame, Page } from 'playwright-core'
-import type { DevtoolsSelector } from './devtools'
+import {
+  ariaQueryOf,
+  type DevtoolsSelector,
+  type DevtoolsSelectorKind,
+  type DevtoolsSelectorPart,
+  devtoolsSelectorPart,
+} from './devtools'
 
-export type DevtoolsSelectorKind = 'css' | 'pierce' | 'xpath' | 'text' | 'aria'
-
-/** One entry of a selector path: its kind and the part after the prefix. */
-export interface DevtoolsSelectorPart {
-  kind: DevtoolsSelectorKind
-  body: string
-}
-
-/** `aria/…`, `xpath/…`, `pierce/…`, `text/…` or plain CSS, as `@puppeteer/replay`'s `getSelectorType` reads it. */
-export function devtoolsSelectorPart(selector: string): DevtoolsSelectorPart {
-  for (const kind of ['aria', 'xpath', 'pierce', 'text'] as const)
-    if (selector.startsWith(`${kind}/`)) return { kind, body: selector.slice(kind.length + 1) }
-  return { kind: 'css', body: selector }
-}
-
-/**
- * `aria/Name[role="button"]` → the accessible name and role Puppeteer queries (`parseARIASelector`: every
- * `[name="…"]`/`[role="…"]` part taken out, the rest is the name unless a `[name]` part gave one).
- */
-export function ariaQueryOf(body: string): { name?: string; role?: string } {
-  const out: { name?: string; role?: string } = {}
-  const rest = body.replace(
-    /\[\s*(\w+)\s*=\s*(["'])(\\.|.*?(?=\2))\2\s*\]/g,
-    (_m, attribute: string, _q: string, value: string) => {
-      if (attribute === 'name' || attribute === 'role') out[attribute] = value
-      return ''
-    },
-  )
-  if (rest && out.name === undefined) out.name = rest
-  return out
-}
+export type { DevtoolsSelectorKind, DevtoolsSelectorPart } from './devtools'
 
 /** What each group of a step named on the page (for the report's attempts). */
 export interface GroupOutcome {

@@ -84,7 +84,7 @@ export {
   identityFromDevtoolsSelectors,
   type ImportedTarget,
   importDevtoolsRecording,
-} from './devtools'
+} from './devtools-web'
 export { decodeFrame, findCropOnScreen, saveElementCrop } from './visual'
 export { type EnrichWebOptions, type EnrichWebOutcome, enrichWebCase } from './enrich-web'
 export { type HealingLocatorResult, healingLocator } from './healing-locator'

@@ -1,7 +1,7 @@
 import { basename, dirname, join } from 'node:path'
 import { stringifyDocument } from '@qa/model'
 import { writeFileAtomic } from '@qa/model/node'
-import { exportDevtoolsRecording } from '@qa/recorder-cdp'
+import { exportDevtoolsRecording } from '@qa/recorder-cdp/devtools'
 import { Command, Option } from 'clipanion'
 import { QaCommand } from '../base-command'
 import { EXIT_PASS } from '../exit-codes'

@@ -2,8 +2,8 @@ import { fc, test } from '@fast-check/vitest'
 import { type Action, type Assertion, type ElementIdentity, stringifyDocument, type TestCase } from '@qa/model'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { type DevtoolsStep, exportDevtoolsRecording } from './devtools'
-import { assertionFromExpression } from './devtools-assertions'
+import { type DevtoolsStep, exportDevtoolsRecording } from './index'
+import { assertionFromExpression } from './assertions'
 
 /**
  * `qa export devtools` with a case's and a page's strings made hostile (every exporter must escape what it writes). The recording is

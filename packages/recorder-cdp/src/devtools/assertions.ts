@@ -11,7 +11,7 @@
  * that evaluates the same condition in the page, marked so that import restores it exactly.
  */
 import type { Assertion, AssertionOp, JsonObject, JsonValue } from '@qa/model'
-import type { DevtoolsSelector, DevtoolsStep } from './devtools-types'
+import type { DevtoolsSelector, DevtoolsStep } from './types'
 
 const MARK = /^\/\* qa:assert (\{.*?\}) \*\/ /s
 
