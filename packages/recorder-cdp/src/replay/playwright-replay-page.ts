@@ -1,92 +1,27 @@
-import {
-  describeAttempts,
-  type LocateOptions,
-  type LocateResult,
-  locate,
-  recordedTargetObjection,
-  WEB_STRATEGIES,
-  type WebStrategy,
-} from '@qa/matcher'
-import { type Action, type AssertionCheck, isClickLike, type KeyModifier, type ReplayResult } from '@qa/model'
+import type { LocateResult } from '@qa/matcher'
+import type { Action, ReplayResult } from '@qa/model'
 import { resolve } from 'node:path'
-import type { Frame, JSHandle, Locator, Page } from 'playwright-core'
-import { pageAssertionProbe, pollAssertion } from './assert-step'
+import type { Page } from 'playwright-core'
 import { gotoOrExplain } from '../browser'
 import { watchBrowserHealth } from '../browser-health'
-import { type PlaywrightCandidate, playwrightCandidateSource } from './candidate-source'
-import { closedShadowTargetOf } from '../cdp-closed-shadow'
 import { answerDialogs } from '../cdp-dialogs'
-import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from '../cdp-identity'
-import { secretFieldsOf } from '../cdp-secret-fields'
-import { clickSideButton, emulateNetworkConditions } from '../cdp-side-buttons'
-import { type DevtoolsSelector, devtoolsReplayPlan, recordedDevtoolsSelectors } from '../devtools'
-import { type DevtoolsSelectorKind, type GroupOutcome, resolveRecordedSelectors } from '../devtools-selectors'
+import { emulateNetworkConditions } from '../cdp-side-buttons'
+import { devtoolsReplayPlan } from '../devtools'
 import { WebError } from '../errors'
 import { answerFileChooser, filesForStep } from '../file-chooser'
 import { adoptPage, type NewPageWatch, watchNewPages } from '../new-page'
 import { trackPageActivity } from '../page-activity'
 import { maskedScreenshot, settle } from '../recorder'
-import type { ReplayPage, ReplayPageStep } from './replay-page'
-import { clickAsAPerson, pointOnTheElement } from '../styled-control'
 import { targetLabel } from '../target-label'
-import type { UrlPlan } from './url-plan'
-import { decodeFrame } from '../visual'
+import { scrollTarget } from './act-on-target'
+import { pageAssertionProbe, pollAssertion } from './assert-step'
+import type { PlaywrightCandidate } from './candidate-source'
+import { runElementStep } from './locate-step-target'
+import { elementBroughtUnderPointer } from './pointer-aim'
+import type { ReplayPage, ReplayPageStep } from './replay-page'
+import type { PlaywrightReplayPageOptions, ReplayState, StepContext } from './step-context'
 
-export interface PlaywrightReplayPageOptions {
-  /** The page the replay starts in (a step recorded opening a page moves it into that page). */
-  page: Page
-  /** Folder of the case file: element crops are relative to it, and so are chosen files by default. */
-  caseDir: string
-  /** The case's URLs: recorded URLs on the recorded origin move as `planUrls` says. */
-  urls: UrlPlan
-  /** Time an element gets to become actionable (visible, stable, enabled, receiving events). Default 5000. */
-  actionTimeoutMs?: number
-  /** Where secrets of password steps are read from (`secret_env`). */
-  env?: Readonly<Record<string, string | undefined>>
-  locate?: LocateOptions
-  /** Where the files of steps that choose files are read from, by name; default: the case's folder. */
-  filesDir?: string
-  /** Settle: DOM quiet for this long (default 150 ms). */
-  settleQuietMs?: number
-  /** Settle before healing: a step whose element was not found at once is located again on the settled page. */
-  adaptive?: boolean
-  /** The replay verifies its steps: a healed step's live identity is captured before its input (to be learnt). */
-  verify?: boolean
-  /**
-   * A step imported from DevTools whose element none of its selectors names and no strategy finds is acted on at
-   * its recorded point (`--allow-coordinates`), and fails when that lands on the page itself; default off: it fails.
-   */
-  allowCoordinates?: boolean
-}
-
-/** Steps that act on an element: an imported one resolves the recording's selectors first. */
-const ELEMENT_STEPS = new Set<Action['actionType']>(['click', 'double_click', 'right_click', 'hover', 'type', 'select'])
-
-/** The recording's selectors of an imported step and what each group named at the last look. */
-interface RecordedSelectors {
-  selectors: DevtoolsSelector[]
-  frame: number[]
-  lastOutcomes: GroupOutcome[]
-}
-
-/** What each selector group named, for a failing step's reason. */
-function describeGroups(outcomes: readonly GroupOutcome[]): string {
-  if (outcomes.length === 0) return 'the recording names it by no selector'
-  return outcomes
-    .map((o) =>
-      o.error
-        ? `${o.selector} could not be evaluated (${o.error})`
-        : o.count === 0
-          ? `${o.selector} names nothing`
-          : o.count > 1
-            ? `${o.selector} names ${o.count} elements, the first not visible`
-            : `${o.selector} names one element, not visible`,
-    )
-    .join('; ')
-}
-
-const methodOfKind = (kind: DevtoolsSelectorKind): ReplayResult['method'] =>
-  kind === 'aria' ? 'role' : kind === 'xpath' ? 'xpath' : kind === 'text' ? 'text' : 'css'
+export type { PlaywrightReplayPageOptions } from './step-context'
 
 const round = (v: number) => Math.round(v)
 
@@ -106,35 +41,6 @@ async function pageFingerprint(page: Page): Promise<string | null> {
     .catch(() => null)
 }
 
-/** Found by the first strategy the identity allows, exactly as recorded: nothing to heal. */
-/** At most this many strategies are set aside in one step because their element could not be acted on. */
-const MAX_FAILED_STRATEGIES = 4
-
-const isWebStrategy = (s: string): s is WebStrategy => (WEB_STRATEGIES as readonly string[]).includes(s)
-
-/** The found element's box as a key (the same element answered by two strategies has one box), or null. */
-function boxKey(found: LocateResult<PlaywrightCandidate>): string | null {
-  const b = found.coordinateFallback ? null : found.element?.boundingBox
-  return b ? `${Math.round(b.x)},${Math.round(b.y)},${Math.round(b.width)},${Math.round(b.height)}` : null
-}
-
-/**
- * Why the input on a found element failed, when that is the element's failure (Playwright could not click, fill
- * or hover it: not visible, not enabled, detached, covered, not fillable); null for our own refusals (a covered
- * target in a closed shadow root, a missing drop target), which fail the step.
- */
-function actionFailure(error: unknown): string | null {
-  if (error instanceof WebError) return null
-  if (!(error instanceof Error)) return null
-  return error.message.split('\n')[0] ?? error.message
-}
-
-function foundAtOnce(found: LocateResult<PlaywrightCandidate>): boolean {
-  if (found.status !== 'found') return false
-  const first = found.attempts.find((a) => a.outcome !== 'skipped')
-  return first !== undefined && first.outcome === 'matched' && first.strategy === found.strategy
-}
-
 /**
  * The real `ReplayPage`: a Playwright page over CDP. Each step is located by the self-healing cascade of
  * @qa/matcher over the live DOM (role+name → aria-label → name → test id → CSS → XPath → text → similarity →
@@ -149,19 +55,14 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
   const env = opts.env ?? {}
   const urls = opts.urls
   const adaptive = opts.adaptive ?? true
-  const state: {
-    reader: CdpIdentityReader | null
-    /** The live identity of the element a step healed to, captured before its input; learnt if verified. */
-    pendingIdentity: CapturedElement | null
-    /** What an assert step found: its verdict comes from the condition, not from a screenshot. */
-    assertion: AssertionCheck | null
-    /** The step runs after a "not found" step on a page unchanged since: located once, no settle: the root cause is named first, without waiting again. */
-    quick: boolean
-    /** Where the step's click leaves the pointer and what was under it before (verification only). */
-    aim: JSHandle<PointerAim | null> | null
-    /** The last step's click opened a `<select>`'s native list, whose choice this step makes (`ReplayPage.startStep`). */
-    nativeListOpen: boolean
-  } = { reader: null, pendingIdentity: null, assertion: null, quick: false, aim: null, nativeListOpen: false }
+  const state: ReplayState = {
+    reader: null,
+    pendingIdentity: null,
+    assertion: null,
+    quick: false,
+    aim: null,
+    nativeListOpen: false,
+  }
   let watchers: {
     health: ReturnType<typeof watchBrowserHealth>
     activity: ReturnType<typeof trackPageActivity>
@@ -182,6 +83,17 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
     w.activity.dispose()
     w.activity = trackPageActivity(page)
     w.activity.mark()
+  }
+  /** What the step code of the other files of this adapter reads: the page steps happen in now, and the rest. */
+  const ctx: StepContext = {
+    get page() {
+      return page
+    },
+    opts,
+    timeout,
+    env,
+    adaptive,
+    state,
   }
 
   return {
@@ -425,7 +337,8 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
       } else await page.close()
       return null
     }
-    if (action.actionType === 'scroll' && (action.identity || plan?.scrollsWindow)) return scrollTarget(action, result)
+    if (action.actionType === 'scroll' && (action.identity || plan?.scrollsWindow))
+      return scrollTarget(ctx, action, result)
     switch (action.actionType) {
       case 'assert':
         return runAssert(action, result)
@@ -452,542 +365,6 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
       default:
         break
     }
-    const text = action.actionType === 'type' ? secretOrText(action) : null
-    // A DevTools import: a selector of the recording that still names exactly one element is that element (the
-    // person's own words outrank any similarity); the cascade heals only when none does
-    const kept = ELEMENT_STEPS.has(action.actionType) ? recordedDevtoolsSelectors(action) : null
-    const recorded: RecordedSelectors | null = kept ? { ...kept, lastOutcomes: [] } : null
-    if (recorded) {
-      const hit = await recordedTarget(action, recorded, result, { untilTimeout: false })
-      if (hit) return actOn(action, result, hit, text)
-    }
-    // A recorded body/html (or an empty identity) matches any page: no strategy may answer for it (Build 5).
-    const notATarget = action.identity ? recordedTargetObjection(action.identity) : null
-    if (recorded && (!action.identity || notATarget) && !opts.allowCoordinates) {
-      // an imported step is never replayed at the recorded offset instead (that point is inside the element,
-      // not on the page): it fails with what each selector of the recording named
-      result.method = 'failed'
-      throw new WebError(
-        'WEB_ELEMENT_NOT_FOUND',
-        `Element not found: ${targetLabel(action)}: ${describeGroups(recorded.lastOutcomes)}; no coordinate fallback for an imported step.`,
-        {
-          hint: 'Check the page; `qa replay --allow-coordinates` clicks the recorded point instead (reported as a warning).',
-        },
-      )
-    }
-    if (!action.identity || notATarget) {
-      // A legacy step (only coordinates were recorded), a step recorded with no interactive element under the
-      // point, or a recorded target that was not a real target: coordinates, and the report says why.
-      const why = notATarget ?? action.warning
-      if (why) result.warning = `${why}; replayed by coordinates`
-      result.method = 'coordinate'
-      result.actualCoords = { x: action.x, y: action.y }
-      result.coordinateChange = { x: 0, y: 0 }
-      // an imported step replayed by its point (asked for): an effect that went nowhere fails
-      if (recorded && (isClickLike(action) || action.actionType === 'hover')) {
-        const under = await page
-          .evaluate(
-            ([x, y]) => document.elementFromPoint(x as number, y as number)?.localName ?? null,
-            [action.x, action.y],
-          )
-          .catch(() => null)
-        if (under === null || under === 'html' || under === 'body') {
-          result.method = 'failed'
-          throw new WebError(
-            'WEB_ELEMENT_NOT_FOUND',
-            `Element not found: ${targetLabel(action)}: ${describeGroups(recorded.lastOutcomes)}; the recorded point (${action.x}, ${action.y}) is on ${under ? `<${under}>` : 'nothing'}, the page itself, so the step was not done.`,
-          )
-        }
-      }
-      if (action.actionType === 'drag') await dragBetween(action, { x: action.x, y: action.y })
-      else if (isClickLike(action) || action.actionType === 'hover') await clickAt(action, action.x, action.y)
-      else if (action.actionType === 'type') {
-        if (recorded && !(await page.evaluate(focusedFieldTakesText).catch(() => false))) {
-          result.method = 'failed'
-          throw new WebError(
-            'WEB_ELEMENT_NOT_FOUND',
-            `Element not found: ${targetLabel(action)}: ${describeGroups(recorded.lastOutcomes)}; no field has the focus, so typing would change nothing.`,
-          )
-        }
-        await page.keyboard.type(text ?? '')
-      }
-      await rememberSecretField(action)
-      return null
-    }
-    const cropPath = action.elementCropPath ? resolve(opts.caseDir, action.elementCropPath) : null
-    const loadElementCrop = cropPath ? () => decodeFrame(cropPath).catch(() => null) : null
-    const identity = action.identity
-    /** Strategies whose element could not be acted on in this step, with why (each is that strategy's failure). */
-    const failed = new Map<WebStrategy, string>()
-    /** The boxes of those elements: another strategy answering with the same element is not tried on it again. */
-    const failedBoxes: string[] = []
-    const locateHere = () =>
-      locate(
-        identity,
-        playwrightCandidateSource(page, {
-          framePath: identity.framePath ?? null,
-          shadowPath: identity.shadowPath ?? null,
-          loadElementCrop,
-        }),
-        {
-          selectors: action.selectors ?? null,
-          coordinates: { x: action.x, y: action.y },
-          ...opts.locate,
-          ...(failed.size ? { failed } : {}),
-        },
-      )
-    for (let round = 0; ; round++) {
-      let found = await locateHere()
-      if (failed.size === 0 && adaptive && !state.quick && !foundAtOnce(found)) {
-        // Not the recorded element at once: the page may still be changing from the last step. Heal (or give
-        // up) only on the settled page.
-        await settle(page, opts.settleQuietMs)
-        found = await locateHere()
-      }
-      if (found.status !== 'found' && action.operates && !recordedTargetObjection(action.operates)) {
-        // The clicked label or styled part is gone: the control it operates stands in (clicked as a person would).
-        const control = action.operates
-        const viaControl = await locate(
-          control,
-          playwrightCandidateSource(page, {
-            framePath: control.framePath ?? null,
-            shadowPath: control.shadowPath ?? null,
-          }),
-          {
-            coordinates: null,
-            ...opts.locate,
-          },
-        )
-        if (viaControl.status === 'found') {
-          found = {
-            ...viaControl,
-            attempts: [
-              ...found.attempts,
-              ...viaControl.attempts.map((a) => ({ ...a, detail: `operated control: ${a.detail ?? a.outcome}` })),
-            ],
-          }
-          result.warning = `the clicked ${targetLabel(action)} was not found; clicked the control it operates`
-        }
-      }
-      result.strategiesTried = found.attempts
-      result.matchConfidence = found.confidence
-      if ((found.status !== 'found' || !found.point) && recorded && round === 0) {
-        // nothing healed: the recording's selectors get the step's whole timeout, as in the reference
-        const late = await recordedTarget(action, recorded, result, { untilTimeout: true })
-        if (late) return actOn(action, result, late, text)
-      }
-      if (found.status !== 'found' || !found.point) {
-        result.method = 'failed'
-        throw new WebError(
-          'WEB_ELEMENT_NOT_FOUND',
-          `Element not found: ${targetLabel(action)} (tried ${describeAttempts(found.attempts)}).`,
-        )
-      }
-      const box = boxKey(found)
-      if (box !== null && failedBoxes.includes(box) && isWebStrategy(found.strategy) && !failed.has(found.strategy)) {
-        // another strategy answered with the element that could not be acted on: its failure too
-        const [first, why] = [...failed.entries()][0] ?? ['an earlier strategy', 'it could not be acted on']
-        failed.set(found.strategy, `the element the ${first} strategy found, which ${why.replace(/^its element /, '')}`)
-        continue
-      }
-      try {
-        return await actOn(action, result, { ...found, point: found.point }, text)
-      } catch (error) {
-        const why = actionFailure(error)
-        if (why === null || page.isClosed() || found.coordinateFallback || !isWebStrategy(found.strategy)) throw error
-        if (failed.has(found.strategy) || failed.size >= MAX_FAILED_STRATEGIES) throw error
-        // the element this strategy matched could not be acted on: the cascade goes on with the next strategy
-        failed.set(found.strategy, `its element could not be acted on: ${why}`)
-        if (box !== null) failedBoxes.push(box)
-      }
-    }
+    return runElementStep(ctx, action, result)
   }
-
-  /** The frame a DevTools step names by indices (`frame: [0, 2]`: the first iframe's third iframe). */
-  function frameOf(indices: readonly number[]): Frame | null {
-    let f: Frame | undefined = page.mainFrame()
-    for (const i of indices) f = f?.childFrames()[i]
-    return f ?? null
-  }
-
-  /**
-   * The element the recording's own selectors name (the first group naming exactly one visible element), looked
-   * for now and, when none does, once more on the settled page; with `untilTimeout`, polled until the step's
-   * timeout as the reference waits. A located result that `actOn` takes, or null (`recorded.lastOutcomes` says why).
-   */
-  async function recordedTarget(
-    action: Action,
-    recorded: RecordedSelectors,
-    result: ReplayResult,
-    how: { untilTimeout: boolean },
-  ): Promise<(LocateResult<PlaywrightCandidate> & { point: { x: number; y: number } }) | null> {
-    const started = performance.now()
-    const deadline = Date.now() + (how.untilTimeout ? timeout : 0)
-    for (let attempt = 0; ; attempt++) {
-      const frame = frameOf(recorded.frame)
-      const { hit, outcomes } = frame
-        ? await resolveRecordedSelectors(page, frame, recorded.selectors).catch(() => ({
-            hit: null,
-            outcomes: [] as GroupOutcome[],
-          }))
-        : { hit: null, outcomes: [] as GroupOutcome[] }
-      recorded.lastOutcomes = outcomes
-      if (hit) {
-        await hit.handle.scrollIntoViewIfNeeded({ timeout }).catch(() => undefined)
-        const box = await hit.handle.boundingBox().catch(() => null)
-        const point = box ? { x: box.x + box.width / 2, y: box.y + box.height / 2 } : { x: action.x, y: action.y }
-        const found: LocateResult<PlaywrightCandidate> & { point: { x: number; y: number } } = {
-          status: 'found',
-          strategy: methodOfKind(hit.kind),
-          confidence: 1,
-          coordinateFallback: false,
-          point,
-          element: {
-            handle: hit.handle as unknown as Locator,
-            ...(box ? { boundingBox: box } : {}),
-          },
-          attempts: [
-            {
-              strategy: 'devtools_selectors',
-              outcome: 'matched',
-              candidates: 1,
-              confidence: 1,
-              durationMs: Math.round(performance.now() - started),
-              detail: `the recording's selector ${outcomes[hit.group]?.selector ?? hit.group} names ${(outcomes[hit.group]?.count ?? 1) > 1 ? `${outcomes[hit.group]?.count} elements; the first, as @puppeteer/replay takes it, is this element` : 'exactly this element'}`,
-            },
-          ],
-        }
-        result.strategiesTried = found.attempts
-        result.matchConfidence = 1
-        return found
-      }
-      if (!how.untilTimeout) {
-        if (attempt > 0 || state.quick || !adaptive) return null
-        await settle(page, opts.settleQuietMs)
-        continue
-      }
-      if (Date.now() > deadline) return null
-      await new Promise((r) => setTimeout(r, 100))
-    }
-  }
-
-  /** Acts on the element the cascade found (the input of the step); throws when it cannot. */
-  async function actOn(
-    action: Action,
-    result: ReplayResult,
-    found: LocateResult<PlaywrightCandidate> & { point: { x: number; y: number } },
-    text: string | null,
-  ): Promise<LocateResult<PlaywrightCandidate>> {
-    result.method = found.strategy
-    result.actualCoords = { x: round(found.point.x), y: round(found.point.y) }
-    result.coordinateChange = { x: round(found.point.x) - action.x, y: round(found.point.y) - action.y }
-    if (opts.verify && !found.coordinateFallback && found.attempts[0]?.outcome !== 'matched') {
-      // Capture the live identity now, before the input changes the page, in case the heal is learnt.
-      state.reader ??= await createCdpIdentityReader(page)
-      state.pendingIdentity = await state.reader.atPoint(found.point.x, found.point.y).catch(() => null)
-    }
-    const handle: Locator | undefined = found.element?.handle
-    // A visual hit clicks the matched pixels: the element under them only vouches for the place, and it may be a
-    // container (gentelella's segmented "Private | Team | Public" group, whose centre is "Team").
-    const atThePixels = found.strategy === 'visual' && action.actionType !== 'type' && action.actionType !== 'select'
-    if (action.actionType === 'drag') {
-      await dragBetween(action, found.point, found.coordinateFallback || atThePixels ? undefined : handle)
-      return found
-    }
-    if (action.actionType === 'hover') {
-      if (found.coordinateFallback || !handle || atThePixels) await clickAt(action, found.point.x, found.point.y)
-      else await handle.hover({ timeout, ...modifiersOf(action) })
-      return found
-    }
-    // an element in a closed shadow root has no locator: it is clicked at its centre, checked to be what a click
-    // there reaches (scrolled into view first)
-    const closedShadow = found.coordinateFallback || atThePixels ? undefined : closedShadowTargetOf(found.element)
-    if (closedShadow) {
-      const aimed = await closedShadow.aim(targetLabel(action))
-      result.actualCoords = { x: round(aimed.x), y: round(aimed.y) }
-      result.coordinateChange = { x: round(aimed.x) - action.x, y: round(aimed.y) - action.y }
-      await clickAt(action, aimed.x, aimed.y)
-      if (text !== null) {
-        // typing replaces what the field held, as `fill` does for a field a locator reaches
-        await page.keyboard.press('ControlOrMeta+A')
-        await page.keyboard.type(text)
-      }
-      await rememberSecretField(action)
-      return found
-    }
-    if (found.coordinateFallback || !handle || atThePixels) {
-      await clickAt(action, found.point.x, found.point.y)
-      if (text !== null) await page.keyboard.type(text)
-      await rememberSecretField(action)
-      return found
-    }
-    if (
-      opts.verify &&
-      (action.actionType === 'click' || action.actionType === 'double_click' || action.actionType === 'right_click')
-    )
-      state.aim = await handle.evaluateHandle(aimAtCentre, HOVERABLE, { timeout }).catch(() => null)
-    switch (action.actionType) {
-      case 'type':
-        if (await handle.evaluate((el) => el.localName === 'select').catch(() => false)) {
-          // a DevTools `change` on a <select> (its tag unknown at import): the option with that value, or label
-          await handle
-            .selectOption(text ?? '', { timeout })
-            .catch(() => handle.selectOption({ label: text ?? '' }, { timeout }))
-          break
-        }
-        await handle.fill(text ?? '', { timeout })
-        await rememberSecretField(action)
-        break
-      case 'select':
-        await handle
-          .selectOption({ label: action.value ?? '' }, { timeout })
-          .catch(() => handle.selectOption(action.value ?? '', { timeout }))
-        if (state.nativeListOpen) {
-          // the person's pick in the list the previous click opened closed it; a pick made in the page does not,
-          // and the list the browser draws apart from the page would stay over it (in a headless screenshot, and
-          // in the way of the next click): the select loses the focus and takes it back, which closes it
-          await handle.evaluate((el) => {
-            if (el !== document.activeElement) return
-            ;(el as HTMLElement).blur()
-            ;(el as HTMLElement).focus()
-          })
-        }
-        break
-      case 'right_click':
-        await handle.click({ button: 'right', timeout, ...modifiersOf(action), ...(await aimOf(action, found)) })
-        break
-      case 'double_click':
-        await handle.dblclick({ timeout, ...modifiersOf(action), ...(await aimOf(action, found)) })
-        break
-      default: {
-        if (action.button === 'back' || action.button === 'forward') {
-          await handle.scrollIntoViewIfNeeded({ timeout })
-          const box = await handle.boundingBox({ timeout })
-          if (!box) throw new Error(`${targetLabel(action)} has no box to click.`)
-          await clickSideButton(
-            page,
-            box.x + box.width / 2,
-            box.y + box.height / 2,
-            action.button,
-            action.modifiers ?? [],
-          )
-          break
-        }
-        // a styled checkbox/radio/switch covered by its own label: click the label, as the person did (Build 3)
-        await clickAsAPerson(handle, {
-          timeout,
-          ...(action.button ? { button: action.button } : {}),
-          ...(action.modifiers?.length ? { modifiers: action.modifiers } : {}),
-          ...offsetOf(action, found),
-        })
-      }
-    }
-    return found
-  }
-
-  /** `offsetOf`, else a point that reaches the element itself when its centre is a control nested in it. */
-  async function aimOf(
-    action: Action,
-    found: LocateResult<PlaywrightCandidate>,
-  ): Promise<{ position?: { x: number; y: number } }> {
-    const offset = offsetOf(action, found)
-    if (offset.position || !found.element?.handle) return offset
-    const position = await pointOnTheElement(found.element.handle, timeout)
-    return position ? { position } : {}
-  }
-
-  /**
-   * Where in the element a DevTools click lands: the recorded offset from its top-left corner (the reference
-   * clicks there), when the element the recording's selectors named is still that large; else its centre.
-   */
-  function offsetOf(action: Action, found: LocateResult<PlaywrightCandidate>): { position?: { x: number; y: number } } {
-    if (found.attempts[0]?.strategy !== 'devtools_selectors') return {}
-    const box = found.element?.boundingBox
-    const kept = action.extra?.devtools as { offsetX?: unknown; offsetY?: unknown } | undefined
-    const x = typeof kept?.offsetX === 'number' ? kept.offsetX : null
-    const y = typeof kept?.offsetY === 'number' ? kept.offsetY : null
-    if (!box || x === null || y === null || x < 0 || y < 0 || x >= box.width || y >= box.height) return {}
-    return { position: { x, y } }
-  }
-
-  function modifiersOf(action: Action): { modifiers?: KeyModifier[] } {
-    return action.modifiers?.length ? { modifiers: [...action.modifiers] } : {}
-  }
-
-  /**
-   * A scroll of an element (located like a click's target) or of the window, by the recorded distance: the
-   * element itself scrolls, not whatever stands under a point.
-   */
-  async function scrollTarget(action: Action, result: ReplayResult): Promise<LocateResult<PlaywrightCandidate> | null> {
-    const dx = action.scrollDx ?? 0
-    const dy = action.scrollDy ?? 0
-    if (!action.identity) {
-      result.method = 'none'
-      await page.evaluate(([x, y]) => window.scrollBy(x as number, y as number), [dx, dy])
-      return null
-    }
-    const identity = action.identity
-    const found = await locate(identity, playwrightCandidateSource(page, { framePath: identity.framePath ?? null }), {
-      selectors: action.selectors ?? null,
-      coordinates: null,
-      ...opts.locate,
-    })
-    result.strategiesTried = found.attempts
-    result.matchConfidence = found.confidence
-    const handle: Locator | undefined =
-      found.status === 'found' && !found.coordinateFallback ? found.element?.handle : undefined
-    if (!handle) {
-      result.method = 'failed'
-      throw new WebError(
-        'WEB_ELEMENT_NOT_FOUND',
-        `Element to scroll not found: ${targetLabel(action)} (tried ${describeAttempts(found.attempts)}).`,
-      )
-    }
-    result.method = found.strategy
-    await handle.evaluate((el, [x, y]) => el.scrollBy(x as number, y as number), [dx, dy])
-    return found
-  }
-
-  /**
-   * A drag from the located source to the drop target, located by the same cascade from `drop_identity` (else the
-   * recorded end point, moved as the source moved). Playwright's mouse drives both mouse drags and HTML5 drag and
-   * drop.
-   */
-  async function dragBetween(action: Action, from: { x: number; y: number }, source?: Locator): Promise<void> {
-    const moved = { x: from.x - action.x, y: from.y - action.y }
-    let to = { x: (action.endX ?? action.x) + moved.x, y: (action.endY ?? action.y) + moved.y }
-    const drop = action.dropIdentity
-    if (drop && !recordedTargetObjection(drop)) {
-      const found = await locate(drop, playwrightCandidateSource(page, { framePath: drop.framePath ?? null }), {
-        selectors: action.dropSelectors ?? null,
-        coordinates: { x: action.endX ?? action.x, y: action.endY ?? action.y },
-        ...opts.locate,
-      })
-      if (found.status !== 'found' || !found.point)
-        throw new WebError(
-          'WEB_ELEMENT_NOT_FOUND',
-          `Drop target not found: ${drop.axRole ?? drop.tagName} "${(drop.axName || drop.textContent || '').slice(0, 50)}" (tried ${describeAttempts(found.attempts)}).`,
-        )
-      to = found.point
-      // where in the drop target it was dropped (a slider's track, a list between two items), kept in proportion
-      const recorded = drop.boundingBox
-      const box = found.coordinateFallback ? null : await found.element?.handle?.boundingBox().catch(() => null)
-      if (box && recorded && recorded.width > 0 && recorded.height > 0 && action.endX != null && action.endY != null) {
-        const fx = Math.min(1, Math.max(0, (action.endX - recorded.x) / recorded.width))
-        const fy = Math.min(1, Math.max(0, (action.endY - recorded.y) / recorded.height))
-        to = { x: box.x + fx * box.width, y: box.y + fy * box.height }
-      }
-    }
-    if (source) {
-      await source.hover({ timeout })
-      const box = await source.boundingBox()
-      if (box) from = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
-    }
-    await page.mouse.move(from.x, from.y)
-    await page.mouse.down()
-    await page.mouse.move(from.x + (to.x - from.x) / 3, from.y + (to.y - from.y) / 3, { steps: 4 })
-    await page.mouse.move(to.x, to.y, { steps: 8 })
-    await page.mouse.up()
-  }
-
-  async function clickAt(action: Action, x: number, y: number) {
-    if (action.actionType === 'hover') {
-      await page.mouse.move(x, y)
-      return
-    }
-    if (action.button === 'back' || action.button === 'forward') {
-      await clickSideButton(page, x, y, action.button, action.modifiers ?? [])
-      return
-    }
-    const button = action.actionType === 'right_click' ? 'right' : (action.button ?? 'left')
-    const held = action.modifiers ?? []
-    for (const m of held) await page.keyboard.down(m)
-    try {
-      await page.mouse.click(x, y, { button, clickCount: action.actionType === 'double_click' ? 2 : 1 })
-    } finally {
-      for (const m of [...held].reverse()) await page.keyboard.up(m)
-    }
-  }
-
-  /** The field a secret was typed into stays painted over in every later screenshot ("show password"). */
-  async function rememberSecretField(action: Action): Promise<void> {
-    if (action.actionType === 'type' && action.secretEnv)
-      await secretFieldsOf(page)
-        .rememberFocused()
-        .catch(() => null)
-  }
-
-  function secretOrText(action: Action): string {
-    if (!action.secretEnv) return action.text ?? ''
-    const value = env[action.secretEnv]
-    if (value === undefined) {
-      throw new WebError(
-        'WEB_SECRET_MISSING',
-        `The password step needs the environment variable ${action.secretEnv}.`,
-        {
-          hint: `Set ${action.secretEnv} to the secret before replaying; it is never stored in the case file.`,
-        },
-      )
-    }
-    return value
-  }
-}
-
-/** Page function: whether the focused element takes typed text (a text field, a textarea, an editable element). */
-function focusedFieldTakesText(): boolean {
-  let e: Element | null = document.activeElement
-  while (e?.shadowRoot?.activeElement) e = e.shadowRoot.activeElement
-  if (!e || e === document.body || e === document.documentElement) return false
-  if (e instanceof HTMLTextAreaElement) return !e.readOnly && !e.disabled
-  if (e instanceof HTMLInputElement)
-    return (
-      !e.readOnly &&
-      !e.disabled &&
-      !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color', 'hidden'].includes(e.type)
-    )
-  return (e as HTMLElement).isContentEditable
-}
-
-/** The elements a hover look is drawn on: controls and links (a page function gets it as an argument). */
-const HOVERABLE =
-  'a[href],button,input,select,textarea,label,summary,[role=button],[role=link],[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=tab],[role=option],[role=checkbox],[role=radio],[role=switch],[role=treeitem]'
-
-/** Where a click on an element leaves the pointer (its centre) and the control under that point before the click. */
-interface PointerAim {
-  target: Element
-  x: number
-  y: number
-  before: Element | null
-  hoverable: string
-}
-
-/**
- * Page function: the aim of a click on `target` at its centre, in the top frame's viewport; null when the element
- * is in a frame or its centre is out of view (the click will scroll, and the point is not known).
- */
-function aimAtCentre(target: Element, hoverable: string): PointerAim | null {
-  if (window !== window.top) return null
-  const r = target.getBoundingClientRect()
-  const x = r.x + r.width / 2
-  const y = r.y + r.height / 2
-  if (!(x >= 0 && y >= 0 && x < innerWidth && y < innerHeight)) return null
-  return { target, x, y, before: document.elementFromPoint(x, y)?.closest(hoverable) ?? null, hoverable }
-}
-
-/**
- * Page function: the box of the control the click brought under the resting pointer (a menu closed and the button
- * behind it is there now): not the target, its label or a part of it, and not what was under the pointer before.
- * Its hover look depends on when the browser updates it, so the verdict compares it through a colour map.
- */
-function elementBroughtUnderPointer(
-  aim: PointerAim | null,
-): { x: number; y: number; width: number; height: number } | null {
-  if (!aim) return null
-  const now = document.elementFromPoint(aim.x, aim.y)?.closest(aim.hoverable) ?? null
-  const t = aim.target
-  if (!now || now === aim.before || now === t || now.contains(t) || t.contains(now)) return null
-  const labels = (t as HTMLInputElement).labels
-  if (labels && Array.from(labels).includes(now as HTMLLabelElement)) return null
-  const r = now.getBoundingClientRect()
-  return r.width > 0 && r.height > 0 ? { x: r.x, y: r.y, width: r.width, height: r.height } : null
 }
