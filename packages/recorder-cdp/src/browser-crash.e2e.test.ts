@@ -1,7 +1,7 @@
 import type { Action, TestCase } from '@qa/model'
 import { afterAll, describe, expect, it } from 'vitest'
 import { type BrowserSession, openBrowser } from './browser'
-import { replayWebCase } from './replayer'
+import { replayWebCase } from './replay/replayer'
 
 const sessions: BrowserSession[] = []
 afterAll(async () => {

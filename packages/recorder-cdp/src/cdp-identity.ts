@@ -10,7 +10,7 @@ import {
 } from '@qa/matcher'
 import type { ElementIdentity, Selectors } from '@qa/model'
 import type { CDPSession, Page } from 'playwright-core'
-import { listCandidateLabels } from './candidate-source'
+import { listCandidateLabels } from './replay/candidate-source'
 import { operatedControl, resolveAssertTarget, resolveClickTarget } from './cdp-click-target'
 import { nodeForViewportPoint } from './cdp-document-point'
 import { boundaryPlacement } from './cdp-frame-place'

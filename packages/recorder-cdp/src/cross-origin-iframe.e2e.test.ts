@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserSession, openBrowser } from './browser'
 import { evaluateInRecorderTop } from './cdp-recorder-world'
 import { createWebRecorder } from './recorder'
-import { replayWebCase } from './replayer'
+import { replayWebCase } from './replay/replayer'
 
 /**
  * A click inside a cross-origin iframe (another site, so Chromium renders it in another process) is

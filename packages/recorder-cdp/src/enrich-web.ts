@@ -13,7 +13,7 @@ import { gotoOrExplain } from './browser'
 import { type CapturedElement, createCdpIdentityReader } from './cdp-identity'
 import { WebError } from './errors'
 import { settle } from './recorder'
-import { planUrls } from './url-plan'
+import { planUrls } from './replay/url-plan'
 
 export interface EnrichWebOptions {
   page: Page

@@ -50,7 +50,7 @@ export {
   type PolledAssertion,
   type PollAssertionOptions,
   pollAssertion,
-} from './assert-step'
+} from './replay/assert-step'
 export { captureAssertion } from './record-assertion'
 export {
   INTERACTIVE_SELECTOR,
@@ -59,17 +59,17 @@ export {
   type PlaywrightCandidateSourceOptions,
   playwrightCandidateSource,
   resolveFrameScope,
-} from './candidate-source'
-export { replayWebCase, type WebReplayOptions, type WebReplayOutcome, type WebStepEvent } from './replayer'
-export { replayOnPage, type WebReplayLoopOptions } from './web-replay-loop'
-export type { HealedIdentity, LocatedElement, LocatedTarget, ReplayPage, ReplayPageStep } from './replay-page'
-export { type PlaywrightReplayPageOptions, playwrightReplayPage } from './playwright-replay-page'
+} from './replay/candidate-source'
+export { replayWebCase, type WebReplayOptions, type WebReplayOutcome, type WebStepEvent } from './replay/replayer'
+export { replayOnPage, type WebReplayLoopOptions } from './replay/web-replay-loop'
+export type { HealedIdentity, LocatedElement, LocatedTarget, ReplayPage, ReplayPageStep } from './replay/replay-page'
+export { type PlaywrightReplayPageOptions, playwrightReplayPage } from './replay/playwright-replay-page'
 export {
   type FakeReplayPage,
   type FakeReplayPageOptions,
   type FakeStepScript,
   fakeReplayPage,
-} from './fake-replay-page'
+} from './replay/fake-replay-page'
 export {
   assertDevtoolsRecording,
   DEVTOOLS_STEP_TYPES,
@@ -87,5 +87,5 @@ export {
 } from './devtools-web'
 export { decodeFrame, findCropOnScreen, saveElementCrop } from './visual'
 export { type EnrichWebOptions, type EnrichWebOutcome, enrichWebCase } from './enrich-web'
-export { type HealingLocatorResult, healingLocator } from './healing-locator'
-export { planUrls, rebaseCaseUrls, rebaseUrl, type UrlPlan, type UrlPlanOptions } from './url-plan'
+export { type HealingLocatorResult, healingLocator } from './replay/healing-locator'
+export { planUrls, rebaseCaseUrls, rebaseUrl, type UrlPlan, type UrlPlanOptions } from './replay/url-plan'

@@ -7,11 +7,11 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserSession, openBrowser } from './browser'
-import { wholeName } from './candidate-source'
+import { wholeName } from './replay/candidate-source'
 import { buildSelectors } from './cdp-identity'
 import { describeElementsInPage, type PageElementDescription } from './page-scripts'
 import { createWebRecorder } from './recorder'
-import { replayWebCase } from './replayer'
+import { replayWebCase } from './replay/replayer'
 
 /**
  * An element named with two adjacent quotes (`Clear ""`) failed on the unchanged page with

@@ -8,7 +8,7 @@ import { captureClicks, type Kit, serveKit, type TruthClick } from '../test/kit-
 import { type BrowserSession, openBrowser } from './browser'
 import { exportDevtoolsRecording } from './devtools'
 import { createWebRecorder, type WebRecorder } from './recorder'
-import { replayWebCase, type WebReplayOptions } from './replayer'
+import { replayWebCase, type WebReplayOptions } from './replay/replayer'
 
 /**
  * Pitfalls of real pages, each on a page nobody here wrote — UI kits installed from

@@ -4,7 +4,7 @@ import { type AssertPickKind, countMatches } from '@qa/matcher'
 import type { CapturedElement, CdpIdentityReader } from './cdp-identity'
 import { identityFromDevtoolsSelectors, parseAriaSelector } from './devtools'
 import { WebError } from './errors'
-import { playwrightCandidateSource } from './candidate-source'
+import { playwrightCandidateSource } from './replay/candidate-source'
 import type { ScriptAssertStep } from './script'
 
 /** A DevTools-style selector as a Playwright locator (CSS pierces open shadow roots). */

@@ -9,11 +9,11 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFixtureServer, type Variant } from '../test/fixture-server'
 import { type BrowserSession, openBrowser } from './browser'
-import { playwrightCandidateSource } from './candidate-source'
+import { playwrightCandidateSource } from './replay/candidate-source'
 import { enrichWebCase } from './enrich-web'
-import { healingLocator } from './healing-locator'
+import { healingLocator } from './replay/healing-locator'
 import { createWebRecorder } from './recorder'
-import { replayWebCase } from './replayer'
+import { replayWebCase } from './replay/replayer'
 
 let server: Awaited<ReturnType<typeof startFixtureServer>>
 const sessions: BrowserSession[] = []

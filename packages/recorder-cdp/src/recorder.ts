@@ -59,7 +59,7 @@ import { assertInViewport } from './in-viewport'
 import { adoptPage, watchNewPages } from './new-page'
 import type { ScriptAssertStep, ScriptStep } from './script'
 import { assertionTargetLabel, assertPickHighlight, captureAssertion } from './record-assertion'
-import { pageAssertionProbe, pollAssertion } from './assert-step'
+import { pageAssertionProbe, pollAssertion } from './replay/assert-step'
 
 export interface WebRecorderOptions {
   /** Where the case will be saved; screenshots go to a folder named after it, beside it. */

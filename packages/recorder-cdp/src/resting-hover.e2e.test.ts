@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserSession, openBrowser } from './browser'
 import { servePage } from '../test/serve-page'
-import { replayWebCase } from './replayer'
+import { replayWebCase } from './replay/replayer'
 
 /**
  * Daily-loop bench, stisla's Bootstrap dropdown: picking a menu item closes the menu, and the button

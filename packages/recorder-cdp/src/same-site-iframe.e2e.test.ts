@@ -7,7 +7,7 @@ import type { Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserSession, openBrowser } from './browser'
 import { createWebRecorder } from './recorder'
-import { replayWebCase } from './replayer'
+import { replayWebCase } from './replay/replayer'
 
 const FRAME = { x: 40, y: 80, width: 460, height: 220 }
 const NOTE = { x: 20, y: 20, width: 240, height: 36 }

@@ -10,7 +10,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserSession, openBrowser } from './browser'
 import { createWebRecorder, type WebRecorder } from './recorder'
-import { replayWebCase } from './replayer'
+import { replayWebCase } from './replay/replayer'
 
 /**
  * Secrets never reach the case file or a screenshot in clear, wherever the password field

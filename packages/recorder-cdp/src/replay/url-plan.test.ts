@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { importDevtoolsRecording } from './devtools'
+import { importDevtoolsRecording } from '../devtools'
 import { planUrls, rebaseCaseUrls } from './url-plan'
 
 // URL parts already in the form `new URL` keeps them in (lower-case ASCII, no characters it would escape).

@@ -10,8 +10,8 @@ import {
 } from '@qa/model'
 import type { Frame, Locator, Page } from 'playwright-core'
 import { type PlaywrightCandidate, playwrightCandidateSource } from './candidate-source'
-import { recordedDevtoolsSelectors } from './devtools'
-import { resolveRecordedSelectors } from './devtools-selectors'
+import { recordedDevtoolsSelectors } from '../devtools'
+import { resolveRecordedSelectors } from '../devtools-selectors'
 
 /** Looks at the page once for an assertion (the port `pollAssertion` drives; a fake in unit tests). */
 export interface AssertionProbe {

@@ -2,7 +2,7 @@ import { type LocateOptions, type LocateResult, locate } from '@qa/matcher'
 import type { ElementIdentity, Selectors } from '@qa/model'
 import type { Locator, Page } from 'playwright-core'
 import { type PlaywrightCandidate, playwrightCandidateSource } from './candidate-source'
-import { WebError } from './errors'
+import { WebError } from '../errors'
 
 export interface HealingLocatorResult {
   locator: Locator
