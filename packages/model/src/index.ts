@@ -100,3 +100,4 @@ export {
   type OptionalPartId,
   optionalPart,
 } from './optional-parts'
+export { ARIA_NAME_FROM_CONTENT_ROLES } from './aria-roles'
