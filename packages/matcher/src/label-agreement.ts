@@ -1,4 +1,4 @@
-import type { ElementIdentity } from '@qa/model'
+import { ARIA_NAME_FROM_CONTENT_ROLES, type ElementIdentity } from '@qa/model'
 import type { CandidateElement } from './score-candidate'
 import { comparisonKey, keySimilarity } from './text-similarity'
 import { areRewordedPhrases, SYNONYM_AGREEMENT } from './ui-vocabulary'
@@ -76,24 +76,14 @@ function longestCommonRun(a: string, b: string): number {
 }
 
 /**
- * Roles whose accessible name comes from their content (WAI-ARIA 1.2 "name from: contents"), and roles of text a
- * person reads as what the element is (a paragraph, a list item); other roles (toolbar, list, region, textbox, …)
- * are not labelled by the text they hold.
+ * Roles whose accessible name comes from their content (WAI-ARIA 1.2 "name from: contents", the list the page's
+ * accessible name uses too), and roles of text a person reads as what the element is (a paragraph, a list item);
+ * other roles (toolbar, list, region, textbox, …) are not labelled by the text they hold.
  */
 export const NAME_FROM_CONTENT_ROLES: ReadonlySet<string> = new Set([
-  'button',
-  'cell',
-  'checkbox',
-  'columnheader',
-  'gridcell',
-  'heading',
+  ...ARIA_NAME_FROM_CONTENT_ROLES,
   // Chromium's role of a <label>: a person reads the label's text and clicks it (styled checkboxes and radios)
   'labeltext',
-  'link',
-  'menuitem',
-  'menuitemcheckbox',
-  'menuitemradio',
-  'option',
   // text a person reads as what the element is (an assert pick's paragraph, list item or status line):
   // Chromium gives them no accessible name, and the replay's sources may give them no role; their words name them
   'paragraph',
@@ -111,13 +101,6 @@ export const NAME_FROM_CONTENT_ROLES: ReadonlySet<string> = new Set([
   'time',
   'blockquote',
   'figcaption',
-  'radio',
-  'row',
-  'rowheader',
-  'switch',
-  'tab',
-  'tooltip',
-  'treeitem',
 ])
 
 /** Separators of the parts of a compound label: 'Search items (아이템 검색)', '저장 / Save', 'Menu · 메뉴'. */

@@ -101,3 +101,4 @@ export {
   optionalPart,
 } from './optional-parts'
 export { elementLabel } from './element-label'
+export { ARIA_NAME_FROM_CONTENT_ROLES } from './aria-roles'

@@ -15,7 +15,7 @@ import { operatedControl, resolveAssertTarget, resolveClickTarget } from './cdp-
 import { nodeForViewportPoint } from './cdp-document-point'
 import { boundaryPlacement } from './cdp-frame-place'
 import { deepFocusIn, secretFieldsOf } from './cdp-secret-fields'
-import { describeElementsInPage, type PageElementDescription } from './page-scripts'
+import { describeElementsInPage, type PageElementDescription } from './injected/page-scripts'
 
 /** An element as recorded: its identity for the file, selectors, and what the recorder needs besides. */
 export interface CapturedElement {

@@ -11,7 +11,7 @@ export { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader }
 export { WebError, type WebErrorCode } from './errors'
 export { type OwnClickPoint, ownClickPoint } from './own-click-point'
 export { clickAsAPerson } from './styled-control'
-export type { PageElementDescription } from './page-scripts'
+export type { PageElementDescription } from './injected/page-scripts'
 export {
   createWebRecorder,
   maskedScreenshot,
@@ -41,7 +41,7 @@ export {
   type ToolbarAssertOp,
   type ToolbarEditRequest,
   type ToolbarRequest,
-} from './recorder-toolbar'
+} from './injected/recorder-toolbar'
 export { parseScript, type ScriptAssertStep, type ScriptStep, validateScript } from './script'
 export {
   type AssertionProbe,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserSession, openBrowser } from './browser'
 import { wholeName } from './replay/candidate-source'
 import { buildSelectors } from './cdp-identity'
-import { describeElementsInPage, type PageElementDescription } from './page-scripts'
+import { describeElementsInPage, type PageElementDescription } from './injected/page-scripts'
 import { createWebRecorder } from './recorder'
 import { replayWebCase } from './replay/replayer'
 

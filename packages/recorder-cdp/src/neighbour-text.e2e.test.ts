@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserSession, openBrowser } from './browser'
-import { describeElementsInPage, type PageElementDescription } from './page-scripts'
+import { describeElementsInPage, type PageElementDescription } from './injected/page-scripts'
 
 /**
  * The texts around an element (`neighborText`) are compared word by word at replay. What a real page draws must

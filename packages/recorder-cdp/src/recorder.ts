@@ -20,7 +20,7 @@ import { createRecorderWorld, evaluateInRecorderTop, type RecorderWorld, type Wo
 import { gotoOrExplain } from './browser'
 import { nativeListArea, opensNativeListFor } from './step-pairs'
 import { activationMove, historyMove, historyOf, navigationActivationInPage } from './history-move'
-import { type PageElementDescription, waitForFiniteAnimationsInPage } from './page-scripts'
+import { type PageElementDescription, waitForFiniteAnimationsInPage } from './injected/page-scripts'
 import { saveElementCrop } from './visual'
 import {
   type HoverReveal,
@@ -53,7 +53,7 @@ import {
   TOOLBAR_TAG,
   type ToolbarFrameState,
   type ToolbarRequest,
-} from './recorder-toolbar'
+} from './injected/recorder-toolbar'
 import { elementLabel } from './element-label'
 import { assertInViewport } from './in-viewport'
 import { adoptPage, watchNewPages } from './new-page'

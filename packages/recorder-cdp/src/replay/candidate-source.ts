@@ -2,7 +2,7 @@ import type { CandidateElement, CandidateSource, Frame, LookupAttribute } from '
 import type { ElementIdentity } from '@qa/model'
 import type { FrameLocator, Locator, Page } from 'playwright-core'
 import { closedShadowCandidates } from '../cdp-closed-shadow'
-import { describeElementsInPage, type PageElementDescription } from '../page-scripts'
+import { describeElementsInPage, type PageElementDescription } from '../injected/page-scripts'
 import { NESTED_CONTROL } from '../own-click-point'
 import { findCropOnScreen } from '../visual'
 

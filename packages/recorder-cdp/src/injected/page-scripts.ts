@@ -1,0 +1,43 @@
+/**
+ * Functions that run inside the page, as Node hands them to Playwright and CDP: each is the bundled source of the
+ * page module it names (see `page-function.ts`), so the modules share helpers (text, roles, frame offsets) instead
+ * of copying them.
+ */
+import type { describeElementsInPage as describeElements } from './describe-elements'
+import type {
+  describeAssertChainInPage as describeAssertChain,
+  describeHitChainInPage as describeHitChain,
+  hitChainInPage as hitChain,
+  operatedControlInPage as operatedControl,
+} from './hit-chain'
+import { pageFunction } from './page-function'
+import type {
+  waitForDomQuietInPage as waitForDomQuiet,
+  waitForFiniteAnimationsInPage as waitForFiniteAnimations,
+} from './waits'
+
+export type { PageElementDescription } from './describe-elements'
+
+/**
+ * Describes elements: attributes, text, unique-ish CSS and XPath within their root, text of neighbours,
+ * the frame and shadow-root path from the top document, and the box in top-level viewport coordinates.
+ */
+export const describeElementsInPage = pageFunction<typeof describeElements>('describeElements')
+
+/** The elements from the node under the pointer up to the document element, along the flat tree. */
+export const hitChainInPage = pageFunction<typeof hitChain>('hitChain')
+
+/** What `chooseClickTarget` needs to know about each element of a hit chain (`this`). */
+export const describeHitChainInPage = pageFunction<typeof describeHitChain>('describeHitChain')
+
+/** The control a clicked element operates, or null. */
+export const operatedControlInPage = pageFunction<typeof operatedControl>('operatedControl')
+
+/** Resolves when the DOM has been quiet for `quietMs` (or after `timeoutMs`), then two animation frames. */
+export const waitForDomQuietInPage = pageFunction<typeof waitForDomQuiet>('waitForDomQuiet')
+
+/** What `chooseAssertTarget` needs to know about each element of a hit chain (`this`). */
+export const describeAssertChainInPage = pageFunction<typeof describeAssertChain>('describeAssertChain')
+
+/** Resolves once the finite CSS transitions and animations running now have finished, at most `timeoutMs`. */
+export const waitForFiniteAnimationsInPage = pageFunction<typeof waitForFiniteAnimations>('waitForFiniteAnimations')
