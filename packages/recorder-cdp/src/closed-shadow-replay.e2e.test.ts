@@ -7,7 +7,7 @@ import type { TestCase } from '@qa/model'
 import { loadTestCase } from '@qa/model/node'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type BrowserSession, openBrowser } from './browser'
+import { type BrowserSession, openBrowser } from './browser/browser'
 import { createWebRecorder } from './recorder'
 import { replayWebCase } from './replayer'
 

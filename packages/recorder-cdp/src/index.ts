@@ -6,11 +6,11 @@ export {
   attachToCurrentTab,
   gotoOrExplain,
   openBrowser,
-} from './browser'
-export { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
+} from './browser/browser'
+export { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './browser/cdp-identity'
 export { WebError, type WebErrorCode } from './errors'
-export { type OwnClickPoint, ownClickPoint } from './own-click-point'
-export { clickAsAPerson } from './styled-control'
+export { type OwnClickPoint, ownClickPoint } from './browser/own-click-point'
+export { clickAsAPerson } from './browser/styled-control'
 export type { PageElementDescription } from './page-scripts'
 export {
   createWebRecorder,
@@ -85,7 +85,7 @@ export {
   type ImportedTarget,
   importDevtoolsRecording,
 } from './devtools'
-export { decodeFrame, findCropOnScreen, saveElementCrop } from './visual'
+export { decodeFrame, findCropOnScreen, saveElementCrop } from './browser/visual'
 export { type EnrichWebOptions, type EnrichWebOutcome, enrichWebCase } from './enrich-web'
 export { type HealingLocatorResult, healingLocator } from './healing-locator'
 export { planUrls, rebaseCaseUrls, rebaseUrl, type UrlPlan, type UrlPlanOptions } from './url-plan'

@@ -18,7 +18,7 @@ import {
 import { WebError } from './errors'
 import type { LocatedTarget, ReplayPage } from './replay-page'
 import { targetLabel } from './target-label'
-import { saveElementCrop } from './visual'
+import { saveElementCrop } from './browser/visual'
 
 export interface WebStepEvent {
   index: number

@@ -1,6 +1,6 @@
 import type { KeyModifier } from '@qa/model'
 import type { ElementHandle, Locator } from 'playwright-core'
-import { centreSeenOwn } from './candidate-source'
+import { centreSeenOwn } from '../candidate-source'
 import { ownClickPoint } from './own-click-point'
 
 /**
