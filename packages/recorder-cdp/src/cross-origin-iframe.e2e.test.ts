@@ -9,7 +9,7 @@ import type { Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserSession, openBrowser } from './browser/browser'
 import { evaluateInRecorderTop } from './browser/cdp-recorder-world'
-import { createWebRecorder } from './recorder'
+import { createWebRecorder } from './record/recorder'
 import { replayWebCase } from './replayer'
 
 /**

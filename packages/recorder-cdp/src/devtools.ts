@@ -53,7 +53,7 @@ import {
   type Selectors,
   type TestCase,
 } from '@qa/model'
-import { elementLabel } from './element-label'
+import { elementLabel } from './record/element-label'
 import { WebError } from './errors'
 import { assertionFromExpression, assertionFromWaitForElement, assertionToDevtools } from './devtools-assertions'
 import type { DevtoolsRecording, DevtoolsSelector, DevtoolsStep } from './devtools-types'

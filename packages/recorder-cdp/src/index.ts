@@ -22,13 +22,13 @@ export {
   settle,
   type WebRecorder,
   type WebRecorderOptions,
-} from './recorder'
+} from './record/recorder'
 export {
   type HandStopReason,
   type RecordByHandOptions,
   type RecordByHandResult,
   recordByHand,
-} from './record-by-hand'
+} from './record/record-by-hand'
 export {
   installRecorderToolbarInPage,
   showToolbarHighlightInPage,
@@ -42,7 +42,7 @@ export {
   type ToolbarEditRequest,
   type ToolbarRequest,
 } from './recorder-toolbar'
-export { parseScript, type ScriptAssertStep, type ScriptStep, validateScript } from './script'
+export { parseScript, type ScriptAssertStep, type ScriptStep, validateScript } from './record/script'
 export {
   type AssertionProbe,
   type PageAssertionProbe,
@@ -51,7 +51,7 @@ export {
   type PollAssertionOptions,
   pollAssertion,
 } from './assert-step'
-export { captureAssertion } from './record-assertion'
+export { captureAssertion } from './record/record-assertion'
 export {
   INTERACTIVE_SELECTOR,
   listCandidateLabels,
@@ -86,6 +86,6 @@ export {
   importDevtoolsRecording,
 } from './devtools'
 export { decodeFrame, findCropOnScreen, saveElementCrop } from './browser/visual'
-export { type EnrichWebOptions, type EnrichWebOutcome, enrichWebCase } from './enrich-web'
+export { type EnrichWebOptions, type EnrichWebOutcome, enrichWebCase } from './record/enrich-web'
 export { type HealingLocatorResult, healingLocator } from './healing-locator'
 export { planUrls, rebaseCaseUrls, rebaseUrl, type UrlPlan, type UrlPlanOptions } from './url-plan'

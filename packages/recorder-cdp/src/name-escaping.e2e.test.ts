@@ -10,7 +10,7 @@ import { type BrowserSession, openBrowser } from './browser/browser'
 import { wholeName } from './candidate-source'
 import { buildSelectors } from './browser/cdp-identity'
 import { describeElementsInPage, type PageElementDescription } from './page-scripts'
-import { createWebRecorder } from './recorder'
+import { createWebRecorder } from './record/recorder'
 import { replayWebCase } from './replayer'
 
 /**

@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserSession, openBrowser } from './browser/browser'
-import { createWebRecorder } from './recorder'
+import { createWebRecorder } from './record/recorder'
 import { replayWebCase } from './replayer'
 
 /**

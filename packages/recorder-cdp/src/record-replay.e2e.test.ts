@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFixtureServer, type Variant } from '../test/fixture-server'
 import { type BrowserSession, openBrowser } from './browser/browser'
 import { playwrightCandidateSource } from './candidate-source'
-import { enrichWebCase } from './enrich-web'
+import { enrichWebCase } from './record/enrich-web'
 import { healingLocator } from './healing-locator'
-import { createWebRecorder } from './recorder'
+import { createWebRecorder } from './record/recorder'
 import { replayWebCase } from './replayer'
 
 let server: Awaited<ReturnType<typeof startFixtureServer>>

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import type { Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserSession, openBrowser } from './browser/browser'
-import { createWebRecorder } from './recorder'
+import { createWebRecorder } from './record/recorder'
 import { replayWebCase } from './replayer'
 
 const FRAME = { x: 40, y: 80, width: 460, height: 220 }

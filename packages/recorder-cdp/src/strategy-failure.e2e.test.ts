@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserSession, openBrowser } from './browser/browser'
-import { createWebRecorder } from './recorder'
+import { createWebRecorder } from './record/recorder'
 import { replayWebCase } from './replayer'
 
 /**

@@ -13,20 +13,20 @@ import { randomUUID } from 'node:crypto'
 import type { Locator, Page } from 'playwright-core'
 import sharp from 'sharp'
 import type { AssertPickKind } from '@qa/matcher'
-import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './browser/cdp-identity'
-import { type SecretFieldRef, secretFieldsOf, type ViewportBox } from './browser/cdp-secret-fields'
-import { waitForDomQuiet } from './browser/cdp-quiet-world'
+import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from '../browser/cdp-identity'
+import { type SecretFieldRef, secretFieldsOf, type ViewportBox } from '../browser/cdp-secret-fields'
+import { waitForDomQuiet } from '../browser/cdp-quiet-world'
 import {
   createRecorderWorld,
   evaluateInRecorderTop,
   type RecorderWorld,
   type WorldFrame,
-} from './browser/cdp-recorder-world'
-import { gotoOrExplain } from './browser/browser'
+} from '../browser/cdp-recorder-world'
+import { gotoOrExplain } from '../browser/browser'
 import { nativeListArea, opensNativeListFor } from './step-pairs'
 import { activationMove, historyMove, historyOf, navigationActivationInPage } from './history-move'
-import { type PageElementDescription, waitForFiniteAnimationsInPage } from './page-scripts'
-import { saveElementCrop } from './browser/visual'
+import { type PageElementDescription, waitForFiniteAnimationsInPage } from '../page-scripts'
+import { saveElementCrop } from '../browser/visual'
 import {
   type HoverReveal,
   inputReporterSource,
@@ -35,14 +35,14 @@ import {
   INPUT_TIMES_KEY,
   RECORD_BINDING,
 } from './interactive'
-import { type AnsweredDialog, watchDialogs } from './browser/cdp-dialogs'
+import { type AnsweredDialog, watchDialogs } from '../browser/cdp-dialogs'
 import {
   type BufferedFrame,
   composeFrameShot,
   type FrameBuffer,
   type PixelBox,
   startFrameBuffer,
-} from './browser/cdp-frame-buffer'
+} from '../browser/cdp-frame-buffer'
 import { isSameElement, targetAtPointerDown } from './pointer-down-target'
 import {
   installRecorderToolbarInPage,
@@ -58,13 +58,13 @@ import {
   TOOLBAR_TAG,
   type ToolbarFrameState,
   type ToolbarRequest,
-} from './recorder-toolbar'
+} from '../recorder-toolbar'
 import { elementLabel } from './element-label'
-import { assertInViewport } from './browser/in-viewport'
-import { adoptPage, watchNewPages } from './browser/new-page'
+import { assertInViewport } from '../browser/in-viewport'
+import { adoptPage, watchNewPages } from '../browser/new-page'
 import type { ScriptAssertStep, ScriptStep } from './script'
 import { assertionTargetLabel, assertPickHighlight, captureAssertion } from './record-assertion'
-import { pageAssertionProbe, pollAssertion } from './assert-step'
+import { pageAssertionProbe, pollAssertion } from '../assert-step'
 
 export interface WebRecorderOptions {
   /** Where the case will be saved; screenshots go to a folder named after it, beside it. */

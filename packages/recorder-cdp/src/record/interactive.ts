@@ -11,7 +11,7 @@ import {
   describeHitChainInPage,
   hitChainInPage,
   type PageElementDescription,
-} from './page-scripts'
+} from '../page-scripts'
 
 /**
  * The element chain under the pointer as the DOM was at pointer-down: `nodes` from the hit element up to the
