@@ -14,12 +14,8 @@ export { clickAsAPerson } from './browser/styled-control'
 export type { PageElementDescription } from './page-scripts'
 export {
   createWebRecorder,
-  maskedScreenshot,
   type ListenOptions,
-  passwordMasks,
   type RecordedStep,
-  secretEnvName,
-  settle,
   type WebRecorder,
   type WebRecorderOptions,
 } from './record/recorder'
@@ -89,3 +85,6 @@ export { decodeFrame, findCropOnScreen, saveElementCrop } from './browser/visual
 export { type EnrichWebOptions, type EnrichWebOutcome, enrichWebCase } from './record/enrich-web'
 export { type HealingLocatorResult, healingLocator } from './healing-locator'
 export { planUrls, rebaseCaseUrls, rebaseUrl, type UrlPlan, type UrlPlanOptions } from './url-plan'
+export { maskedScreenshot, passwordMasks } from './browser/masked-screenshot'
+export { settle } from './browser/settle'
+export { secretEnvName } from './record/secret-names'

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core'
 import { gotoOrExplain } from '../browser/browser'
 import { type CapturedElement, createCdpIdentityReader } from '../browser/cdp-identity'
 import { WebError } from '../errors'
-import { settle } from './recorder'
+import { settle } from '../browser/settle'
 import { planUrls } from '../url-plan'
 
 export interface EnrichWebOptions {

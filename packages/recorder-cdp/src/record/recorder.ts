@@ -10,12 +10,10 @@ import {
 } from '@qa/model'
 import { saveTestCase, screenshotFolderOf, writeFileAtomic } from '@qa/model/node'
 import { randomUUID } from 'node:crypto'
-import type { Locator, Page } from 'playwright-core'
-import sharp from 'sharp'
+import type { Page } from 'playwright-core'
 import type { AssertPickKind } from '@qa/matcher'
 import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from '../browser/cdp-identity'
 import { type SecretFieldRef, secretFieldsOf, type ViewportBox } from '../browser/cdp-secret-fields'
-import { waitForDomQuiet } from '../browser/cdp-quiet-world'
 import {
   createRecorderWorld,
   evaluateInRecorderTop,
@@ -23,9 +21,36 @@ import {
   type WorldFrame,
 } from '../browser/cdp-recorder-world'
 import { gotoOrExplain } from '../browser/browser'
+import { MASK_COLOR, maskedScreenshot, passwordBoxes } from '../browser/masked-screenshot'
+import { settle } from '../browser/settle'
+import { type FramePlacer, placeFrameEvent, pointInTopViewport } from './place-frame-event'
+import {
+  clickOfPointerDown,
+  continueTyping,
+  dialogOwner,
+  doubleClickDescription,
+  doubleClickPair,
+  draggedDescription,
+  dragDescription,
+  dragOwner,
+  fieldKey,
+  filesDescription,
+  filesOwner,
+  historyKeysBefore,
+  historyStep,
+  keyStep,
+  masksAround,
+  nextInput,
+  type ReachedInput,
+  reachedInput,
+  replacesClickBefore,
+  scrollStep,
+  typingKey,
+  typingPoint,
+} from './hand-events'
+import { createSecretNamer } from './secret-names'
 import { nativeListArea, opensNativeListFor } from './step-pairs'
 import { activationMove, historyMove, historyOf, navigationActivationInPage } from './history-move'
-import { type PageElementDescription, waitForFiniteAnimationsInPage } from '../page-scripts'
 import { saveElementCrop } from '../browser/visual'
 import {
   type HoverReveal,
@@ -54,7 +79,6 @@ import {
   showToolbarHighlightInPage,
   signalToolbarInPage,
   TOOLBAR_BINDING,
-  TOOLBAR_SCREENSHOT_STYLE,
   TOOLBAR_TAG,
   type ToolbarFrameState,
   type ToolbarRequest,
@@ -139,71 +163,6 @@ export interface ListenOptions {
 const pad = (n: number) => String(n).padStart(3, '0')
 const round2 = (v: number) => Math.round(v * 100) / 100
 
-/** `QA_SECRET_PASSWORD` from a field's name/id/label. */
-export function secretEnvName(prefix: string, el: Pick<CapturedElement['identity'], 'name' | 'id' | 'axName'>): string {
-  const base = el.name || el.id || el.axName || 'password'
-  const slug = base
-    .normalize('NFKD')
-    .replace(/[^A-Za-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .toUpperCase()
-  return `${prefix}${slug || 'PASSWORD'}`
-}
-
-type SecretField = Pick<CapturedElement['identity'], 'name' | 'id' | 'axName' | 'xpath' | 'framePath'>
-
-/**
- * The secret names of one recording: each distinct password field (its page, frame, place in the document and
- * name) gets its own `QA_SECRET_…` name, suffixed `_2`, `_3` when another field's name would be the same, so two
- * different passwords never share one variable; the same field typed into again keeps its name. Pure state.
- */
-export function createSecretNamer(prefix: string): (el: SecretField, url: string) => string {
-  const byField = new Map<string, string>()
-  const used = new Set<string>()
-  return (el, url) => {
-    let page = url
-    try {
-      const u = new URL(url)
-      page = `${u.origin}${u.pathname}`
-    } catch {
-      // not a URL: the text as it is
-    }
-    const key = JSON.stringify([
-      page,
-      el.framePath ?? null,
-      el.xpath ?? null,
-      el.name ?? null,
-      el.id ?? null,
-      el.axName ?? null,
-    ])
-    const known = byField.get(key)
-    if (known) return known
-    const base = secretEnvName(prefix, el)
-    let name = base
-    for (let n = 2; used.has(name); n++) name = `${base}_${n}`
-    used.add(name)
-    byField.set(key, name)
-    return name
-  }
-}
-
-/** Waits for navigation to finish and the DOM to be quiet. */
-export async function settle(page: Page, quietMs = 150, timeoutMs = 5_000): Promise<void> {
-  await page.waitForLoadState('load', { timeout: timeoutMs }).catch(() => undefined)
-  // in a world of the recorder's own: the page's scripts see nothing of the wait (`cdp-quiet-world.ts`)
-  await waitForDomQuiet(page, { quietMs, timeoutMs }).catch(async () => {
-    // The page navigated while we waited: wait for the new document instead.
-    await page.waitForLoadState('load', { timeout: timeoutMs }).catch(() => undefined)
-  })
-  // a quiet DOM can still be moving: a focus ring fades in, a menu slides open (CSS transitions change no node)
-  await page
-    .evaluate(waitForFiniteAnimationsInPage, { timeoutMs: Math.min(timeoutMs, ANIMATION_WAIT_MS) })
-    .catch(() => undefined)
-}
-
-/** How long a settle waits at most for the page's finite CSS transitions and animations. */
-const ANIMATION_WAIT_MS = 1_000
-
 /** A recorded screenshot: its path (relative to the case), its bytes, and its unknown regions (pixels). */
 interface Shot {
   path: string
@@ -221,152 +180,6 @@ function setShot(action: Action, which: 'before' | 'after', shot: Shot | undefin
   else delete regions[which]
   if (regions.before || regions.after) action.unknownRegions = regions
   else delete action.unknownRegions
-}
-
-/** The boxes (top-level viewport CSS pixels) of every password field in every frame, to paint over. */
-async function passwordBoxes(page: Page): Promise<ViewportBox[]> {
-  const boxes = await Promise.all(
-    passwordMasks(page).map(async (l) =>
-      Promise.all((await l.all().catch(() => [])).map((f) => f.boundingBox({ timeout: 500 }).catch(() => null))),
-    ),
-  ).catch(() => [])
-  return boxes.flat().filter((b): b is ViewportBox => b !== null)
-}
-
-/** Locators of every password field in every frame, to paint over in screenshots. */
-export function passwordMasks(page: Page): Locator[] {
-  return page
-    .frames()
-    .filter((f) => !f.isDetached())
-    .map((f) => f.locator('input[type="password" i]'))
-}
-
-const MASK_COLOR = '#7f7f7f'
-
-/** Paints boxes (viewport CSS pixels) over a screenshot of a viewport `cssWidth` wide, in the mask colour. */
-async function paintOver(png: Buffer, boxes: readonly ViewportBox[], cssWidth: number | null): Promise<Buffer> {
-  if (boxes.length === 0) return png
-  const { width = 0, height = 0 } = await sharp(png).metadata()
-  const scale = cssWidth ? width / cssWidth : 1
-  const layers = boxes.flatMap((b) => {
-    const left = Math.max(0, Math.floor(b.x * scale))
-    const top = Math.max(0, Math.floor(b.y * scale))
-    const right = Math.min(width, Math.ceil((b.x + b.width) * scale))
-    const bottom = Math.min(height, Math.ceil((b.y + b.height) * scale))
-    if (right <= left || bottom <= top) return []
-    const create = { width: right - left, height: bottom - top, channels: 3 as const, background: MASK_COLOR }
-    return [{ input: { create }, left, top }]
-  })
-  if (layers.length === 0) return png
-  return sharp(png).composite(layers).png().toBuffer()
-}
-
-/**
- * A screenshot with secrets painted over: password fields of every frame (cross-origin ones too) and every
- * shadow root (closed ones too), and every field a secret was typed into, whatever its type became since
- * (a "show password" toggle). Retried once when a frame went away meanwhile.
- */
-export async function maskedScreenshot(page: Page, path?: string): Promise<Buffer> {
-  const fields = secretFieldsOf(page)
-  const take = async () => {
-    const before = await fields.boxes()
-    const shot = await page.screenshot({
-      animations: 'disabled',
-      caret: 'hide',
-      mask: passwordMasks(page),
-      maskColor: MASK_COLOR,
-      style: TOOLBAR_SCREENSHOT_STYLE,
-    })
-    // the boxes before and after the capture: a field that moved meanwhile is covered where it was and is
-    const after = await fields.boxes()
-    // a person's own browser (--cdp) has no emulated viewport: its window's width gives the scale of a HiDPI shot
-    const cssWidth =
-      page.viewportSize()?.width ?? (await page.evaluate(() => window.innerWidth).catch((): number | null => null))
-    const png = await paintOver(shot, [...before, ...after], cssWidth)
-    // atomic: a recording killed or out of disk space leaves no truncated PNG
-    if (path) await writeFileAtomic(path, png, { overwrite: true })
-    return png
-  }
-  try {
-    return await take()
-  } catch (error) {
-    if (!/detached|Target closed|navigat|No node|context was destroyed/i.test(String(error))) throw error
-    await page.waitForLoadState('load').catch(() => undefined)
-    return take()
-  }
-}
-
-/**
- * Where the frame `hops` levels up from the one an input came from is: the origin of its viewport in the top-level
- * viewport, and its iframe's frame path from the top document (null where it cannot be described). Null when that
- * frame is gone or not laid out (`RecorderWorld.placeFrame`).
- */
-export type FramePlacer = (
-  hops: number,
-) => Promise<{ origin: { x: number; y: number }; framePath: string[] | null } | null>
-
-/**
- * An input event reported from below a cross-origin parent (`inFrame`: how many frames up its script could walk),
- * moved into the top-level viewport by the content-box origin of the highest frame it reached: its points, and the
- * boxes of what it described (what was pressed, the hover that revealed it, the drop), whose frame paths get that
- * frame's own path in front. Where that path cannot be described, the descriptions are left out and
- * `framePathUnknown` says the elements are read over CDP at their points. Throws when that frame cannot be placed
- * (gone): the event is dropped rather than recorded at a wrong point.
- */
-export async function placeFrameEvent(event: PageInputEvent, placeFrame: FramePlacer): Promise<PageInputEvent> {
-  const placedFrame = await placeFrame(event.inFrame ?? 0)
-  if (!placedFrame) throw new Error('the frame the input came from is gone')
-  const { origin, framePath } = placedFrame
-  const placed = { ...event } as PageInputEvent & Record<string, unknown>
-  delete placed.inFrame
-  for (const [key, axis] of [
-    ['x', 'x'],
-    ['y', 'y'],
-    ['endX', 'x'],
-    ['endY', 'y'],
-  ] as const)
-    if (typeof placed[key] === 'number') placed[key] = (placed[key] as number) + origin[axis]
-  const moved = <B extends { x: number; y: number }>(box: B): B => ({
-    ...box,
-    x: box.x + origin.x,
-    y: box.y + origin.y,
-  })
-  const place = (d: PageElementDescription): PageElementDescription => ({
-    ...d,
-    box: moved(d.box),
-    framePath: [...(framePath ?? []), ...d.framePath],
-  })
-  if (!framePath) placed.framePathUnknown = true
-  if (placed.kind === 'drag' && placed.drop) {
-    if (framePath) placed.drop = place(placed.drop)
-    else delete placed.drop
-  }
-  if (placed.kind === 'pointerdown') {
-    if (placed.hover) placed.hover = { ...moved(placed.hover), description: place(placed.hover.description) }
-    // without the frame's path, what was pressed cannot be named from the page: it is read at its point
-    if (placed.snapshot && framePath)
-      placed.snapshot = {
-        ...placed.snapshot,
-        nodes: placed.snapshot.nodes.map((n) => ({ ...n, box: moved(n.box) })),
-        descriptions: placed.snapshot.descriptions.map(place),
-        passwords: placed.snapshot.passwords.map(moved),
-      }
-    else placed.snapshot = null
-  }
-  return placed
-}
-
-/**
- * A point in the viewport of the frame `hops` levels up from the one it came from, in the top-level viewport: where
- * the toolbar's pick in a frame below a cross-origin parent was. Null when that frame is gone.
- */
-async function pointInTopViewport(
-  point: { x: number; y: number },
-  placeFrame: FramePlacer,
-  hops: number,
-): Promise<{ x: number; y: number } | null> {
-  const placed = await placeFrame(hops)
-  return placed ? { x: point.x + placed.origin.x, y: point.y + placed.origin.y } : null
 }
 
 /**
@@ -952,27 +765,9 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
        * Every input as it reached the page (its own time stamp, ms since the epoch), in order of arrival; `field`
        * names the field of typing. A step's after-screenshot is from before the next of them.
        */
-      const inputs: { at: number; field?: string; masks?: ViewportBox[] }[] = []
-      /**
-       * The secrets' boxes as the page reported them at the inputs around `atMs` (the last one before it and the
-       * first one after it): a frame of that moment is painted over there, whatever the page shows now.
-       */
-      const masksAround = (atMs: number): ViewportBox[] => {
-        let before: (typeof inputs)[number] | undefined
-        let after: (typeof inputs)[number] | undefined
-        for (const i of inputs) {
-          if (i.at <= atMs && (!before || i.at > before.at)) before = i
-          if (i.at > atMs && (!after || i.at < after.at)) after = i
-        }
-        return [...(before?.masks ?? []), ...(after?.masks ?? [])]
-      }
-      const fieldKey = (x: number, y: number) => `${Math.round(x)},${Math.round(y)}`
-      /** The first input that reached the page after `atMs` (of those reported). */
-      const nextInput = (atMs: number) =>
-        inputs.reduce<(typeof inputs)[number] | undefined>(
-          (a, i) => (i.at > atMs && (!a || i.at < a.at) ? i : a),
-          undefined,
-        )
+      const inputs: ReachedInput[] = []
+      /** The secrets' boxes at the inputs around `atMs` (`masksAround`). */
+      const masksAt = (atMs: number): ViewportBox[] => masksAround(inputs, atMs)
       /** When the first input after `atMs` reached the page: reported, or as the page noted it (not reported yet). */
       const nextInputAt = async (atMs: number): Promise<number | undefined> => {
         const noted = await evaluateInRecorderTop(
@@ -980,7 +775,9 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           (key) => (window as unknown as Record<symbol, number[] | undefined>)[Symbol.for(key)] ?? [],
           INPUT_TIMES_KEY,
         ).catch((): number[] => [])
-        const times = [...noted, ...(nextInput(atMs) ? [nextInput(atMs)!.at] : [])].filter((t) => t > atMs)
+        const times = [...noted, ...(nextInput(inputs, atMs) ? [nextInput(inputs, atMs)!.at] : [])].filter(
+          (t) => t > atMs,
+        )
         return times.length ? Math.min(...times) : undefined
       }
       /**
@@ -1008,18 +805,17 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         await frames?.arrivedPast(cutoff)
         const frame = frames?.before(cutoff)
         if (!frame) return shotWithBytes(index, 'after')
-        return frameShot(index, 'after', frame, masksAround(frame.atMs)).catch(() => shotWithBytes(index, 'after'))
+        return frameShot(index, 'after', frame, masksAt(frame.atMs)).catch(() => shotWithBytes(index, 'after'))
       }
       /** Gives each answered dialog to the click it followed, once that click is a step. */
       const attachDialogs = () => {
         for (const d of dialogs.slice()) {
-          const down = downs.filter((t) => t <= d.openedAt).at(-1)
-          if (down === undefined) {
+          const owner = dialogOwner(d.openedAt, downs, actions, (a) => pressedAt.get(a))
+          if (owner === 'drop') {
             dialogs.splice(dialogs.indexOf(d), 1)
             continue
           }
-          const owner = actions.find((a) => pressedAt.get(a) === down)
-          if (!owner) continue
+          if (owner === 'wait') continue
           owner.dialog = d.answer
           dialogs.splice(dialogs.indexOf(d), 1)
         }
@@ -1045,7 +841,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         const index = actions.length
         const frames = buffers.get(page)
         const at = Math.min(hover.at, pressedAtMs ?? hover.at)
-        const beforeShot = await pointerDownShot(index, frames, at, null, masksAround).catch(() => undefined)
+        const beforeShot = await pointerDownShot(index, frames, at, null, masksAt).catch(() => undefined)
         const action: Action = {
           timestamp: Date.now(),
           ...withTarget(
@@ -1072,15 +868,8 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           case 'pointerdown': {
             typing = null
             // Resolve the element now, before the click's effects (a person's click takes ~100 ms).
-            const button = event.button === 2 ? 'right' : event.button === 1 ? 'middle' : 'left'
-            const actionType = button === 'right' ? 'right_click' : event.detail >= 2 ? 'double_click' : 'click'
-            const base = {
-              actionType,
-              x: Math.round(event.x),
-              y: Math.round(event.y),
-              button,
-              description: '',
-            } as const
+            const { actionType, button, x, y } = clickOfPointerDown(event)
+            const base = { actionType, x, y, button, description: '' } as const
             // the browser may go away (closed, killed) before the element is read: the click is kept by coordinates
             const partial = await clickTarget(base, event.x, event.y, event.snapshot).catch(
               (error): Omit<Action, 'timestamp'> => ({
@@ -1092,16 +881,12 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             // the hover that made the pressed element visible (a hover-only menu) is a step of its own, before it
             const hover = event.hover ? await hoverStep(event.hover, event.at, event.framePathUnknown === true) : null
             const index = actions.length
-            const beforeShot = await pointerDownShot(
-              index,
-              buffers.get(page),
-              event.at,
-              event.snapshot,
-              masksAround,
-            ).catch(() => undefined)
+            const beforeShot = await pointerDownShot(index, buffers.get(page), event.at, event.snapshot, masksAt).catch(
+              () => undefined,
+            )
             // what the hover showed is what the person saw before pressing
             if (hover) setShot(hover, 'after', beforeShot)
-            const replaced = actionType === 'double_click' && actions.at(-1)?.actionType === 'click'
+            const replaced = replacesClickBefore(actionType, actions.at(-1))
             if (replaced) actions.pop()
             const action: Action = { timestamp: Date.now(), ...partial }
             if (event.at !== undefined) pressedAt.set(action, event.at)
@@ -1116,9 +901,9 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           }
           case 'drag': {
             typing = null
-            const owner = actions.find((a) => pressedAt.get(a) === pageDownAt.get(event.downAt))
             // only a plain click becomes a drag (a double click or a right click stays what it was)
-            if (owner === undefined || owner.actionType !== 'click') break
+            const owner = dragOwner(actions, (a) => pressedAt.get(a), pageDownAt, event.downAt)
+            if (owner === undefined) break
             // (a cross-origin frame whose path could not be described: the drop point is read over CDP)
             const drop =
               event.drop && !event.framePathUnknown
@@ -1128,8 +913,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             // by the time its click was read it had moved away with the pointer
             const atDown = downSnapshots.get(owner)
             if (atDown && !targetAtPointerDown(atDown, viewport)) {
-              const named =
-                atDown.descriptions.find((d) => d.id || d.role || d.ariaLabel || d.dataTestId) ?? atDown.descriptions[0]
+              const named = draggedDescription(atDown.descriptions)
               const dragged = named ? await (await readerFor()).fromDescription(named).catch(() => null) : null
               if (dragged) {
                 delete owner.operates
@@ -1152,8 +936,12 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
               owner.dropIdentity = drop.identity
               owner.dropSelectors = drop.selectors
             }
-            const source = owner.description.replace(/^Click /, '')
-            owner.description = `Drag ${source} to ${drop ? describeTarget('', drop, '').trim() : `(${owner.endX}, ${owner.endY})`}`
+            owner.description = dragDescription(
+              owner.description,
+              drop ? describeTarget('', drop, '').trim() : null,
+              owner.endX,
+              owner.endY,
+            )
             const index = actions.indexOf(owner)
             listenOpts.onStep?.({ index, action: owner, replaced: true })
             setShot(owner, 'after', await afterShot(index, event.receivedAt))
@@ -1161,14 +949,14 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           }
           case 'dblclick': {
             // the two presses of a double click were recorded as clicks: one double-click step takes their place
-            const [first, second] = actions.slice(-2)
-            const near = (a: Action) => Math.abs(a.x - event.x) <= 8 && Math.abs(a.y - event.y) <= 8
-            if (first?.actionType !== 'click' || second?.actionType !== 'click' || !near(first) || !near(second)) break
+            const pair = doubleClickPair(actions, event)
+            if (!pair) break
+            const { first, second } = pair
             actions.pop()
             for (const path of [second.screenshotBeforePath, second.screenshotPath, second.elementCropPath])
               if (path) await rm(join(caseDir, path), { force: true })
             first.actionType = 'double_click'
-            first.description = first.description.replace(/^Click\b/, 'Double-click')
+            first.description = doubleClickDescription(first.description)
             if (second.dialog && !first.dialog) first.dialog = second.dialog
             const index = actions.indexOf(first)
             listenOpts.onStep?.({ index, action: first, replaced: true })
@@ -1178,24 +966,25 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           case 'files': {
             typing = null
             // the files go with the step that opened the chooser: the last click (or key) before they were chosen
-            const owner = actions.findLast((a) => isClickLike(a) || a.actionType === 'key_press')
-            if (!owner || event.names.length === 0) break
+            const owner = filesOwner(actions, event.names)
+            if (!owner) break
             owner.files = event.names
-            owner.description = `${owner.description} and choose ${event.names.map((n) => `"${n}"`).join(', ')}`
+            owner.description = filesDescription(owner.description, event.names)
             break
           }
           case 'input': {
-            const key = `${Math.round(event.x)},${Math.round(event.y)}@${page.url()}`
+            const key = typingKey(event, page.url())
             const stepAt = event.at ?? event.receivedAt
             /** The typing's after-screenshot, unless more typing into the same field already reached the page. */
             const typingAfter = async (action: Action) => {
-              const next = stepAt === undefined ? undefined : nextInput(stepAt)
+              const next = stepAt === undefined ? undefined : nextInput(inputs, stepAt)
               if (next && next.field === fieldKey(event.x, event.y)) return
               setShot(action, 'after', await afterShot(actions.indexOf(action), stepAt))
             }
-            if (typing && typing.key === key && actions.at(-1) === typing.action) {
+            const goesOn = continueTyping(typing, actions.at(-1), key, event)
+            if (goesOn.kind === 'continue' && typing) {
               // a secret stays a secret when the field shows it ("show password")
-              if (!event.isPassword && !typing.secret) typing.action.text = event.value
+              if (goesOn.text !== null) typing.action.text = goesOn.text
               await typingAfter(typing.action)
               break
             }
@@ -1227,11 +1016,9 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
               await secretFieldsOf(page)
                 .rememberFocused()
                 .catch(() => null)
-            const box = isField ? target?.identity.boundingBox : undefined
             const base: Omit<Action, 'timestamp'> = {
               actionType: 'type',
-              x: Math.round(box ? box.x + box.width / 2 : event.x),
-              y: Math.round(box ? box.y + box.height / 2 : event.y),
+              ...typingPoint(isField ? target?.identity.boundingBox : undefined, event),
               text: secret ? '********' : event.value,
               description: describeTarget('Type into', target, 'Type'),
             }
@@ -1239,7 +1026,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             const action: Action = { timestamp: Date.now(), ...withTarget(base, target) }
             // the field before the first character reached it, and after the last one
             const index = actions.length
-            const before = await frameBefore(index, buffers.get(page), stepAt, null, masksAround)
+            const before = await frameBefore(index, buffers.get(page), stepAt, null, masksAt)
             setShot(action, 'before', before)
             const elementCrop = await crop(index, before, action)
             if (elementCrop) action.elementCropPath = elementCrop
@@ -1266,7 +1053,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             }
             const index = actions.length
             const opener = actions[index - 1]
-            const before = await frameBefore(index, buffers.get(page), event.at, null, masksAround)
+            const before = await frameBefore(index, buffers.get(page), event.at, null, masksAt)
             setShot(action, 'before', before)
             const elementCrop = await crop(index, before, action)
             if (elementCrop) action.elementCropPath = elementCrop
@@ -1277,33 +1064,18 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
           }
           case 'key': {
             typing = null
-            const action: Action = {
-              timestamp: Date.now(),
-              actionType: 'key_press',
-              x: 0,
-              y: 0,
-              key: event.key,
-              description: `Press ${event.key}`,
-            }
+            const action: Action = { timestamp: Date.now(), ...keyStep(event) }
             const index = actions.length
-            setShot(action, 'before', await frameBefore(index, buffers.get(page), event.at, null, masksAround))
+            setShot(action, 'before', await frameBefore(index, buffers.get(page), event.at, null, masksAt))
             pushStep(action)
             setShot(action, 'after', await afterShot(index, event.at ?? event.receivedAt))
             break
           }
           case 'scroll': {
             typing = null
-            const action: Action = {
-              timestamp: Date.now(),
-              actionType: 'scroll',
-              x: Math.round(event.x),
-              y: Math.round(event.y),
-              scrollDx: Math.round(event.dx),
-              scrollDy: Math.round(event.dy),
-              description: `Scroll by ${Math.round(event.dy)} px`,
-            }
+            const action: Action = { timestamp: Date.now(), ...scrollStep(event) }
             const index = actions.length
-            setShot(action, 'before', await frameBefore(index, buffers.get(page), event.at, null, masksAround))
+            setShot(action, 'before', await frameBefore(index, buffers.get(page), event.at, null, masksAt))
             pushStep(action)
             setShot(action, 'after', await afterShot(index, event.at ?? event.receivedAt))
             break
@@ -1473,23 +1245,13 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             if (pageAt !== undefined) pageDownAt.set(pageAt, event.at)
             downs.push(event.at)
           }
-          event.receivedAt = Date.now()
+          const receivedAt = Date.now()
+          event.receivedAt = receivedAt
           // an input that reaches the page ends the moment of the step before it: its frame before is kept
-          if (
-            event.kind === 'pointerdown' ||
-            event.kind === 'input' ||
-            event.kind === 'select' ||
-            event.kind === 'key' ||
-            event.kind === 'scroll'
-          ) {
-            const at = Math.min(event.at ?? event.receivedAt, event.receivedAt)
-            inputs.push({
-              at,
-              ...(event.kind === 'input' ? { field: fieldKey(event.x, event.y) } : {}),
-              // boxes in the top viewport only (a frame below a cross-origin parent reports in its own)
-              ...(event.masks && event.inFrame === undefined ? { masks: event.masks } : {}),
-            })
-            buffers.get(target)?.pin(at)
+          const reached = reachedInput({ ...event, receivedAt })
+          if (reached) {
+            inputs.push(reached)
+            buffers.get(target)?.pin(reached.at)
           }
           // an event from below a cross-origin parent is placed in the top viewport first (in order, in the queue)
           if (event.inFrame !== undefined)
@@ -1612,19 +1374,9 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
             if (!moved) return
             typing = null
             const url = told?.url ?? target.url()
-            const action: Action = {
-              timestamp: Date.now(),
-              actionType: 'navigate',
-              x: 0,
-              y: 0,
-              url,
-              description: `Go ${moved} to ${url}`,
-            }
+            const action: Action = { timestamp: Date.now(), ...historyStep(moved, url) }
             // the keys that went back (Alt+Left) were recorded as a key press: the navigate takes its place
-            const last = actions.at(-1)
-            const byKeys =
-              last?.actionType === 'key_press' &&
-              /^Alt\+Arrow(Left|Right)$|^Browser(Back|Forward)$/.test(last.key ?? '')
+            const byKeys = historyKeysBefore(actions.at(-1))
             if (byKeys) actions.pop()
             pushStep(action, byKeys)
             setShot(action, 'after', await afterShot(actions.indexOf(action), arrivedAt))
