@@ -1,6 +1,6 @@
 import { type Action, isClickLike } from '@qa/model'
 import type { PageElementDescription } from '../page-scripts'
-import type { PageInputEvent } from './interactive'
+import type { PageInputEvent } from './page-input-event'
 
 /**
  * What recording by hand decides from the page's input events (`PageInputEvent`), apart from reading elements and
@@ -8,6 +8,9 @@ import type { PageInputEvent } from './interactive'
  * click a dialog, a drag, a double click or chosen files belong to, and which inputs end a step's moment. Pure and
  * synchronous: the recorder (`recorder.ts`) calls it and does the CDP work around it.
  */
+
+/** A length as recorded: CSS pixels to two decimals. */
+export const round2 = (v: number): number => Math.round(v * 100) / 100
 
 type Box = { x: number; y: number; width: number; height: number }
 type PointerDown = Extract<PageInputEvent, { kind: 'pointerdown' }>

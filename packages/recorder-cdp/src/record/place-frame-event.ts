@@ -1,5 +1,5 @@
 import type { PageElementDescription } from '../page-scripts'
-import type { PageInputEvent } from './interactive'
+import type { PageInputEvent } from './page-input-event'
 
 /**
  * Where the frame `hops` levels up from the one an input came from is: the origin of its viewport in the top-level

@@ -1,5 +1,5 @@
 import { chooseClickTarget } from '@qa/matcher'
-import type { PointerDownSnapshot } from './interactive'
+import type { PointerDownSnapshot } from './page-input-event'
 import type { PageElementDescription } from '../page-scripts'
 
 /**

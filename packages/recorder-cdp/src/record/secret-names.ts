@@ -1,4 +1,5 @@
 import type { CapturedElement } from '../browser/cdp-identity'
+import type { SecretFieldRef } from '../browser/cdp-secret-fields'
 
 /** `QA_SECRET_PASSWORD` from a field's name/id/label. */
 export function secretEnvName(prefix: string, el: Pick<CapturedElement['identity'], 'name' | 'id' | 'axName'>): string {
@@ -47,3 +48,9 @@ export function createSecretNamer(prefix: string): (el: SecretField, url: string
     return name
   }
 }
+
+/** The field a secret is typed into (for the masks of later screenshots). */
+export const fieldRef = (t: CapturedElement): SecretFieldRef => ({
+  targetId: t.targetId ?? null,
+  backendNodeId: t.backendNodeId,
+})
