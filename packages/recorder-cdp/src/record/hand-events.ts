@@ -6,7 +6,7 @@ import type { PageInputEvent } from './page-input-event'
  * What recording by hand decides from the page's input events (`PageInputEvent`), apart from reading elements and
  * taking screenshots over CDP: which step an event makes or changes, when typing goes on in the same step, which
  * click a dialog, a drag, a double click or chosen files belong to, and which inputs end a step's moment. Pure and
- * synchronous: the recorder (`recorder.ts`) calls it and does the CDP work around it.
+ * synchronous: the recorder (`hand-steps.ts`, `listen-by-hand.ts`) calls it and does the CDP work around it.
  */
 
 /** A length as recorded: CSS pixels to two decimals. */

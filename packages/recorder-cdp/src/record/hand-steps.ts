@@ -31,9 +31,8 @@ import { isSameElement, targetAtPointerDown } from './pointer-down-target'
 import { fieldRef } from './secret-names'
 import { setShot, type Shot } from './step-shots'
 import { nativeListArea, opensNativeListFor } from './step-pairs'
-import type { RecorderCore } from './listen-by-hand'
 import type { OpenTyping } from './hand-events'
-import type { RecordedStep } from './recorder'
+import type { RecordedStep, RecorderCore } from './recorder-core'
 
 /** What the steps of recording by hand are made with: the recorder, and the listening's state and moments. */
 export interface HandStepContext {

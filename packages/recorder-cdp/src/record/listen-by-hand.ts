@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { AssertPickKind } from '@qa/matcher'
 import { type Action, describeAssertion, isClickLike, normalizeAssertedText } from '@qa/model'
 import type { Page } from 'playwright-core'
-import type { CapturedElement, CdpIdentityReader } from '../browser/cdp-identity'
+import type { CapturedElement } from '../browser/cdp-identity'
 import { type AnsweredDialog, watchDialogs } from '../browser/cdp-dialogs'
 import { type FrameBuffer, startFrameBuffer } from '../browser/cdp-frame-buffer'
 import {
@@ -43,36 +43,10 @@ import { INPUT_TIMES_KEY, type PageInputEvent, type PointerDownSnapshot, RECORD_
 import { inputReporterSource } from './interactive'
 import { type FramePlacer, placeFrameEvent, pointInTopViewport } from './place-frame-event'
 import { assertionTargetLabel, assertPickHighlight, captureAssertion } from './record-assertion'
-import type { ListenOptions } from './recorder'
+import type { ListenOptions, RecorderCore } from './recorder-core'
 import { createHandStepHandler } from './hand-steps'
 import type { OpenTyping } from './hand-events'
-import { setShot, type Shot, type StepShots } from './step-shots'
-
-/** What recording by hand uses of the recorder it listens for: its page, its steps and how it reads and shoots. */
-export interface RecorderCore
-  extends Pick<StepShots, 'shot' | 'shotWithBytes' | 'frameShot' | 'frameBefore' | 'pointerDownShot' | 'crop'> {
-  /** The page the flow is in now (a step that opens a page moves it there). */
-  readonly page: Page
-  /** The case's steps so far, in order (recording by hand adds to them and changes the last ones). */
-  readonly actions: Action[]
-  readonly caseDir: string
-  readonly screenshots: boolean
-  readonly quietMs: number
-  readonly settleTimeoutMs: number
-  readonly viewport: { width: number; height: number } | null
-  readerFor(): Promise<CdpIdentityReader>
-  withTarget(base: Omit<Action, 'timestamp'>, target: CapturedElement | null): Omit<Action, 'timestamp'>
-  describeTarget(verb: string, t: CapturedElement | null, fallback: string): string
-  clickTarget(
-    base: Omit<Action, 'timestamp'>,
-    x: number,
-    y: number,
-    atDown?: PointerDownSnapshot | null,
-  ): Promise<Omit<Action, 'timestamp'>>
-  isSecretField(target: CapturedElement): boolean
-  secretName(el: CapturedElement['identity'], url: string): string
-  switchTo(next: Page): Promise<void>
-}
+import { setShot, type Shot } from './step-shots'
 
 /**
  * What the recorder runs in its world of every frame: the input reporter, and the toolbar when there is one. Both

@@ -8,7 +8,8 @@ import { secretFieldsOf } from '../browser/cdp-secret-fields'
 import { gotoOrExplain } from '../browser/browser'
 import { settle } from '../browser/settle'
 import { createSecretNamer, fieldRef } from './secret-names'
-import { listenByHand, type RecorderCore } from './listen-by-hand'
+import { listenByHand } from './listen-by-hand'
+import type { ListenOptions, RecorderCore } from './recorder-core'
 import { createStepShots } from './step-shots'
 import { round2 } from './hand-events'
 import type { PointerDownSnapshot } from './page-input-event'
@@ -71,24 +72,7 @@ export interface WebRecorder {
   close(): Promise<void>
 }
 
-/** A step of interactive recording, as soon as it is recorded (typing into it goes on in the same step). */
-export interface RecordedStep {
-  /** 0-based index in the case's actions. */
-  index: number
-  action: Action
-  /** A double click took the place of the click recorded just before it (at the same index). */
-  replaced: boolean
-}
-
-export interface ListenOptions {
-  /** Called for every new step, in order. */
-  onStep?: (step: RecordedStep) => void
-  /**
-   * Shows the recorder's toolbar in the page (a closed shadow root, never recorded, never in a screenshot); its
-   * "Stop" button calls this.
-   */
-  onStopRequest?: () => void
-}
+export type { ListenOptions, RecordedStep } from './recorder-core'
 
 /** Keys that change a field's text: a character (with or without Shift), deleting. */
 const EDITING_KEY = /^(?:Shift\+)?(?:.|Backspace|Delete|Space)$/u
