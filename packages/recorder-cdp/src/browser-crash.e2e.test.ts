@@ -1,6 +1,6 @@
 import type { Action, TestCase } from '@qa/model'
 import { afterAll, describe, expect, it } from 'vitest'
-import { type BrowserSession, openBrowser } from './browser'
+import { type BrowserSession, openBrowser } from './browser/browser'
 import { replayWebCase } from './replay/replayer'
 
 const sessions: BrowserSession[] = []

@@ -7,8 +7,8 @@ import type { TestCase } from '@qa/model'
 import { loadTestCase } from '@qa/model/node'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type BrowserSession, openBrowser } from './browser'
-import { createWebRecorder } from './recorder'
+import { type BrowserSession, openBrowser } from './browser/browser'
+import { createWebRecorder } from './record/recorder'
 import { replayWebCase } from './replay/replayer'
 
 /**

@@ -7,9 +7,9 @@ import type { TestCase } from '@qa/model'
 import { loadTestCase } from '@qa/model/node'
 import type { Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type BrowserSession, openBrowser } from './browser'
-import { evaluateInRecorderTop } from './cdp-recorder-world'
-import { createWebRecorder } from './recorder'
+import { type BrowserSession, openBrowser } from './browser/browser'
+import { evaluateInRecorderTop } from './browser/cdp-recorder-world'
+import { createWebRecorder } from './record/recorder'
 import { replayWebCase } from './replay/replayer'
 
 /**

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type BrowserSession, openBrowser } from './browser'
-import { createWebRecorder } from './recorder'
+import { type BrowserSession, openBrowser } from './browser/browser'
+import { createWebRecorder } from './record/recorder'
 import { replayWebCase } from './replay/replayer'
 
 /**

@@ -6,29 +6,25 @@ export {
   attachToCurrentTab,
   gotoOrExplain,
   openBrowser,
-} from './browser'
-export { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './cdp-identity'
+} from './browser/browser'
+export { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader } from './browser/cdp-identity'
 export { WebError, type WebErrorCode } from './errors'
-export { type OwnClickPoint, ownClickPoint } from './own-click-point'
-export { clickAsAPerson } from './styled-control'
+export { type OwnClickPoint, ownClickPoint } from './browser/own-click-point'
+export { clickAsAPerson } from './browser/styled-control'
 export type { PageElementDescription } from './injected/page-scripts'
 export {
   createWebRecorder,
-  maskedScreenshot,
   type ListenOptions,
-  passwordMasks,
   type RecordedStep,
-  secretEnvName,
-  settle,
   type WebRecorder,
   type WebRecorderOptions,
-} from './recorder'
+} from './record/recorder'
 export {
   type HandStopReason,
   type RecordByHandOptions,
   type RecordByHandResult,
   recordByHand,
-} from './record-by-hand'
+} from './record/record-by-hand'
 export {
   installRecorderToolbarInPage,
   showToolbarHighlightInPage,
@@ -42,7 +38,7 @@ export {
   type ToolbarEditRequest,
   type ToolbarRequest,
 } from './injected/recorder-toolbar'
-export { parseScript, type ScriptAssertStep, type ScriptStep, validateScript } from './script'
+export { parseScript, type ScriptAssertStep, type ScriptStep, validateScript } from './record/script'
 export {
   type AssertionProbe,
   type PageAssertionProbe,
@@ -51,7 +47,7 @@ export {
   type PollAssertionOptions,
   pollAssertion,
 } from './replay/assert-step'
-export { captureAssertion } from './record-assertion'
+export { captureAssertion } from './record/record-assertion'
 export {
   INTERACTIVE_SELECTOR,
   listCandidateLabels,
@@ -85,7 +81,10 @@ export {
   type ImportedTarget,
   importDevtoolsRecording,
 } from './devtools-web'
-export { decodeFrame, findCropOnScreen, saveElementCrop } from './visual'
-export { type EnrichWebOptions, type EnrichWebOutcome, enrichWebCase } from './enrich-web'
+export { decodeFrame, findCropOnScreen, saveElementCrop } from './browser/visual'
+export { type EnrichWebOptions, type EnrichWebOutcome, enrichWebCase } from './record/enrich-web'
 export { type HealingLocatorResult, healingLocator } from './replay/healing-locator'
 export { planUrls, rebaseCaseUrls, rebaseUrl, type UrlPlan, type UrlPlanOptions } from './replay/url-plan'
+export { maskedScreenshot, passwordMasks } from './browser/masked-screenshot'
+export { settle } from './browser/settle'
+export { secretEnvName } from './record/secret-names'

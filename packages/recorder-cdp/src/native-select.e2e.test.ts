@@ -3,7 +3,7 @@ import type { Action, TestCase } from '@qa/model'
 import type { Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type BrowserSession, openBrowser } from './browser'
+import { type BrowserSession, openBrowser } from './browser/browser'
 import { servePage } from '../test/serve-page'
 import { replayWebCase } from './replay/replayer'
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type BrowserSession, openBrowser } from './browser'
+import { type BrowserSession, openBrowser } from './browser/browser'
 import { describeElementsInPage, type PageElementDescription } from './injected/page-scripts'
 
 /**

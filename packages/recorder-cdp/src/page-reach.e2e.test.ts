@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type BrowserSession, openBrowser } from './browser'
-import { createWebRecorder } from './recorder'
+import { type BrowserSession, openBrowser } from './browser/browser'
+import { createWebRecorder } from './record/recorder'
 
 /**
  * What the recorder reads of a page is out of the page's reach, and a page's own typing is not

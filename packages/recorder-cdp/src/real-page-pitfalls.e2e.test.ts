@@ -5,9 +5,9 @@ import type { Action, TestCase } from '@qa/model'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { captureClicks, type Kit, serveKit, type TruthClick } from '../test/kit-server'
-import { type BrowserSession, openBrowser } from './browser'
+import { type BrowserSession, openBrowser } from './browser/browser'
 import { exportDevtoolsRecording } from './devtools'
-import { createWebRecorder, type WebRecorder } from './recorder'
+import { createWebRecorder, type WebRecorder } from './record/recorder'
 import { replayWebCase, type WebReplayOptions } from './replay/replayer'
 
 /**

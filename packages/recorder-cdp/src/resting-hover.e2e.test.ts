@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { Action, TestCase } from '@qa/model'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type BrowserSession, openBrowser } from './browser'
+import { type BrowserSession, openBrowser } from './browser/browser'
 import { servePage } from '../test/serve-page'
 import { replayWebCase } from './replay/replayer'
 

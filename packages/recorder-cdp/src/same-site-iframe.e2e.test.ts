@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type BrowserSession, openBrowser } from './browser'
-import { createWebRecorder } from './recorder'
+import { type BrowserSession, openBrowser } from './browser/browser'
+import { createWebRecorder } from './record/recorder'
 import { replayWebCase } from './replay/replayer'
 
 const FRAME = { x: 40, y: 80, width: 460, height: 220 }

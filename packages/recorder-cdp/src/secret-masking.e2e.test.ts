@@ -8,8 +8,8 @@ import { loadTestCase } from '@qa/model/node'
 import type { Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type BrowserSession, openBrowser } from './browser'
-import { createWebRecorder, type WebRecorder } from './recorder'
+import { type BrowserSession, openBrowser } from './browser/browser'
+import { createWebRecorder, type WebRecorder } from './record/recorder'
 import { replayWebCase } from './replay/replayer'
 
 /**

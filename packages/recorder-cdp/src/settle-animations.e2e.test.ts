@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type BrowserSession, openBrowser } from './browser'
-import { settle } from './recorder'
+import { type BrowserSession, openBrowser } from './browser/browser'
+import { settle } from './browser/settle'
 
 /**
  * A settle waits for the page's finite CSS transitions too: a focus ring fading in changes no DOM node, and a screen

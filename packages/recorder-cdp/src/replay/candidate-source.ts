@@ -1,10 +1,10 @@
 import type { CandidateElement, CandidateSource, Frame, LookupAttribute } from '@qa/matcher'
 import type { ElementIdentity } from '@qa/model'
 import type { FrameLocator, Locator, Page } from 'playwright-core'
-import { closedShadowCandidates } from '../cdp-closed-shadow'
+import { closedShadowCandidates } from '../browser/cdp-closed-shadow'
 import { describeElementsInPage, type PageElementDescription } from '../injected/page-scripts'
-import { NESTED_CONTROL } from '../own-click-point'
-import { findCropOnScreen } from '../visual'
+import { NESTED_CONTROL } from '../browser/own-click-point'
+import { findCropOnScreen } from '../browser/visual'
 
 /** What a candidate's handle is: a Playwright locator for exactly that element. */
 export type PlaywrightCandidate = CandidateElement<Locator>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createSecretNamer, secretEnvName } from '../recorder'
+import { createSecretNamer, secretEnvName } from '../record/secret-names'
 import { rebaseUrl } from './url-plan'
 
 describe('rebaseUrl', () => {

@@ -1,7 +1,7 @@
 import type { LocateOptions } from '@qa/matcher'
 import type { AssertionCheck } from '@qa/model'
 import type { JSHandle, Page } from 'playwright-core'
-import type { CapturedElement, CdpIdentityReader } from '../cdp-identity'
+import type { CapturedElement, CdpIdentityReader } from '../browser/cdp-identity'
 import type { PointerAim } from './pointer-aim'
 import type { UrlPlan } from './url-plan'
 

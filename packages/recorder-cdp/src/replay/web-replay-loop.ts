@@ -1,4 +1,4 @@
-import { focusesFieldTypedNext, isTextField, opensNativeListFor } from '../step-pairs'
+import { focusesFieldTypedNext, isTextField, opensNativeListFor } from '../record/step-pairs'
 import { createHash } from 'node:crypto'
 import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -17,8 +17,8 @@ import {
 } from '@qa/verifier'
 import { WebError } from '../errors'
 import type { LocatedTarget, ReplayPage } from './replay-page'
-import { targetLabel } from '../target-label'
-import { saveElementCrop } from '../visual'
+import { targetLabel } from '../record/target-label'
+import { saveElementCrop } from '../browser/visual'
 
 export interface WebStepEvent {
   index: number
@@ -527,4 +527,4 @@ async function acceptanceEvidence(s: {
   return entry
 }
 
-export { focusesFieldTypedNext, isTextField, opensNativeListFor } from '../step-pairs'
+export { focusesFieldTypedNext, isTextField, opensNativeListFor } from '../record/step-pairs'

@@ -1,4 +1,4 @@
-import { clickSideButton } from './cdp-side-buttons'
+import { clickSideButton } from '../browser/cdp-side-buttons'
 import {
   type Action,
   CURRENT_FORMAT_VERSION,
@@ -9,11 +9,11 @@ import {
   type TestCase,
 } from '@qa/model'
 import type { Page } from 'playwright-core'
-import { gotoOrExplain } from './browser'
-import { type CapturedElement, createCdpIdentityReader } from './cdp-identity'
-import { WebError } from './errors'
-import { settle } from './recorder'
-import { planUrls } from './replay/url-plan'
+import { gotoOrExplain } from '../browser/browser'
+import { type CapturedElement, createCdpIdentityReader } from '../browser/cdp-identity'
+import { WebError } from '../errors'
+import { settle } from '../browser/settle'
+import { planUrls } from '../replay/url-plan'
 
 export interface EnrichWebOptions {
   page: Page

@@ -1,10 +1,10 @@
 import { type Action, type Assertion, describeAssertion, hasAssertionTarget, normalizeAssertedText } from '@qa/model'
 import type { Locator, Page } from 'playwright-core'
 import { type AssertPickKind, countMatches } from '@qa/matcher'
-import type { CapturedElement, CdpIdentityReader } from './cdp-identity'
-import { identityFromDevtoolsSelectors, parseAriaSelector } from './devtools'
-import { WebError } from './errors'
-import { playwrightCandidateSource } from './replay/candidate-source'
+import type { CapturedElement, CdpIdentityReader } from '../browser/cdp-identity'
+import { identityFromDevtoolsSelectors, parseAriaSelector } from '../devtools'
+import { WebError } from '../errors'
+import { playwrightCandidateSource } from '../replay/candidate-source'
 import type { ScriptAssertStep } from './script'
 
 /** A DevTools-style selector as a Playwright locator (CSS pierces open shadow roots). */

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core'
-import { WebError } from './errors'
+import { WebError } from '../errors'
 
 /**
  * Throws when a point to click is outside the viewport. Recorded and scripted coordinates are viewport CSS

@@ -1,6 +1,6 @@
 import type { KeyModifier } from '@qa/model'
 import type { ElementHandle, Locator } from 'playwright-core'
-import { centreSeenOwn } from './replay/candidate-source'
+import { centreSeenOwn } from '../replay/candidate-source'
 import { ownClickPoint } from './own-click-point'
 
 /**

@@ -11,7 +11,7 @@ import {
   describeHitChainInPage,
   hitChainInPage,
   operatedControlInPage,
-} from './injected/page-scripts'
+} from '../injected/page-scripts'
 
 /** What a click at a point means: the element to record (and the control it operates), or a warning. */
 export interface ResolvedClickTarget {

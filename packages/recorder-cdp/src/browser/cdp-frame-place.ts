@@ -1,5 +1,5 @@
 import type { CDPSession } from 'playwright-core'
-import { describeElementsInPage, type PageElementDescription } from './injected/page-scripts'
+import { describeElementsInPage, type PageElementDescription } from '../injected/page-scripts'
 
 /**
  * Frames of another origin that Chromium renders in their parent's process (an iframe on

@@ -1,6 +1,6 @@
 import type { CDPSession, Frame, Page } from 'playwright-core'
 import { recorderWorldOf } from './cdp-recorder-world'
-import { SECRET_FIELDS_KEY, type SecretFieldsInFrame } from './interactive'
+import { SECRET_FIELDS_KEY, type SecretFieldsInFrame } from '../record/page-input-event'
 
 /**
  * Password fields wherever a page keeps them, even hidden from its scripts: in every shadow root, closed ones too (CDP

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { PageElementDescription } from './injected/page-scripts'
+import type { PageElementDescription } from '../injected/page-scripts'
 import { isSameElement, targetAtPointerDown } from './pointer-down-target'
 
 const describe_ = (over: Partial<PageElementDescription>): PageElementDescription => ({

@@ -15,7 +15,7 @@ import {
   assertionIssues,
   hasAssertionTarget,
 } from '@qa/model'
-import { WebError } from './errors'
+import { WebError } from '../errors'
 
 /**
  * A scripted recording: raw inputs dispatched as real input events and recorded through the same path as a

@@ -1,6 +1,6 @@
 import { chooseClickTarget } from '@qa/matcher'
-import type { PointerDownSnapshot } from './interactive'
-import type { PageElementDescription } from './injected/page-scripts'
+import type { PointerDownSnapshot } from './page-input-event'
+import type { PageElementDescription } from '../injected/page-scripts'
 
 /**
  * The element a click was meant for as the DOM was at pointer-down (`PointerDownSnapshot`), decided as for a

@@ -1,6 +1,6 @@
 import { access, constants } from 'node:fs/promises'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { WebError } from './errors'
+import { WebError } from '../errors'
 
 /** Flags that make Chromium work on a closed network and in containers (no sandbox as root, no GPU). */
 export const CHROMIUM_ARGS: readonly string[] = [

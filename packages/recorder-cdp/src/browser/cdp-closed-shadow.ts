@@ -1,7 +1,7 @@
 import type { CandidateElement } from '@qa/matcher'
 import type { CDPSession, Locator, Page } from 'playwright-core'
-import { WebError } from './errors'
-import { describeElementsInPage, type PageElementDescription } from './injected/page-scripts'
+import { WebError } from '../errors'
+import { describeElementsInPage, type PageElementDescription } from '../injected/page-scripts'
 
 /**
  * Elements inside closed shadow roots, for replay. No page script, and so no Playwright locator, reaches

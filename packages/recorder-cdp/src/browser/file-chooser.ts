@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { FileChooser, Page } from 'playwright-core'
-import { WebError } from './errors'
+import { WebError } from '../errors'
 
 /**
  * The files a replayed step gives to the file chooser it opens: the recorded names, in the folder named at replay

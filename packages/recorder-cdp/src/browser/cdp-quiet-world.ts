@@ -1,5 +1,5 @@
 import type { CDPSession, Page } from 'playwright-core'
-import { waitForDomQuietInPage } from './injected/page-scripts'
+import { waitForDomQuietInPage } from '../injected/page-scripts'
 
 /**
  * Where the DOM-quiet wait (`waitForDomQuietInPage`) runs: an isolated world of its own in the page's top document

@@ -10,12 +10,12 @@ import {
 } from '@qa/matcher'
 import type { ElementIdentity, Selectors } from '@qa/model'
 import type { CDPSession, Page } from 'playwright-core'
-import { listCandidateLabels } from './replay/candidate-source'
+import { listCandidateLabels } from '../replay/candidate-source'
 import { operatedControl, resolveAssertTarget, resolveClickTarget } from './cdp-click-target'
 import { nodeForViewportPoint } from './cdp-document-point'
 import { boundaryPlacement } from './cdp-frame-place'
 import { deepFocusIn, secretFieldsOf } from './cdp-secret-fields'
-import { describeElementsInPage, type PageElementDescription } from './injected/page-scripts'
+import { describeElementsInPage, type PageElementDescription } from '../injected/page-scripts'
 
 /** An element as recorded: its identity for the file, selectors, and what the recorder needs besides. */
 export interface CapturedElement {
