@@ -97,3 +97,4 @@ export {
 } from './queue-protocol'
 export { type BullmqJobRunnerOptions, bullmqConnection, createBullmqJobRunner } from './bullmq-job-runner'
 export { type QueueWorkerHandle, type QueueWorkerOptions, startQueueWorker } from './queue-worker'
+export { CONFIG_FILE_NAME, ConfigError, loadConfig, readConfigFiles } from './load-config'
