@@ -32,13 +32,14 @@ export function readConfigFiles(): string[] {
  * (flags > env > file > defaults). Every problem is reported at once, naming the key.
  */
 export async function loadConfig(opts: {
-  cwd?: string
+  /** The folder a relative `configPath` and the default `qa.config.json` are found from (the app's cwd). */
+  cwd: string
   configPath?: string | undefined
-  env?: Readonly<Record<string, string | undefined>>
+  /** The environment its `QA_*` variables are read from (the app passes its own). */
+  env: Readonly<Record<string, string | undefined>>
   flags?: ConfigOverrides
 }): Promise<{ config: QaConfig; file: string | null }> {
-  const cwd = opts.cwd ?? process.cwd()
-  const file = resolve(cwd, opts.configPath ?? CONFIG_FILE_NAME)
+  const file = resolve(opts.cwd, opts.configPath ?? CONFIG_FILE_NAME)
   let raw: unknown
   let used: string | null = null
   let text: string | undefined
@@ -65,7 +66,7 @@ export async function loadConfig(opts: {
     raw = parseJsonText(text, { file })
     used = file
   }
-  const { config, issues } = resolveConfig(raw, opts.env ?? process.env, opts.flags ?? {})
+  const { config, issues } = resolveConfig(raw, opts.env, opts.flags ?? {})
   if (issues.length > 0) {
     const where = used ?? 'the environment'
     throw new ConfigError(
