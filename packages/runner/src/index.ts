@@ -99,6 +99,7 @@ export { type BullmqJobRunnerOptions, bullmqConnection, createBullmqJobRunner } 
 export { type QueueWorkerHandle, type QueueWorkerOptions, startQueueWorker } from './queue-worker'
 export { CONFIG_FILE_NAME, ConfigError, loadConfig, readConfigFiles } from './load-config'
 export {
+  type CaseAtHand,
   type ReplayCaseOutcome,
   type ReplayCaseReports,
   type ReplayCaseRun,

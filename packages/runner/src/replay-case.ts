@@ -1,6 +1,6 @@
 import { join, relative, resolve } from 'node:path'
 import type { QaConfig, ReplayReport, TestCase } from '@qa/model'
-import { type LoadedTestCase, loadTestCase } from '@qa/model/node'
+import { loadTestCase } from '@qa/model/node'
 import type { WebReplayOutcome, WebStepEvent } from '@qa/recorder-cdp'
 import type { DesktopReplayOutcome, DesktopSession, DesktopStepEvent } from '@qa/recorder-desktop'
 import type { ReportFormat, VisionReverifier } from '@qa/verifier'
@@ -75,8 +75,15 @@ export interface ReplayCaseRun {
   onDesktopStep?: (event: DesktopStepEvent) => void
 }
 
+/** A case already read: its file, its folder (screenshot paths are relative to it) and its content. */
+export interface CaseAtHand {
+  file: string
+  dir: string
+  testCase: TestCase
+}
+
 export interface ReplayCaseOutcome {
-  loaded: LoadedTestCase
+  loaded: CaseAtHand
   report: ReplayReport
   passed: boolean
   /** The reports written (absolute paths); empty when `reports` is null. */
@@ -105,7 +112,7 @@ interface Replayed {
  * timeouts and limits, verifies, and writes the reports.
  */
 export async function replayCase(
-  file: string | LoadedTestCase,
+  file: string | CaseAtHand,
   config: QaConfig,
   run: ReplayCaseRun,
 ): Promise<ReplayCaseOutcome> {
@@ -146,7 +153,7 @@ function relativizeAcceptance(report: ReplayReport, reportDir: string): void {
 }
 
 async function replayWebOf(
-  loaded: LoadedTestCase,
+  loaded: CaseAtHand,
   config: QaConfig,
   run: ReplayCaseRun,
   artifactDir: string | null,
@@ -183,7 +190,7 @@ async function replayWebOf(
 }
 
 async function replayDesktopOf(
-  loaded: LoadedTestCase,
+  loaded: CaseAtHand,
   config: QaConfig,
   run: ReplayCaseRun,
   artifactDir: string | null,
