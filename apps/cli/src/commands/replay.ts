@@ -3,7 +3,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:pat
 import { isDirectory, loadTestCase, saveTestCaseCopy, screenshotFolderOf, writeFileAtomic } from '@qa/model/node'
 import type { WebReplayOutcome } from '@qa/recorder-cdp'
 import { healsFolderOf } from '@qa/recorder-desktop'
-import { type ReplayCaseOutcome, replayCase } from '@qa/runner'
+import { parseShardSpec, type ReplayCaseOutcome, replayCase } from '@qa/runner'
 import { renderReport } from '@qa/verifier'
 import { Command, Option } from 'clipanion'
 import { acceptFromReport, checkStepsExist, requestedSteps } from '../accept-baselines'
@@ -182,10 +182,15 @@ export class ReplayCommand extends QaCommand {
           'Replay the case whose heals you want to keep on its own: qa replay <case.json> --verify --save-heals <new.json>.',
         )
       const baseUrl = baseUrlFlag ?? url
+      if (!(await isDirectory(this.casePath)))
+        throw new UsageError(
+          `--shard needs a folder of cases, and ${this.casePath} is not a folder.`,
+          'Pass the folder: qa replay --shard 2/4 cases/',
+        )
       return replayFolderFromCli({
         dir: this.casePath,
         reportDirFlag: this.reportDir !== undefined ? '--report-dir' : 'replay.reportDir',
-        ...(this.shard !== undefined ? { shard: this.shard } : {}),
+        ...(this.shard !== undefined ? { shard: parseShardSpec(this.shard) } : {}),
         ...(baseUrl ? { baseUrl } : {}),
         config,
         verify: this.verify,
