@@ -1,4 +1,7 @@
 import { defineConfig } from 'tsup'
 import { base } from '../../tsup.base'
 
-export default defineConfig({ ...base, entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' } })
+export default defineConfig({
+  ...base,
+  entry: { index: 'src/index.ts', 'replay-case': 'src/replay-case.ts', testing: 'src/testing/index.ts' },
+})

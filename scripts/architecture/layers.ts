@@ -16,8 +16,9 @@ export const LAYERS: readonly Layer[] = [
   { title: 'model and fixtures', packages: ['@qa/model', '@qa/sample-app'] },
   { title: 'engines', packages: ['@qa/matcher', '@qa/verifier', '@qa/vision'] },
   { title: 'recorders and replayers', packages: ['@qa/recorder-cdp', '@qa/recorder-desktop'] },
-  { title: 'integrations', packages: ['@qa/playwright'] },
   { title: 'runner', packages: ['@qa/runner'] },
+  // @qa/playwright replays a case through the runner's replayCase (`@qa/runner/replay-case`: no queue, S3 or server)
+  { title: 'integrations', packages: ['@qa/playwright'] },
   { title: 'server (HTTP API, Inspector, MCP)', packages: ['@qa/api'] },
   { title: 'apps', packages: ['@qa/cli', '@qa/server'] },
   {

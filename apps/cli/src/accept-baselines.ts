@@ -250,18 +250,3 @@ export async function acceptFromReport(opts: AcceptOptions): Promise<AcceptOutco
     exitCode: plan.refused.length > 0 ? EXIT_TEST_FAILED : EXIT_PASS,
   }
 }
-
-/**
- * The report as `qa accept` reads it from disk: the paths of `acceptance` relative to the report's folder and
- * the case path too (the report folder and the cases may move together, as CI artifacts).
- */
-export function relativizeAcceptance(report: ReplayReport, reportDir: string): void {
-  const a = report.acceptance
-  if (!a) return
-  const rel = (p: string) => relative(reportDir, p).split('\\').join('/') || '.'
-  a.caseFile = rel(a.caseFile)
-  for (const s of a.steps) {
-    if (s.screenshotBefore) s.screenshotBefore = rel(s.screenshotBefore)
-    if (s.screenshotAfter) s.screenshotAfter = rel(s.screenshotAfter)
-  }
-}

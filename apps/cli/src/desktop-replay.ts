@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path'
 import { type QaConfig, serializeReplayReport } from '@qa/model'
 import { writeFileAtomic } from '@qa/model/node'
-import { desktopReplaySettingsOf, runDesktopReplay } from '@qa/recorder-desktop'
+import { replayCase } from '@qa/runner'
 import { renderReport } from '@qa/verifier'
 import { visionConfigOf } from './config'
 import { EXIT_PASS, EXIT_TEST_FAILED } from './exit-codes'
@@ -26,26 +26,35 @@ export async function replayDesktopFromCli(opts: {
   out: (line: string) => void
   err: (line: string) => void
 }): Promise<number> {
+  const allowCoordinates = opts.allowCoordinates ?? opts.config.replay.allowCoordinates
   const log = (line: string) => {
     if (!opts.json) opts.err(line)
   }
   let firstCause: number | null = null
-  const r = await runDesktopReplay({
-    casePath: opts.casePath,
-    vision: visionConfigOf(opts.config, process.env),
-    verify: opts.verify,
-    // the same settings a folder, a shard, the server and a worker use (desktopSuitesOf)
-    ...desktopReplaySettingsOf(opts.config),
-    allowCoordinates: opts.allowCoordinates ?? opts.config.replay.allowCoordinates,
-    reportDir: opts.reportDir,
-    formats: opts.config.replay.reportFormats,
-    ...(opts.saveHeals ? { saveHeals: opts.saveHeals, overwrite: opts.force ?? false } : {}),
-    onProgress: log,
-    onStep: ({ index, total, action, result, verification }) => {
-      if (firstCause === null && verification?.finalResult === 'fail' && !verification.notRun) firstCause = index
-      log(replayStepLine({ index, total, description: action.description, result, verification, firstCause }))
+  // the one replay path a folder, a shard, the server and a worker take too: the config's thresholds, masks, match
+  // threshold and allowCoordinates (`desktopReplaySettingsOf`), the display of DISPLAY, reports in the config's formats
+  const replayed = await replayCase(
+    opts.casePath,
+    { ...opts.config, replay: { ...opts.config.replay, allowCoordinates } },
+    {
+      verify: opts.verify,
+      env: process.env,
+      vision: visionConfigOf(opts.config, process.env),
+      reports: { dir: opts.reportDir },
+      ...(opts.saveHeals ? { saveHeals: opts.saveHeals, overwrite: opts.force ?? false } : {}),
+      onProgress: log,
+      onDesktopStep: ({ index, total, action, result, verification }) => {
+        if (firstCause === null && verification?.finalResult === 'fail' && !verification.notRun) firstCause = index
+        log(replayStepLine({ index, total, description: action.description, result, verification, firstCause }))
+      },
     },
-  })
+  )
+  const r = {
+    report: replayed.report,
+    passed: replayed.passed,
+    reportFiles: replayed.reportFiles,
+    healsSaved: replayed.healsSaved,
+  }
   if (opts.junit)
     await writeFileAtomic(
       opts.junit,

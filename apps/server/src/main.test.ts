@@ -53,3 +53,51 @@ describe('qa-server', () => {
     expect(err.join('\n')).toMatch(/refusing without a token/)
   })
 })
+
+describe('qa-server loads the config as qa serve does', () => {
+  const serveOnce = async (argv: string[], cwd: string, env: Record<string, string | undefined>) => {
+    const { out, err, io } = lines()
+    let reportDir = ''
+    const code = await main([...argv, '--port', '0'], {
+      ...io,
+      cwd,
+      env,
+      until: async (server) => {
+        reportDir = server.services.reportDir
+      },
+    })
+    return { code, out, err, reportDir }
+  }
+
+  it('reads ./qa.config.json, then the QA_* environment over it, then the flags over both', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'qa-server-config-'))
+    const fromFile = join(cwd, 'reports-of-the-file')
+    const fromEnv = join(cwd, 'reports-of-the-env')
+    const fromFlag = join(cwd, 'reports-of-the-flag')
+    writeFileSync(join(cwd, 'qa.config.json'), JSON.stringify({ replay: { reportDir: fromFile } }))
+    const dir = ['--dir', cwd]
+    expect((await serveOnce(dir, cwd, {})).reportDir).toBe(fromFile)
+    expect((await serveOnce(dir, cwd, { QA_REPORT_DIR: fromEnv })).reportDir).toBe(fromEnv)
+    const flagged = await serveOnce([...dir, '--report-dir', fromFlag], cwd, { QA_REPORT_DIR: fromEnv })
+    expect(flagged.err).toEqual([])
+    expect(flagged.reportDir).toBe(fromFlag)
+    // --config names another file, relative to the folder it runs in
+    const other = join(cwd, 'other')
+    writeFileSync(join(cwd, 'other.json'), JSON.stringify({ replay: { reportDir: other } }))
+    expect((await serveOnce([...dir, '--config', 'other.json'], cwd, {})).reportDir).toBe(other)
+  })
+
+  it('refuses a config with a bad key, a missing --config and a bad --threshold with exit code 2', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'qa-server-config-'))
+    writeFileSync(join(cwd, 'qa.config.json'), JSON.stringify({ verify: { passSimilarity: 3 } }))
+    const bad = await serveOnce(['--dir', cwd], cwd, {})
+    expect(bad.code).toBe(2)
+    expect(bad.err.join('\n')).toMatch(/qa\.config\.json[\s\S]*verify\.passSimilarity/)
+    const missing = await serveOnce(['--dir', cwd, '--config', 'nowhere.json'], cwd, {})
+    expect(missing.code).toBe(2)
+    expect(missing.err.join('\n')).toMatch(/nowhere\.json: no such config file/)
+    const threshold = await serveOnce(['--dir', cwd, '--threshold', '1.5'], cwd, {})
+    expect(threshold.code).toBe(2)
+    expect(threshold.err[0]).toMatch(/--threshold: expected a number from 0 to 1, got "1\.5"/)
+  })
+})

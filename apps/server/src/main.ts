@@ -1,15 +1,21 @@
 import { parseArgs } from 'node:util'
 import { DEFAULT_HOST, DEFAULT_PORT, type RunningServer, startServer } from '@qa/api'
 import { isQaError } from '@qa/model'
+import { loadConfig } from '@qa/runner'
 
-const USAGE = `Usage: qa-server [--dir cases] [--report-dir qa-reports] [--host 127.0.0.1] [--port ${DEFAULT_PORT}] [--token <secret>] [--demo]
-Starts the HTTP API and the Runner Inspector over the cases of --dir (the same server as \`qa serve\`).`
+const USAGE = `Usage: qa-server [--dir cases] [--report-dir qa-reports] [--config qa.config.json] [--threshold 0.95] [--host 127.0.0.1] [--port ${DEFAULT_PORT}] [--token <secret>] [--demo]
+Starts the HTTP API and the Runner Inspector over the cases of --dir (the same server as \`qa serve\`): the config is
+./qa.config.json (or --config), the QA_* environment and the flags, flags first, as \`qa serve\` reads it.`
 
 export interface ServerMainOptions {
   out?: (line: string) => void
   err?: (line: string) => void
   /** Stops the server (default: SIGINT or SIGTERM). */
   until?: (server: RunningServer) => Promise<unknown>
+  /** Where ./qa.config.json and a relative --config are found (default: the process's folder). */
+  cwd?: string
+  /** The QA_* variables of the config and the secrets of password steps (default: the process's). */
+  env?: Readonly<Record<string, string | undefined>>
 }
 
 const untilSignal = () =>
@@ -44,17 +50,32 @@ export async function main(argv: readonly string[], opts: ServerMainOptions = {}
     err(`qa-server: --port: expected an integer from 0 to 65535, got "${values.port}".`)
     return 2
   }
+  const threshold = values.threshold === undefined ? undefined : Number(values.threshold)
+  if (threshold !== undefined && (values.threshold?.trim() === '' || !(threshold >= 0 && threshold <= 1))) {
+    err(`qa-server: --threshold: expected a number from 0 to 1, got "${values.threshold}".`)
+    return 2
+  }
+  const env = opts.env ?? process.env
   let server: RunningServer
   try {
+    // the config as `qa serve` loads it: flags > QA_* environment > qa.config.json (or --config) > defaults
+    const { config } = await loadConfig({
+      cwd: opts.cwd ?? process.cwd(),
+      configPath: values.config,
+      env,
+      flags: {
+        ...(threshold !== undefined ? { verify: { passSimilarity: threshold } } : {}),
+        ...(values['report-dir'] !== undefined ? { replay: { reportDir: values['report-dir'] } } : {}),
+      },
+    })
     server = await startServer({
+      config,
       host: values.host ?? DEFAULT_HOST,
       port,
       token: values.token ?? null,
       demo: values.demo ?? false,
-      env: process.env,
+      env,
       ...(values.dir ? { dir: values.dir } : {}),
-      ...(values['report-dir'] ? { reportDir: values['report-dir'] } : {}),
-      ...(process.env.QA_CHROMIUM ? { executablePath: process.env.QA_CHROMIUM } : {}),
     })
   } catch (error) {
     if (!isQaError(error)) throw error
@@ -78,6 +99,8 @@ function parse(argv: readonly string[]) {
     options: {
       dir: { type: 'string' },
       'report-dir': { type: 'string' },
+      config: { type: 'string' },
+      threshold: { type: 'string' },
       host: { type: 'string' },
       port: { type: 'string' },
       token: { type: 'string' },

@@ -1,7 +1,8 @@
 import type { LocateOptions } from '@qa/matcher'
-import { serializeTestCase } from '@qa/model'
-import { replayWebCase, type WebReplayOutcome } from '@qa/recorder-cdp'
-import { type Rect, type VerdictPolicy, type VisionReverifier, writeReports } from '@qa/verifier'
+import { DEFAULT_CONFIG, type QaConfig, serializeTestCase } from '@qa/model'
+import type { WebReplayOutcome } from '@qa/recorder-cdp'
+import { replayCase as replayCaseOnce } from '@qa/runner/replay-case'
+import type { Rect, VerdictPolicy, VisionReverifier } from '@qa/verifier'
 import type { Page } from 'playwright-core'
 import { PlaywrightQaError } from './errors'
 import type { HealRecord } from './heal'
@@ -43,6 +44,23 @@ export interface ReplayAttachment {
   healedSteps: number[]
 }
 
+/** The options as the config `qa replay` would resolve from them: thresholds, masks and timeout over the defaults. */
+function configOf(opts: ReplayCaseOptions): QaConfig {
+  return {
+    ...DEFAULT_CONFIG,
+    verify: {
+      ...DEFAULT_CONFIG.verify,
+      ...(opts.policy?.passSimilarity !== undefined ? { passSimilarity: opts.policy.passSimilarity } : {}),
+      ...(opts.policy?.fallbackSimilarity !== undefined ? { fallbackSimilarity: opts.policy.fallbackSimilarity } : {}),
+      ...(opts.ignore ? { masks: opts.ignore.map((r) => ({ x: r.x, y: r.y, width: r.width, height: r.height })) } : {}),
+    },
+    replay: {
+      ...DEFAULT_CONFIG.replay,
+      ...(opts.actionTimeoutMs ? { actionTimeoutMs: opts.actionTimeoutMs } : {}),
+    },
+  }
+}
+
 /**
  * Replays a recorded web case inside a Playwright test, on the test's own page: every step located by qa's
  * healing cascade, its assertions polled, each screen verified against the recording. Every heal is
@@ -64,21 +82,21 @@ export async function replayCase(page: Page, ref: CaseRef, opts: ReplayCaseOptio
   // the app under test is where Playwright's baseURL points, not where the case was recorded
   const configured = info?.project.use.baseURL
   const baseUrl = opts.baseUrl ?? (typeof configured === 'string' && configured !== '' ? configured : undefined)
-  const outcome = await replayWebCase(recorded.testCase, {
+  // the one replay path of `qa replay`, on the test's own page: the options as a config over the defaults, the
+  // report (JSON) beside the test's other outputs, no acceptance record (the reporter learns heals instead)
+  const replayed = await replayCaseOnce(recorded, configOf(opts), {
     page,
-    caseDir: recorded.dir,
-    caseFile: recorded.file,
     ...(opts.url ? { url: opts.url } : {}),
     ...(baseUrl ? { baseUrl } : {}),
     verify,
     reverifier: opts.reverifier ?? null,
-    ...(opts.policy ? { policy: opts.policy } : {}),
-    ...(opts.ignore ? { compareIgnore: opts.ignore } : {}),
-    artifactDir,
     env: opts.env ?? {},
-    ...(opts.actionTimeoutMs ? { actionTimeoutMs: opts.actionTimeoutMs } : {}),
     ...(opts.locate ? { locate: opts.locate } : {}),
+    acceptance: false,
+    artifactDir,
+    reports: info && artifactDir ? { dir: artifactDir, formats: ['json'], baseName: 'report', baseDir: null } : null,
   })
+  const outcome = replayed.web as WebReplayOutcome
   for (const [index, r] of outcome.replayResults.entries()) {
     const tried = r.strategiesTried ?? []
     if (tried.length === 0) continue
@@ -99,11 +117,10 @@ export async function replayCase(page: Page, ref: CaseRef, opts: ReplayCaseOptio
     await attachJson('qa-heal', heal)
   }
   if (info && artifactDir) {
-    const written = await writeReports(outcome.report, artifactDir, ['json'], { baseName: 'report' })
     const attachment: ReplayAttachment = {
       caseFile: recorded.file,
       caseDir: recorded.dir,
-      reportJson: written.json ?? '',
+      reportJson: replayed.reportFiles.json ?? '',
       passed: outcome.passed,
       healedSteps: outcome.healedSteps,
     }

@@ -1,4 +1,8 @@
+import type { TestCase } from '@qa/model'
+import type { DesktopReplayOutcome, DesktopStepEvent } from '@qa/recorder-desktop'
 import type { SuiteReplayFn } from './run-types'
+
+type Env = Readonly<Record<string, string | undefined>>
 
 type DesktopModule = typeof import('@qa/recorder-desktop')
 type DesktopSession = Awaited<ReturnType<DesktopModule['openDesktop']>>
@@ -16,10 +20,70 @@ export interface DesktopReplayerOptions extends DesktopReplaySettings {
   env?: Readonly<Record<string, string | undefined>>
 }
 
-/** The replay settings among the options. Pure. */
-function settingsOf(opts: DesktopReplayerOptions): DesktopReplaySettings {
-  const { passSimilarity, fallbackSimilarity, masks, matchThreshold, allowCoordinates, maxFailures } = opts
-  return { passSimilarity, fallbackSimilarity, masks, matchThreshold, allowCoordinates, maxFailures }
+/** One desktop suite to replay. */
+export interface DesktopSuiteInput {
+  testCase: TestCase
+  caseDir: string
+  caseFile: string
+  artifactDir: string | null
+  signal?: AbortSignal
+  onStep?: (event: DesktopStepEvent) => void
+}
+
+/**
+ * Replays one desktop case, the same for one case and for the runner's desktop replayer: the cascade (fast path,
+ * semantic match, template, OCR) with the config's thresholds, masks and match threshold, on the desktop given
+ * (or one opened on the environment's display and closed after).
+ */
+export async function replayDesktopSuite(
+  input: DesktopSuiteInput,
+  opts: DesktopReplayerOptions & { env: Env; learnHeals?: boolean },
+  open: DesktopSession | null,
+  onProgress?: (line: string) => void,
+): Promise<DesktopReplayOutcome> {
+  const mod = await import('@qa/recorder-desktop')
+  if (input.signal?.aborted) throw new Error('The run was canceled.')
+  const env = { ...opts.env }
+  const desktop = open ?? (await mod.openDesktop(env))
+  const vision = mod.desktopVision(opts.vision)
+  try {
+    const windows = await desktop.windows()
+    const verify = opts.verify ?? true
+    onProgress?.(
+      `Replaying ${input.testCase.name} (${input.testCase.actions.length} steps) on ${desktop.display}${verify ? ' with verification' : ''}`,
+    )
+    const { passSimilarity, fallbackSimilarity, masks, matchThreshold, allowCoordinates, maxFailures } = opts
+    const outcome = await mod.replayDesktopCase(input.testCase, {
+      caseDir: input.caseDir,
+      caseFile: input.caseFile,
+      screen: desktop.screen,
+      input: desktop.input,
+      analyze: vision.analyze,
+      ocr: vision.ocr,
+      findWindow: windows ? (recorded) => windows.find(recorded) : null,
+      verify,
+      ...(opts.learnHeals ? { learnHeals: true } : {}),
+      reverifier: vision.reverifier,
+      // the config's thresholds, masks and match threshold (`desktopReplaySettingsOf`), for every route
+      ...mod.desktopReplayOptionsOf({
+        passSimilarity,
+        fallbackSimilarity,
+        masks,
+        matchThreshold,
+        allowCoordinates: allowCoordinates ?? false,
+        maxFailures,
+      }),
+      artifactDir: input.artifactDir,
+      env,
+      visionUsage: () => vision.usage(),
+      ...(input.onStep ? { onStep: input.onStep } : {}),
+    })
+    for (const w of outcome.warnings) onProgress?.(`Warning: ${w}`)
+    return outcome
+  } finally {
+    await vision.close()
+    if (!open) await desktop.close()
+  }
 }
 
 /** A replay function that owns a display: close it when the runner is done. */
@@ -48,31 +112,9 @@ export function desktopReplayer(opts: DesktopReplayerOptions): DesktopSuiteRepla
   const replay: SuiteReplayFn = (input) => {
     const mine = turn.then(async () => {
       if (input.signal.aborted) throw new Error('The run was canceled.')
-      const { mod, desktop } = await open()
-      const vision = mod.desktopVision(opts.vision)
-      const windows = await desktop.windows()
-      try {
-        const outcome = await mod.replayDesktopCase(input.testCase, {
-          caseDir: input.caseDir,
-          caseFile: input.caseFile,
-          screen: desktop.screen,
-          input: desktop.input,
-          analyze: vision.analyze,
-          ocr: vision.ocr,
-          findWindow: windows ? (recorded) => windows.find(recorded) : null,
-          verify: opts.verify ?? true,
-          reverifier: vision.reverifier,
-          // the same mapping as `qa replay <case>` (runDesktopReplay): thresholds, masks, match threshold
-          ...mod.desktopReplayOptionsOf({ ...settingsOf(opts), allowCoordinates: opts.allowCoordinates ?? false }),
-          artifactDir: input.artifactDir,
-          env,
-          visionUsage: () => vision.usage(),
-          onStep: input.onStep,
-        })
-        return { report: outcome.report, passed: outcome.passed }
-      } finally {
-        await vision.close()
-      }
+      const { desktop } = await open()
+      const outcome = await replayDesktopSuite(input, { ...opts, env }, desktop)
+      return { report: outcome.report, passed: outcome.passed }
     })
     turn = mine.catch(() => undefined)
     return mine

@@ -97,3 +97,13 @@ export {
 } from './queue-protocol'
 export { type BullmqJobRunnerOptions, bullmqConnection, createBullmqJobRunner } from './bullmq-job-runner'
 export { type QueueWorkerHandle, type QueueWorkerOptions, startQueueWorker } from './queue-worker'
+export { CONFIG_FILE_NAME, ConfigError, loadConfig, readConfigFiles } from './load-config'
+export {
+  type CaseAtHand,
+  type ReplayCaseOutcome,
+  type ReplayCaseReports,
+  type ReplayCaseRun,
+  replayCase,
+} from './replay-case'
+export { type LocateOptions, replayWebSuite, type WebSuiteInput, type WebSuiteOptions } from './web-replayer'
+export { type DesktopSuiteInput, replayDesktopSuite } from './desktop-replayer'

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto'
 import { resolve } from 'node:path'
-import type { MaskRect, QaConfig } from '@qa/model'
+import type { MaskRect, QaConfig, TestCase } from '@qa/model'
 import { MAX_TEXT_FILE_BYTES, readInputFile } from '@qa/model/node'
 import type { VisionReverifier } from '@qa/verifier'
-import type { Browser } from 'playwright-core'
+import type { WebReplayOutcome, WebStepEvent } from '@qa/recorder-cdp'
+import type { Browser, Page } from 'playwright-core'
 import type { SuiteReplayFn } from './run-types'
 
 type Size = { width: number; height: number }
+/** The web cascade's tuning (`replayWebCase`'s `locate`). */
+export type LocateOptions = NonNullable<Parameters<typeof import('@qa/recorder-cdp').replayWebCase>[1]['locate']>
 
 export interface WebReplayerOptions {
   /** Chromium binary (the CLI passes QA_CHROMIUM); default /usr/bin/chromium. */
@@ -75,6 +78,118 @@ export function webReplayerOptionsOf(
   }
 }
 
+/** One web suite to replay: the case, where it lives, where its screenshots go. */
+export interface WebSuiteInput {
+  testCase: TestCase
+  caseDir: string
+  caseFile: string
+  artifactDir: string | null
+  signal?: AbortSignal
+  /** The run's base URL (a queued job's); a replayer's own `baseUrl` wins. */
+  baseUrl?: string | null
+  onStep?: (event: WebStepEvent) => void
+  onStepStart?: (event: { index: number; total: number; action: TestCase['actions'][number] }) => void
+}
+
+/** The web replayer's options and what one replay adds: the exact start URL, the page or browser to use. */
+export interface WebSuiteOptions extends WebReplayerOptions {
+  /** The start URL exactly as given (`--url` of one case). */
+  startUrl?: string
+  verifyRegion?: boolean
+  locate?: LocateOptions
+  /** Keep what `qa accept` needs in the report (with `verify`; default true). */
+  acceptance?: boolean
+  /** Replay on this page as it is. */
+  page?: Page
+  /** Open the case's context in this browser; else launch one (and close it after). */
+  browser?: Browser
+}
+
+/**
+ * Replays one web case, the same for one case and for the runner's pool: the case's viewport (`--viewport`, else
+ * the recorded one, else the config's), a fresh context of the given browser (or the page given, or a browser of
+ * its own), the config's thresholds, masks, timeouts, files folder and limits, every step's screen kept, and the
+ * case's hash and each step's evidence for `qa accept`.
+ */
+export async function replayWebSuite(
+  input: WebSuiteInput,
+  opts: WebSuiteOptions,
+  onProgress?: (line: string) => void,
+): Promise<WebReplayOutcome> {
+  const { openBrowser, replayWebCase } = await import('@qa/recorder-cdp')
+  const { testCase, caseDir, caseFile, signal } = input
+  const verify = opts.verify ?? true
+  const viewport = opts.viewport ?? testCase.viewport ?? opts.defaultViewport ?? undefined
+  const session = opts.page
+    ? null
+    : await openBrowser({
+        ...(opts.browser
+          ? { browser: opts.browser }
+          : {
+              headless: opts.headless ?? true,
+              ...(opts.executablePath ? { executablePath: opts.executablePath } : {}),
+            }),
+        ...(viewport ? { viewport: { width: viewport.width, height: viewport.height } } : {}),
+      })
+  const page = opts.page ?? (session?.page as Page)
+  const onAbort = () => {
+    void session?.close().catch(() => undefined)
+  }
+  signal?.addEventListener('abort', onAbort, { once: true })
+  try {
+    if (signal?.aborted) throw new Error('The run was canceled.')
+    // the case as this replay reads it: a report names it by hash, so `qa accept` refuses a case changed since
+    const caseBytes =
+      verify && (opts.acceptance ?? true) && caseFile
+        ? await readInputFile(caseFile, { what: 'test case file', maxBytes: MAX_TEXT_FILE_BYTES }).catch(() => null)
+        : null
+    onProgress?.(`Replaying ${testCase.name} (${testCase.actions.length} steps)${verify ? ' with verification' : ''}`)
+    const baseUrl = opts.baseUrl ?? opts.url ?? input.baseUrl ?? undefined
+    const outcome = await replayWebCase(testCase, {
+      page,
+      caseDir,
+      caseFile,
+      ...(opts.startUrl ? { url: opts.startUrl } : {}),
+      // this replayer's own base first (a worker's --base-url: where the app is seen from this host), else the run's
+      ...(baseUrl ? { baseUrl } : {}),
+      verify,
+      ...(opts.passSimilarity !== undefined || opts.fallbackSimilarity !== undefined
+        ? {
+            policy: {
+              ...(opts.passSimilarity !== undefined ? { passSimilarity: opts.passSimilarity } : {}),
+              ...(opts.fallbackSimilarity !== undefined ? { fallbackSimilarity: opts.fallbackSimilarity } : {}),
+            },
+          }
+        : {}),
+      ...(opts.masks?.length ? { compareIgnore: [...opts.masks] } : {}),
+      ...(opts.reverifier ? { reverifier: opts.reverifier } : {}),
+      ...(opts.filesDir ? { filesDir: resolve(opts.filesDir) } : {}),
+      ...(opts.verifyRegion !== undefined ? { verifyRegion: opts.verifyRegion } : {}),
+      ...(opts.locate ? { locate: opts.locate } : {}),
+      artifactDir: input.artifactDir,
+      // every step's actual screen is kept: the report shows what the page looked like, passed steps too
+      keepActual: 'always',
+      ...(opts.actionTimeoutMs ? { actionTimeoutMs: opts.actionTimeoutMs } : {}),
+      ...(opts.maxFailures ? { maxFailures: opts.maxFailures } : {}),
+      ...(opts.allowCoordinates ? { allowCoordinates: true } : {}),
+      env: opts.env ?? {},
+      ...(input.onStepStart ? { onStepStart: input.onStepStart } : {}),
+      ...(input.onStep ? { onStep: input.onStep } : {}),
+    })
+    // what `qa accept` needs: the case's hash now and the steps' evidence (absolute paths)
+    if (caseBytes && caseFile)
+      outcome.report.acceptance = {
+        caseFile: resolve(caseFile),
+        caseSha256: createHash('sha256').update(caseBytes).digest('hex'),
+        steps: outcome.acceptanceSteps,
+      }
+    return outcome
+  } finally {
+    signal?.removeEventListener('abort', onAbort)
+    await session?.close().catch(() => undefined)
+  }
+}
+
 /** A replay function that owns a browser: close it when the runner is done. */
 export type WebSuiteReplayFn = SuiteReplayFn & { close(): Promise<void> }
 
@@ -101,71 +216,12 @@ export function webReplayer(opts: WebReplayerOptions = {}): WebSuiteReplayFn {
     })
     return shared
   }
-  const replay: SuiteReplayFn = async ({
-    testCase,
-    caseDir,
-    caseFile,
-    artifactDir,
-    signal,
-    onStep,
-    baseUrl: given,
-  }) => {
-    const { openBrowser, replayWebCase } = await import('@qa/recorder-cdp')
-    const viewport = opts.viewport ?? testCase.viewport ?? opts.defaultViewport ?? undefined
-    const session = await openBrowser({
-      browser: await browser(),
-      ...(viewport ? { viewport: { width: viewport.width, height: viewport.height } } : {}),
-    })
-    const onAbort = () => {
-      void session.close().catch(() => undefined)
-    }
-    signal.addEventListener('abort', onAbort, { once: true })
-    try {
-      if (signal.aborted) throw new Error('The run was canceled.')
-      // the case as this replay reads it: a report names it by hash, so `qa accept` refuses a case changed since
-      const caseBytes =
-        (opts.verify ?? true) && caseFile
-          ? await readInputFile(caseFile, { what: 'test case file', maxBytes: MAX_TEXT_FILE_BYTES }).catch(() => null)
-          : null
-      const outcome = await replayWebCase(testCase, {
-        page: session.page,
-        caseDir,
-        caseFile,
-        // this replayer's own base first (a worker's --base-url: where the app is seen from this host), else the run's
-        ...((opts.baseUrl ?? opts.url ?? given) ? { baseUrl: opts.baseUrl ?? opts.url ?? given ?? undefined } : {}),
-        verify: opts.verify ?? true,
-        ...(opts.passSimilarity !== undefined || opts.fallbackSimilarity !== undefined
-          ? {
-              policy: {
-                ...(opts.passSimilarity !== undefined ? { passSimilarity: opts.passSimilarity } : {}),
-                ...(opts.fallbackSimilarity !== undefined ? { fallbackSimilarity: opts.fallbackSimilarity } : {}),
-              },
-            }
-          : {}),
-        ...(opts.masks?.length ? { compareIgnore: [...opts.masks] } : {}),
-        ...(opts.reverifier ? { reverifier: opts.reverifier } : {}),
-        ...(opts.filesDir ? { filesDir: resolve(opts.filesDir) } : {}),
-        artifactDir,
-        // every step's actual screen is kept: the report shows what the page looked like, passed steps too
-        keepActual: 'always',
-        ...(opts.actionTimeoutMs ? { actionTimeoutMs: opts.actionTimeoutMs } : {}),
-        ...(opts.maxFailures ? { maxFailures: opts.maxFailures } : {}),
-        ...(opts.allowCoordinates ? { allowCoordinates: true } : {}),
-        env: opts.env ?? {},
-        onStep,
-      })
-      // what `qa accept <suite report.json>` needs: the case's hash now and the steps' evidence (absolute paths)
-      if (caseBytes && caseFile)
-        outcome.report.acceptance = {
-          caseFile: resolve(caseFile),
-          caseSha256: createHash('sha256').update(caseBytes).digest('hex'),
-          steps: outcome.acceptanceSteps,
-        }
-      return { report: outcome.report, passed: outcome.passed }
-    } finally {
-      signal.removeEventListener('abort', onAbort)
-      await session.close().catch(() => undefined)
-    }
+  const replay: SuiteReplayFn = async ({ testCase, caseDir, caseFile, artifactDir, signal, onStep, baseUrl }) => {
+    const outcome = await replayWebSuite(
+      { testCase, caseDir, caseFile, artifactDir, signal, onStep, ...(baseUrl ? { baseUrl } : {}) },
+      { ...opts, browser: await browser() },
+    )
+    return { report: outcome.report, passed: outcome.passed }
   }
   return Object.assign(replay, {
     async close() {

@@ -1,12 +1,12 @@
 import { join, resolve } from 'node:path'
 import { type QaConfig, serializeReplayReport } from '@qa/model'
-import { isDirectory, loadTestCase, saveReplayReport, writeFileAtomic } from '@qa/model/node'
+import { loadTestCase, saveReplayReport, writeFileAtomic } from '@qa/model/node'
 import {
-  parseShardSpec,
   rebaseReport,
   replayFolder,
   type SuiteCatalogSnapshot,
   scanSuites,
+  type ShardSpec,
   webReplayer,
   webReplayerOptionsOf,
 } from '@qa/runner'
@@ -18,8 +18,10 @@ import { EXIT_PASS, EXIT_TEST_FAILED } from '../exit-codes'
 import { UsageError } from '../usage-error'
 
 export interface ReplayFolderCliOptions {
+  /** The folder of cases (`qa replay` checked it is one). */
   dir: string
-  shard?: string
+  /** Shard k of n (`--shard`, parsed by `qa replay`); default every case. */
+  shard?: ShardSpec
   /** Every recorded URL on a case's recorded origin moves onto this base. */
   baseUrl?: string
   /** The resolved config (`loadConfig`): report folder, verification policy, masks, vision, browser, timeouts. */
@@ -87,13 +89,7 @@ async function assertRunnableFolder(
  * `<report-dir>/shard-<k>-of-<n>.json` for `qa report merge`.
  */
 export async function replayFolderFromCli(o: ReplayFolderCliOptions): Promise<number> {
-  if (!(await isDirectory(o.dir))) {
-    throw new UsageError(
-      `--shard needs a folder of cases, and ${o.dir} is not a folder.`,
-      'Pass the folder: qa replay --shard 2/4 cases/',
-    )
-  }
-  const shard = o.shard !== undefined ? parseShardSpec(o.shard) : { k: 1, n: 1 }
+  const shard = o.shard ?? { k: 1, n: 1 }
   const reportDir = resolve(o.config.replay.reportDir)
   const snap = await assertRunnableFolder(o.dir, reportDir, o.baseUrl)
   // every case of the folder, its screenshots and their folders are inputs: the shard report goes into the report

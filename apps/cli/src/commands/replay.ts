@@ -1,19 +1,12 @@
 import { serializeReplayReport } from '@qa/model'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
-import {
-  isDirectory,
-  loadTestCase,
-  MAX_TEXT_FILE_BYTES,
-  readInputFile,
-  saveTestCaseCopy,
-  screenshotFolderOf,
-  writeFileAtomic,
-} from '@qa/model/node'
-import { openBrowser, replayWebCase } from '@qa/recorder-cdp'
+import { isDirectory, loadTestCase, saveTestCaseCopy, screenshotFolderOf, writeFileAtomic } from '@qa/model/node'
+import type { WebReplayOutcome } from '@qa/recorder-cdp'
 import { healsFolderOf } from '@qa/recorder-desktop'
-import { type ReportFormat, renderReport, writeReports } from '@qa/verifier'
+import { parseShardSpec, type ReplayCaseOutcome, replayCase } from '@qa/runner'
+import { renderReport } from '@qa/verifier'
 import { Command, Option } from 'clipanion'
-import { acceptFromReport, checkStepsExist, relativizeAcceptance, requestedSteps, sha256 } from '../accept-baselines'
+import { acceptFromReport, checkStepsExist, requestedSteps } from '../accept-baselines'
 import { QaCommand } from '../base-command'
 import { replayDesktopFromCli } from '../desktop-replay'
 import { loadConfig } from '../config'
@@ -189,10 +182,15 @@ export class ReplayCommand extends QaCommand {
           'Replay the case whose heals you want to keep on its own: qa replay <case.json> --verify --save-heals <new.json>.',
         )
       const baseUrl = baseUrlFlag ?? url
+      if (!(await isDirectory(this.casePath)))
+        throw new UsageError(
+          `--shard needs a folder of cases, and ${this.casePath} is not a folder.`,
+          'Pass the folder: qa replay --shard 2/4 cases/',
+        )
       return replayFolderFromCli({
         dir: this.casePath,
         reportDirFlag: this.reportDir !== undefined ? '--report-dir' : 'replay.reportDir',
-        ...(this.shard !== undefined ? { shard: this.shard } : {}),
+        ...(this.shard !== undefined ? { shard: parseShardSpec(this.shard) } : {}),
         ...(baseUrl ? { baseUrl } : {}),
         config,
         verify: this.verify,
@@ -221,13 +219,6 @@ export class ReplayCommand extends QaCommand {
       )
     const loaded = await loadTestCase(this.casePath)
     const tc = loaded.testCase
-    // the case's bytes as the replay read them (loadTestCase checked it is a regular file of a sane size): a report
-    // names them by hash, so `qa accept` refuses a case changed since
-    const caseSha256 = sha256(
-      await readInputFile(loaded.file, { what: 'test case file', maxBytes: MAX_TEXT_FILE_BYTES }).catch(() =>
-        Buffer.alloc(0),
-      ),
-    )
     if (update) {
       if (tc.platform !== 'web')
         throw new UsageError(
@@ -294,35 +285,21 @@ export class ReplayCommand extends QaCommand {
     }
     const progress = createProgress(this.context.stderr as NodeJS.WriteStream, { silent: this.json })
     const log = (line: string) => progress.line(line)
-    const viewport = viewportFlag ?? tc.viewport ?? config.browser.viewport ?? undefined
-    const reverifier = reverifierOf(config, this.verify)
-    const session = await openBrowser({
-      headless: !this.headed && config.browser.headless,
-      executablePath: config.browser.chromiumPath,
-      ...(viewport ? { viewport: { width: viewport.width, height: viewport.height } } : {}),
-    })
     const reportDir = resolve(config.replay.reportDir)
-    let outcome: Awaited<ReturnType<typeof replayWebCase>>
+    let replayed: ReplayCaseOutcome
     try {
-      log(`Replaying ${tc.name} (${tc.actions.length} steps)${this.verify ? ' with verification' : ''}`)
-      outcome = await replayWebCase(tc, {
-        page: session.page,
-        caseDir: loaded.dir,
-        caseFile: loaded.file,
+      // the one replay path (the folder, the shard, the server, the worker and the demo take it too): the case's
+      // browser, the config's thresholds, masks and timeouts, and the reports in the config's formats
+      replayed = await replayCase(loaded, config, {
+        verify: this.verify,
+        env: process.env,
+        headed: this.headed,
         ...(url ? { url } : {}),
         ...(baseUrlFlag ? { baseUrl: baseUrlFlag } : {}),
-        verify: this.verify,
-        policy: { passSimilarity: config.verify.passSimilarity, fallbackSimilarity: config.verify.fallbackSimilarity },
-        ...(config.verify.masks.length ? { compareIgnore: config.verify.masks } : {}),
-        reverifier,
-        artifactDir: join(reportDir, 'artifacts'),
-        // the report shows every step's screen as replayed, passed steps too
-        keepActual: 'always',
-        ...(config.replay.maxFailures ? { maxFailures: config.replay.maxFailures } : {}),
-        actionTimeoutMs: config.replay.actionTimeoutMs,
-        ...(config.replay.allowCoordinates ? { allowCoordinates: true } : {}),
-        ...(config.replay.filesDir ? { filesDir: resolve(config.replay.filesDir) } : {}),
-        env: process.env,
+        ...(viewportFlag ? { viewport: viewportFlag } : {}),
+        reverifier: reverifierOf(config, this.verify),
+        reports: { dir: reportDir },
+        onProgress: log,
         onStepStart: ({ index, total, action }) => progress.status(`[${index + 1}/${total}] ${action.description}`),
         onStep: ({ index, total, result, verification, firstCause }) =>
           log(
@@ -334,14 +311,9 @@ export class ReplayCommand extends QaCommand {
       })
     } finally {
       progress.done()
-      await session.close()
     }
-    const formats: ReportFormat[] = config.replay.reportFormats
-    if (this.verify) {
-      outcome.report.acceptance = { caseFile: loaded.file, caseSha256, steps: outcome.acceptanceSteps }
-      relativizeAcceptance(outcome.report, reportDir)
-    }
-    const written = await writeReports(outcome.report, reportDir, formats, { baseDir: loaded.dir })
+    const outcome = replayed.web as WebReplayOutcome
+    const written = replayed.reportFiles
     if (this.junit)
       await writeFileAtomic(this.junit, await renderReport(outcome.report, 'junit', { baseDir: loaded.dir }), {
         overwrite: this.force,

@@ -1,9 +1,11 @@
 import { join, resolve } from 'node:path'
 import type { ReplayReport, ReplayResult } from '@qa/model'
 import { loadTestCase } from '@qa/model/node'
-import { createWebRecorder, openBrowser, replayWebCase, type WebStepEvent } from '@qa/recorder-cdp'
+import { DEFAULT_CONFIG, type QaConfig } from '@qa/model'
+import { createWebRecorder, openBrowser, type WebReplayOutcome, type WebStepEvent } from '@qa/recorder-cdp'
+import { replayCase } from '@qa/runner'
 import { startSampleApp, versionPresets } from '@qa/sample-app'
-import { type ReportFormat, writeReports } from '@qa/verifier'
+import type { ReportFormat } from '@qa/verifier'
 import type { Locator, Page } from 'playwright-core'
 import { resetDemoFolder } from './demo-folder'
 
@@ -68,6 +70,13 @@ const DEMO_REDESIGN = versionPresets.v2
 
 /** The demo's password; the recorded case stores only the variable's name. */
 const DEMO_SECRET_ENV = 'QA_SECRET_PASSWORD'
+
+/** The demo's config: the defaults, on this Chromium. */
+function demoConfig(executablePath: string | undefined): QaConfig {
+  return executablePath
+    ? { ...DEFAULT_CONFIG, browser: { ...DEFAULT_CONFIG.browser, chromiumPath: executablePath } }
+    : DEFAULT_CONFIG
+}
 
 /** Where a person would click on an element: its centre. */
 async function centre(locator: Locator): Promise<[number, number]> {
@@ -135,36 +144,23 @@ export async function runWebDemo(opts: WebDemoOptions): Promise<WebDemoResult> {
     app.setMutations(DEMO_REDESIGN)
     log(`Redesigned the app (${DEMO_REDESIGN.join(', ')})`)
     const replayStarted = performance.now()
-    const replaySession = await openBrowser({
-      ...(opts.executablePath ? { executablePath: opts.executablePath } : {}),
-      ...(loaded.testCase.viewport ? { viewport: loaded.testCase.viewport } : {}),
+    // the one replay path of `qa replay`, on the defaults (no qa.config.json: the demo is the same everywhere)
+    const replayed = await replayCase(loaded, demoConfig(opts.executablePath), {
+      url: `${app.url}/login`,
+      verify: true,
+      // v2 restyles, renames and wraps the elements: without a vision provider no pixel region can confirm
+      // them, so the demo keeps the whole-screen verdict (qa replay decides on the expected region)
+      verifyRegion: false,
+      // the demo's report keeps no acceptance record: `qa accept` of a demo report has nothing to accept into
+      acceptance: false,
+      env: { [DEMO_SECRET_ENV]: 'demo-pass' },
+      reports: { dir: join(outDir, 'reports'), formats: ['json', 'txt', 'html', 'junit'], baseName: 'demo-report' },
+      ...(opts.onStep ? { onStep: opts.onStep } : {}),
+      onStepStart: ({ index, total, action }) => opts.onStepStart?.({ index, total, description: action.description }),
     })
-    let outcome: Awaited<ReturnType<typeof replayWebCase>>
-    try {
-      outcome = await replayWebCase(loaded.testCase, {
-        page: replaySession.page,
-        caseDir: loaded.dir,
-        caseFile: loaded.file,
-        url: `${app.url}/login`,
-        verify: true,
-        // v2 restyles, renames and wraps the elements: without a vision provider no pixel region can confirm
-        // them, so the demo keeps the whole-screen verdict (qa replay decides on the expected region)
-        verifyRegion: false,
-        artifactDir: join(outDir, 'reports', 'artifacts'),
-        keepActual: 'always',
-        env: { [DEMO_SECRET_ENV]: 'demo-pass' },
-        ...(opts.onStep ? { onStep: opts.onStep } : {}),
-        onStepStart: ({ index, total, action }) =>
-          opts.onStepStart?.({ index, total, description: action.description }),
-      })
-    } finally {
-      await replaySession.close()
-    }
+    const outcome = replayed.web as WebReplayOutcome
     const replayMs = performance.now() - replayStarted
-    const reportFiles = await writeReports(outcome.report, join(outDir, 'reports'), ['json', 'txt', 'html', 'junit'], {
-      baseName: 'demo-report',
-      baseDir: loaded.dir,
-    })
+    const reportFiles = replayed.reportFiles
     const steps = summarizeDemoSteps(outcome.report, outcome.replayResults, loaded.testCase.actions)
     return { caseFile, reportFiles, report: outcome.report, steps, passed: outcome.passed, recordMs, replayMs }
   } finally {
