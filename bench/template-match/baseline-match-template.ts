@@ -10,7 +10,7 @@ import {
   lumaAt,
   resize,
   zeroMean,
-} from '../../packages/matcher/src/internal/image'
+} from '../../packages/matcher/src/image/grey'
 
 /** A raw image: RGBA (`channels: 4`) or grey (`channels: 1`), row-major, no padding. */
 export interface Frame {

@@ -1,15 +1,6 @@
 import type { BoundingBox } from '@qa/model'
-import { assertRange, MatcherError } from './errors'
-import {
-  boxDownsample,
-  greyAndIntegral,
-  halfGrey,
-  integralOnly,
-  integrals,
-  lumaAt,
-  resize,
-  zeroMean,
-} from './internal/image'
+import { assertRange, MatcherError } from '../errors'
+import { boxDownsample, greyAndIntegral, halfGrey, integralOnly, integrals, lumaAt, resize, zeroMean } from './grey'
 
 /** A raw image: RGBA (`channels: 4`) or grey (`channels: 1`), row-major, no padding. */
 export interface Frame {

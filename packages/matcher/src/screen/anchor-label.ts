@@ -1,7 +1,7 @@
 import type { BoundingBox } from '@qa/model'
-import { centerOf, isBox, type XY } from './internal/geometry'
+import { centerOf, isBox, type XY } from '../image/geometry'
 import type { OcrWord } from './locate-on-screen'
-import { comparisonKey, textSimilarity } from './text-similarity'
+import { comparisonKey, textSimilarity } from '../text/text-similarity'
 
 /**
  * The text a person names a text-less element by (an empty entry is "the Name field"): on the recorded screen,

@@ -1,11 +1,11 @@
-import { canonicalIconClasses } from './icon-names'
+import { canonicalIconClasses } from '../text/icon-names'
 import type { BoundingBox, ElementIdentity, ReplayMethod, Selectors } from '@qa/model'
 import { optionAtGroupPosition } from './group-position'
 import { fieldKind, landmarkOf, onlyFieldOfItsLandmark } from './landmark-field'
-import { clickTargetKind, DEFAULT_MAX_AREA_GROWTH, oversizedObjection, recordedTargetObjection } from './click-target'
-import { assertRange } from './errors'
-import { type CascadeStep, type LocateResult, runCascade, type StepOutcome } from './internal/cascade'
-import { centerOf, isBox, type XY } from './internal/geometry'
+import { clickTargetKind, DEFAULT_MAX_AREA_GROWTH, oversizedObjection, recordedTargetObjection } from '../click-target'
+import { assertRange } from '../errors'
+import { type CascadeStep, type LocateResult, runCascade, type StepOutcome } from '../internal/cascade'
+import { centerOf, isBox, type XY } from '../image/geometry'
 import {
   createLabelCheck,
   DEFAULT_MIN_CONTEXT_SCORE,
@@ -18,16 +18,16 @@ import {
   sameRoleKind,
   sameCandidate,
   sameExactLabel,
-} from './label-agreement'
+} from '../text/label-agreement'
 import {
   type CandidateElement,
   DEFAULT_WEIGHTS,
   rankCandidates,
   type ScoreWeights,
   scoreCandidate,
-} from './score-candidate'
+} from '../score-candidate'
 
-export type { LocateResult } from './internal/cascade'
+export type { LocateResult } from '../internal/cascade'
 
 /** Attributes a source can look elements up by (exact value). */
 export type LookupAttribute = 'aria-label' | 'name' | 'data-testid' | 'id' | 'placeholder'

@@ -1,5 +1,5 @@
 import type { ElementIdentity } from '@qa/model'
-import type { CandidateElement } from './score-candidate'
+import type { CandidateElement } from '../score-candidate'
 import { comparisonKey, keySimilarity } from './text-similarity'
 import { areRewordedPhrases, SYNONYM_AGREEMENT } from './ui-vocabulary'
 

@@ -1,9 +1,9 @@
 import type { TargetElement } from '@qa/model'
 import { describe, expect, it } from 'vitest'
 import type { UiAnalysis } from './find-matching-element'
-import { cropFrame, noiseFrame, pasteScaled, uiFrame } from './internal/synthetic'
-import type { Frame } from './match-template'
-import { crop as cropKey, type KeyBox, keypadPng } from './__tests__/keypad-png'
+import { cropFrame, noiseFrame, pasteScaled, uiFrame } from '../internal/synthetic'
+import type { Frame } from '../image/match-template'
+import { crop as cropKey, type KeyBox, keypadPng } from '../__tests__/keypad-png'
 import {
   cropInsideWindow,
   elementStillThere,

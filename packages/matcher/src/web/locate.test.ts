@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { BoundingBox } from '@qa/model'
-import { cancel, email, forgot, identityOf, password, recordedPage, signIn } from './__tests__/login-page'
-import { toHealingRecord } from './healing-record'
+import { cancel, email, forgot, identityOf, password, recordedPage, signIn } from '../__tests__/login-page'
+import { toHealingRecord } from '../healing-record'
 import { locate } from './locate'
-import { memoryCandidateSource } from './memory-candidate-source'
-import type { CandidateElement } from './score-candidate'
+import { memoryCandidateSource } from '../memory-candidate-source'
+import type { CandidateElement } from '../score-candidate'
 
 const outcomes = (r: { attempts: { strategy: string; outcome: string }[] }) =>
   Object.fromEntries(r.attempts.map((a) => [a.strategy, a.outcome]))

@@ -1,5 +1,5 @@
 import type { BoundingBox, TargetElement } from '@qa/model'
-import { assertRange } from './errors'
+import { assertRange } from '../errors'
 import {
   decideReplayTarget,
   type FindMatchingElementOptions,
@@ -8,17 +8,17 @@ import {
   type UiElement,
 } from './find-matching-element'
 import { labelAnchorOf, placeByAnchor } from './anchor-label'
-import { type CascadeStep, type LocateResult, runCascade, type StepOutcome } from './internal/cascade'
-import { centerOf, iou, isBox, type XY } from './internal/geometry'
+import { type CascadeStep, type LocateResult, runCascade, type StepOutcome } from '../internal/cascade'
+import { centerOf, iou, isBox, type XY } from '../image/geometry'
 import {
   type Frame,
   isAmbiguousMatch,
   type MatchTemplateOptions,
   matchTemplate,
   templateScoreAt,
-} from './match-template'
-import { structureFrame } from './structure-frame'
-import { comparisonKey, textSimilarity } from './text-similarity'
+} from '../image/match-template'
+import { structureFrame } from '../image/structure-frame'
+import { comparisonKey, textSimilarity } from '../text/text-similarity'
 
 /** A word or line found by OCR on the current screen. */
 export interface OcrWord {
