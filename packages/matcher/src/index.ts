@@ -68,22 +68,19 @@ export { type CountMatchesResult, countMatches } from './count-matches'
 export {
   type LocateOnScreenOptions,
   locateOnScreen,
-  lookAlikeLevel,
-  matchAtWindowPlace,
-  matchWithSurroundings,
   type OcrWord,
   type ScreenSource,
   type ScreenTarget,
-  scoreResampled,
-  settleByPrior,
   type WindowPlacement,
 } from './screen/locate-on-screen'
+export { lookAlikeLevel, settleByPrior } from './screen/template'
+export { matchWithSurroundings } from './screen/surroundings'
+export { matchAtWindowPlace } from './screen/window-place'
+export { scoreResampled } from './image/resample'
 export { type LabelAnchor, labelAnchorOf, placeByAnchor } from './screen/anchor-label'
 export { structureFrame } from './image/structure-frame'
 export { countFieldsInLandmark, fieldKind, landmarkOf, onlyFieldOfItsLandmark } from './web/landmark-field'
 export {
-  countExactLabel,
-  countSameLabel,
   createLabelCheck,
   DEFAULT_MIN_CONTEXT_SCORE,
   DEFAULT_MIN_LABEL_SCORE,
@@ -99,10 +96,10 @@ export {
   roleKind,
   SAME_LABEL_AGREEMENT,
   sameCandidate,
-  sameExactLabel,
   sameRoleKind,
   WEAK_LABEL_AGREEMENT,
 } from './text/label-agreement'
+export { countExactLabel, countSameLabel, sameExactLabel } from './text/label-count'
 export { areActionSynonyms, areRewordedPhrases, SYNONYM_AGREEMENT, UI_ACTION_SYNONYMS } from './text/ui-vocabulary'
 export {
   type MemoryCandidateSource,
