@@ -1,16 +1,17 @@
 // The matchTemplate of @qa/matcher before its exhaustive search (coarse-to-fine beam search, commit 30a1bc5), frozen here as
 // the baseline of bench/template-match. Not used by any package.
-import { assertRange, MatcherError } from '../../packages/matcher/src/errors'
 import {
+  assertRange,
   boxDownsample,
   greyAndIntegral,
   halfGrey,
   integralOnly,
   integrals,
   lumaAt,
+  MatcherError,
   resize,
   zeroMean,
-} from '../../packages/matcher/src/internal/image'
+} from '@qa/matcher/image'
 
 /** A raw image: RGBA (`channels: 4`) or grey (`channels: 1`), row-major, no padding. */
 export interface Frame {

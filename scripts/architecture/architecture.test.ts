@@ -126,7 +126,7 @@ describe('the source rules', () => {
 
   it('read every source file of the workspace, benches and scripts too', () => {
     const paths = new Set(sources.map((f) => f.path))
-    for (const path of ['packages/matcher/src/locate.ts', 'apps/cli/src/index.ts', 'bench/wild/run.ts'])
+    for (const path of ['packages/matcher/src/web/locate.ts', 'apps/cli/src/index.ts', 'bench/wild/run.ts'])
       expect(paths).toContain(path)
   })
 

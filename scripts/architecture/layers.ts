@@ -41,19 +41,14 @@ export const ALLOWLIST: readonly { from: string; to: string; issue: number; why:
 export const SOURCE_ALLOWLIST: readonly { rule: string; file: string; why: string }[] = [
   {
     rule: 'relative import into another package',
-    file: 'bench/template-match/baseline-match-template.ts',
-    why: "a frozen copy of the matcher's earlier template search over the matcher's own image primitives",
-  },
-  {
-    rule: 'relative import into another package',
     file: 'packages/vision/src/providers/ocr.e2e.test.ts',
     why: 'the OCR e2e test grabs a real screen through recorder-desktop, a higher layer: it belongs in recorder-desktop',
   },
-  ...['packages/matcher/src/anchor-label.ts', 'packages/verifier/src/expected-change.ts'].map((file) => ({
+  {
     rule: 'import cycle',
-    file,
-    why: 'a type in the wrong file: moves with the matcher and verifier split',
-  })),
+    file: 'packages/verifier/src/expected-change.ts',
+    why: 'a type in the wrong file: moves with the verifier split',
+  },
   ...[
     'packages/recorder-desktop/src/display.ts',
     'packages/recorder-desktop/src/nut-desktop.ts',

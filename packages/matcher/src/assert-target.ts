@@ -1,4 +1,4 @@
-import { areaOf } from './internal/geometry'
+import { areaOf } from './image/geometry'
 import { clickTargetKind, DOCUMENT_TAGS, type HitChainNode } from './click-target'
 
 /**

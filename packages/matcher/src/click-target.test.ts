@@ -10,7 +10,7 @@ import {
   oversizedObjection,
   recordedTargetObjection,
 } from './click-target'
-import { locate } from './locate'
+import { locate } from './web/locate'
 import { memoryCandidateSource } from './memory-candidate-source'
 import type { CandidateElement } from './score-candidate'
 

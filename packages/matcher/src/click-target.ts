@@ -1,5 +1,5 @@
 import type { BoundingBox, ElementIdentity } from '@qa/model'
-import { areaOf } from './internal/geometry'
+import { areaOf } from './image/geometry'
 
 /**
  * What a click is recorded on, and whether a recorded or located element can be a click target at all

@@ -1,5 +1,5 @@
 import type { ElementIdentity, Selectors } from '@qa/model'
-import type { CandidateSource } from './locate'
+import type { CandidateSource } from './web/locate'
 import type { CandidateElement } from './score-candidate'
 
 /** How many elements of the page carry a recorded identity, by which exact key, and how many are visible. */

@@ -25,7 +25,7 @@ export {
   recordedTargetObjection,
 } from './click-target'
 export { MatcherError, type MatcherErrorCode } from './errors'
-export { comparisonKey, decomposeHangul, keySimilarity, normalizeText, textSimilarity } from './text-similarity'
+export { comparisonKey, decomposeHangul, keySimilarity, normalizeText, textSimilarity } from './text/text-similarity'
 export {
   DEFAULT_DESKTOP_WEIGHTS,
   type DesktopMatch,
@@ -39,7 +39,7 @@ export {
   typeSimilarity,
   type UiAnalysis,
   type UiElement,
-} from './find-matching-element'
+} from './screen/find-matching-element'
 export {
   type CandidateElement,
   type CandidateScore,
@@ -62,28 +62,25 @@ export {
   type VisualHit,
   WEB_STRATEGIES,
   type WebStrategy,
-} from './locate'
+} from './web/locate'
 export { type DescribeAttemptsOptions, describeAttempts } from './describe-attempts'
 export { type CountMatchesResult, countMatches } from './count-matches'
 export {
   type LocateOnScreenOptions,
   locateOnScreen,
-  lookAlikeLevel,
-  matchAtWindowPlace,
-  matchWithSurroundings,
   type OcrWord,
   type ScreenSource,
   type ScreenTarget,
-  scoreResampled,
-  settleByPrior,
   type WindowPlacement,
-} from './locate-on-screen'
-export { type LabelAnchor, labelAnchorOf, placeByAnchor } from './anchor-label'
-export { structureFrame } from './structure-frame'
-export { countFieldsInLandmark, fieldKind, landmarkOf, onlyFieldOfItsLandmark } from './landmark-field'
+} from './screen/locate-on-screen'
+export { lookAlikeLevel, settleByPrior } from './screen/template'
+export { matchWithSurroundings } from './screen/surroundings'
+export { matchAtWindowPlace } from './screen/window-place'
+export { scoreResampled } from './image/resample'
+export { type LabelAnchor, labelAnchorOf, placeByAnchor } from './screen/anchor-label'
+export { structureFrame } from './image/structure-frame'
+export { countFieldsInLandmark, fieldKind, landmarkOf, onlyFieldOfItsLandmark } from './web/landmark-field'
 export {
-  countExactLabel,
-  countSameLabel,
   createLabelCheck,
   DEFAULT_MIN_CONTEXT_SCORE,
   DEFAULT_MIN_LABEL_SCORE,
@@ -99,11 +96,11 @@ export {
   roleKind,
   SAME_LABEL_AGREEMENT,
   sameCandidate,
-  sameExactLabel,
   sameRoleKind,
   WEAK_LABEL_AGREEMENT,
-} from './label-agreement'
-export { areActionSynonyms, areRewordedPhrases, SYNONYM_AGREEMENT, UI_ACTION_SYNONYMS } from './ui-vocabulary'
+} from './text/label-agreement'
+export { countExactLabel, countSameLabel, sameExactLabel } from './text/label-count'
+export { areActionSynonyms, areRewordedPhrases, SYNONYM_AGREEMENT, UI_ACTION_SYNONYMS } from './text/ui-vocabulary'
 export {
   type MemoryCandidateSource,
   type MemoryCandidateSourceOptions,
@@ -116,7 +113,7 @@ export {
   matchTemplate,
   type TemplateMatch,
   templateScoreAt,
-} from './match-template'
+} from './image/match-template'
 export {
   type AccuracyTracker,
   type CoordinateChange,

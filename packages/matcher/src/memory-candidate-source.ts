@@ -1,6 +1,6 @@
 import type { ElementIdentity } from '@qa/model'
 import { MatcherError } from './errors'
-import type { CandidateSource, LookupAttribute, VisualHit } from './locate'
+import type { CandidateSource, LookupAttribute, VisualHit } from './web/locate'
 import type { CandidateElement } from './score-candidate'
 
 export interface MemoryCandidateSourceOptions<H> {

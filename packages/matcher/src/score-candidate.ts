@@ -1,7 +1,7 @@
 import type { BoundingBox, ElementIdentity } from '@qa/model'
-import { areaRatio, clamp01, isBox } from './internal/geometry'
-import { comparisonKey, keySimilarity } from './text-similarity'
-import { areRewordedPhrases, SYNONYM_AGREEMENT } from './ui-vocabulary'
+import { areaRatio, clamp01, isBox } from './image/geometry'
+import { comparisonKey, keySimilarity } from './text/text-similarity'
+import { areRewordedPhrases, SYNONYM_AGREEMENT } from './text/ui-vocabulary'
 
 /**
  * An element on the current page as a browser adapter sees it. The fields mirror `ElementIdentity` (same

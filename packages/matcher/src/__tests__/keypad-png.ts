@@ -1,5 +1,5 @@
 import sharp from 'sharp'
-import type { Frame } from '../match-template'
+import type { Frame } from '../image/match-template'
 
 export interface KeyBox {
   label: string

@@ -1,10 +1,10 @@
 // The scoring implementation before the speed-up, with the keySimilarity of that time: the reference the
 // fast one must equal (score-candidate.test.ts) and the "before" row of bench/matcher.
 import type { BoundingBox, ElementIdentity } from '@qa/model'
-import { areaRatio, centerOf, clamp01, isBox } from '../internal/geometry'
+import { areaRatio, centerOf, clamp01, isBox } from '../image/geometry'
 import { distance } from 'fastest-levenshtein'
-import { comparisonKey } from '../text-similarity'
-import { areRewordedPhrases, SYNONYM_AGREEMENT } from '../ui-vocabulary'
+import { comparisonKey } from '../text/text-similarity'
+import { areRewordedPhrases, SYNONYM_AGREEMENT } from '../text/ui-vocabulary'
 
 /** keySimilarity as it was before the speed-up (plain Levenshtein on the whole keys). */
 function keySimilarity(a: string, b: string): number {

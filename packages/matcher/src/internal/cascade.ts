@@ -1,5 +1,5 @@
 import type { ReplayMethod, StrategyAttempt, StrategyOutcome } from '@qa/model'
-import type { XY } from './geometry'
+import type { XY } from '../image/geometry'
 
 /** What one strategy found. Only `matched` ends the cascade. */
 export type StepOutcome<E> =

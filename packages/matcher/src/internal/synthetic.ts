@@ -1,4 +1,4 @@
-import type { Frame } from '../match-template'
+import type { Frame } from '../image/match-template'
 
 /** Deterministic PRNG (mulberry32) for fixtures and benchmarks. */
 export function rng(seed: number): () => number {

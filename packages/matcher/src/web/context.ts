@@ -1,172 +1,30 @@
-import { canonicalIconClasses } from './icon-names'
-import type { BoundingBox, ElementIdentity, ReplayMethod, Selectors } from '@qa/model'
-import { optionAtGroupPosition } from './group-position'
-import { fieldKind, landmarkOf, onlyFieldOfItsLandmark } from './landmark-field'
-import { clickTargetKind, DEFAULT_MAX_AREA_GROWTH, oversizedObjection, recordedTargetObjection } from './click-target'
-import { assertRange } from './errors'
-import { type CascadeStep, type LocateResult, runCascade, type StepOutcome } from './internal/cascade'
-import { centerOf, isBox, type XY } from './internal/geometry'
+import type { ElementIdentity } from '@qa/model'
+import { clickTargetKind, DEFAULT_MAX_AREA_GROWTH, oversizedObjection, recordedTargetObjection } from '../click-target'
+import { assertRange } from '../errors'
+import { centerOf, isBox, type XY } from '../image/geometry'
+import type { CascadeStep, StepOutcome } from '../internal/cascade'
+import { type CandidateElement, DEFAULT_WEIGHTS, rankCandidates, scoreCandidate } from '../score-candidate'
+import { canonicalIconClasses } from '../text/icon-names'
 import {
   createLabelCheck,
   DEFAULT_MIN_CONTEXT_SCORE,
   DEFAULT_MIN_LABEL_SCORE,
-  groupedByName,
   holderAgreement,
   labelKeys,
-  sharesLabelWord,
   SAME_LABEL_AGREEMENT,
-  sameRoleKind,
   sameCandidate,
-  sameExactLabel,
-} from './label-agreement'
+  sameRoleKind,
+  sharesLabelWord,
+} from '../text/label-agreement'
+import { sameExactLabel } from '../text/label-count'
+import { fieldKind, landmarkOf, onlyFieldOfItsLandmark } from './landmark-field'
 import {
-  type CandidateElement,
-  DEFAULT_WEIGHTS,
-  rankCandidates,
-  type ScoreWeights,
-  scoreCandidate,
-} from './score-candidate'
-
-export type { LocateResult } from './internal/cascade'
-
-/** Attributes a source can look elements up by (exact value). */
-export type LookupAttribute = 'aria-label' | 'name' | 'data-testid' | 'id' | 'placeholder'
-
-/** A visual (template) hit of the recorded element's pixels on the current page. */
-export interface VisualHit<H = unknown> {
-  box: BoundingBox
-  /** 0–1 (normalised cross-correlation). */
-  score: number
-  /** The element under the hit, when the adapter can tell. */
-  element?: CandidateElement<H>
-  /**
-   * How many other interactive elements of the page show the same pixels (NCC ≥ `SAME_PIXELS_VISUAL_THRESHOLD`
-   * at their own place), when the adapter checked: 0 makes the hit unmistakable on this page.
-   */
-  lookAlikes?: number
-  /**
-   * The adapter looked at every element under the hit's centre and none is a control a person acts on (the
-   * pixels landed on text or a picture): a recorded control is not there.
-   */
-  nothingInteractive?: boolean
-}
-
-/**
- * The port a browser adapter implements for the web cascade. Every lookup is exact (as Playwright's
- * `exact: true`) and returns every match with its attributes and box; the engine decides what to do with
- * zero, one or many. `visual` is optional (template matching of the recorded crop on a screenshot).
- */
-export interface CandidateSource<H = unknown> {
-  /** Elements with this ARIA role and exactly this accessible name (`getByRole(role, { name, exact: true })`). */
-  byRole(role: string, name: string): Promise<CandidateElement<H>[]>
-  /** Elements whose attribute equals value, optionally only with this tag name (`input[name="q"]`). */
-  byAttribute(attribute: LookupAttribute, value: string, tagName?: string): Promise<CandidateElement<H>[]>
-  /** Elements matched by a stored CSS selector or XPath. */
-  bySelector(selector: string, kind: 'css' | 'xpath'): Promise<CandidateElement<H>[]>
-  /** Elements whose visible text is exactly this (whitespace-normalised). */
-  byText(text: string): Promise<CandidateElement<H>[]>
-  /** Every interactive candidate of the page, for the similarity strategy. */
-  listCandidates(): Promise<CandidateElement<H>[]>
-  visual?(identity: ElementIdentity): Promise<VisualHit<H> | null>
-}
-
-/**
- * NCC a visual hit needs when the element under it is known and its label agrees with the recorded one (a
- * restyled or reworded button still scores 0.75–0.85 against its recorded crop).
- */
-export const DEFAULT_VISUAL_THRESHOLD = 0.75
-/** NCC a visual hit needs when the adapter cannot say which element is under it. */
-export const UNCHECKED_VISUAL_THRESHOLD = 0.85
-/**
- * NCC (0.97) from which the pixels are the recorded element's own: a hit this exact, standing where the element
- * stood, is accepted even when the DOM no longer exposes the label the user saw (a collapsed sidebar whose
- * button text is now `display: none` to the accessibility tree but drawn the same).
- */
-export const SAME_PIXELS_VISUAL_THRESHOLD = 0.97
-
-/** The web strategies, in the healing cascade's order. */
-export const WEB_STRATEGIES = [
-  'role',
-  'aria_label',
-  'name',
-  'test_id',
-  'css',
-  'xpath',
-  'text',
-  'similarity',
-  'visual',
-  'coordinate',
-] as const satisfies readonly ReplayMethod[]
-export type WebStrategy = (typeof WEB_STRATEGIES)[number]
-
-/** How sure a unique hit of each strategy is before the similarity check is blended in. */
-export const STRATEGY_BASE_CONFIDENCE: Readonly<Record<WebStrategy, number>> = Object.freeze({
-  role: 0.98,
-  test_id: 0.97,
-  aria_label: 0.95,
-  name: 0.93,
-  css: 0.9,
-  xpath: 0.85,
-  text: 0.8,
-  similarity: 1,
-  visual: 0.9,
-  coordinate: 0,
-})
-
-export interface LocateOptions {
-  /** The step's stored selectors (CSS, XPath, fallbacks). `identity.xpath` is used when absent. */
-  selectors?: Selectors | null
-  weights?: Partial<ScoreWeights>
-  /**
-   * Similarity floor (default 0.7): the similarity strategy, and ambiguity resolution in any strategy,
-   * answer only when the best candidate scores at least this. Below it the engine says not_found, because
-   * healing to the wrong element is worse than failing.
-   */
-  minScore?: number
-  /** A unique hit of an exact strategy must still score at least this (default 0.45), else it is rejected. */
-  minExactScore?: number
-  /**
-   * The label check (default 0.5; 0 turns it off): every element a strategy returns (a unique CSS or XPath
-   * hit, the similarity winner, any tie-break) must carry a label agreeing at least this much with the
-   * recorded label, and must not be a recorded neighbour, unless data-testid, a non-generated id or the
-   * form name agrees exactly (see `createLabelCheck`).
-   */
-  minLabelScore?: number
-  /**
-   * Context floor (default 0.3; 0 turns it off): every element a strategy returns must agree at least this
-   * much with the recorded neighbours, place and id, unless it carries the recorded non-generated id; else
-   * it is taken for another element with the same label (a second "Delete" in another row) and the
-   * cascade goes on (see `LabelCheck.context`).
-   */
-  minContextScore?: number
-  /** The best candidate must beat the runner-up by this much (default 0.05) to break a tie. */
-  minMargin?: number
-  /**
-   * Visual hits below this NCC score are ignored (default 0.75); the element under the hit must also pass the
-   * label check, and a hit with no element under it needs 0.85.
-   */
-  visualThreshold?: number
-  /**
-   * Click the recorded coordinates when every strategy failed (default false: on the web a recorded
-   * identity exists, and a blind click is rarely right). The result then says `coordinateFallback: true`.
-   */
-  allowCoordinateFallback?: boolean
-  /** The recorded click point; defaults to the identity's box centre. */
-  coordinates?: XY | null
-  /** Run only these strategies (still in cascade order); e.g. `['css']` for a selector-only baseline. */
-  only?: readonly WebStrategy[]
-  /**
-   * Strategies whose element could not be acted on in an earlier try of this step (not clickable, detached, not
-   * fillable), with why: each is recorded as that strategy's `error` and the cascade goes on with the next one. A
-   * strategy's failure is never the step's.
-   */
-  failed?: ReadonlyMap<WebStrategy, string>
-  /**
-   * An answer covering more than this many times the recorded element's area (and more than 64×64 px) is
-   * not the recorded element (default 6, see `DEFAULT_MAX_AREA_GROWTH`; 0 turns the check off).
-   */
-  maxAreaGrowth?: number
-}
+  type CandidateSource,
+  DEFAULT_VISUAL_THRESHOLD,
+  type LocateOptions,
+  STRATEGY_BASE_CONFIDENCE,
+  type WebStrategy,
+} from './types'
 
 /** Default `minExactScore`: a unique hit of an exact strategy must still look this much like the identity. */
 const MIN_EXACT_SCORE = 0.45
@@ -184,7 +42,6 @@ function isRecordedControl(identity: ElementIdentity): boolean {
   return kind === 'native' || kind === 'role'
 }
 
-/** A short description of a rejected candidate for the attempt's detail. */
 /**
  * Whether two lists of icon classes share an icon; a list that is empty or unknown says nothing against it.
  * A class renamed with a suffix (`fa-facebook` → `fa-facebook-x1`) is the same icon, and so is an icon its set
@@ -224,45 +81,33 @@ function describe(e: CandidateElement, reason: string | undefined): string {
   return `<${tag}${e.id ? `#${e.id}` : ''}> "${label.slice(0, 40)}" ${reason ?? ''}`.trim()
 }
 
-const FORM_TAGS = new Set(['input', 'select', 'textarea', 'button', 'form', 'fieldset', 'output', 'object', 'iframe'])
-
-const pointOf = (e: CandidateElement, fallback: XY): XY => (isBox(e.boundingBox) ? centerOf(e.boundingBox) : fallback)
+export const pointOf = (e: CandidateElement, fallback: XY): XY =>
+  isBox(e.boundingBox) ? centerOf(e.boundingBox) : fallback
 /**
  * The visible candidates a click could land on. A disabled one (`enabled: false`) is dropped when an enabled one
  * is there too: a disabled twin carrying the recorded label is never what the person clicked. When only disabled
  * ones remain they are kept, so the step waits for them to become enabled (and fails, clicking nothing, if not).
  */
-const actionable = <E extends CandidateElement>(list: readonly E[]): E[] => {
+export const actionable = <E extends CandidateElement>(list: readonly E[]): E[] => {
   const visible = list.filter((e) => e.visible !== false)
   const enabled = visible.filter((e) => e.enabled !== false)
   return enabled.length > 0 ? enabled : visible
 }
-const fmt = (v: number) => v.toFixed(2)
-const blank = (v: string | null | undefined): boolean => !v || v.trim() === ''
-
-/** XPath-looking selectors in `fallbacks` ("//div", "(//a)[2]", "xpath=…"). */
-function selectorKind(selector: string): { selector: string; kind: 'css' | 'xpath' } {
-  const s = selector.trim()
-  if (s.startsWith('xpath=')) return { selector: s.slice(6), kind: 'xpath' }
-  if (s.startsWith('css=')) return { selector: s.slice(4), kind: 'css' }
-  return { selector: s, kind: s.startsWith('/') || s.startsWith('(') ? 'xpath' : 'css' }
-}
+export const fmt = (v: number) => v.toFixed(2)
+export const blank = (v: string | null | undefined): boolean => !v || v.trim() === ''
 
 /**
- * The self-healing cascade for web steps: role+name → aria-label → form name → data-testid →
- * stored CSS → XPath → text → similarity → visual → coordinates. Precision rule: every element a strategy
- * returns must agree with what the user saw — its label agrees with the recorded one (≥ minLabelScore, and
- * it is not a recorded neighbour) and it stands where the user saw it (context ≥ minContextScore) — unless
- * it carries the recorded non-generated id (or, for the label only, data-testid / form name). A strategy
- * wins only with exactly one such visible element scoring at least `minExactScore`; several are resolved
- * by the similarity score (best ≥ minScore and ahead by minMargin), never by order. Never throws for a
- * failing source: the attempt is recorded as `error` and the cascade goes on.
+ * What every web strategy of one `locate` call shares: the options with their defaults, the page's candidates
+ * listed once, and the precision rule (`objection`: why a candidate cannot be the element the user saw) with the
+ * lookup resolution built on it (`resolve`: one, many or no elements → an outcome). `step` wraps a strategy for
+ * the cascade: skipped when not selected or when the recorded target is no target, failing with an earlier try's
+ * error, and noting an ambiguous outcome for the visual strategy (`sawAmbiguous`).
  */
-export async function locate<H = unknown>(
+export function webContext<H = unknown>(
   identity: ElementIdentity,
   source: CandidateSource<H>,
   opts: LocateOptions = {},
-): Promise<LocateResult<CandidateElement<H>>> {
+) {
   const weights = { ...DEFAULT_WEIGHTS, ...opts.weights }
   const minScore = opts.minScore ?? 0.7
   const minExactScore = opts.minExactScore ?? MIN_EXACT_SCORE
@@ -628,256 +473,36 @@ export async function locate<H = unknown>(
     },
   })
 
-  const css = opts.selectors?.css
-  const xpath = opts.selectors?.xpath ?? identity.xpath
-  const fallbacks = (opts.selectors?.fallbacks ?? []).filter((s) => !blank(s)).map(selectorKind)
-  const cssList = [
-    ...(blank(css) ? [] : [{ selector: css as string, kind: 'css' as const }]),
-    ...fallbacks.filter((f) => f.kind === 'css'),
-  ]
-  const xpathList = [
-    ...(blank(xpath) ? [] : [{ selector: xpath as string, kind: 'xpath' as const }]),
-    ...fallbacks.filter((f) => f.kind === 'xpath'),
-  ]
-  /** Tries several selectors in order; the first that yields a match wins, else the most informative outcome. */
-  const trySelectors = async (method: 'css' | 'xpath', list: typeof cssList): Promise<StepOutcome<E>> => {
-    let last: StepOutcome<E> = { outcome: 'none', candidates: 0 }
-    for (const { selector, kind } of list) {
-      const out = await resolve(method, await source.bySelector(selector, kind))
-      if (out.outcome === 'matched')
-        return { ...out, detail: `${kind} ${selector}${out.detail ? `; ${out.detail}` : ''}` }
-      if (out.outcome !== 'none' || last.outcome === 'none')
-        last = { ...out, detail: `${kind} ${selector}${out.detail ? `; ${out.detail}` : ''}` }
-    }
-    return last
+  return {
+    identity,
+    source,
+    opts,
+    weights,
+    minScore,
+    minExactScore,
+    minLabelScore,
+    minContextScore,
+    minMargin,
+    visualThreshold,
+    recordedPoint,
+    maxAreaGrowth,
+    recordedControl,
+    labels,
+    othersWhenRecorded,
+    visibleCandidates,
+    allCandidates,
+    carriesLabel,
+    labelHolders,
+    soleHolder,
+    twinByContext,
+    objection,
+    byLandmark,
+    eligible,
+    resolve,
+    step,
+    /** Whether an earlier strategy found several elements the recorded identity fits equally well. */
+    sawAmbiguous: (): boolean => sawAmbiguous,
   }
-  const text = blank(identity.textContent) ? identity.axName : identity.textContent
-  const isForm = FORM_TAGS.has((identity.tagName ?? '').toLowerCase())
-
-  const steps: CascadeStep<E>[] = [
-    step(
-      'role',
-      blank(identity.axRole) || blank(identity.axName) ? 'no role and accessible name recorded' : null,
-      async () => resolve('role', await source.byRole(identity.axRole as string, (identity.axName as string).trim())),
-    ),
-    step('aria_label', blank(identity.ariaLabel) ? 'no aria-label recorded' : null, async () =>
-      resolve('aria_label', await source.byAttribute('aria-label', identity.ariaLabel as string)),
-    ),
-    step(
-      'name',
-      blank(identity.name)
-        ? 'no name attribute recorded'
-        : !isForm
-          ? 'not a form element'
-          : groupedByName(identity) && !identity.groupPosition
-            ? "a radio's name (or a checkbox list's) is its group's, not its own"
-            : null,
-      async () => {
-        const sameName = await source.byAttribute('name', identity.name as string, identity.tagName.toLowerCase())
-        if (!groupedByName(identity)) return resolve('name', sameName)
-        // a group's name: the option at the recorded place of a group of the recorded size (`group-position.ts`)
-        const option = optionAtGroupPosition(identity, sameName)
-        if (!option.element || actionable([option.element])[0] !== option.element)
-          return {
-            outcome: sameName.length === 0 ? 'none' : 'below_threshold',
-            candidates: sameName.length,
-            confidence: 0,
-            detail: option.element ? `${option.detail}, which is hidden or disabled` : option.detail,
-          }
-        return {
-          outcome: 'matched',
-          element: option.element,
-          point: pointOf(option.element, recordedPoint),
-          confidence: STRATEGY_BASE_CONFIDENCE.name,
-          candidates: sameName.length,
-          detail: option.detail,
-        }
-      },
-    ),
-    step('test_id', blank(identity.dataTestId) ? 'no data-testid recorded' : null, async () =>
-      resolve('test_id', await source.byAttribute('data-testid', identity.dataTestId as string)),
-    ),
-    step('css', cssList.length === 0 ? 'no CSS selector recorded' : null, () => trySelectors('css', cssList)),
-    step('xpath', xpathList.length === 0 ? 'no XPath recorded' : null, () => trySelectors('xpath', xpathList)),
-    step('text', blank(text) ? 'no text recorded' : null, async () =>
-      resolve('text', await source.byText((text as string).replace(/\s+/g, ' ').trim())),
-    ),
-    step('similarity', null, async () => {
-      const visible = await allCandidates()
-      if (visible.length === 0) return { outcome: 'none', candidates: 0 }
-      const { kept: list, rejected } = await eligible(visible)
-      if (list.length === 0)
-        return (
-          (await byLandmark()) ?? {
-            outcome: 'below_threshold',
-            candidates: visible.length,
-            confidence: 0,
-            detail: `no candidate passes the precision rule (e.g. ${rejected})`,
-          }
-        )
-      const ranked = rankCandidates(identity, list, weights)
-      const first = ranked[0] as (typeof ranked)[0]
-      const second = ranked[1]
-      const margin = second ? first.score - second.score : 1
-      /** The best candidate, taken below the floor or the margin for the reason given. */
-      const taken = (why: string): StepOutcome<E> => ({
-        outcome: 'matched',
-        element: first.element,
-        point: pointOf(first.element, recordedPoint),
-        confidence: first.score,
-        candidates: list.length,
-        detail: `similarity ${fmt(first.score)}; ${why}`,
-      })
-      if (
-        (first.score < minScore || margin < minMargin) &&
-        first.score >= minExactScore &&
-        (await soleHolder(first.element))
-      )
-        return taken('the only element whose label agrees with the recorded one, which was unique on its page')
-      // The only element of the page that passes the precision rule — it carries the recorded label (reworded at
-      // most: agreement ≥ SAME_LABEL_AGREEMENT) and stands among the recorded neighbours — is the element the user
-      // saw, though a redesign changed enough of the rest (classes, place, structure) to score it below the floor —
-      // unless another element carries the recorded label better (the breadcrumb "Bootstrap Components" the rules
-      // set aside is still there; the sidebar's "Bootstrap" only shares a word with it).
-      if (
-        first.score < minScore &&
-        list.length === 1 &&
-        first.score >= minExactScore &&
-        labelKeys(identity).length > 0 &&
-        carriesLabel(first.element) &&
-        !(await labelHolders()).some(
-          (h) => !sameCandidate(h, first.element) && labels.check(h).agreement > labels.check(first.element).agreement,
-        )
-      )
-        return taken('the only element that carries the recorded label and stands among the recorded neighbours')
-      if (first.score < minScore)
-        return (
-          (await byLandmark()) ?? {
-            outcome: 'below_threshold',
-            candidates: list.length,
-            confidence: first.score,
-            detail: `best similarity ${fmt(first.score)} < floor ${fmt(minScore)}`,
-          }
-        )
-      const twin = margin < minMargin ? twinByContext(ranked) : null
-      if (twin)
-        return {
-          outcome: 'matched',
-          element: twin,
-          point: pointOf(twin, recordedPoint),
-          confidence: first.score * 0.9,
-          candidates: list.length,
-          detail: `similarity ${fmt(first.score)} shared by elements with the same label; resolved by where it stands (context ${fmt(labels.context(twin) ?? 0)})`,
-        }
-      if (margin < minMargin)
-        return {
-          outcome: 'ambiguous',
-          candidates: list.length,
-          confidence: first.score,
-          detail: `best similarity ${fmt(first.score)} is within ${fmt(minMargin)} of the runner-up`,
-        }
-      return {
-        outcome: 'matched',
-        element: first.element,
-        point: pointOf(first.element, recordedPoint),
-        confidence: first.score,
-        candidates: list.length,
-        detail: `similarity ${fmt(first.score)}${second ? ` vs ${fmt(second.score)}` : ''}`,
-      }
-    }),
-    step('visual', source.visual ? null : 'the source has no visual search', async () => {
-      const hit = await source.visual?.(identity)
-      if (!hit) return { outcome: 'none', candidates: 0 }
-      if (!hit.element && hit.nothingInteractive && recordedControl)
-        return {
-          outcome: 'below_threshold',
-          candidates: 1,
-          confidence: hit.score,
-          detail: `NCC ${fmt(hit.score)}, but nothing a person can act on is under it (the recorded element is a control)`,
-        }
-      // Pixels alone (no element under the hit to check) must be a near-exact match.
-      const needed = hit.element ? visualThreshold : Math.max(visualThreshold, UNCHECKED_VISUAL_THRESHOLD)
-      if (!(hit.score >= needed))
-        return {
-          outcome: 'below_threshold',
-          candidates: 1,
-          confidence: hit.score,
-          detail: `NCC ${fmt(hit.score)} < ${fmt(needed)}`,
-        }
-      // The page's elements fit the recorded one equally well and others show the same pixels: the best peak
-      // among identical pixels is one of them by chance (sneat's seven "first page" chevrons, reordered).
-      if (sawAmbiguous && hit.lookAlikes !== 0)
-        return {
-          outcome: 'ambiguous',
-          candidates: 1 + (hit.lookAlikes ?? 0),
-          confidence: hit.score,
-          detail: `NCC ${fmt(hit.score)}, but ${hit.lookAlikes === undefined ? 'other elements may show' : `${hit.lookAlikes} other element(s) show`} the same pixels, and the earlier strategies found several elements alike`,
-        }
-      if (hit.element) {
-        // The element under the pixels must pass the precision rule like any other answer: carry what the user
-        // saw (a look-alike without the label is not it) and stand where it stood (the same "View details" of
-        // another card looks the same).
-        const el = hit.element as E
-        const why = await objection(el)
-        const inScale = !oversizedObjection(identity.boundingBox, el.boundingBox, maxAreaGrowth)
-        // a crop the size of a bare glyph (a checkbox, a radio, an icon) looks like every other one
-        const rb = identity.boundingBox
-        const telling = isBox(rb) && rb.width >= 60 && rb.height >= 20
-        const samePixelsUnlabelled =
-          why !== null &&
-          telling &&
-          hit.score >= SAME_PIXELS_VISUAL_THRESHOLD &&
-          labelKeys(el).length === 0 &&
-          inScale &&
-          (labels.context(el) ?? 0) >= minContextScore
-        // The pixels and a deliberate identifier (data-testid, a non-generated id, a lone control's form name)
-        // agreeing exactly outweigh a changed place: the redesign moved the very control the user saw.
-        const identified = why !== null && inScale && labels.check(el).ok && labels.identifier(el) !== undefined
-        // The recorded pixels, on one element of the page only (the adapter found no other showing them), of
-        // the same kind of control, saying nothing that contradicts the recorded label: the control moved
-        // (a banner pushed it down, a menu grew), so its place counts for half — and not at all when the
-        // element says exactly the recorded label (a look-alike put before sneat's search field pushed it
-        // aside and took its neighbours).
-        // Not when another element carried the recorded label at recording: that one may be what the pixels
-        // show (gentelella's breadcrumb "Home" removed, the header's "Home" looks the same). Fewer holders than at
-        // recording does not veto the pixels: reworded labels (swagger-ui's operations) lose holders too.
-        const sameLabel = labelKeys(el).length > 0 && labels.check(el).agreement === 1 && othersWhenRecorded === 0
-        const unmistakable =
-          why !== null &&
-          inScale &&
-          hit.score >= SAME_PIXELS_VISUAL_THRESHOLD &&
-          hit.lookAlikes === 0 &&
-          sameRoleKind(identity.axRole, el.axRole) &&
-          (labels.check(el).ok || labelKeys(el).length === 0) &&
-          (sameLabel || (labels.context(el) ?? 0) >= minContextScore / 2)
-        if (why && !samePixelsUnlabelled && !identified && !unmistakable)
-          return {
-            outcome: 'below_threshold',
-            candidates: 1,
-            confidence: hit.score,
-            detail: `NCC ${fmt(hit.score)}, but ${why}`,
-          }
-      }
-      const element: E = hit.element ?? { boundingBox: hit.box }
-      return {
-        outcome: 'matched',
-        element,
-        point: centerOf(hit.box),
-        confidence: STRATEGY_BASE_CONFIDENCE.visual * hit.score,
-        candidates: 1,
-      }
-    }),
-    step(
-      'coordinate',
-      opts.allowCoordinateFallback ? null : 'coordinate fallback not allowed (allowCoordinateFallback)',
-      async () => ({
-        outcome: 'matched',
-        element: { boundingBox: isBox(identity.boundingBox) ? identity.boundingBox : null },
-        point: { x: recordedPoint.x, y: recordedPoint.y },
-        confidence: 0,
-        detail: 'recorded coordinates',
-      }),
-    ),
-  ]
-  return runCascade(steps)
 }
+
+export type WebContext<H = unknown> = ReturnType<typeof webContext<H>>

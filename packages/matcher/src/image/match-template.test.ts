@@ -1,8 +1,8 @@
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
-import { cropFrame, noiseFrame, pasteScaled, uiFrame } from './internal/synthetic'
-import { crop, keypadPng } from './__tests__/keypad-png'
-import { scoreResampled } from './locate-on-screen'
+import { cropFrame, noiseFrame, pasteScaled, uiFrame } from '../internal/synthetic'
+import { crop, keypadPng } from '../__tests__/keypad-png'
+import { scoreResampled } from './resample'
 import { isAmbiguousMatch, matchTemplate, templateScoreAt } from './match-template'
 
 describe('matchTemplate', () => {

@@ -1,5 +1,5 @@
 import type { ElementIdentity } from '@qa/model'
-import type { CandidateElement } from './score-candidate'
+import type { CandidateElement } from '../score-candidate'
 
 /**
  * Where a form field stands by structure alone: a page's navbar holds one search field, a data table's toolbar one

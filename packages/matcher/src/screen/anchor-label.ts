@@ -1,7 +1,12 @@
 import type { BoundingBox } from '@qa/model'
-import { centerOf, isBox, type XY } from './internal/geometry'
-import type { OcrWord } from './locate-on-screen'
-import { comparisonKey, textSimilarity } from './text-similarity'
+import { centerOf, isBox, type XY } from '../image/geometry'
+import type { Frame } from '../image/match-template'
+import { scoreResampled } from '../image/resample'
+import type { StepOutcome } from '../internal/cascade'
+import { comparisonKey, textSimilarity } from '../text/text-similarity'
+import { fmt, type ScreenContext } from './context'
+import type { UiElement } from './find-matching-element'
+import type { OcrWord, ScreenSource } from './types'
 
 /**
  * The text a person names a text-less element by (an empty entry is "the Name field"): on the recorded screen,
@@ -110,4 +115,89 @@ export function placeByAnchor(
           y: now.y + now.height + (recordedPoint.y - (anchor.box.y + anchor.box.height)) * scale,
         }
   return { point, scale, word: nearest.w }
+}
+
+const contains = (b: BoundingBox, p: XY, margin: number): boolean =>
+  p.x >= b.x - margin && p.x <= b.x + b.width + margin && p.y >= b.y - margin && p.y <= b.y + b.height + margin
+
+/**
+ * How well the structure (edges) of the recorded crop must agree with the place its label points at (0.5): an
+ * empty entry restyled or in a larger font keeps its outline; a label left beside nothing, or beside another kind
+ * of widget, does not.
+ */
+const ANCHORED_STRUCTURE_AGREEMENT = 0.5
+
+/**
+ * A text-less element (an empty entry, an icon) by the label beside or above it on the recorded screen (see
+ * `labelAnchorOf`): found again by OCR now, the element is at the recorded offset from it, scaled as the
+ * label's text was. The element itself must still be there: its structure (edges, whatever the colours) at that
+ * place agrees with the crop's (`ANCHORED_STRUCTURE_AGREEMENT`).
+ */
+export async function locateByAnchor(ctx: ScreenContext): Promise<StepOutcome<UiElement>> {
+  const { step, source, crop, cropBox, anchorFrame, screen, structureOf } = ctx
+  const ocr = source.ocr as NonNullable<ScreenSource['ocr']>
+  const recordedWords = await ocr(anchorFrame as Frame)
+  // an element with text of its own, read too poorly to trust, is not named by its neighbour: in its place
+  // another button beside the same neighbour would pass for it
+  const own = recordedWords.find((w) => isBox(w.boundingBox) && contains(w.boundingBox, step.original, 2))
+  if (own)
+    return {
+      outcome: 'none',
+      candidates: 0,
+      detail: `its own text on the recorded screen ("${own.text.slice(0, 40)}") is not a label to click on alone`,
+    }
+  const anchor = labelAnchorOf(recordedWords, step.original, cropBox as BoundingBox)
+  if (!anchor)
+    return { outcome: 'none', candidates: 0, detail: 'no target text recorded, and no label beside or above it' }
+  const wordsNow = await ocr(await screen())
+  const placed = placeByAnchor(anchor, step.original, wordsNow, ctx.ocrThreshold)
+  if (placed.point === null)
+    return { outcome: 'none', candidates: 0, detail: `no target text recorded; ${placed.reason}` }
+  const { point, scale } = placed
+  // the same text in another font is not wider by the font's ratio alone: the crop is compared at the width
+  // ratio, the height ratio and 1, a few pixels up or down (the label and the element share a row, not a baseline)
+  const heightRatio = placed.word.boundingBox.height / anchor.box.height
+  const nowStructure = structureOf(await screen())
+  const cropStructure = structureOf(crop as Frame)
+  let best = { agreement: -1, box: { x: 0, y: 0, width: 0, height: 0 }, dy: 0 }
+  for (const s of new Set([scale, heightRatio, 1].map((v) => Math.round(v * 100) / 100))) {
+    for (let dy = -4; dy <= 4; dy++) {
+      const box = {
+        x: Math.round(point.x - (step.original.x - (cropBox as BoundingBox).x) * s),
+        y: Math.round(point.y + dy - (step.original.y - (cropBox as BoundingBox).y) * s),
+        width: Math.round((crop as Frame).width * s),
+        height: Math.round((crop as Frame).height * s),
+      }
+      const agreement = scoreResampled(nowStructure, cropStructure, box)
+      if (agreement > best.agreement) best = { agreement, box, dy }
+    }
+  }
+  const { agreement, box } = best
+  // the element had no text of its own; one that shows text now is not it (an empty cell filled in)
+  const shown = wordsNow.find(
+    (w) => isBox(w.boundingBox) && contains(w.boundingBox, { x: point.x, y: point.y + best.dy }, 2),
+  )
+  if (shown)
+    return {
+      outcome: 'none',
+      candidates: 1,
+      detail: `beside its label "${anchor.text}", the place now shows text ("${shown.text.slice(0, 40)}"), which the recorded element had none of`,
+    }
+  const where = `beside its label "${anchor.text}" (${anchor.side}, scale ${scale.toFixed(2)})`
+  if (agreement < ANCHORED_STRUCTURE_AGREEMENT)
+    return {
+      outcome: 'below_threshold',
+      candidates: 1,
+      confidence: Math.max(0, agreement),
+      detail: `${where}: the element's structure there agrees only ${fmt(agreement)} < ${fmt(ANCHORED_STRUCTURE_AGREEMENT)}`,
+    }
+  return {
+    outcome: 'matched',
+    element: { type: step.target?.type ?? 'unknown', text: null, boundingBox: box, confidence: agreement },
+    point: { x: point.x, y: point.y + best.dy },
+    scale,
+    confidence: agreement,
+    candidates: 1,
+    detail: `${where}; its structure there ${fmt(agreement)}`,
+  }
 }

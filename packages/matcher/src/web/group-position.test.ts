@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { identityOf } from './__tests__/login-page'
+import { identityOf } from '../__tests__/login-page'
 import { optionAtGroupPosition } from './group-position'
 import { locate } from './locate'
-import { memoryCandidateSource } from './memory-candidate-source'
-import type { CandidateElement } from './score-candidate'
+import { memoryCandidateSource } from '../memory-candidate-source'
+import type { CandidateElement } from '../score-candidate'
 
 /**
  * gentelella's form.html "Visibility": a segmented radio group (Private, Team, Public), every input named `vis`;

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import {
-  countExactLabel,
-  countSameLabel,
   differInOwnWords,
   holderAgreement,
   createLabelCheck,
@@ -11,8 +9,8 @@ import {
   labelKeyAgreement,
   labelKeys,
   SAME_LABEL_AGREEMENT,
-  sameExactLabel,
 } from './label-agreement'
+import { countExactLabel, countSameLabel, sameExactLabel } from './label-count'
 import { comparisonKey } from './text-similarity'
 
 const agree = (a: string, b: string) => labelKeyAgreement(comparisonKey(a), comparisonKey(b))

@@ -1,7 +1,7 @@
 import type { ElementIdentity } from '@qa/model'
-import { groupedByName, labelKeys } from './label-agreement'
-import type { CandidateElement } from './score-candidate'
-import { comparisonKey } from './text-similarity'
+import { groupedByName, labelKeys } from '../text/label-agreement'
+import type { CandidateElement } from '../score-candidate'
+import { comparisonKey } from '../text/text-similarity'
 
 /** The answer of `optionAtGroupPosition`: the option, or why there is none. */
 export type GroupOption<E> = { element: E; detail: string } | { element: null; detail: string }

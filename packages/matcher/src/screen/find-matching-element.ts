@@ -1,7 +1,7 @@
 import type { BoundingBox, TargetElement } from '@qa/model'
-import { assertRange } from './errors'
-import { areaRatio, centerOf, clamp01, isBox, type XY } from './internal/geometry'
-import { normalizeText, textSimilarity } from './text-similarity'
+import { assertRange } from '../errors'
+import { areaRatio, centerOf, clamp01, isBox, type XY } from '../image/geometry'
+import { normalizeText, textSimilarity } from '../text/text-similarity'
 
 /**
  * One element of a screen analysis (vision LLM, OCR). Structural on purpose: @qa/vision declares an

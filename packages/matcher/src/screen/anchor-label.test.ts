@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { labelAnchorOf, placeByAnchor } from './anchor-label'
-import type { Frame } from './match-template'
-import { locateOnScreen, type OcrWord, type ScreenSource } from './locate-on-screen'
-import { structureFrame } from './structure-frame'
+import type { Frame } from '../image/match-template'
+import { locateOnScreen } from './locate-on-screen'
+import type { OcrWord, ScreenSource } from './types'
+import { structureFrame } from '../image/structure-frame'
 
 const word = (text: string, x: number, y: number, width: number, height: number, confidence = 0.95): OcrWord => ({
   text,

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { ElementIdentity } from '@qa/model'
 import { countFieldsInLandmark, fieldKind, landmarkOf, onlyFieldOfItsLandmark } from './landmark-field'
 import { locate } from './locate'
-import { memoryCandidateSource } from './memory-candidate-source'
-import type { CandidateElement } from './score-candidate'
+import { memoryCandidateSource } from '../memory-candidate-source'
+import type { CandidateElement } from '../score-candidate'
 
 // Material Dashboard 2.1.0's navbar search (examples/tables.html) and its place in 3.1.0 (pages/tables.html):
 // the placeholder "Search..." became an unassociated floating label "Type here..."
