@@ -53,17 +53,4 @@ export const SOURCE_ALLOWLIST: readonly { rule: string; file: string; why: strin
     file,
     why: 'a type in the wrong file: moves with the matcher and verifier split',
   })),
-  ...[
-    'packages/recorder-desktop/src/display.ts',
-    'packages/recorder-desktop/src/nut-desktop.ts',
-    'packages/recorder-desktop/src/open-desktop.ts',
-    'packages/recorder-desktop/src/run-desktop-record.ts',
-    'packages/recorder-desktop/src/run-desktop-replay.ts',
-    'packages/recorder-desktop/src/xvfb.ts',
-    'packages/runner/src/desktop-replayer.ts',
-  ].map((file) => ({
-    rule: 'process.env in a library',
-    file,
-    why: 'the display and the environment are to be passed in by the app (the nut worker gets its display)',
-  })),
 ]

@@ -39,6 +39,7 @@ export async function replayDesktopFromCli(opts: {
     allowCoordinates: opts.allowCoordinates ?? opts.config.replay.allowCoordinates,
     reportDir: opts.reportDir,
     formats: opts.config.replay.reportFormats,
+    env: process.env,
     ...(opts.saveHeals ? { saveHeals: opts.saveHeals, overwrite: opts.force ?? false } : {}),
     onProgress: log,
     onStep: ({ index, total, action, result, verification }) => {

@@ -17,6 +17,12 @@ import { openX11Keyboard, type X11Keyboard } from './x11-keyboard'
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads')
 const nut = require(workerData.nutPath)
+// the display this worker talks to, given by the caller: libnut opens it by name (else the process's DISPLAY)
+if (workerData.display) {
+  const { createRequire } = require('node:module')
+  const { libnut } = createRequire(workerData.nutPath)('@nut-tree-fork/libnut')
+  libnut.setXDisplayName(workerData.display)
+}
 nut.mouse.config.autoDelayMs = 0
 nut.mouse.config.mouseSpeed = 100000
 nut.keyboard.config.autoDelayMs = 0
@@ -98,11 +104,17 @@ export interface NutWorker {
   close(): Promise<void>
 }
 
-let shared: NutWorker | undefined
+let shared: { worker: NutWorker; display: string | undefined } | undefined
 
-/** The worker thread running libnut (started on first use). */
-export function nutWorker(): NutWorker {
-  if (shared) return shared
+/**
+ * The worker thread running libnut on `display` (e.g. `:99`), started on first use and shared. Without a display,
+ * the running worker whatever its display, else one on the display the process's environment names. Naming another
+ * display than the running worker's stops that worker and starts one on it (libnut holds one X connection per
+ * process).
+ */
+export function nutWorker(display?: string): NutWorker {
+  if (shared && (display === undefined || shared.display === display)) return shared.worker
+  if (shared) void shared.worker.close()
   let nutPath: string
   try {
     nutPath = createRequire(import.meta.url).resolve('@nut-tree-fork/nut-js')
@@ -116,7 +128,7 @@ export function nutWorker(): NutWorker {
       },
     )
   }
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { nutPath } })
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { nutPath, display } })
   worker.unref()
   let seq = 0
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void; op: string }>()
@@ -164,17 +176,17 @@ export function nutWorker(): NutWorker {
       })
     },
     async close() {
-      if (shared === w) shared = undefined
+      if (shared?.worker === w) shared = undefined
       await worker.terminate()
     },
   }
-  shared = w
+  shared = { worker: w, display }
   return w
 }
 
 /** Stops the libnut worker (closes its X connection); the next use starts a new one. */
 export async function closeNut(): Promise<void> {
-  await shared?.close()
+  await shared?.worker.close()
 }
 
 interface Grab {
@@ -193,9 +205,12 @@ export interface TimedCapture {
   endMs: number
 }
 
-/** Screen capture on nut-js in the worker (XGetImage on X11, converted to RGBA). */
-export function nutScreen(): ScreenCapture & { captureTimed(): Promise<TimedCapture> } {
-  const grab = () => nutWorker().call<Grab>('grab')
+/**
+ * Screen capture on nut-js in the worker (XGetImage on X11, converted to RGBA), of `display` (default: the one the
+ * process's environment names).
+ */
+export function nutScreen(display?: string): ScreenCapture & { captureTimed(): Promise<TimedCapture> } {
+  const grab = () => nutWorker(display).call<Grab>('grab')
   return {
     async capture() {
       const g = await grab()
@@ -283,14 +298,17 @@ function runClipboardTool(cmd: string, args: string[], text: string): Promise<bo
 }
 
 /**
- * Puts a text on the X clipboard (CLIPBOARD selection) with xclip, else xsel: how characters a US keyboard cannot
- * type (Hangul, accents) are entered, as a person without that input method would paste them.
+ * Puts a text on the X clipboard (CLIPBOARD selection) of `display` (default: the process's DISPLAY) with xclip,
+ * else xsel: how characters a US keyboard cannot type (Hangul, accents) are entered, as a person without that
+ * input method would paste them.
  */
-export async function setClipboard(text: string): Promise<void> {
-  if (await runClipboardTool('xclip', ['-selection', 'clipboard', '-in'], text))
-    return untilClipboardHolds('xclip', ['-selection', 'clipboard', '-out'], text)
-  if (await runClipboardTool('xsel', ['--clipboard', '--input'], text))
-    return untilClipboardHolds('xsel', ['--clipboard', '--output'], text)
+export async function setClipboard(text: string, display?: string): Promise<void> {
+  const xclip = display ? ['-display', display] : []
+  const xsel = display ? ['--display', display] : []
+  if (await runClipboardTool('xclip', [...xclip, '-selection', 'clipboard', '-in'], text))
+    return untilClipboardHolds('xclip', [...xclip, '-selection', 'clipboard', '-out'], text)
+  if (await runClipboardTool('xsel', [...xsel, '--clipboard', '--input'], text))
+    return untilClipboardHolds('xsel', [...xsel, '--clipboard', '--output'], text)
   throw new DesktopError(
     'DESKTOP_INPUT_FAILED',
     `Typing "${text.slice(0, 20)}" needs the clipboard (characters a US keyboard cannot type are pasted with Ctrl+V), and neither xclip nor xsel is installed.`,
@@ -316,9 +334,11 @@ async function untilClipboardHolds(cmd: string, args: string[], text: string): P
 /** Time a program gets to fetch the clipboard after Ctrl+V before anything else is typed or pasted. */
 const PASTE_SETTLE_MS = 400
 
-/** The display's keyboard over the X protocol, or null when the X client is not installed (not an X11 desktop). */
-async function x11KeyboardOrNull(): Promise<X11Keyboard | null> {
-  const display = process.env.DISPLAY
+/**
+ * The display's keyboard over the X protocol, or null without a display or when the X client is not installed
+ * (not an X11 desktop).
+ */
+async function x11KeyboardOrNull(display: string | undefined): Promise<X11Keyboard | null> {
   if (!display) return null
   try {
     return await openX11Keyboard(display)
@@ -329,11 +349,12 @@ async function x11KeyboardOrNull(): Promise<X11Keyboard | null> {
 }
 
 /**
- * Synthetic mouse and keyboard input on nut-js (XTest on X11), in the worker; typed text goes through the
- * display's own keyboard layout (`openX11Keyboard`), so AltGr characters of a German or French layout arrive too.
+ * Synthetic mouse and keyboard input on nut-js (XTest on X11), in the worker, on `display`; typed text goes through
+ * the display's own keyboard layout (`openX11Keyboard`), so AltGr characters of a German or French layout arrive
+ * too. Without a display, input goes to the process's DISPLAY and text is typed as on a US layout (the rest pasted).
  */
-export function nutInput(): PointerInput & KeyboardInput {
-  const call = (op: string, args: unknown) => nutWorker().call<void>(op, args)
+export function nutInput(display?: string): PointerInput & KeyboardInput {
+  const call = (op: string, args: unknown) => nutWorker(display).call<void>(op, args)
   return {
     click: (x, y, button?: MouseButton) => call('click', { x, y, button }),
     doubleClick: (x, y, button?: MouseButton) => call('doubleClick', { x, y, button }),
@@ -342,12 +363,12 @@ export function nutInput(): PointerInput & KeyboardInput {
     move: (x, y) => call('move', { x, y }),
     type: async (text) => {
       const paste = async (chunk: string) => {
-        await setClipboard(chunk)
+        await setClipboard(chunk, display)
         await call('press', { keys: ['LeftControl', 'V'] })
         // the program fetches the clipboard asynchronously: the next paste must not replace it before
         await new Promise((r) => setTimeout(r, PASTE_SETTLE_MS))
       }
-      const keyboard = await x11KeyboardOrNull()
+      const keyboard = await x11KeyboardOrNull(display)
       if (!keyboard) {
         // no X protocol client: the keys of a US layout by name (nut-js), the rest pasted
         for (const step of planTyping(text)) {

@@ -20,19 +20,21 @@ export interface DesktopSession {
 }
 
 /**
- * The real desktop: checks the display first (DESKTOP_NO_DISPLAY with how to get one, never a native crash),
- * then hands out nut-js capture/input and the uiohook hook (all native modules load on first use).
+ * The real desktop on the display `env.DISPLAY` names (the app passes its environment): checks the display first
+ * (DESKTOP_NO_DISPLAY with how to get one, never a native crash), then hands out nut-js capture/input on that
+ * display and the uiohook hook (all native modules load on first use). The hook (libuiohook) can only open the
+ * display of the process's own environment: record from a process whose DISPLAY names this display (the CLI does;
+ * the demo re-runs itself under its private Xvfb).
  */
-export async function openDesktop(env: Record<string, string | undefined> = process.env): Promise<DesktopSession> {
+export async function openDesktop(env: Readonly<Record<string, string | undefined>>): Promise<DesktopSession> {
   const display = await assertDisplay(env)
-  if (process.env.DISPLAY !== display) process.env.DISPLAY = display
   // the hook reads typing through the display's own layout (AltGr, dead keys), read when recording starts
   const hook = uiohookInput({ keymap: () => readKeymap(display) })
   let windows: Promise<WindowLocator | null> | null = null
   return {
     display,
-    screen: nutScreen(),
-    input: nutInput(),
+    screen: nutScreen(display),
+    input: nutInput(display),
     hook,
     windows() {
       windows ??= openWindowLocator(display)
