@@ -32,7 +32,7 @@ const game = await startSampleGame({ version: 1 })
 const win = await openAppWindow({ url: game.url, display: xvfb.display, width: 1280, height: 720 })
 try {
   await game.waitForScene('menu', 60_000)
-  const screen = nutScreen(xvfb.display)
+  const screen = nutScreen()
   const input = nutInput(xvfb.display)
   // the ranking button does nothing when clicked: every step sees the same screen
   const target = gameButtons(1, 'menu').find((b) => b.id === 'ranking')

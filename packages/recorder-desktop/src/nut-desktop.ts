@@ -17,12 +17,6 @@ import { openX11Keyboard, type X11Keyboard } from './x11-keyboard'
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads')
 const nut = require(workerData.nutPath)
-// the display this worker talks to, given by the caller: libnut opens it by name (else the process's DISPLAY)
-if (workerData.display) {
-  const { createRequire } = require('node:module')
-  const { libnut } = createRequire(workerData.nutPath)('@nut-tree-fork/libnut')
-  libnut.setXDisplayName(workerData.display)
-}
 nut.mouse.config.autoDelayMs = 0
 nut.mouse.config.mouseSpeed = 100000
 nut.keyboard.config.autoDelayMs = 0
@@ -104,17 +98,14 @@ export interface NutWorker {
   close(): Promise<void>
 }
 
-let shared: { worker: NutWorker; display: string | undefined } | undefined
+let shared: NutWorker | undefined
 
 /**
- * The worker thread running libnut on `display` (e.g. `:99`), started on first use and shared. Without a display,
- * the running worker whatever its display, else one on the display the process's environment names. Naming another
- * display than the running worker's stops that worker and starts one on it (libnut holds one X connection per
- * process).
+ * The worker thread running libnut (started on first use). libnut opens the X display the process's environment
+ * names (its screen grab calls `XOpenDisplay(NULL)` and takes no display name), so the app sets DISPLAY.
  */
-export function nutWorker(display?: string): NutWorker {
-  if (shared && (display === undefined || shared.display === display)) return shared.worker
-  if (shared) void shared.worker.close()
+export function nutWorker(): NutWorker {
+  if (shared) return shared
   let nutPath: string
   try {
     nutPath = createRequire(import.meta.url).resolve('@nut-tree-fork/nut-js')
@@ -128,7 +119,7 @@ export function nutWorker(display?: string): NutWorker {
       },
     )
   }
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { nutPath, display } })
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { nutPath } })
   worker.unref()
   let seq = 0
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void; op: string }>()
@@ -176,17 +167,17 @@ export function nutWorker(display?: string): NutWorker {
       })
     },
     async close() {
-      if (shared?.worker === w) shared = undefined
+      if (shared === w) shared = undefined
       await worker.terminate()
     },
   }
-  shared = { worker: w, display }
+  shared = w
   return w
 }
 
 /** Stops the libnut worker (closes its X connection); the next use starts a new one. */
 export async function closeNut(): Promise<void> {
-  await shared?.worker.close()
+  await shared?.close()
 }
 
 interface Grab {
@@ -205,12 +196,9 @@ export interface TimedCapture {
   endMs: number
 }
 
-/**
- * Screen capture on nut-js in the worker (XGetImage on X11, converted to RGBA), of `display` (default: the one the
- * process's environment names).
- */
-export function nutScreen(display?: string): ScreenCapture & { captureTimed(): Promise<TimedCapture> } {
-  const grab = () => nutWorker(display).call<Grab>('grab')
+/** Screen capture on nut-js in the worker (XGetImage on X11, converted to RGBA) of the process's DISPLAY. */
+export function nutScreen(): ScreenCapture & { captureTimed(): Promise<TimedCapture> } {
+  const grab = () => nutWorker().call<Grab>('grab')
   return {
     async capture() {
       const g = await grab()
@@ -349,12 +337,13 @@ async function x11KeyboardOrNull(display: string | undefined): Promise<X11Keyboa
 }
 
 /**
- * Synthetic mouse and keyboard input on nut-js (XTest on X11), in the worker, on `display`; typed text goes through
- * the display's own keyboard layout (`openX11Keyboard`), so AltGr characters of a German or French layout arrive
- * too. Without a display, input goes to the process's DISPLAY and text is typed as on a US layout (the rest pasted).
+ * Synthetic mouse and keyboard input on nut-js (XTest on X11), in the worker, on the process's DISPLAY, which
+ * `display` names; typed text goes through that display's own keyboard layout (`openX11Keyboard`), so AltGr
+ * characters of a German or French layout arrive too, and pasted text through its clipboard. Without `display`,
+ * text is typed as on a US layout (the rest pasted).
  */
 export function nutInput(display?: string): PointerInput & KeyboardInput {
-  const call = (op: string, args: unknown) => nutWorker(display).call<void>(op, args)
+  const call = (op: string, args: unknown) => nutWorker().call<void>(op, args)
   return {
     click: (x, y, button?: MouseButton) => call('click', { x, y, button }),
     doubleClick: (x, y, button?: MouseButton) => call('doubleClick', { x, y, button }),

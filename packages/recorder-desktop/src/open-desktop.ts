@@ -21,10 +21,10 @@ export interface DesktopSession {
 
 /**
  * The real desktop on the display `env.DISPLAY` names (the app passes its environment): checks the display first
- * (DESKTOP_NO_DISPLAY with how to get one, never a native crash), then hands out nut-js capture/input on that
- * display and the uiohook hook (all native modules load on first use). The hook (libuiohook) can only open the
- * display of the process's own environment: record from a process whose DISPLAY names this display (the CLI does;
- * the demo re-runs itself under its private Xvfb).
+ * (DESKTOP_NO_DISPLAY with how to get one, never a native crash), then hands out nut-js capture/input and the
+ * uiohook hook (all native modules load on first use). libnut's screen grab and libuiohook take no display name:
+ * they open the display of the process's own environment, which the app sets (the CLI runs with it; a worker that
+ * owns `--display` sets it; the demo re-runs itself under its private Xvfb). This library never changes it.
  */
 export async function openDesktop(env: Readonly<Record<string, string | undefined>>): Promise<DesktopSession> {
   const display = await assertDisplay(env)
@@ -33,7 +33,7 @@ export async function openDesktop(env: Readonly<Record<string, string | undefine
   let windows: Promise<WindowLocator | null> | null = null
   return {
     display,
-    screen: nutScreen(display),
+    screen: nutScreen(),
     input: nutInput(display),
     hook,
     windows() {
