@@ -44,11 +44,6 @@ export const SOURCE_ALLOWLIST: readonly { rule: string; file: string; why: strin
     why: "a frozen copy of the matcher's earlier template search over the matcher's own image primitives",
   },
   {
-    rule: 'relative import into another package',
-    file: 'packages/vision/src/providers/ocr.e2e.test.ts',
-    why: 'the OCR e2e test grabs a real screen through recorder-desktop, a higher layer: it belongs in recorder-desktop',
-  },
-  {
     rule: 'import cycle',
     file: 'packages/matcher/src/anchor-label.ts',
     why: 'a type in the wrong file: moves with the matcher split',
