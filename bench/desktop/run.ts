@@ -33,7 +33,7 @@ const win = await openAppWindow({ url: game.url, display: xvfb.display, width: 1
 try {
   await game.waitForScene('menu', 60_000)
   const screen = nutScreen()
-  const input = nutInput()
+  const input = nutInput(xvfb.display)
   // the ranking button does nothing when clicked: every step sees the same screen
   const target = gameButtons(1, 'menu').find((b) => b.id === 'ranking')
   if (!target) throw new Error('no ranking button')

@@ -14,6 +14,9 @@ export function desktopSuitesOf(
   config: QaConfig,
   run: { verify: boolean; display?: string | undefined },
 ): DesktopSuiteReplayFn {
+  // the native capture, input and hook open the process's DISPLAY (they take no display name): a worker that owns
+  // `--display` makes it this process's display
+  if (run.display) process.env.DISPLAY = run.display
   return desktopReplayer({
     vision: visionConfigOf(config, process.env),
     verify: run.verify,

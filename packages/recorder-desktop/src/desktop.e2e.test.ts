@@ -217,6 +217,7 @@ describe('desktop record & replay under Xvfb', () => {
       vision: stubVision(),
       verify: true,
       reportDir: join(dir, 'r-v1'),
+      env: process.env,
       desktop,
     })
     const clicks = r.results.filter((x) => x.method !== 'none')
@@ -235,6 +236,7 @@ describe('desktop record & replay under Xvfb', () => {
       casePath,
       vision: { provider: 'ocr', fallback: [] },
       reportDir: join(dir, 'r-v2-offline'),
+      env: process.env,
       desktop: { ...desktop, input },
     })
     const methods = r.results.filter((x) => x.method !== 'none').map((x) => x.method)
@@ -254,6 +256,7 @@ describe('desktop record & replay under Xvfb', () => {
       casePath,
       vision: stubVision(),
       reportDir: join(dir, 'r-v2-semantic'),
+      env: process.env,
       desktop: { ...desktop, input },
     })
     expect(r.results.filter((x) => x.method !== 'none').map((x) => x.method)).toEqual(Array(5).fill('semantic'))
@@ -283,6 +286,7 @@ describe('desktop record & replay under Xvfb', () => {
       casePath: legacyPath,
       vision: { provider: 'none' },
       reportDir: join(dir, 'r-v2-coords-strict'),
+      env: process.env,
       desktop: { ...desktop, input },
     })
     // every click not found, and the typing after them not typed (its field was not found)
@@ -296,6 +300,7 @@ describe('desktop record & replay under Xvfb', () => {
       verify: true,
       allowCoordinates: true,
       reportDir: join(dir, 'r-v2-coords'),
+      env: process.env,
       desktop,
     })
     expect(r.results).toHaveLength(loaded.testCase.actions.length)

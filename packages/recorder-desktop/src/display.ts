@@ -20,7 +20,10 @@ export function parseDisplay(display: string): { host: string | null; number: nu
  * that accepts connections — checked before any native module is loaded, because libnut/uiohook abort the process
  * when XOpenDisplay fails.
  */
-export async function assertDisplay(env: Record<string, string | undefined>, timeoutMs = 1500): Promise<string> {
+export async function assertDisplay(
+  env: Readonly<Record<string, string | undefined>>,
+  timeoutMs = 1500,
+): Promise<string> {
   const display = env.DISPLAY?.trim()
   if (!display)
     throw new DesktopError('DESKTOP_NO_DISPLAY', 'No display is available (DISPLAY is not set).', { hint: HINT })
@@ -77,15 +80,10 @@ function probe(target: { path: string } | { host: string; port: number }, displa
  */
 export function hasRecordExtension(display: string, timeoutMs = 5000): Promise<boolean | null> {
   return new Promise((resolve) => {
-    execFile(
-      'xdpyinfo',
-      ['-display', display, '-queryExtensions'],
-      { timeout: timeoutMs, env: { ...process.env, DISPLAY: display } },
-      (error, stdout) => {
-        if (error) resolve(null)
-        else resolve(/^\s*RECORD\b/m.test(stdout))
-      },
-    )
+    execFile('xdpyinfo', ['-display', display, '-queryExtensions'], { timeout: timeoutMs }, (error, stdout) => {
+      if (error) resolve(null)
+      else resolve(/^\s*RECORD\b/m.test(stdout))
+    })
   })
 }
 

@@ -100,7 +100,10 @@ export interface NutWorker {
 
 let shared: NutWorker | undefined
 
-/** The worker thread running libnut (started on first use). */
+/**
+ * The worker thread running libnut (started on first use). libnut opens the X display the process's environment
+ * names (its screen grab calls `XOpenDisplay(NULL)` and takes no display name), so the app sets DISPLAY.
+ */
 export function nutWorker(): NutWorker {
   if (shared) return shared
   let nutPath: string
@@ -193,7 +196,7 @@ export interface TimedCapture {
   endMs: number
 }
 
-/** Screen capture on nut-js in the worker (XGetImage on X11, converted to RGBA). */
+/** Screen capture on nut-js in the worker (XGetImage on X11, converted to RGBA) of the process's DISPLAY. */
 export function nutScreen(): ScreenCapture & { captureTimed(): Promise<TimedCapture> } {
   const grab = () => nutWorker().call<Grab>('grab')
   return {
@@ -283,14 +286,17 @@ function runClipboardTool(cmd: string, args: string[], text: string): Promise<bo
 }
 
 /**
- * Puts a text on the X clipboard (CLIPBOARD selection) with xclip, else xsel: how characters a US keyboard cannot
- * type (Hangul, accents) are entered, as a person without that input method would paste them.
+ * Puts a text on the X clipboard (CLIPBOARD selection) of `display` (default: the process's DISPLAY) with xclip,
+ * else xsel: how characters a US keyboard cannot type (Hangul, accents) are entered, as a person without that
+ * input method would paste them.
  */
-export async function setClipboard(text: string): Promise<void> {
-  if (await runClipboardTool('xclip', ['-selection', 'clipboard', '-in'], text))
-    return untilClipboardHolds('xclip', ['-selection', 'clipboard', '-out'], text)
-  if (await runClipboardTool('xsel', ['--clipboard', '--input'], text))
-    return untilClipboardHolds('xsel', ['--clipboard', '--output'], text)
+export async function setClipboard(text: string, display?: string): Promise<void> {
+  const xclip = display ? ['-display', display] : []
+  const xsel = display ? ['--display', display] : []
+  if (await runClipboardTool('xclip', [...xclip, '-selection', 'clipboard', '-in'], text))
+    return untilClipboardHolds('xclip', [...xclip, '-selection', 'clipboard', '-out'], text)
+  if (await runClipboardTool('xsel', [...xsel, '--clipboard', '--input'], text))
+    return untilClipboardHolds('xsel', [...xsel, '--clipboard', '--output'], text)
   throw new DesktopError(
     'DESKTOP_INPUT_FAILED',
     `Typing "${text.slice(0, 20)}" needs the clipboard (characters a US keyboard cannot type are pasted with Ctrl+V), and neither xclip nor xsel is installed.`,
@@ -316,9 +322,11 @@ async function untilClipboardHolds(cmd: string, args: string[], text: string): P
 /** Time a program gets to fetch the clipboard after Ctrl+V before anything else is typed or pasted. */
 const PASTE_SETTLE_MS = 400
 
-/** The display's keyboard over the X protocol, or null when the X client is not installed (not an X11 desktop). */
-async function x11KeyboardOrNull(): Promise<X11Keyboard | null> {
-  const display = process.env.DISPLAY
+/**
+ * The display's keyboard over the X protocol, or null without a display or when the X client is not installed
+ * (not an X11 desktop).
+ */
+async function x11KeyboardOrNull(display: string | undefined): Promise<X11Keyboard | null> {
   if (!display) return null
   try {
     return await openX11Keyboard(display)
@@ -329,10 +337,12 @@ async function x11KeyboardOrNull(): Promise<X11Keyboard | null> {
 }
 
 /**
- * Synthetic mouse and keyboard input on nut-js (XTest on X11), in the worker; typed text goes through the
- * display's own keyboard layout (`openX11Keyboard`), so AltGr characters of a German or French layout arrive too.
+ * Synthetic mouse and keyboard input on nut-js (XTest on X11), in the worker, on the process's DISPLAY, which
+ * `display` names; typed text goes through that display's own keyboard layout (`openX11Keyboard`), so AltGr
+ * characters of a German or French layout arrive too, and pasted text through its clipboard. Without `display`,
+ * text is typed as on a US layout (the rest pasted).
  */
-export function nutInput(): PointerInput & KeyboardInput {
+export function nutInput(display?: string): PointerInput & KeyboardInput {
   const call = (op: string, args: unknown) => nutWorker().call<void>(op, args)
   return {
     click: (x, y, button?: MouseButton) => call('click', { x, y, button }),
@@ -342,12 +352,12 @@ export function nutInput(): PointerInput & KeyboardInput {
     move: (x, y) => call('move', { x, y }),
     type: async (text) => {
       const paste = async (chunk: string) => {
-        await setClipboard(chunk)
+        await setClipboard(chunk, display)
         await call('press', { keys: ['LeftControl', 'V'] })
         // the program fetches the clipboard asynchronously: the next paste must not replace it before
         await new Promise((r) => setTimeout(r, PASTE_SETTLE_MS))
       }
-      const keyboard = await x11KeyboardOrNull()
+      const keyboard = await x11KeyboardOrNull(display)
       if (!keyboard) {
         // no X protocol client: the keys of a US layout by name (nut-js), the rest pasted
         for (const step of planTyping(text)) {

@@ -20,19 +20,21 @@ export interface DesktopSession {
 }
 
 /**
- * The real desktop: checks the display first (DESKTOP_NO_DISPLAY with how to get one, never a native crash),
- * then hands out nut-js capture/input and the uiohook hook (all native modules load on first use).
+ * The real desktop on the display `env.DISPLAY` names (the app passes its environment): checks the display first
+ * (DESKTOP_NO_DISPLAY with how to get one, never a native crash), then hands out nut-js capture/input and the
+ * uiohook hook (all native modules load on first use). libnut's screen grab and libuiohook take no display name:
+ * they open the display of the process's own environment, which the app sets (the CLI runs with it; a worker that
+ * owns `--display` sets it; the demo re-runs itself under its private Xvfb). This library never changes it.
  */
-export async function openDesktop(env: Record<string, string | undefined> = process.env): Promise<DesktopSession> {
+export async function openDesktop(env: Readonly<Record<string, string | undefined>>): Promise<DesktopSession> {
   const display = await assertDisplay(env)
-  if (process.env.DISPLAY !== display) process.env.DISPLAY = display
   // the hook reads typing through the display's own layout (AltGr, dead keys), read when recording starts
   const hook = uiohookInput({ keymap: () => readKeymap(display) })
   let windows: Promise<WindowLocator | null> | null = null
   return {
     display,
     screen: nutScreen(),
-    input: nutInput(),
+    input: nutInput(display),
     hook,
     windows() {
       windows ??= openWindowLocator(display)

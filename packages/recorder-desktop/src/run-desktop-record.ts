@@ -7,7 +7,7 @@ import { desktopVision } from './desktop-vision'
 import { assertRecordExtension } from './display'
 import { type DesktopSession, openDesktop } from './open-desktop'
 
-export interface RunDesktopRecordOptions {
+interface RunDesktopRecordCommon {
   out: string
   name?: string
   /** Analyse each click with this vision config (background queue); null → enrichment pending. */
@@ -19,12 +19,20 @@ export interface RunDesktopRecordOptions {
   durationMs?: number
   signal?: AbortSignal
   overwrite?: boolean
-  env?: Record<string, string | undefined>
-  desktop?: DesktopSession
   /** Called once recording runs (hooks installed). */
   onReady?: () => void
   onProgress?: (p: RecorderProgress) => void
 }
+
+/**
+ * What `runDesktopRecord` is told: an already open desktop (tests, demo), or the environment whose DISPLAY it opens
+ * (the app passes its own).
+ */
+export type RunDesktopRecordOptions = RunDesktopRecordCommon &
+  (
+    | { desktop: DesktopSession; env?: undefined }
+    | { desktop?: undefined; env: Readonly<Record<string, string | undefined>> }
+  )
 
 /** `qa record desktop`: records until the stop hotkey (default F10), the signal or the duration; saves the case. */
 export async function runDesktopRecord(
@@ -32,7 +40,7 @@ export async function runDesktopRecord(
 ): Promise<{ testCase: TestCase; file: string; stoppedBy: string }> {
   const file = resolve(opts.out)
   const own = !opts.desktop
-  const desktop = opts.desktop ?? (await openDesktop(opts.env ?? process.env))
+  const desktop = opts.desktop ?? (await openDesktop(opts.env))
   // before the hook loads: without RECORD, uiohook aborts the process (exit 134) with a raw Xlib message
   await assertRecordExtension(desktop.display).catch(async (error) => {
     if (own) await desktop.close()

@@ -16,7 +16,8 @@ export interface RunDesktopReplayOptions extends DesktopReplaySettings {
   formats?: ReportFormat[]
   /** The verdict thresholds (passSimilarity / fallbackSimilarity of the settings win when set). */
   policy?: VerdictPolicy
-  env?: Record<string, string | undefined>
+  /** The environment (the app passes its own): DISPLAY to open the desktop, the values of `secret_env` steps. */
+  env: Readonly<Record<string, string | undefined>>
   /**
    * Write the case with its verified heals to this new file (`--save-heals`; needs `verify`), new crops in the
    * `<name>_heals` folder beside it. Checked for collisions by the caller before the replay.
@@ -53,7 +54,7 @@ function settingsOf(opts: RunDesktopReplayOptions): DesktopReplaySettings {
 
 /** `qa replay <desktop case>`: opens the desktop, replays with the cascade, verifies, writes reports. */
 export async function runDesktopReplay(opts: RunDesktopReplayOptions): Promise<RunDesktopReplayResult> {
-  const env = opts.env ?? process.env
+  const env = opts.env
   const loaded = await loadTestCase(opts.casePath)
   const own = !opts.desktop
   const desktop = opts.desktop ?? (await openDesktop(env))

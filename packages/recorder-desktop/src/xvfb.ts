@@ -137,11 +137,13 @@ export async function openAppWindow(opts: {
       '--force-device-scale-factor=1',
       '--hide-scrollbars',
       `--user-data-dir=${profile}`,
+      // the display by flag (it wins over the inherited DISPLAY)
+      `--display=${opts.display}`,
       `--app=${opts.url}`,
       '--window-position=0,0',
       `--window-size=${opts.width},${opts.height}`,
     ],
-    { stdio: 'ignore', env: { ...process.env, DISPLAY: opts.display } },
+    { stdio: 'ignore' },
   )
   const spawned = await new Promise<Error | null>((resolve) => {
     child.once('error', resolve)

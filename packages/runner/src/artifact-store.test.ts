@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { assertArtifactKey, localArtifactStore, parseArtifactSpec } from './artifact-store'
+import { describeArtifactStore } from './testing/describe-artifact-store'
 
 describe('artifact keys', () => {
   test.each(['runs/a/report.json', 'a', 'a/b/'])('accepts %s', (k) => expect(assertArtifactKey(k)).toBe(k))
@@ -55,3 +56,6 @@ describe('localArtifactStore', () => {
     await expect(store.put('../escape', 'x')).rejects.toThrow(/not a valid artifact key/)
   })
 })
+
+// the folder store against the shared contract (the S3 store runs it against s3rver in @qa/api's e2e tests)
+describeArtifactStore('local folder', () => localArtifactStore(mkdtempSync(join(tmpdir(), 'qa-artifacts-'))))

@@ -97,7 +97,7 @@ export type DesktopSuiteReplayFn = SuiteReplayFn & { readonly display: string | 
  */
 export function desktopReplayer(opts: DesktopReplayerOptions): DesktopSuiteReplayFn {
   const env: Record<string, string | undefined> = {
-    ...(opts.env ?? process.env),
+    ...opts.env,
     ...(opts.display ? { DISPLAY: opts.display } : {}),
   }
   let opened: Promise<{ mod: DesktopModule; desktop: DesktopSession }> | null = null

@@ -1,4 +1,4 @@
-import type { RgbaImage } from './expected-change'
+import type { RgbaImage } from './rgba-image'
 import { maxDeltaOf, yiqDelta } from './yiq'
 
 /** Where a recorded pixel is looked for on the current screen: the region comparison's placement. */

@@ -20,6 +20,7 @@ beforeAll(async () => {
   ensureBuilt()
   xvfb = await startXvfb({ width: 800, height: 600 })
   // the screen as it is (Xvfb's root window), and the same with the panel the recording saw appear
+  process.env.DISPLAY = xvfb.display // the native capture opens the process's DISPLAY
   const desktop = await openDesktop({ DISPLAY: xvfb.display })
   const screen = await desktop.screen.capture()
   await desktop.close()

@@ -91,6 +91,7 @@ export class RecordDesktopCommand extends QaCommand {
         ...(durationMs !== undefined ? { durationMs } : {}),
         signal: abort.signal,
         overwrite: this.force,
+        env: process.env,
         onReady: () =>
           this.err(`Recording on ${process.env.DISPLAY}. Press ${stopKey.toUpperCase()} (or Ctrl+C) to stop.`),
         onProgress: (p) => {

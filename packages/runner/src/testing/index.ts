@@ -4,3 +4,5 @@
  */
 export { caseFolder, type FakeReplayerOptions, fakeReplayer, fakeWriter, tempDir, writeCase } from './fakes'
 export { startTestRedis, type TestRedis } from './redis-server'
+export { type ArtifactStoreContractOptions, describeArtifactStore } from './describe-artifact-store'
+export { describeRunStore, type RunStoreContractOptions } from './describe-run-store'

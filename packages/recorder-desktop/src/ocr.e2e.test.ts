@@ -5,13 +5,16 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { closeNut, nutScreen } from '../../../recorder-desktop/src/nut-desktop'
-import { startXvfb, type VirtualDisplay } from '../../../recorder-desktop/src/xvfb'
-import { createUIAnalyzer } from '../analyzer'
-import { type TextLabel, renderTextPng } from '../testing/render-text'
-import { STUB_AWS_CREDENTIALS, startBedrockStub } from '../testing/bedrock-stub'
-import { describeVisionProvider } from '../testing/describe-vision-provider'
-import { findTessdata, ocrProvider } from './ocr'
+import { createUIAnalyzer, findTessdata, ocrProvider } from '@qa/vision'
+import {
+  describeVisionProvider,
+  renderTextPng,
+  STUB_AWS_CREDENTIALS,
+  startBedrockStub,
+  type TextLabel,
+} from '@qa/vision/testing'
+import { closeNut, nutScreen } from './nut-desktop'
+import { startXvfb, type VirtualDisplay } from './xvfb'
 
 const SIZE = { width: 720, height: 300 }
 
