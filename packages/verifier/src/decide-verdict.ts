@@ -24,6 +24,8 @@ export interface VerdictInput {
   hasExpected?: boolean
   /** Set when capturing the current screen failed: the reason. */
   captureError?: string | null
+  /** Set when the screenshots could not be compared (unreadable, undecodable): the reason. */
+  compareError?: string | null
   /** 0–1 similarity of the screenshots. */
   similarity?: number
   sizeMismatch?: SizeMismatch
@@ -81,14 +83,14 @@ export type VerdictDecision = VerdictOutcome | AskVision
  * Inputs that always decide (no `ask-vision`): no expected screenshot, a failed capture, or a vision answer given.
  */
 export type DecidingVerdictInput = VerdictInput &
-  ({ hasExpected: false } | { captureError: string } | { vision: VisionOutcome })
+  ({ hasExpected: false } | { captureError: string } | { compareError: string } | { vision: VisionOutcome })
 
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`
 
 /**
  * The screenshot verdict flow, as a pure function (`decideStepVerdict` is the whole step's): no expected screenshot
- * → pass, not compared (skipped; a warning when the step was clicked at the recorded coordinates); capture failed →
- * fail; similarity ≥ passSimilarity → pass; otherwise `ask-vision` until a vision outcome is given; then match →
+ * → pass, not compared (skipped; a warning when the step was clicked at the recorded coordinates); capture failed or
+ * screenshots not comparable → fail; similarity ≥ passSimilarity → pass; otherwise `ask-vision` until a vision outcome is given; then match →
  * warning, mismatch → fail; vision unavailable → similarity ≥ fallbackSimilarity → warning, else fail.
  */
 export function decideVerdict(input: DecidingVerdictInput, policy?: VerdictPolicy): VerdictOutcome
@@ -118,6 +120,9 @@ export function decideVerdict(input: VerdictInput, policy: VerdictPolicy = {}): 
   }
   if (input.captureError != null) {
     return { status: 'fail', reason: `The current screen could not be captured: ${input.captureError}`, ...base }
+  }
+  if (input.compareError != null) {
+    return { status: 'fail', reason: `The screenshots could not be compared: ${input.compareError}`, ...base }
   }
   if (input.region) return withPaletteNote(decideOnRegion(input, input.region, pass, fallback, base), input.region)
   const similarity = Number.isFinite(input.similarity) ? Math.min(1, Math.max(0, input.similarity as number)) : 0

@@ -171,10 +171,15 @@ describe('decideStepVerdict', () => {
     })
   })
 
-  it('screenshots: capture failed → fail; ≥ 0.95 → pass; below, vision or the 0.7 fallback decides', () => {
+  it('screenshots: capture failed or not comparable → fail; ≥ 0.95 → pass; below, vision or the 0.7 fallback decides', () => {
     expect(decideStepVerdict({ kind: 'screenshot', captureError: 'the window is gone' })).toMatchObject({
       status: 'fail',
       reason: 'The current screen could not be captured: the window is gone',
+    })
+    expect(decideStepVerdict({ kind: 'screenshot', compareError: 'not a PNG: shots/after-3.png' })).toMatchObject({
+      status: 'fail',
+      reason: 'The screenshots could not be compared: not a PNG: shots/after-3.png',
+      visionVerified: false,
     })
     expect(decideStepVerdict({ kind: 'screenshot', similarity: 0.96 })).toMatchObject({
       status: 'pass',

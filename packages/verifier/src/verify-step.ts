@@ -312,17 +312,9 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
     })
   } catch (e) {
     // an unreadable expected or actual screenshot fails this step; the replay goes on
-    return finish(
-      {
-        status: 'fail',
-        reason: `The screenshots could not be compared: ${message(e)}`,
-        skipped: false,
-        visionVerified: false,
-        visionMatch: false,
-      },
-      0,
-      { details: isQaError(e) ? { error_code: e.code } : {} },
-    )
+    return finish(decideStepVerdict({ kind: 'screenshot', compareError: message(e) }, policy), 0, {
+      details: isQaError(e) ? { error_code: e.code } : {},
+    })
   }
   const verdictInput = { kind: 'screenshot' as const, ...diff, ...(region ? { region } : {}) }
   const first = decideStepVerdict(verdictInput, policy)
