@@ -22,10 +22,9 @@ import {
 } from '@qa/matcher'
 import {
   createReplayVerifier,
-  createRootCauseGate,
-  notRunStep,
-  resultWithoutScreenshot,
-  stepNumber,
+  createStepBook,
+  decideStepVerdict,
+  stepTimer,
   type VerdictPolicy,
   type VisionReverifier,
 } from '@qa/verifier'
@@ -241,7 +240,12 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
     recheck: (opts.recheckMs ?? 1500) > 0 ? { timeoutMs: opts.recheckMs ?? 1500 } : null,
   })
   if (opts.verify) await verifier.preload(tc.actions)
-  const results: ReplayResult[] = []
+  // root cause first: the first failure is named, the failures after it say so; --max-failures stops
+  const book = createStepBook<Omit<DesktopHeal, 'index'>>({
+    verifier,
+    verify: opts.verify === true,
+    maxFailures: opts.maxFailures ?? null,
+  })
   const settle = () => waitForStableScreen(opts.screen, opts.settle)
   const total = tc.actions.length
   const allowCoordinates = opts.allowCoordinates ?? opts.locate?.allowCoordinateFallback ?? false
@@ -262,24 +266,14 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
   let stepHeal: Omit<DesktopHeal, 'index'> | null = null
   /** The last click-like step, when it found nothing: text typed now would land wherever the focus happens to be. */
   let unfocusedBy: number | null = null
-  const heals: DesktopHeal[] = []
 
-  // root cause first: the first failure is named, the failures after it say so; --max-failures stops
-  const gate = createRootCauseGate({ maxFailures: opts.maxFailures ?? null })
   for (const [index, action] of tc.actions.entries()) {
-    if (!gate.plan(null).run) {
-      const { verification, result } = notRunStep(action, {
-        actionId: `action_${String(index).padStart(4, '0')}`,
-        actionIndex: index,
-        maxFailures: opts.maxFailures as number,
-      })
-      results.push(result)
-      verifier.recordResult(verification)
-      verifier.recordReplayResult(result)
+    if (!book.plan(null).run) {
+      const { verification, result } = book.notRun(index, action, `action_${String(index).padStart(4, '0')}`)
       opts.onStep?.({ index, total, action, result, verification })
       continue
     }
-    const started = performance.now()
+    const elapsed = stepTimer()
     const base = {
       actionId: `action_${String(index).padStart(4, '0')}`,
       actionIndex: index,
@@ -333,19 +327,15 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
       const changed = regionalTransition(before, after).changed
       result.screenTransitionVerified = changed === action.screenTransition.changed
     }
-    result.durationMs = Math.round(performance.now() - started)
-    results.push(result)
+    result.durationMs = elapsed()
     let verification: VerificationResult | undefined
     if (opts.verify && !result.success) {
       // as on the web: a step that did not run fails, whatever the screen looks like
-      verification = resultWithoutScreenshot({
-        actionIndex: index,
+      verification = book.decided(
+        index,
         action,
-        finalResult: 'fail',
-        reason: `The step did not run: ${result.errorMessage}${gate.firstCause !== null ? ` It ran after step ${stepNumber(gate.firstCause)} failed.` : ''}`,
-        withExpected: true,
-      })
-      verifier.recordResult(verification)
+        decideStepVerdict({ kind: 'did-not-run', error: result.errorMessage, firstCause: book.firstCause }),
+      )
     } else if (opts.verify) {
       // the settled after-frame first; a recheck captures the screen again
       let first: RgbaFrame | null = after
@@ -366,16 +356,9 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
       // the transition the step was meant to make is what the expected region shows
       result.screenTransitionVerified = verification.regionSimilarity != null && verification.finalResult !== 'fail'
     }
+    book.done(index, { result, verification, notFound: false, fingerprint: null })
     // a heal is learnt only when the step is proven right
-    const heal = stepHeal as Omit<DesktopHeal, 'index'> | null // set inside runAction
-    if (heal && result.success && verification?.finalResult === 'pass' && verification.details?.skipped !== true)
-      heals.push({ index, ...heal })
-    gate.done(index, {
-      failed: verification ? verification.finalResult === 'fail' : !result.success,
-      notFound: false,
-      fingerprint: null,
-    })
-    verifier.recordReplayResult(result)
+    book.learn(index, result, verification, () => stepHeal as Omit<DesktopHeal, 'index'> | null) // set inside runAction
     opts.onStep?.({ index, total, action, result, ...(verification ? { verification } : {}) })
 
     async function runAction(a: Action, frame: RgbaFrame): Promise<ReplayResult> {
@@ -528,7 +511,8 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
     }
   }
 
-  const verifications = [...verifier.results]
+  const verifications = [...book.verifications]
+  const results = [...book.replayResults]
   const stepsOk = results.every((r) => r.success)
   const passed = stepsOk && (!opts.verify || verifier.determineTestResult())
   const report = verifier.buildReport({
@@ -559,5 +543,5 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
     if (notes) report.summary = `${report.summary} ${notes[0]?.toUpperCase()}${notes.slice(1)}.`
   }
   if (warnings.length) report.summary = `${report.summary} Warning: ${warnings.join(' ')}`
-  return { report, results, verifications, passed, warnings, heals }
+  return { report, results, verifications, passed, warnings, heals: [...book.heals] }
 }

@@ -24,6 +24,8 @@ export interface VerdictInput {
   hasExpected?: boolean
   /** Set when capturing the current screen failed: the reason. */
   captureError?: string | null
+  /** Set when the screenshots could not be compared (unreadable, undecodable): the reason. */
+  compareError?: string | null
   /** 0–1 similarity of the screenshots. */
   similarity?: number
   sizeMismatch?: SizeMismatch
@@ -34,6 +36,11 @@ export interface VerdictInput {
    * whole-screen similarity is only reported.
    */
   region?: RegionEvidence
+  /**
+   * Why the step's target was not really located (a click at the recorded coordinates for want of a real target):
+   * a step without an expected screenshot is then a `warning`, not a pass nobody checked.
+   */
+  coordinateWarning?: string | null
 }
 
 /** The expected-change check of a step (an ExpectedChangeResult fits). */
@@ -50,31 +57,58 @@ export interface RegionEvidence {
   hadExpectedChange?: boolean
   /** Of the pixels the recorded step changed, the share that still look as before it (null: it changed none). */
   unchangedShare?: number | null
+  /** The colour map the regions were compared through (a palette or theme change), when one was learned. */
+  palette?: { applied: boolean; colours: number; explained: number } | null
 }
 
-export type VerdictDecision =
-  | {
-      status: Verdict
-      reason: string
-      /** true when verification was skipped (no expected screenshot). */
-      skipped: boolean
-      visionVerified: boolean
-      visionMatch: boolean
-    }
-  | { status: 'ask-vision'; similarity: number }
+/** A step's verdict, decided. */
+export interface VerdictOutcome {
+  status: Verdict
+  reason: string
+  /** true when verification was skipped (no expected screenshot). */
+  skipped: boolean
+  visionVerified: boolean
+  visionMatch: boolean
+}
+
+/** The pixels fall short and no vision answer was given yet: ask the re-verifier, then decide again with it. */
+export interface AskVision {
+  status: 'ask-vision'
+  similarity: number
+}
+
+export type VerdictDecision = VerdictOutcome | AskVision
+
+/**
+ * Inputs that always decide (no `ask-vision`): no expected screenshot, a failed capture, or a vision answer given.
+ */
+export type DecidingVerdictInput = VerdictInput &
+  ({ hasExpected: false } | { captureError: string } | { compareError: string } | { vision: VisionOutcome })
 
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`
 
 /**
- * The verdict flow, as a pure function: no expected screenshot → warning (skipped); capture failed →
- * fail; similarity ≥ passSimilarity → pass; otherwise `ask-vision` until a vision outcome is given; then match →
+ * The screenshot verdict flow, as a pure function (`decideStepVerdict` is the whole step's): no expected screenshot
+ * → pass, not compared (skipped; a warning when the step was clicked at the recorded coordinates); capture failed or
+ * screenshots not comparable → fail; similarity ≥ passSimilarity → pass; otherwise `ask-vision` until a vision outcome is given; then match →
  * warning, mismatch → fail; vision unavailable → similarity ≥ fallbackSimilarity → warning, else fail.
  */
+export function decideVerdict(input: DecidingVerdictInput, policy?: VerdictPolicy): VerdictOutcome
+export function decideVerdict(input: VerdictInput, policy?: VerdictPolicy): VerdictDecision
 export function decideVerdict(input: VerdictInput, policy: VerdictPolicy = {}): VerdictDecision {
   const pass = policy.passSimilarity ?? DEFAULT_PASS_SIMILARITY
   const fallback = policy.fallbackSimilarity ?? DEFAULT_FALLBACK_SIMILARITY
   const base = { skipped: false, visionVerified: false, visionMatch: false }
   if (input.hasExpected === false) {
+    // a step replayed by coordinates for want of a real target is not called a pass without a screen check
+    if (input.coordinateWarning) {
+      return {
+        status: 'warning',
+        reason: `The step ran, but ${input.coordinateWarning}; the recording holds no screenshot of it to compare.`,
+        ...base,
+        skipped: true,
+      }
+    }
     // a step the recorder could not capture is said once in the report (`unverified_steps`), not a
     // warning per step
     return {
@@ -87,7 +121,10 @@ export function decideVerdict(input: VerdictInput, policy: VerdictPolicy = {}): 
   if (input.captureError != null) {
     return { status: 'fail', reason: `The current screen could not be captured: ${input.captureError}`, ...base }
   }
-  if (input.region) return decideOnRegion(input, input.region, pass, fallback, base)
+  if (input.compareError != null) {
+    return { status: 'fail', reason: `The screenshots could not be compared: ${input.compareError}`, ...base }
+  }
+  if (input.region) return withPaletteNote(decideOnRegion(input, input.region, pass, fallback, base), input.region)
   const similarity = Number.isFinite(input.similarity) ? Math.min(1, Math.max(0, input.similarity as number)) : 0
   const sizeNote = input.sizeMismatch ? `${sizeMismatchReason(input.sizeMismatch)} ` : ''
   if (!input.sizeMismatch && similarity >= pass) {
@@ -136,6 +173,17 @@ function byVisionOrFallback(
     status: ok ? 'warning' : 'fail',
     reason: `${o.below}; vision was unavailable (${vision.reason}), and the ${o.measure} is ${ok ? '≥' : '<'} the fallback threshold ${pct(o.fallback)}.`,
     ...o.base,
+  }
+}
+
+/** A verdict decided on regions compared through a learned colour map says so. */
+function withPaletteNote(decision: VerdictDecision, region: RegionEvidence): VerdictDecision {
+  const palette = region.palette
+  if (decision.status === 'ask-vision' || !palette?.applied) return decision
+  const stop = /[.!?]$/.test(decision.reason) ? '' : '.'
+  return {
+    ...decision,
+    reason: `${decision.reason}${stop} Compared after the palette change (${palette.colours} colours mapped, the screen before explained at ${(palette.explained * 100).toFixed(0)} %).`,
   }
 }
 

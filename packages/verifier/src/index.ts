@@ -18,6 +18,9 @@ export {
 export { createScreenshotCache, type ScreenshotCache, type ScreenshotCacheOptions } from './screenshot-cache'
 export {
   decideVerdict,
+  type AskVision,
+  type DecidingVerdictInput,
+  type VerdictOutcome,
   DEFAULT_FALLBACK_SIMILARITY,
   DEFAULT_PASS_SIMILARITY,
   type VerdictDecision,
@@ -88,3 +91,10 @@ export {
   type StepPlan,
   stepNumber,
 } from './root-cause'
+export {
+  decideStepVerdict,
+  stepVerification,
+  type StepVerdict,
+  type StepVerdictInput,
+} from './step-verdict'
+export { createStepBook, healProven, stepTimer, type StepBook, type StepEnd } from './step-book'

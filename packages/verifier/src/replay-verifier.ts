@@ -71,6 +71,8 @@ export interface ReplayVerifier {
     action: Action,
     actual: ActualScreenshot,
     context?: StepContext,
+    /** What the replay learnt about the step beyond its screen: a click at the recorded coordinates (web). */
+    ran?: { coordinateWarning?: string | null },
   ): Promise<VerificationResult>
   /**
    * Verifies an action of a coordinate replay, one with no semantic_info: only its screenshot_path is used
@@ -164,6 +166,7 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
     actual: ActualScreenshot,
     intent: string,
     context?: StepContext,
+    coordinateWarning?: string | null,
   ) => {
     const expected = pathOf(action.screenshotPath)
     const recordedBefore = context
@@ -203,6 +206,7 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
         ...(previousBox ? { notEffects: [previousBox] } : {}),
         ...(context?.restingHoverBox ? { restingHover: [recordedPlace(context.restingHoverBox, context)] } : {}),
         ...(unknownRegions.length ? { unknownRegions } : {}),
+        ...(coordinateWarning ? { coordinateWarning } : {}),
       },
       io,
     )
@@ -220,12 +224,12 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
     sessionId,
     results,
     replayResults,
-    verifyAction(actionIndex, action, actual, context) {
+    verifyAction(actionIndex, action, actual, context, ran) {
       const s = action.semanticInfo
       const intent = [s?.intent, s?.targetElement?.description ?? s?.targetElement?.text, action.description]
         .filter((x): x is string => typeof x === 'string' && x.trim() !== '')
         .join(' — ')
-      return run(actionIndex, action, actual, intent || action.description, context)
+      return run(actionIndex, action, actual, intent || action.description, context, ran?.coordinateWarning)
     },
     verifyCoordinateAction(actionIndex, action, currentScreenshot) {
       return run(actionIndex, action, currentScreenshot, action.description)

@@ -1,4 +1,7 @@
 import type { Action, FirstCause, ReplayResult, VerificationResult } from '@qa/model'
+import { decideStepVerdict, stepNumber, stepVerification } from './step-verdict'
+
+export { stepNumber }
 
 /**
  * Root cause first. Every step of a case runs, but after a step fails "not found",
@@ -66,9 +69,6 @@ export function createRootCauseGate(opts: { maxFailures?: number | null } = {}):
   }
 }
 
-/** The step number people read: action index + 1. */
-export const stepNumber = (actionIndex: number): number => actionIndex + 1
-
 /**
  * The results as a report shows them: each with its `step` (1-based); the first failed step (a step not run is
  * never one) marked `first_cause`, every step after it `after_first_cause` = its step number. Returns the first
@@ -107,18 +107,11 @@ export function notRunResult(opts: {
   maxFailures: number
   expectedScreenshot?: string | null
 }): VerificationResult {
-  return {
-    actionIndex: opts.actionIndex,
-    actionDescription: opts.description,
-    screenshotMatch: false,
-    screenshotSimilarity: 0,
-    visionVerified: false,
-    visionMatch: false,
-    finalResult: 'fail',
-    reason: `Not run: the replay stopped after ${opts.maxFailures} failed step${opts.maxFailures === 1 ? '' : 's'} (--max-failures ${opts.maxFailures}).`,
-    notRun: true,
-    ...(opts.expectedScreenshot ? { expectedScreenshot: opts.expectedScreenshot } : {}),
-  }
+  return stepVerification(
+    opts.actionIndex,
+    { description: opts.description, screenshotPath: opts.expectedScreenshot ?? null },
+    decideStepVerdict({ kind: 'not-run', maxFailures: opts.maxFailures }),
+  )
 }
 
 /**

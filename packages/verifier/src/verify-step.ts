@@ -16,7 +16,8 @@ import {
   readImageFile,
   type ScreenshotInput,
 } from './decode-screenshot'
-import { DEFAULT_PASS_SIMILARITY, decideVerdict, type VerdictPolicy, type VisionOutcome } from './decide-verdict'
+import { DEFAULT_PASS_SIMILARITY, type VerdictOutcome, type VerdictPolicy, type VisionOutcome } from './decide-verdict'
+import { decideStepVerdict } from './step-verdict'
 import { assessExpectedChange, type Displacement, type ExpectedChangeResult, type RgbaImage } from './expected-change'
 import type { ScreenshotCache } from './screenshot-cache'
 
@@ -78,6 +79,11 @@ export interface VerifyStepInput {
    * there): never compared, like the ignore masks of `io.compare`.
    */
   unknownRegions?: readonly Rect[]
+  /**
+   * Why the step's target was not really located (clicked at the recorded coordinates): without an expected
+   * screenshot the step is then a `warning` (`VerdictInput.coordinateWarning`).
+   */
+  coordinateWarning?: string | null
 }
 
 export interface VerifierIO {
@@ -188,7 +194,7 @@ function diffDetails(diff: CompareResult | undefined): JsonObject {
 }
 
 /**
- * Verifies one step by the verdict flow (`decideVerdict`), and never throws for a failing step: the failure is the result
+ * Verifies one step by the verdict flow (`decideStepVerdict`), and never throws for a failing step: the failure is the result
  * (so a replay always continues). Reads screenshots, may ask the re-verifier, may write artefacts.
  */
 export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Promise<VerificationResult> {
@@ -196,13 +202,7 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
   const policy = io.policy ?? {}
   const expectedPath = step.expectedPath ?? (typeof step.expected === 'string' ? step.expected : null)
   const finish = (
-    decision: {
-      status: VerificationResult['finalResult']
-      reason: string
-      visionVerified: boolean
-      visionMatch: boolean
-      skipped?: boolean
-    },
+    decision: VerdictOutcome,
     similarity: number,
     extra: {
       actualPath?: string | null
@@ -234,17 +234,19 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
   })
 
   if (step.expected === null || step.expected === undefined || step.expected === '') {
-    const d = decideVerdict({ hasExpected: false }, policy)
-    if (d.status === 'ask-vision') throw new Error('unreachable')
-    return finish(d, 0)
+    return finish(
+      decideStepVerdict(
+        { kind: 'screenshot', hasExpected: false, coordinateWarning: step.coordinateWarning ?? null },
+        policy,
+      ),
+      0,
+    )
   }
   let actual: ScreenshotInput
   try {
     actual = await capture(step.actual)
   } catch (e) {
-    const d = decideVerdict({ captureError: message(e) }, policy)
-    if (d.status === 'ask-vision') throw new Error('unreachable')
-    return finish(d, 0)
+    return finish(decideStepVerdict({ kind: 'screenshot', captureError: message(e) }, policy), 0)
   }
   const ignore = [...(io.compare?.ignore ?? []), ...(step.unknownRegions ?? [])]
   let diff: CompareResult
@@ -279,7 +281,8 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
           ...(io.compare?.threshold !== undefined ? { threshold: io.compare.threshold } : {}),
         })
       region = assess(actualFrame)
-      const passes = (r: ExpectedChangeResult) => decideVerdict({ region: r }, policy).status === 'pass'
+      const passes = (r: ExpectedChangeResult) =>
+        decideStepVerdict({ kind: 'screenshot', region: r }, policy).status === 'pass'
       if (io.recheck && typeof step.actual === 'function' && !passes(region)) {
         const deadline = performance.now() + io.recheck.timeoutMs
         while (performance.now() < deadline && !passes(region)) {
@@ -309,21 +312,15 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
     })
   } catch (e) {
     // an unreadable expected or actual screenshot fails this step; the replay goes on
-    return finish(
-      {
-        status: 'fail',
-        reason: `The screenshots could not be compared: ${message(e)}`,
-        visionVerified: false,
-        visionMatch: false,
-      },
-      0,
-      { details: isQaError(e) ? { error_code: e.code } : {} },
-    )
+    return finish(decideStepVerdict({ kind: 'screenshot', compareError: message(e) }, policy), 0, {
+      details: isQaError(e) ? { error_code: e.code } : {},
+    })
   }
-  const verdictInput = { ...diff, ...(region ? { region } : {}) }
-  let decision = decideVerdict(verdictInput, policy)
+  const verdictInput = { kind: 'screenshot' as const, ...diff, ...(region ? { region } : {}) }
+  const first = decideStepVerdict(verdictInput, policy)
   let vision: VisionOutcome | undefined
-  if (decision.status === 'ask-vision') {
+  let decision: VerdictOutcome
+  if (first.status === 'ask-vision') {
     // the second opinion sees what the step was meant to change, not the whole screen
     const e = region?.expectedRegion && expectedFrame ? cropOf(expectedFrame, region.expectedRegion) : null
     const a = region?.actualRegion && actualFrame ? cropOf(actualFrame, region.actualRegion) : null
@@ -335,9 +332,8 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
       io.reverifyTimeoutMs ?? DEFAULT_REVERIFY_TIMEOUT_MS,
       step.expectedText,
     )
-    decision = decideVerdict({ ...verdictInput, vision }, policy)
-  }
-  if (decision.status === 'ask-vision') throw new Error('unreachable')
+    decision = decideStepVerdict({ ...verdictInput, vision }, policy)
+  } else decision = first
 
   let actualPath = typeof actual === 'string' ? actual : null
   let diffPath: string | null = null
@@ -361,10 +357,7 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
     }
   }
   if (region) details.region = regionDetails(region)
-  const paletteNote = region?.palette?.applied
-    ? `${/[.!?]$/.test(decision.reason) ? '' : '.'} Compared after the palette change (${region.palette.colours} colours mapped, the screen before explained at ${(region.palette.explained * 100).toFixed(0)} %).`
-    : ''
-  return finish({ ...decision, reason: `${decision.reason}${paletteNote}` }, diff.similarity, {
+  return finish(decision, diff.similarity, {
     actualPath,
     diffPath,
     details,

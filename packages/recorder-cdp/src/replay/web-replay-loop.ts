@@ -3,15 +3,22 @@ import { createHash } from 'node:crypto'
 import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { toHealingRecord } from '@qa/matcher'
-import type { AcceptanceStep, Action, ReplayReport, ReplayResult, TestCase, VerificationResult } from '@qa/model'
+import type {
+  AcceptanceStep,
+  Action,
+  HealingRecord,
+  ReplayReport,
+  ReplayResult,
+  TestCase,
+  VerificationResult,
+} from '@qa/model'
 import { writeFileAtomic } from '@qa/model/node'
 import {
   createReplayVerifier,
-  createRootCauseGate,
+  createStepBook,
+  decideStepVerdict,
   isNotFoundMessage,
-  notRunStep,
-  resultWithoutScreenshot,
-  stepNumber,
+  stepTimer,
   type VerdictPolicy,
   type VisionReverifier,
 } from '@qa/verifier'
@@ -90,6 +97,9 @@ export interface WebReplayOutcome {
   passed: boolean
 }
 
+/** The identity and selectors a healed step was found by. */
+type HealedIdentity = { identity: NonNullable<Action['identity']>; selectors: NonNullable<Action['selectors']> }
+
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 
 const pad = (n: number) => String(n).padStart(3, '0')
@@ -148,10 +158,13 @@ export async function replayOnPage(
   })
   if (opts.verify) await verifier.preload(testCase.actions)
   const healedCase: TestCase = structuredClone(testCase)
-  const healedSteps: number[] = []
   const acceptanceSteps: AcceptanceStep[] = []
-  const replayResults: ReplayResult[] = []
-  const gate = createRootCauseGate({ maxFailures: opts.maxFailures ?? null })
+  /** A heal learnt: the healing record and the identity the step was found by. */
+  const book = createStepBook<{ record: HealingRecord; healedTo: HealedIdentity }>({
+    verifier,
+    verify: opts.verify === true,
+    maxFailures: opts.maxFailures ?? null,
+  })
   /** The screenshot of the page when the last step failed, and the fingerprint it was taken at (reused). */
   let failureShot: { path: string; bytes: Uint8Array; fingerprint: string | null } | null = null
 
@@ -171,20 +184,13 @@ export async function replayOnPage(
     for (const [index, action] of testCase.actions.entries()) {
       // root cause first: after a "not found" step, a page unchanged since gets no wait
       const fingerprintNow =
-        gate.notFoundFingerprint !== null && page.fingerprint && !page.gone()
+        book.notFoundFingerprint !== null && page.fingerprint && !page.gone()
           ? await page.fingerprint().catch(() => null)
           : null
-      const plan = gate.plan(fingerprintNow)
+      const plan = book.plan(fingerprintNow)
       if (!plan.run) {
-        const { verification, result } = notRunStep(action, {
-          actionId: `action-${pad(index)}`,
-          actionIndex: index,
-          maxFailures: opts.maxFailures as number,
-        })
-        verifier.recordResult(verification)
-        verifier.recordReplayResult(result)
-        replayResults.push(result)
-        opts.onStep?.({ index, total, action, result, verification, firstCause: gate.firstCause })
+        const { verification, result } = book.notRun(index, action, `action-${pad(index)}`)
+        opts.onStep?.({ index, total, action, result, verification, firstCause: book.firstCause })
         continue
       }
       opts.onStepStart?.({ index, total, action })
@@ -194,7 +200,7 @@ export async function replayOnPage(
         opts.verify && (opts.verifyRegion !== false || keepForAcceptance) && action.actionType !== 'assert'
           ? (unchangedShot?.bytes ?? (await page.screenshot().catch(() => null)))
           : null
-      const started = performance.now()
+      const elapsed = stepTimer()
       const result: ReplayResult = {
         actionId: `action-${pad(index)}`,
         actionIndex: index,
@@ -263,7 +269,7 @@ export async function replayOnPage(
         result.success = false
         result.errorMessage = `${targetLabel(action)} was recorded opening a ${action.dialog.type} dialog ("${(action.dialog.message ?? '').slice(0, 60)}"), and none opened.`
       }
-      result.durationMs = Math.round(performance.now() - started)
+      result.durationMs = elapsed()
 
       let verification: VerificationResult | undefined
       const checked = step.assertion
@@ -277,62 +283,38 @@ export async function replayOnPage(
           ? 'typed-field'
           : null
       if (action.actionType === 'assert' && action.assertion) {
-        // an assertion's verdict is its condition (polled until the step timeout), never a screenshot
-        const holds = result.success && checked?.holds === true
-        verification = resultWithoutScreenshot({
-          actionIndex: index,
+        verification = book.decided(
+          index,
           action,
-          finalResult: holds ? 'pass' : 'fail',
-          reason: checked
-            ? holds
-              ? `Assertion held: ${checked.expected} (actual ${checked.actual}).`
-              : `Assertion failed: expected ${checked.expected}, actual ${checked.actual}.`
-            : `The assertion could not be checked: ${result.errorMessage}`,
-        })
-        if (checked) {
-          verification.details = {
-            assertion: {
-              kind: action.assertion.kind,
-              op: action.assertion.op ?? null,
-              expected: checked.expected,
-              actual: checked.actual,
-              holds: checked.holds,
-            },
-          }
-        }
-        verifier.recordResult(verification)
+          decideStepVerdict({
+            kind: 'assert',
+            ran: result.success,
+            check: checked,
+            error: result.errorMessage,
+            assertion: action.assertion,
+          }),
+        )
       } else if (!result.success) {
-        const firstCause = gate.firstCause
-        const after =
-          firstCause !== null
-            ? plan.quick
-              ? ` It ran after step ${stepNumber(firstCause)} failed, on a page unchanged since; it was looked for once, without waiting.`
-              : ` It ran after step ${stepNumber(firstCause)} failed.`
-            : ''
-        verification = resultWithoutScreenshot({
-          actionIndex: index,
+        verification = book.decided(
+          index,
           action,
-          finalResult: 'fail',
-          reason: `The step did not run: ${result.errorMessage}${after}`,
-          withExpected: true,
-        })
-        verifier.recordResult(verification)
+          decideStepVerdict({
+            kind: 'did-not-run',
+            error: result.errorMessage,
+            firstCause: book.firstCause,
+            quick: plan.quick,
+          }),
+        )
       } else if (opts.verify && judgedByNext) {
         // the click opened a <select>'s native list, which the browser draws apart from the page (a recording's
         // capture never holds it, a headless replay's may), or put the caret in a field the person typed into at
         // once: the next step, the choice made in the list or the typing, is what is verified
         displacement = stepDisplacement(action, located, displacement)
-        verification = resultWithoutScreenshot({
-          actionIndex: index,
+        verification = book.decided(
+          index,
           action,
-          finalResult: 'pass',
-          reason:
-            judgedByNext === 'native-list'
-              ? `The click opened the native list of ${targetLabel(action)}, which screenshots do not show the same way (the browser draws it apart from the page); step ${stepNumber(index + 1)}, the choice made in it, is verified instead.`
-              : `The click put the caret in ${targetLabel(action)}, which step ${stepNumber(index + 1)} types into right after; that step, the field focused and filled, is verified instead (the person started typing while the field's focus look was still fading in).`,
-          withExpected: true,
-        })
-        verification.details = { skipped: false, judged_by_action_index: index + 1 }
+          decideStepVerdict({ kind: 'judged-by-next', by: judgedByNext, target: targetLabel(action), next: index + 1 }),
+        )
         // the screen for the reviewer (and for acceptance), though it is not compared
         if (opts.artifactDir) {
           const shot = await page.screenshot().catch(() => null)
@@ -343,11 +325,10 @@ export async function replayOnPage(
             verification.actualScreenshot = path
           }
         }
-        verifier.recordResult(verification)
         result.screenTransitionVerified = true
       } else if (opts.verify) {
         displacement = stepDisplacement(action, located, displacement)
-        // the recorded element's region and the change it caused, moved as far as the element moved (Build 1)
+        // the recorded element's region and the change it caused, moved as far as the element moved
         verification = await verifier.verifyAction(
           index,
           action,
@@ -364,24 +345,16 @@ export async function replayOnPage(
                     : null,
                 ...(restingHoverBox ? { restingHoverBox } : {}),
               },
+          // a step with no recorded screenshot was not compared: a coordinate fallback stays a warning
+          { coordinateWarning: result.warning ?? null },
         )
-        // a step with no recorded screenshot was not compared: a coordinate fallback stays a warning
-        if (verification.details?.skipped === true && result.warning) {
-          verification.finalResult = 'warning'
-          verification.reason = `The step ran, but ${result.warning}; the recording holds no screenshot of it to compare.`
-        }
         result.screenTransitionVerified = verification.finalResult !== 'fail'
       } else {
-        verification = resultWithoutScreenshot({
-          actionIndex: index,
+        verification = book.decided(
+          index,
           action,
-          // a step replayed by coordinates for want of a real target is not called a pass without a screen check
-          finalResult: result.warning ? 'warning' : 'pass',
-          reason: result.warning
-            ? `The step ran, but ${result.warning}; its screen was not compared (replay without --verify).`
-            : 'The step ran; its screen was not compared (replay without --verify).',
-        })
-        verifier.recordResult(verification)
+          decideStepVerdict({ kind: 'not-verified', coordinateWarning: result.warning ?? null }),
+        )
       }
       // the element found, as the screen showed it before the input (the report's "Element found")
       if (result.success && result.foundBox && screenBefore && opts.artifactDir) {
@@ -392,7 +365,7 @@ export async function replayOnPage(
       const notFound = !result.success && isNotFoundMessage(result.errorMessage)
       // what the page is after the step: marks the page a "not found" step left, or tells that it changed since
       const fingerprint =
-        (!result.success || gate.notFoundFingerprint !== null) && page.fingerprint && !page.gone()
+        (!result.success || book.notFoundFingerprint !== null) && page.fingerprint && !page.gone()
           ? await page.fingerprint().catch(() => null)
           : null
       // the page when the step failed, for the report: taken once per unchanged page
@@ -409,34 +382,26 @@ export async function replayOnPage(
           }
         }
       }
-      gate.done(index, { failed: verification?.finalResult === 'fail', notFound, fingerprint })
-      verifier.recordReplayResult(result)
-      replayResults.push(result)
+      book.done(index, { result, verification, notFound, fingerprint })
 
-      // Learn a heal only when the step is proven right (its screen compared, not skipped for want of a screenshot).
-      if (
-        located &&
-        result.success &&
-        verification &&
-        verification.finalResult === 'pass' &&
-        verification.details?.skipped !== true &&
-        verification.details?.judged_by_action_index === undefined &&
-        opts.verify
-      ) {
-        const record = toHealingRecord(located, {
-          original: { x: action.x, y: action.y },
-          previousSelector: action.selectors?.css ?? null,
-          verified: true,
-        })
+      // a heal is learnt only when the step is proven right (its screen compared and passed)
+      const heal = book.learn(index, result, verification, () => {
         const healedTo = step.healedIdentity
-        if (record && healedTo) {
-          const healed = healedCase.actions[index]!
-          healed.healingHistory = [...(healed.healingHistory ?? []), record]
-          healed.identity = healedTo.identity
-          healed.selectors = healedTo.selectors
-          record.newSelector = healedTo.selectors.css ?? null
-          healedSteps.push(index)
-        }
+        const record = located
+          ? toHealingRecord(located, {
+              original: { x: action.x, y: action.y },
+              previousSelector: action.selectors?.css ?? null,
+              verified: true,
+            })
+          : null
+        return record && healedTo ? { record, healedTo } : null
+      })
+      if (heal) {
+        const healed = healedCase.actions[index]!
+        healed.healingHistory = [...(healed.healingHistory ?? []), heal.record]
+        healed.identity = heal.healedTo.identity
+        healed.selectors = heal.healedTo.selectors
+        heal.record.newSelector = heal.healedTo.selectors.css ?? null
       }
       if (keepForAcceptance && result.success && opts.artifactDir) {
         acceptanceSteps.push(
@@ -458,7 +423,7 @@ export async function replayOnPage(
         action,
         result,
         ...(verification ? { verification } : {}),
-        firstCause: gate.firstCause,
+        firstCause: book.firstCause,
       })
     }
   } finally {
@@ -468,9 +433,9 @@ export async function replayOnPage(
   const report = verifier.buildReport(opts.maxFailures ? { maxFailures: opts.maxFailures } : {})
   return {
     report,
-    replayResults,
+    replayResults: [...book.replayResults],
     healedCase,
-    healedSteps,
+    healedSteps: book.heals.map((h) => h.index),
     acceptanceSteps,
     passed: report.passed ?? verifier.determineTestResult(),
   }
@@ -488,7 +453,7 @@ async function acceptanceEvidence(s: {
   located: LocatedTarget | null
   verification: VerificationResult | undefined
   before: Uint8Array | null
-  healedTo: { identity: NonNullable<Action['identity']>; selectors: NonNullable<Action['selectors']> } | null
+  healedTo: HealedIdentity | null
   artifactDir: string
 }): Promise<AcceptanceStep> {
   const entry: AcceptanceStep = { actionIndex: s.index }
