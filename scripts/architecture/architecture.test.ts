@@ -118,6 +118,24 @@ describe('sources and READMEs speak to users', () => {
   })
 })
 
+describe("the README's homes", () => {
+  it('name files that exist, one per behaviour', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8')
+    const table = readme.slice(readme.indexOf('<!-- homes -->'), readme.indexOf('<!-- /homes -->'))
+    const homes = [...table.matchAll(/^\| ([^|]+) \| `([^`]+)`/gm)].map((m) => ({ behaviour: m[1], path: m[2] }))
+    expect(homes.map((h) => h.behaviour)).toEqual(
+      expect.arrayContaining([
+        'the web replay loop',
+        "a step's verdict",
+        'where a desktop click is located',
+        'the route that runs a suite',
+        'where `qa replay` parses its flags',
+      ]),
+    )
+    for (const { path } of homes) expect(existsSync(join(root, path)), path).toBe(true)
+  })
+})
+
 describe('the source rules', () => {
   const sources = readSources(root)
   const violations = findSourceViolations(sources)
