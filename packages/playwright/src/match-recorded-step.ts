@@ -3,7 +3,8 @@ import { maskedScreenshot, pageAssertionProbe, pollAssertion, settle } from '@qa
 import {
   createReplayVerifier,
   type Rect,
-  resultWithoutScreenshot,
+  decideStepVerdict,
+  stepVerification,
   type VerdictPolicy,
   type VisionReverifier,
 } from '@qa/verifier'
@@ -67,24 +68,11 @@ export async function verifyRecordedStep(
     // an assertion's verdict is its condition, polled as the replay polls it, never a screenshot
     const probe = pageAssertionProbe(() => page, action)
     const checked = await pollAssertion(action.assertion, probe, { timeoutMs: o.timeoutMs ?? 5_000 })
-    const result = resultWithoutScreenshot({
-      actionIndex: index,
+    return stepVerification(
+      index,
       action,
-      finalResult: checked.holds ? 'pass' : 'fail',
-      reason: checked.holds
-        ? `Assertion held: ${checked.expected} (actual ${checked.actual}).`
-        : `Assertion failed: expected ${checked.expected}, actual ${checked.actual}.`,
-    })
-    result.details = {
-      assertion: {
-        kind: action.assertion.kind,
-        op: action.assertion.op ?? null,
-        expected: checked.expected,
-        actual: checked.actual,
-        holds: checked.holds,
-      },
-    }
-    return result
+      decideStepVerdict({ kind: 'assert', ran: true, check: checked, error: '', assertion: action.assertion }),
+    )
   }
   // the replay settles the page before it takes the screenshot it verifies
   await settle(page).catch(() => undefined)
