@@ -111,13 +111,13 @@ function perGame(rows: Row[]): string {
 function labelTable(labels: LabelRow[]): string {
   if (!labels.length) return ''
   const lines = [
-    "| game | recorded labels right | wrong (another item's text) | none trusted |",
-    '| --- | --- | --- | --- |',
+    "| game | recorded labels right | partial (the item's own text cut short) | wrong (another item's text) | none trusted |",
+    '| --- | --- | --- | --- | --- |',
   ]
   for (const program of [...new Set(labels.map((r) => r.program))]) {
     const ls = labels.filter((r) => r.program === program)
     const n = (o: LabelRow['outcome']) => pct(ls.filter((r) => r.outcome === o).length, ls.length)
-    lines.push(`| ${program} | ${n('right')} | ${n('wrong')} | ${n('none')} |`)
+    lines.push(`| ${program} | ${n('right')} | ${n('partial')} | ${n('wrong')} | ${n('none')} |`)
   }
   const wrong = labels
     .filter((r) => r.outcome === 'wrong')
@@ -186,7 +186,7 @@ interface LabelRow {
   step: number
   expected: string
   recorded: string | null
-  outcome: 'right' | 'wrong' | 'none'
+  outcome: 'right' | 'partial' | 'wrong' | 'none'
 }
 const labelRows: LabelRow[] = []
 // the multiplication sign of "16 × 16" is read as the letter x by OCR: both stand for the same label
@@ -198,12 +198,17 @@ function norm(t: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim()
 }
-/** A label is right when it is the item's text or one of its words (OCR reads "Sound:" of "Sound:  On" as a word). */
+/**
+ * A label is right when it is the item's text or one of its words (OCR reads "Sound:" of "Sound:  On" as a word);
+ * partial when it is a piece of at least 3 characters of the item's own text, read cut short ("dium" of FLTK's
+ * highlighted "Medium" next to its radio mark); wrong when it is anything else (a neighbour's text, a toggle's value).
+ */
 function labelOutcome(expected: string, recorded: string | null): LabelRow['outcome'] {
   if (!recorded || !norm(recorded)) return 'none'
   const e = norm(expected)
   const r = norm(recorded)
-  return e === r || (r.length >= 2 && e.split(' ').includes(r)) || (e.length >= 2 && r.includes(e)) ? 'right' : 'wrong'
+  if (e === r || (r.length >= 2 && e.split(' ').includes(r)) || (e.length >= 2 && r.includes(e))) return 'right'
+  return r.length >= 3 && e.includes(r) ? 'partial' : 'wrong'
 }
 
 /** Gives the keyboard focus to the game's window (no window manager runs) and keeps the pointer off it. */

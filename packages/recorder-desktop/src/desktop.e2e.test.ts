@@ -311,7 +311,7 @@ describe('desktop record & replay under Xvfb', () => {
     expect(r.reportFiles.html && existsSync(r.reportFiles.html)).toBe(true)
   })
 
-  it('keeps up with 20 clicks/s: no input event lost with the ring buffer on', async () => {
+  it('clicks sent 50 ms apart (20/s): no input event lost with the ring buffer on', async () => {
     await game.setVersion(1)
     const out = join(dir, 'burst.json')
     let ready!: () => void
@@ -338,10 +338,8 @@ describe('desktop record & replay under Xvfb', () => {
     expect(testCase.actions.every((a) => a.actionType === 'click' && a.screenshotBeforePath && a.screenshotPath)).toBe(
       true,
     )
-    // they really came at ~20/s (hook timestamps of the first and last click)
-    const span =
-      (Date.parse(String(testCase.actions[39]?.timestamp)) - Date.parse(String(testCase.actions[0]?.timestamp))) / 1000
-    expect(39 / span).toBeGreaterThanOrEqual(18)
+    // the rate the hook saw is the machine's, not the test's: a loaded machine delivers the clicks slower than they
+    // were sent, so it is not asserted here (a wall-clock limit fails for no product reason)
   })
 })
 
