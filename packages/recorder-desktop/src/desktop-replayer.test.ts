@@ -6,7 +6,7 @@ import { writeFileAtomic } from '@qa/model/node'
 import { fc, test } from '@fast-check/vitest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buttonScreen, centre, inside, type TestButton } from './__tests__/screens'
-import { replayDesktopCase } from './desktop-replayer'
+import { replayDesktopCase, waitForChangedScreen, waitForStableScreen } from './desktop-replayer'
 import { boxAround, cropFrame, encodePng, type RgbaFrame } from './frame'
 import { memoryScreen, recordingInput, solidFrame } from './memory-screen'
 
@@ -547,5 +547,30 @@ describe('a key step in a moved window', () => {
 
   it('without the recorded window the moved menu cannot be judged (compared at the recorded place)', async () => {
     expect((await replay(down(false), true)).verifications[0]?.finalResult).toBe('fail')
+  })
+})
+
+describe('the screen after a step that changed it when recorded', () => {
+  const popup = solidFrame(320, 200, [40, 40, 40], [{ x: 60, y: 40, width: 200, height: 120, rgb: [230, 230, 230] }])
+  const closed = solidFrame(320, 200, [40, 40, 40])
+  /** A program that repaints late: the first `lateGrabs` grabs after the click still show the popup. */
+  const lateScreen = (lateGrabs: number) => {
+    let grabs = 0
+    return {
+      capture: async () => (++grabs > lateGrabs ? closed : popup),
+      info: async () => ({ width: 320, height: 200, scale: 1 }),
+    }
+  }
+
+  it('waits for the change the recording saw before it waits for stillness', async () => {
+    // two equal grabs of the old screen are "still": the plain settle returns the popup the click is closing
+    expect(await waitForStableScreen(lateScreen(4), { pollMs: 1 })).toBe(popup)
+    expect(await waitForChangedScreen(lateScreen(4), popup, { pollMs: 1 })).toBe(closed)
+  })
+
+  it('returns the still screen when no change comes within the timeout (the verdict judges it)', async () => {
+    expect(await waitForChangedScreen(lateScreen(Number.POSITIVE_INFINITY), popup, { pollMs: 5, timeoutMs: 60 })).toBe(
+      popup,
+    )
   })
 })

@@ -179,6 +179,29 @@ export async function waitForStableScreen(screen: ScreenCapture, opts: SettleOpt
   }
 }
 
+/**
+ * The screen after a step that changed it when it was recorded: waits until it differs from `before` as the
+ * recording measured the change (`regionalTransition`), then until it is still; returns the last grab. A program
+ * busy on a loaded machine repaints late, and two equal grabs taken before it does are not its answer (a popup
+ * still open under its close button's click). When no change comes within the timeout, the still screen is
+ * returned and the verdict judges it.
+ */
+export async function waitForChangedScreen(
+  screen: ScreenCapture,
+  before: RgbaFrame,
+  opts: SettleOptions = {},
+): Promise<RgbaFrame> {
+  const timeoutMs = opts.timeoutMs ?? 3000
+  const pollMs = opts.pollMs ?? 60
+  const end = performance.now() + timeoutMs
+  for (;;) {
+    const now = await screen.capture()
+    if (regionalTransition(before, now).changed || performance.now() >= end) break
+    await sleep(pollMs)
+  }
+  return waitForStableScreen(screen, opts)
+}
+
 function cropBoxOf(action: Action): BoundingBox | null {
   if (action.elementCropBox) return action.elementCropBox
   // Cases recorded before element_crop_box was a field kept it among the unknown fields.
@@ -310,7 +333,10 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
     }
     let after: RgbaFrame | null = null
     try {
-      after = await settle()
+      after =
+        result.success && before && action.screenTransition?.changed === true
+          ? await waitForChangedScreen(opts.screen, before, opts.settle)
+          : await settle()
     } catch {
       after = null
     }

@@ -44,6 +44,7 @@ export {
   replayDesktopCase,
   screenSizeWarning,
   type SettleOptions,
+  waitForChangedScreen,
   waitForStableScreen,
 } from './desktop-replayer'
 export { type EnrichOptions, type EnrichOutcome, enrichDesktopCase } from './enrich-desktop-case'

@@ -17,6 +17,8 @@ export interface DesktopReplayerOptions extends DesktopReplaySettings {
   vision: DesktopVisionConfig
   /** Compare each step with its recorded screenshot (default true). */
   verify?: boolean
+  /** Decide a compared step on its expected region (default true); false: on the whole screen. */
+  verifyRegion?: boolean
   env?: Readonly<Record<string, string | undefined>>
 }
 
@@ -62,6 +64,7 @@ export async function replayDesktopSuite(
       ocr: vision.ocr,
       findWindow: windows ? (recorded) => windows.find(recorded) : null,
       verify,
+      ...(opts.verifyRegion === false ? { verifyRegion: false } : {}),
       ...(opts.learnHeals ? { learnHeals: true } : {}),
       reverifier: vision.reverifier,
       // the config's thresholds, masks and match threshold (`desktopReplaySettingsOf`), for every route

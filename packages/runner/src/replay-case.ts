@@ -44,7 +44,7 @@ export interface ReplayCaseRun {
   page?: Page
   /** Web: open the case's context in this browser; else the replay launches its own and closes it. */
   browser?: Browser
-  /** Web: decide a compared step on its expected region (default true). */
+  /** Decide a compared step on its expected region (default true); false: on the whole screen. */
   verifyRegion?: boolean
   /** Web: the cascade's tuning. */
   locate?: LocateOptions
@@ -210,6 +210,7 @@ async function replayDesktopOf(
     {
       vision: run.vision,
       verify: run.verify,
+      ...(run.verifyRegion !== undefined ? { verifyRegion: run.verifyRegion } : {}),
       ...mod.desktopReplaySettingsOf(config),
       env: { ...run.env, ...(run.display ? { DISPLAY: run.display } : {}) },
       learnHeals: run.saveHeals !== undefined && run.verify,

@@ -23,9 +23,7 @@ const LOCATING = ['template', 'ocr', 'semantic']
 describe('qa demo --desktop', () => {
   it('--json without DISPLAY: starts its own Xvfb, heals on v2 by template/OCR, every verdict pass or warning', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'qa-demo-desktop-')), 'tmp')
-    const started = performance.now()
     const r = await qaAsync(['demo', '--desktop', '--json', '--out-dir', out], { env: { DISPLAY: '' } })
-    const seconds = (performance.now() - started) / 1000
     expect(r.code, r.stderr).toBe(0)
     const summary = JSON.parse(r.stdout)
     expect(summary.passed).toBe(true)
@@ -48,7 +46,6 @@ describe('qa demo --desktop', () => {
     expect(report.verificationResults.map((v) => v.finalResult)).toEqual(steps.map((s) => s.verdict))
     expect(readFileSync(summary.reports.html, 'utf8')).toContain('게임 시작')
     expect(existsSync(summary.caseFile)).toBe(true)
-    expect(seconds).toBeLessThan(60)
   })
 
   it('uses a working DISPLAY as it is and prints which strategy found each step', async () => {

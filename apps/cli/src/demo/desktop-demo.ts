@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process'
 import { accessSync, constants, existsSync } from 'node:fs'
 import { delimiter, join, resolve } from 'node:path'
-import type { ReplayReport } from '@qa/model'
+import { DEFAULT_CONFIG, type ReplayReport } from '@qa/model'
 import { loadTestCase } from '@qa/model/node'
 import type {
   AppWindow,
+  DesktopReplayOutcome,
   DesktopSession,
   DesktopStepEvent,
   GameButton,
@@ -12,6 +13,7 @@ import type {
   SampleGameServer,
 } from '@qa/recorder-desktop'
 import type { ReportFormat } from '@qa/verifier'
+import { replayCase } from '@qa/runner/replay-case'
 import type { VisionConfig } from '@qa/vision'
 import { UsageError } from '../usage-error'
 import { type DemoStepSummary, summarizeDemoSteps } from './web-demo'
@@ -261,35 +263,26 @@ export async function runDesktopDemo(opts: DesktopDemoOptions): Promise<DesktopD
     await game.setVersion(2)
     log('Switched the game to v2 (every button moved, resized ~1.25× and recoloured)')
     const replayStarted = performance.now()
-    const vision = rd.desktopVision(OFFLINE_VISION)
-    let outcome: Awaited<ReturnType<typeof rd.replayDesktopCase>>
-    try {
-      outcome = await rd.replayDesktopCase(loaded.testCase, {
-        caseDir: loaded.dir,
-        caseFile: loaded.file,
-        screen: desktop.screen,
-        input,
-        analyze: vision.analyze,
-        ocr: vision.ocr,
-        verify: true,
-        // v2 moved, rescaled and recoloured every button: without a vision provider no pixel region can confirm
-        // its scenes, so the demo keeps the whole-screen verdict (qa replay decides on the expected region)
-        verifyRegion: false,
-        reverifier: vision.reverifier,
-        artifactDir: join(outDir, 'reports', 'artifacts'),
-        env,
-        visionUsage: () => vision.usage(),
-        ...(opts.onStep ? { onStep: opts.onStep } : {}),
-      })
-    } finally {
-      await vision.close()
-    }
-    const replayMs = performance.now() - replayStarted
-    const { writeReports } = await import('@qa/verifier')
-    const reportFiles = await writeReports(outcome.report, join(outDir, 'reports'), ['json', 'txt', 'html', 'junit'], {
-      baseName: 'demo-report',
-      baseDir: loaded.dir,
+    // the one replay path of `qa replay`, on the defaults (no qa.config.json: the demo is the same everywhere), on
+    // the display the demo already holds
+    const replayed = await replayCase(loaded, DEFAULT_CONFIG, {
+      verify: true,
+      env,
+      vision: OFFLINE_VISION,
+      desktop,
+      // v2 moved, rescaled and recoloured every button: without a vision provider no pixel region can confirm
+      // its scenes, so the demo keeps the whole-screen verdict (qa replay decides on the expected region)
+      verifyRegion: false,
+      reports: {
+        dir: join(outDir, 'reports'),
+        formats: ['json', 'txt', 'html', 'junit'],
+        baseName: 'demo-report',
+      },
+      ...(opts.onStep ? { onDesktopStep: opts.onStep } : {}),
     })
+    const outcome = replayed.desktop as DesktopReplayOutcome
+    const replayMs = performance.now() - replayStarted
+    const reportFiles = replayed.reportFiles
     const steps = summarizeDemoSteps(outcome.report, outcome.results, recorded.testCase.actions)
     return {
       caseFile,

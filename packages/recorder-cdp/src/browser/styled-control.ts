@@ -1,6 +1,7 @@
 import type { KeyModifier } from '@qa/model'
 import type { ElementHandle, Locator } from 'playwright-core'
 import { centreSeenOwn } from '../replay/candidate-source'
+import { coveringPartInPage } from '../injected/page-scripts'
 import { ownClickPoint } from './own-click-point'
 
 /**
@@ -70,40 +71,7 @@ async function coveringPartOf(
   handle: Locator,
   timeout: number,
 ): Promise<{ handle: ElementHandle<Element>; relation: 'label' | 'wrapper'; what: string } | null> {
-  const found = await handle.evaluateHandle(
-    (control: Element) => {
-      const inView = (b: DOMRect) =>
-        b.width > 0 &&
-        b.height > 0 &&
-        b.top + b.height / 2 >= 0 &&
-        b.left + b.width / 2 >= 0 &&
-        b.top + b.height / 2 < innerHeight &&
-        b.left + b.width / 2 < innerWidth
-      // Playwright's click scrolls the element into view too; the hit test needs it there
-      if (!inView(control.getBoundingClientRect())) control.scrollIntoView({ block: 'center', inline: 'nearest' })
-      const r = control.getBoundingClientRect()
-      if (!inView(r)) return null
-      const root = control.getRootNode() as Document | ShadowRoot
-      const hit = root.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)
-      if (!hit || hit === control || control.contains(hit)) return null
-      const describe = (el: Element) =>
-        `<${el.localName}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${Array.from(el.classList).slice(0, 2).join('.')}` : ''}>`
-      const labels = Array.from((control as HTMLInputElement).labels ?? [])
-      const label = labels.find((l) => l === hit || l.contains(hit))
-      if (label) return { el: hit, relation: 'label', what: describe(label) }
-      // the control's own small wrapper (iCheck's <div class="icheckbox"><input><ins></div>, a switch's track)
-      const wrapper = control.parentElement
-      if (wrapper && wrapper !== document.body && wrapper.contains(hit)) {
-        const w = wrapper.getBoundingClientRect()
-        const toggles = wrapper.querySelectorAll('input, select, textarea, button, a[href]')
-        if (toggles.length === 1 && w.width * w.height <= Math.max(64 * 64, 8 * r.width * r.height))
-          return { el: hit, relation: 'wrapper', what: describe(wrapper) }
-      }
-      return null
-    },
-    undefined,
-    { timeout },
-  )
+  const found = await handle.evaluateHandle(coveringPartInPage, undefined, { timeout })
   const props = await found.getProperties()
   const el = props.get('el')?.asElement() as ElementHandle<Element> | null | undefined
   const relation = (await props.get('relation')?.jsonValue()) as 'label' | 'wrapper' | undefined

@@ -3,6 +3,7 @@
  * page module it names (see `page-function.ts`), so the modules share helpers (text, roles, frame offsets) instead
  * of copying them.
  */
+import type { coveringPartInPage as coveringPart, ownClickPointInPage as ownClickPoint } from './click-point'
 import type { describeElementsInPage as describeElements } from './describe-elements'
 import type {
   describeAssertChainInPage as describeAssertChain,
@@ -10,6 +11,7 @@ import type {
   hitChainInPage as hitChain,
   operatedControlInPage as operatedControl,
 } from './hit-chain'
+import type { installInputReporterInPage as installInputReporter } from './input-reporter'
 import { pageFunction } from './page-function'
 import type {
   waitForDomQuietInPage as waitForDomQuiet,
@@ -41,3 +43,15 @@ export const describeAssertChainInPage = pageFunction<typeof describeAssertChain
 
 /** Resolves once the finite CSS transitions and animations running now have finished, at most `timeoutMs`. */
 export const waitForFiniteAnimationsInPage = pageFunction<typeof waitForFiniteAnimations>('waitForFiniteAnimations')
+
+/**
+ * Reports the person's trusted input in the recorder's isolated world of a frame through `binding` (run at
+ * document start in every frame).
+ */
+export const installInputReporterInPage = pageFunction<typeof installInputReporter>('installInputReporter')
+
+/** Where a click on an element reaches it rather than a control nested inside it (`OwnClickPoint`). */
+export const ownClickPointInPage = pageFunction<typeof ownClickPoint>('ownClickPoint')
+
+/** The control's own label or wrapper part covering its centre, or null. */
+export const coveringPartInPage = pageFunction<typeof coveringPart>('coveringPart')

@@ -16,7 +16,6 @@ import {
 import type { ViewportBox } from '../browser/cdp-secret-fields'
 import { settle } from '../browser/settle'
 import {
-  installRecorderToolbarInPage,
   markToolbarPickedInPage,
   openToolbarEditorInPage,
   readToolbarEditorInPage,
@@ -29,6 +28,7 @@ import {
   type ToolbarFrameState,
   type ToolbarRequest,
 } from '../injected/recorder-toolbar'
+import { recorderWorldSource } from '../injected/recorder-world'
 import {
   dialogOwner,
   historyKeysBefore,
@@ -40,34 +40,12 @@ import {
 } from './hand-events'
 import { activationMove, historyMove, historyOf, navigationActivationInPage } from './history-move'
 import { INPUT_TIMES_KEY, type PageInputEvent, type PointerDownSnapshot, RECORD_BINDING } from './page-input-event'
-import { inputReporterSource } from './interactive'
 import { type FramePlacer, placeFrameEvent, pointInTopViewport } from './place-frame-event'
 import { assertionTargetLabel, assertPickHighlight, captureAssertion } from './record-assertion'
 import type { ListenOptions, RecorderCore } from './recorder-core'
 import { createHandStepHandler } from './hand-steps'
 import type { OpenTyping } from './hand-events'
 import { setShot, type Shot } from './step-shots'
-
-/**
- * What the recorder runs in its world of every frame: the input reporter, and the toolbar when there is one. Both
- * report through one binding of that world (`bindingName`, a JSON text: `{ channel, message }`); the names they call
- * it by exist in that world only.
- */
-function recorderWorldSource(bindingName: string, withToolbar: boolean): string {
-  const toolbar = withToolbar
-    ? `(${installRecorderToolbarInPage.toString()})(${JSON.stringify({ binding: TOOLBAR_BINDING, tag: TOOLBAR_TAG })})`
-    : ''
-  return `(() => {
-  const relay = (channel) => (message) => {
-    const call = globalThis[${JSON.stringify(bindingName)}]
-    if (typeof call === 'function') call(JSON.stringify({ channel, message }))
-  }
-  globalThis[${JSON.stringify(RECORD_BINDING)}] = relay('input');
-  globalThis[${JSON.stringify(TOOLBAR_BINDING)}] = relay('toolbar');
-  ${inputReporterSource(RECORD_BINDING)};
-  ${toolbar};
-})()`
-}
 
 /**
  * Records what a person does in the page until `stop()` (`WebRecorder.listen`): the input reporter and the toolbar in
@@ -415,7 +393,10 @@ export async function listenByHand(
     /** A new document of the top frame (set once the page is attached: the document there then is not one). */
     let onMainDocument: ((frame: WorldFrame, world: RecorderWorld) => void) | null = null
     const ready = createRecorderWorld(target, {
-      source: recorderWorldSource(bindingName, onStopRequest !== undefined),
+      source: recorderWorldSource(bindingName, {
+        input: RECORD_BINDING,
+        toolbar: onStopRequest !== undefined ? { binding: TOOLBAR_BINDING, tag: TOOLBAR_TAG } : null,
+      }),
       worldName,
       bindingName,
       onCall(frame, payload) {

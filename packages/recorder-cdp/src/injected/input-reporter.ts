@@ -1,31 +1,15 @@
-import {
-  describeElementsInPage,
-  describeHitChainInPage,
-  hitChainInPage,
-  type PageElementDescription,
-} from '../injected/page-scripts'
-
-/** The page functions the reporter describes a pointer-down with (sent along, as source text). */
-export interface ReporterHelpers {
-  hitChain: typeof hitChainInPage
-  describeChain: typeof describeHitChainInPage
-  describe: typeof describeElementsInPage
-}
-
-/** The reporter as a script for every frame (`addInitScript`, `frame.evaluate`), its page helpers included. */
-export function inputReporterSource(binding: string): string {
-  const helpers = `{ hitChain: ${hitChainInPage.toString()}, describeChain: ${describeHitChainInPage.toString()}, describe: ${describeElementsInPage.toString()} }`
-  return `(${installInputReporterInPage.toString()})(${JSON.stringify(binding)}, ${helpers})`
-}
+import { describeElementsInPage } from './describe-elements'
+import type { PageElementDescription } from './describe-elements'
+import { describeHitChainInPage, hitChainInPage } from './hit-chain'
 
 /**
  * Runs in every frame at document start, in the recorder's isolated world (`cdp-recorder-world.ts`): the page's
  * scripts can neither call `binding` nor see what is reported. Only trusted input (`isTrusted`: what the browser
  * dispatches for the person's mouse and keys, or for CDP input) is reported, and typing into a text field only
- * when the browser announced the edit (a trusted `beforeinput`, which `execCommand` never fires). Self-contained: it
- * is sent to the page as source text.
+ * when the browser announced the edit (a trusted `beforeinput`, which `execCommand` never fires). It calls the hit
+ * chain and element descriptions of this folder's modules; `scripts/bundle-injected.ts` bundles it with them.
  */
-export function installInputReporterInPage(binding: string, helpers?: ReporterHelpers): void {
+export function installInputReporterInPage(binding: string): void {
   const w = window as unknown as Record<string, unknown> & { __qaReporterInstalled?: boolean }
   if (w.__qaReporterInstalled) return
   w.__qaReporterInstalled = true
@@ -146,12 +130,11 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   // what the person pressed, described now: the page's own listeners run after this one (added at document start,
   // capture phase, on window) and may replace or remove the element, or navigate away
   const snapshotAt = (e: PointerEvent, dx: number, dy: number) => {
-    if (!helpers) return null
     try {
       const hit = e.composedPath()[0]
       if (!(hit instanceof Node)) return null
-      const chain = helpers.hitChain(hit, e.clientX + dx, e.clientY + dy)
-      const nodes = helpers.describeChain.call(chain)
+      const chain = hitChainInPage(hit, e.clientX + dx, e.clientY + dy)
+      const nodes = describeHitChainInPage.call(chain)
       let end = 0
       while (end < chain.length && end < 12) {
         const el = chain[end] as Element
@@ -159,7 +142,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
         end++
         if (el.matches(INTERACTIVE)) break
       }
-      const descriptions = helpers.describe(chain.slice(0, end))
+      const descriptions = describeElementsInPage(chain.slice(0, end))
       const passwords = [...document.querySelectorAll('input[type="password" i]'), ...secretFields].map((el) => {
         const r = el.getBoundingClientRect()
         return { x: r.left + dx, y: r.top + dy, width: r.width, height: r.height }
@@ -283,14 +266,13 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
   }
   /** The hover that revealed the pressed element (the chain's first element interactive by its markup). */
   const hoverAt = (e: PointerEvent) => {
-    if (!helpers) return null
     try {
       const path = e.composedPath().filter((n): n is Element => n instanceof Element)
       const pressed = path.find((el) => el.matches(INTERACTIVE))
       if (!pressed || pressed.localName === 'body' || pressed.localName === 'html') return null
       const found = hoverRevealing(pressed)
       if (!found) return null
-      const [description] = helpers.describe([found.el])
+      const [description] = describeElementsInPage([found.el])
       if (!description) return null
       const b = description.box
       return { at: found.at, x: b.x + b.width / 2, y: b.y + b.height / 2, description }
@@ -368,7 +350,7 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
           el = at
           break
         }
-      drop = el && helpers ? (helpers.describe([el])[0] ?? null) : null
+      drop = el ? (describeElementsInPage([el])[0] ?? null) : null
     } catch {
       drop = null
     }
@@ -498,9 +480,9 @@ export function installInputReporterInPage(binding: string, helpers?: ReporterHe
       if (type === 'password' || /\b(current|new)-password\b/.test(autocomplete)) secretFields.add(el)
       const isPassword = secretFields.has(el)
       let field: PageElementDescription | null = null
-      if (el !== lastInputField && helpers && offset().top) {
+      if (el !== lastInputField && offset().top) {
         try {
-          field = helpers.describe([el])[0] ?? null
+          field = describeElementsInPage([el])[0] ?? null
         } catch {
           field = null
         }
