@@ -1,5 +1,6 @@
+import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { crop as cropKey, type KeyBox, keypadPng } from '../__tests__/keypad-png'
+import { crop as cropKey, decodePng, type KeyBox, keypadPng } from '../__tests__/keypad-png'
 import type { Frame } from '../image/match-template'
 import { labelRows, textChangedAsAWhole, wordsOf } from './language-place'
 import { locateOnScreen } from './locate-on-screen'
@@ -115,6 +116,78 @@ describe('locateOnScreen: the item in another language, by its shape at the wind
     expect(r.status).toBe('not_found')
     const tried = r.attempts.map((a) => a.detail ?? '').join(' | ')
     expect(tried).toMatch(/the program's text is the same/)
+  }, 180_000)
+})
+
+// KMines' difficulty drop-down: its list is a window of its own, 82 px wide in English and 143 in German (its right
+// edge kept under the drop-down), with the same four 25 px rows; the third row was clicked
+describe('locateOnScreen: a row of a list that grew sideways in another language', () => {
+  const rowH = 25
+  async function listScreen(labels: string[], box: { x: number; y: number; width: number; height: number }) {
+    const rows = labels
+      .map(
+        (l, i) =>
+          `<text x="${box.x + 8}" y="${box.y + 6 + i * rowH + 17}" font-family="DejaVu Sans, sans-serif" font-size="14" fill="#111">${l}</text>`,
+      )
+      .join('')
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="480"><rect width="640" height="480" fill="#8a8a8a"/><rect x="60" y="50" width="512" height="320" fill="#efefef"/><rect x="${box.x + 0.5}" y="${box.y + 0.5}" width="${box.width - 1}" height="${box.height - 1}" fill="#f4f4f4" stroke="#777"/>${rows}</svg>`
+    const frame = await decodePng(await sharp(Buffer.from(svg)).png().toBuffer())
+    const words: OcrWord[] = labels.map((l, i) => ({
+      text: l,
+      boundingBox: { x: box.x + 8, y: box.y + 10 + i * rowH, width: 9 * l.length, height: 14 },
+      confidence: 0.9,
+    }))
+    return { frame, words }
+  }
+  const was = { x: 468, y: 343, width: 82, height: 102 }
+  const cropBox = { x: 453, y: 386, width: 96, height: 40 }
+
+  async function run(labels: string[], is: typeof was) {
+    const recorded = await listScreen(['Easy', 'Medium', 'Hard', 'Custom'], was)
+    const current = await listScreen(labels, is)
+    const ocr = async (f: Frame): Promise<OcrWord[]> => {
+      // the windows' parts of the screens (what the strategy reads), in the part's coordinates
+      const [frame, words, win] =
+        f.width === was.width ? [recorded.frame, recorded.words, was] : [current.frame, current.words, is]
+      if (f.width !== win.width && f.width !== frame.width) return []
+      if (f.width === frame.width) return words
+      return words.map((w) => ({
+        ...w,
+        boundingBox: { ...w.boundingBox, x: w.boundingBox.x - win.x, y: w.boundingBox.y - win.y },
+      }))
+    }
+    return locateOnScreen(
+      {
+        original: { x: 501, y: 406 },
+        target: { type: 'text', text: 'Hard', boundingBox: { x: 476, y: 403, width: 36, height: 14 }, confidence: 0.9 },
+        crop: cropKey(recorded.frame, cropBox.x, cropBox.y, cropBox.width, cropBox.height),
+        cropBox,
+        recordedFrame: recorded.frame,
+        window: { recorded: was, now: is },
+      },
+      { capture: async () => current.frame, ocr },
+    )
+  }
+
+  it('every row in German, the list 143 px wide: the third row is clicked, at its recorded offset from the left', async () => {
+    const is = { x: 407, y: 343, width: 143, height: 102 }
+    const r = await run(['Einfach', 'Mittel', 'Schwierig', 'Benutzerdefiniert'], is)
+    expect(r.status).toBe('found')
+    expect(r.point?.x).toBe(407 + (501 - 468))
+    expect(Math.abs((r.point?.y ?? 0) - 406)).toBeLessThanOrEqual(2)
+    expect(r.attempts.at(-1)?.detail ?? '').toMatch(/row profile/)
+  }, 180_000)
+
+  it('the same list with only the clicked row relabelled: refused', async () => {
+    const is = { x: 407, y: 343, width: 143, height: 102 }
+    const r = await run(['Easy', 'Medium', 'Expert', 'Custom'], is)
+    expect(r.status).toBe('not_found')
+  }, 180_000)
+
+  it('a list of other rows (one row fewer: another height): refused', async () => {
+    const is = { x: 407, y: 343, width: 143, height: 77 }
+    const r = await run(['Einfach', 'Mittel', 'Benutzerdefiniert'], is)
+    expect(r.status).toBe('not_found')
   }, 180_000)
 })
 

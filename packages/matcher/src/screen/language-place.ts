@@ -122,6 +122,115 @@ export function textChangedAsAWhole(recorded: Set<string>, now: Set<string>): { 
   return { changed: true, detail: `${counts}: the program's text changed as a whole (another language)` }
 }
 
+type Placed = { at: { x: number; y: number }; score: number; bar: number; what: string } | { refused: string }
+
+/** The crop's shape outside its label's rows, searched `SHAPE_RADIUS` around `mapped` (a window of the same size). */
+function placeByShape(
+  cropEdges: Frame,
+  nowEdges: Frame,
+  mapped: { x: number; y: number },
+  rows: { top: number; bottom: number },
+): Placed {
+  let best = { score: -2, at: mapped }
+  for (let dy = -SHAPE_RADIUS; dy <= SHAPE_RADIUS; dy++) {
+    for (let dx = -SHAPE_RADIUS; dx <= SHAPE_RADIUS; dx++) {
+      const at = { x: mapped.x + dx, y: mapped.y + dy }
+      const s = shapeAgreement(cropEdges, nowEdges, at, rows)
+      if (s.flat) return { refused: 'the crop has no edges outside its label: no shape to go by' }
+      if (s.score > best.score) best = { score: s.score, at }
+    }
+  }
+  return { ...best, bar: SHAPE_BAR, what: 'shape outside its label' }
+}
+
+/** A row profile (each row's mean edge strength) must agree this well: the rows of a menu or list, not their words. */
+const ROWS_BAR = 0.9
+/** Below this standard deviation a row profile is flat: no rows to go by. */
+const FLAT_ROWS = 2
+
+/** Rows each side a row profile is averaged over (3): where a line of text lies, not its ascenders and descenders. */
+const PROFILE_SMOOTHING = 3
+
+/**
+ * Each row's strongest value over `box` of a grey (structure) frame, averaged over `PROFILE_SMOOTHING` rows each
+ * side: the bands of a list's rows of text and its separators, whatever the words and however long (a "g" reaches
+ * lower than an "H", "Schwierig" is wider than "Hard"). Pure.
+ */
+export function rowProfile(f: Frame, box: BoundingBox): number[] {
+  const raw: number[] = []
+  for (let j = 0; j < box.height; j++) {
+    let most = 0
+    for (let i = 0; i < box.width; i++) most = Math.max(most, f.data[(box.y + j) * f.width + box.x + i] as number)
+    raw.push(most)
+  }
+  return raw.map((_, j) => {
+    const from = Math.max(0, j - PROFILE_SMOOTHING)
+    const to = Math.min(raw.length, j + PROFILE_SMOOTHING + 1)
+    let sum = 0
+    for (let k = from; k < to; k++) sum += raw[k] as number
+    return sum / (to - from)
+  })
+}
+
+/** NCC of two equal-length profiles, and the first one's standard deviation. Pure. */
+export function profileAgreement(a: readonly number[], b: readonly number[]): { score: number; spread: number } {
+  const n = a.length
+  if (n === 0 || b.length !== n) return { score: 0, spread: 0 }
+  const ma = a.reduce((s, v) => s + v, 0) / n
+  const mb = b.reduce((s, v) => s + v, 0) / n
+  let sab = 0
+  let saa = 0
+  let sbb = 0
+  for (let i = 0; i < n; i++) {
+    const p = (a[i] as number) - ma
+    const q = (b[i] as number) - mb
+    sab += p * q
+    saa += p * p
+    sbb += q * q
+  }
+  const spread = Math.sqrt(saa / n)
+  return { score: saa > 0 && sbb > 0 ? sab / Math.sqrt(saa * sbb) : 0, spread }
+}
+
+/**
+ * A menu or drop-down list whose window kept its height (its rows) and changed its width with its longest label:
+ * the crop's part inside the recorded window, placed by the window's left edge, compared by its row profile
+ * (where its rows of text and its separators lie, not what they say), searched `SHAPE_RADIUS` rows up and down.
+ */
+function placeByRows(
+  recordedEdges: Frame,
+  nowEdges: Frame,
+  cropBox: BoundingBox,
+  was: BoundingBox,
+  is: BoundingBox,
+): Placed {
+  const x0 = Math.max(cropBox.x, was.x + WINDOW_EDGE)
+  const x1 = Math.min(cropBox.x + cropBox.width, was.x + was.width - WINDOW_EDGE)
+  const y0 = Math.max(cropBox.y, was.y + WINDOW_EDGE)
+  const y1 = Math.min(cropBox.y + cropBox.height, was.y + was.height - WINDOW_EDGE)
+  const nowX0 = is.x + (x0 - was.x)
+  const width = Math.min(x1 - x0, is.x + is.width - WINDOW_EDGE - nowX0)
+  if (width < 8 || y1 - y0 < 8) return { refused: 'too little of the crop lies inside the window' }
+  const part = { x: x0, y: y0, width, height: y1 - y0 }
+  if (part.x + part.width > recordedEdges.width || part.y + part.height > recordedEdges.height)
+    return { refused: 'the window lies off the recorded screen' }
+  const recordedRows = rowProfile(recordedEdges, part)
+  let best = { score: -2, at: { x: 0, y: 0 } }
+  for (let dy = -SHAPE_RADIUS; dy <= SHAPE_RADIUS; dy++) {
+    const box = { x: nowX0, y: is.y + (y0 - was.y) + dy, width, height: part.height }
+    if (box.x < 0 || box.y < 0 || box.x + box.width > nowEdges.width || box.y + box.height > nowEdges.height) continue
+    const s = profileAgreement(recordedRows, rowProfile(nowEdges, box))
+    if (s.spread < FLAT_ROWS) return { refused: 'the crop has no rows to go by (its row profile is flat)' }
+    if (s.score > best.score)
+      best = { score: s.score, at: { x: is.x + (cropBox.x - was.x), y: is.y + (cropBox.y - was.y) + dy } }
+  }
+  if (best.score === -2) return { refused: 'the window lies off the screen' }
+  return { ...best, bar: ROWS_BAR, what: 'rows (its row profile inside the window, placed by its left edge)' }
+}
+
+/** Pixels of a window's edge left out: its border is drawn by the theme, and a wider list moves its right one. */
+const WINDOW_EDGE = 4
+
 const clipTo = (b: BoundingBox, f: Frame): BoundingBox | null => {
   const x = Math.max(0, Math.round(b.x))
   const y = Math.max(0, Math.round(b.y))
@@ -132,13 +241,15 @@ const clipTo = (b: BoundingBox, f: Frame): BoundingBox | null => {
 
 /**
  * The item in another language, last of all: a label that reads otherwise now ("Game" → "Spiel") is still the
- * item where its window puts it when (1) the window kept its size (a relaid-out window moves its items: no place
- * to go by), (2) the item's shape — the edges of the crop outside its label's rows: a button's outline, a row's
- * height, a drop-down's frame — agrees there (≥ `SHAPE_BAR`) and is not flat, (3) its label's rows show text
- * there now, and (4) the program's text changed as a whole: the window's other words, read on the recorded and
- * the current screen, are mostly gone (`textChangedAsAWhole`). A dialog whose one button was relabelled keeps
- * its other words and is refused; a program of another class is no window of the step's. Needs the recorded
- * screen, the window and OCR.
+ * item where its window puts it when (1) the window kept its height (a relaid-out window moves its items: no place
+ * to go by), (2) the item's shape agrees there: in a window of the same size, the edges of the crop outside its
+ * label's rows — a button's outline, a drop-down's frame, a menu bar's band — (≥ `SHAPE_BAR`, not flat); in a
+ * menu or list that grew or shrank sideways with its longest label, the rows of the crop's part inside the window
+ * placed by its left edge (their row profile ≥ `ROWS_BAR`), (3) its label's rows show something there now, and
+ * (4) the program's text changed as a whole: the window's other words, read on the recorded and the current
+ * screen, are mostly gone (`textChangedAsAWhole`). A window whose one item was relabelled keeps its other words
+ * and is refused; a program of another class is no window of the step's. Needs the recorded screen, the window
+ * and OCR.
  */
 export function languagePlaceStrategy(ctx: ScreenContext): CascadeStep<UiElement> | null {
   const { crop, cropBox, step, source, screen, structureOf, cropFoundAt, anchorFrame } = ctx
@@ -156,56 +267,61 @@ export function languagePlaceStrategy(ctx: ScreenContext): CascadeStep<UiElement
         candidates: 0,
         detail: `in another language, at the window's place: ${detail}`,
       })
-      if (
-        !(was.width > 0 && was.height > 0) ||
-        Math.abs(is.width / was.width - 1) > SAME_SIZE ||
-        Math.abs(is.height / was.height - 1) > SAME_SIZE
-      )
-        return none(`the window's size changed (${sizes}): its items moved, no place to go by`)
+      if (!(was.width > 0 && was.height > 0)) return none('the window has no size')
+      const sameWidth = Math.abs(is.width / was.width - 1) <= SAME_SIZE
+      const sameHeight = Math.abs(is.height / was.height - 1) <= SAME_SIZE
+      if (!sameHeight) return none(`the window's height changed (${sizes}): its items moved, no place to go by`)
       const rows = labelRows(cropBox, step.target?.boundingBox)
       // the recorded screen's edges where the crop was cut (the crop's own would invent edges at its border)
-      const cropEdges = regionOf(structureOf(anchorFrame), cropBox)
+      const recordedEdges = structureOf(anchorFrame)
       const nowEdges = structureOf(now)
+      // the place by the window's left edge (a menu or list grows sideways from it, rows and padding kept)
       const mapped = { x: Math.round(is.x + cropBox.x - was.x), y: Math.round(is.y + cropBox.y - was.y) }
-      let best = { score: -2, at: mapped, flat: false }
-      for (let dy = -SHAPE_RADIUS; dy <= SHAPE_RADIUS; dy++) {
-        for (let dx = -SHAPE_RADIUS; dx <= SHAPE_RADIUS; dx++) {
-          const at = { x: mapped.x + dx, y: mapped.y + dy }
-          const s = shapeAgreement(cropEdges, nowEdges, at, rows)
-          if (s.flat) return none('the crop has no edges outside its label: no shape to go by')
-          if (s.score > best.score) best = { score: s.score, at, flat: false }
-        }
-      }
+      const found = sameWidth
+        ? placeByShape(regionOf(recordedEdges, cropBox), nowEdges, mapped, rows)
+        : placeByRows(recordedEdges, nowEdges, cropBox, was, is)
+      if ('refused' in found) return none(found.refused)
+      const best = found
       const where = `at (${best.at.x}, ${best.at.y})`
-      if (best.score < SHAPE_BAR)
-        return none(`${where} the item's shape (outside its label) agrees ${fmt(best.score)} < ${fmt(SHAPE_BAR)}`)
-      const band = regionOf(now, {
-        x: best.at.x,
-        y: best.at.y + rows.top,
-        width: crop.width,
-        height: Math.max(1, rows.bottom - rows.top),
-      })
-      const spread = lumaSpread(band)
+      if (best.score < found.bar)
+        return none(`${where} the item's ${found.what} agrees ${fmt(best.score)} < ${fmt(found.bar)}`)
+      const bandX = Math.max(best.at.x, is.x)
+      const bandRight = Math.min(best.at.x + crop.width, is.x + is.width, now.width)
+      const band =
+        bandRight - bandX >= 4 && best.at.y + rows.top >= 0 && best.at.y + rows.bottom <= now.height
+          ? regionOf(now, {
+              x: bandX,
+              y: best.at.y + rows.top,
+              width: bandRight - bandX,
+              height: Math.max(1, rows.bottom - rows.top),
+            })
+          : null
+      const spread = band ? lumaSpread(band) : 0
       if (spread < 2 * FLAT_SPREAD)
         return none(`${where} its label's rows are empty now (luma spread ${spread.toFixed(1)}): nothing like the item`)
+      const point = { x: best.at.x + step.original.x - cropBox.x, y: best.at.y + step.original.y - cropBox.y }
+      if (point.x < is.x || point.x >= is.x + is.width || point.y < is.y || point.y >= is.y + is.height)
+        return none(`${where} the click point (${Math.round(point.x)}, ${Math.round(point.y)}) leaves the window`)
       const wasBox = clipTo(was, anchorFrame)
       const isBox_ = clipTo(is, now)
       if (!wasBox || !isBox_) return none('the window lies off the screen')
       const [recordedWords, nowWords] = [await ocr(regionOf(anchorFrame, wasBox)), await ocr(regionOf(now, isBox_))]
-      const own = (origin: BoundingBox, box: { x: number; y: number }) => ({
-        x: box.x - origin.x,
-        y: box.y - origin.y,
-        width: crop.width,
-        height: crop.height,
+      // the item's own text (its recorded label's box, else the crop), in each window's part of the screen
+      const label = isBox(step.target?.boundingBox) ? (step.target?.boundingBox as BoundingBox) : cropBox
+      const own = (origin: BoundingBox, shift: { x: number; y: number }) => ({
+        x: label.x + shift.x - origin.x,
+        y: label.y + shift.y - origin.y,
+        width: label.width,
+        height: label.height,
       })
       const text = textChangedAsAWhole(
-        wordsOf(recordedWords, own(wasBox, cropBox)),
-        wordsOf(nowWords, own(isBox_, best.at)),
+        wordsOf(recordedWords, own(wasBox, { x: 0, y: 0 })),
+        wordsOf(nowWords, own(isBox_, { x: best.at.x - cropBox.x, y: best.at.y - cropBox.y })),
       )
       if (!text.changed) return none(text.detail)
       return cropFoundAt(
         { box: { x: best.at.x, y: best.at.y, width: crop.width, height: crop.height }, scale: 1, score: best.score },
-        `in another language, at the window's place (${sizes}) ${where}: its shape outside the label agrees ${fmt(best.score)}; ${text.detail}`,
+        `in another language, at the window's place (${sizes}) ${where}: its ${found.what} agrees ${fmt(best.score)}; ${text.detail}`,
       )
     },
   }
