@@ -364,6 +364,34 @@ describe('createDesktopRecorder', () => {
     ])
   })
 
+  it('records the list the pointer rested on, though the click closed it before the press was asked about', async () => {
+    const screen = memoryScreen(menu)
+    const input = scriptedInput()
+    const main = { box: { x: 0, y: 0, width: 640, height: 480 }, className: 'kmines' }
+    const list = { box: { x: 100, y: 100, width: 82, height: 102 }, className: 'kmines' }
+    // the drop-down's list (an override-redirect window over the main one) is open until the click
+    let listOpen = true
+    const windowAt = async () => (listOpen ? list : main)
+    const rec = createDesktopRecorder({ input, screen, outDir: dir, frameIntervalMs: 15, settleMs: 60, windowAt })
+    await rec.start()
+    await sleep(40)
+    const p = centre(START)
+    input.emit({ kind: 'mousemove', timeMs: nowMs(), x: p.x, y: p.y })
+    await sleep(200) // the person rests on the item
+    listOpen = false // the click closes the list before the press is asked about (a loaded machine)
+    input.emit({ kind: 'mousedown', timeMs: nowMs(), x: p.x, y: p.y, button: 'left' })
+    input.emit({ kind: 'mouseup', timeMs: nowMs(), x: p.x, y: p.y, button: 'left' })
+    await sleep(60)
+    // a click without a rest: the window at the press
+    input.emit({ kind: 'mousemove', timeMs: nowMs(), x: 5, y: 5 })
+    input.emit({ kind: 'mousedown', timeMs: nowMs(), x: 5, y: 5, button: 'left' })
+    input.emit({ kind: 'mouseup', timeMs: nowMs(), x: 5, y: 5, button: 'left' })
+    await sleep(200)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'f10' })
+    const tc = await rec.stop()
+    expect(tc.actions.filter((a) => a.actionType === 'click').map((a) => a.window ?? null)).toEqual([list, main])
+  })
+
   it('refuses to start twice', async () => {
     const rec = createDesktopRecorder({
       input: scriptedInput(),

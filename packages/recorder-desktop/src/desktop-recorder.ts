@@ -63,8 +63,10 @@ export interface DesktopRecorderOptions {
   /** Called once per recorded action (after its screenshots are saved). */
   onAction?: (action: Action, index: number) => void
   /**
-   * The program window under a point (`WindowLocator.windowAt`), asked at each mouse press — before a button that
-   * closes its window takes effect: a click step records it as `window`, and replay maps the point through it.
+   * The program window under a point (`WindowLocator.windowAt`), asked where the pointer comes to rest and at each
+   * mouse press — before a button that closes its window takes effect: a click step records it as `window` (the one
+   * under the pointer resting at the press point, else the one at the press: a menu or a drop-down's list closes
+   * at the click, often before the press is asked about), and replay maps the point through it.
    */
   windowAt?: ((x: number, y: number) => Promise<DesktopWindow | null>) | null
   /**
@@ -192,6 +194,9 @@ function describe(raw: RawAction, masked: boolean): string {
  * `settleMs`, perceptual hashes and a screen transition; semantic analysis runs in a background queue and never
  * blocks capture. The hook callback only coalesces events: no input event waits for IO.
  */
+/** A pointer still this long (80 ms) has come to rest: the window under it is asked then (see `windowAt`). */
+const HOVER_WINDOW_REST_MS = 80
+
 export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopRecorder {
   const intervalMs = opts.frameIntervalMs ?? 100
   const settleMs = opts.settleMs ?? 500
@@ -467,6 +472,11 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
 
   /** The window under each recent press, by the press's time (a click step's time is its press's). */
   const pressWindows = new Map<number, Promise<DesktopWindow | null>>()
+  // the window under the pointer where it came to rest (asked once it rested `HOVER_WINDOW_REST_MS`): a menu or a
+  // drop-down's list closes at the click, often before the press is asked about, so the window the person saw
+  // under the item is the one asked while the pointer rested on it
+  let hoverWindow: { x: number; y: number; window: Promise<DesktopWindow | null> } | null = null
+  let hoverTimer: ReturnType<typeof setTimeout> | null = null
   const onEvent = (e: InputEvent) => {
     if (!acceptsInput(state)) return
     events++
@@ -482,10 +492,24 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
       )
       for (const t of pressWindows.keys()) if (t < e.timeMs - 10_000) pressWindows.delete(t)
     }
+    if (e.kind === 'mousemove' && opts.windowAt) {
+      const ask = opts.windowAt
+      if (hoverTimer) clearTimeout(hoverTimer)
+      hoverWindow = null
+      const { x, y } = e
+      hoverTimer = setTimeout(() => {
+        hoverWindow = { x, y, window: ask(x, y).catch(() => null) }
+      }, HOVER_WINDOW_REST_MS)
+    }
     if (e.kind === 'mousedown' && opts.windowAt) {
+      if (hoverTimer) clearTimeout(hoverTimer)
+      const rested = hoverWindow && Math.hypot(hoverWindow.x - e.x, hoverWindow.y - e.y) <= 3 ? hoverWindow : null
+      const ask = opts.windowAt
+      const atPress = ask(e.x, e.y).catch(() => null)
       pressWindows.set(
         e.timeMs,
-        opts.windowAt(e.x, e.y).catch(() => null),
+        // the window under the resting pointer, else (no rest, or nothing there) the one at the press
+        rested ? rested.window.then((w) => w ?? atPress) : atPress,
       )
       for (const t of pressWindows.keys()) if (t < e.timeMs - 10_000) pressWindows.delete(t)
     }
@@ -534,6 +558,7 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
     resolveStopped(why)
     report()
     stopping = (async () => {
+      if (hoverTimer) clearTimeout(hoverTimer)
       await opts.input.stop()
       coalescer.flush()
       let actions: Action[]

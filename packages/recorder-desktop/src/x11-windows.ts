@@ -12,7 +12,8 @@ export interface WindowLocator {
   windowAt(x: number, y: number): Promise<DesktopWindow | null>
   /**
    * The same program's window now: the one viewable top-level window of the recorded class (among several, the
-   * one with the recorded title). Null when there is none, or several that nothing tells apart.
+   * one with the recorded title; a step recorded on a menu or drop-down list: the popup of its height, see
+   * `pickWindow`). Null when there is none, or several that nothing tells apart.
    */
   find(recorded: DesktopWindow): Promise<BoundingBox | null>
   /** The top-level window holding the keyboard focus (where a key goes); null when none or the root has it. */
@@ -52,6 +53,38 @@ interface X11Module {
     opts: { display: string },
     cb: (err: unknown, display: { client: XClient; screen: { root: number }[] }) => void,
   ): XClient
+}
+
+/** A viewable top-level window of the recorded class now. */
+export interface WindowCandidate {
+  box: BoundingBox
+  title: string | null
+  /** An override-redirect window: a menu, a drop-down list, a tooltip the program opened. */
+  popup: boolean
+}
+
+/** A popup's height must agree this well (2 %) with the recorded window's to be taken for it. */
+const POPUP_HEIGHT_AGREEMENT = 0.02
+
+/**
+ * The same program's window now, among the viewable windows of its class: the one program window (a normal, not
+ * override-redirect one), or among several the one with the recorded title. But when the program has a popup open
+ * (a menu, a drop-down's list: override-redirect windows of its class) whose height is the recorded window's
+ * (within 2 %) and no other window of the class has that size, the step was recorded on a popup and the popup is
+ * it: a menu keeps its rows and so its height, and grows sideways with its longest label (another language).
+ * Null when nothing tells the windows apart. Pure.
+ */
+export function pickWindow(recorded: DesktopWindow, candidates: readonly WindowCandidate[]): BoundingBox | null {
+  const was = recorded.box
+  const sameHeight = (c: WindowCandidate) =>
+    was.height > 0 && Math.abs(c.box.height / was.height - 1) <= POPUP_HEIGHT_AGREEMENT
+  const sameSize = (c: WindowCandidate) => c.box.width === was.width && c.box.height === was.height
+  const popups = candidates.filter((c) => c.popup && sameHeight(c))
+  const programs = candidates.filter((c) => !c.popup)
+  if (popups.length === 1 && !programs.some(sameSize)) return (popups[0] as WindowCandidate).box
+  if (programs.length === 1) return (programs[0] as WindowCandidate).box
+  const titled = programs.filter((c) => recorded.title && c.title === recorded.title)
+  return titled.length === 1 ? (titled[0] as WindowCandidate).box : null
 }
 
 /** Predefined atoms of the core protocol. */
@@ -156,18 +189,17 @@ export async function openWindowLocator(display: string): Promise<WindowLocator 
           const attrs = await ask<{ mapState: number; overrideRedirect: number }>((cb) =>
             X.GetWindowAttributes(wid, cb),
           )
-          // menus and tooltips are override-redirect windows, not a program's window
-          if (!attrs || attrs.mapState !== IS_VIEWABLE || attrs.overrideRedirect) return null
+          if (!attrs || attrs.mapState !== IS_VIEWABLE) return null
           const who = await identify(wid)
           if (!who || who.className !== recorded.className) return null
           const box = await boxOf(wid)
-          return box ? { box, title: who.title } : null
+          return box ? { box, title: who.title, popup: Boolean(attrs.overrideRedirect) } : null
         }),
       )
-      const candidates = seen.filter((c): c is { box: BoundingBox; title: string | null } => c !== null)
-      if (candidates.length === 1) return (candidates[0] as { box: BoundingBox }).box
-      const titled = candidates.filter((c) => recorded.title && c.title === recorded.title)
-      return titled.length === 1 ? (titled[0] as { box: BoundingBox }).box : null
+      return pickWindow(
+        recorded,
+        seen.filter((c): c is WindowCandidate => c !== null),
+      )
     },
     async close() {
       X.terminate()

@@ -7,6 +7,7 @@ import type { UiElement } from './find-matching-element'
 import { ocrStrategy } from './ocr'
 import { semanticStrategy } from './semantic'
 import { templateStrategy } from './template'
+import { languagePlaceStrategy } from './language-place'
 import type { LocateOnScreenOptions, ScreenSource, ScreenTarget } from './types'
 import { windowPlaceStrategy } from './window-place'
 
@@ -25,12 +26,14 @@ export async function locateOnScreen(
 ): Promise<LocateResult<UiElement>> {
   const ctx = screenContext(step, source, opts)
   const atWindowPlace = windowPlaceStrategy(ctx)
+  const inAnotherLanguage = languagePlaceStrategy(ctx)
   const steps: CascadeStep<UiElement>[] = [
     directStrategy(ctx),
     semanticStrategy(ctx),
     templateStrategy(ctx),
     ocrStrategy(ctx),
     ...(atWindowPlace ? [atWindowPlace] : []),
+    ...(inAnotherLanguage ? [inAnotherLanguage] : []),
     {
       method: 'coordinate',
       skip: opts.allowCoordinateFallback
