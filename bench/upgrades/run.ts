@@ -667,7 +667,8 @@ const pairIds = [...new Set(rows.map((r) => r.pair))]
 for (const id of [...pairIds, 'all']) {
   const rs = id === 'all' ? rows : rows.filter((r) => r.pair === id)
   const ours = rs.filter((r) => r.approach === 'ours')
-  const pages = new Set(ours.map((r) => r.page)).size
+  // a page is one of a pair: the same file name in two pairs is two pages
+  const pages = new Set(ours.map((r) => `${r.pair}/${r.page}`)).size
   console.log(
     `${id.padEnd(28)}${String(pages).padStart(6)}${String(ours.filter((r) => !r.gone).length).padStart(7)}${String(ours.filter((r) => r.gone).length).padStart(5)}  ${cells(rs)}`,
   )
