@@ -1,5 +1,6 @@
 import { describeElementsInPage } from './describe-elements'
 import type { PageElementDescription } from './describe-elements'
+import { frameOffset } from './geometry'
 import { describeHitChainInPage, hitChainInPage } from './hit-chain'
 
 /**
@@ -50,32 +51,7 @@ export function installInputReporterInPage(binding: string): void {
     fn(top ? event : { ...event, inFrame: hops })
   }
   // Offset of this frame's viewport inside the top-level viewport (same-origin frames); `top`: it reached the top.
-  const offset = () => {
-    let dx = 0
-    let dy = 0
-    let hops = 0
-    let win: Window = window
-    let top = true
-    while (win !== win.parent) {
-      let frameEl: Element | null = null
-      try {
-        frameEl = win.frameElement
-      } catch {
-        top = false
-        break
-      }
-      if (!frameEl) {
-        top = false
-        break
-      }
-      const r = frameEl.getBoundingClientRect()
-      dx += r.left + (frameEl as HTMLElement).clientLeft
-      dy += r.top + (frameEl as HTMLElement).clientTop
-      win = win.parent
-      hops++
-    }
-    return { dx, dy, top, hops }
-  }
+  const offset = () => frameOffset(window)
   // Fields a secret was typed into, kept from the moment of typing (its input event), whatever their type becomes.
   // Strong references: a field the page takes out and puts back is still one (the set is read, never walked by GC).
   const secretFields = new Set<Element>()
