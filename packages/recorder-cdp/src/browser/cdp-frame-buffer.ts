@@ -138,7 +138,9 @@ export interface PixelBox {
  * A recorded screenshot from one buffered frame, and nothing else: scaled to `size` (the size a live capture of
  * the page has), secrets painted over (boxes in viewport CSS pixels, `cssWidth` wide), and the `unknown` boxes (the
  * recorder's toolbar, which a screencast shows but no screenshot may) painted over too and returned in the
- * screenshot's pixels, to be listed as the step's unknown regions. No pixel comes from another moment.
+ * screenshot's pixels, to be listed as the step's unknown regions; `blinking` boxes (the text caret, drawn or not
+ * by the phase of its blink) are listed with them but left as the frame shows them. No pixel comes from another
+ * moment.
  */
 export async function composeFrameShot(
   frame: Buffer,
@@ -146,6 +148,7 @@ export async function composeFrameShot(
     size: { width: number; height: number } | null
     masks: readonly ViewportBox[]
     unknown: readonly ViewportBox[]
+    blinking?: readonly ViewportBox[]
     cssWidth: number | null
     maskColor: string
   },
@@ -162,8 +165,8 @@ export async function composeFrameShot(
     const bottom = Math.min(height, Math.ceil((b.y + b.height) * scale))
     return right > left && bottom > top ? { x: left, y: top, width: right - left, height: bottom - top } : null
   }
-  const unknown = opts.unknown.map(px).filter((r): r is PixelBox => r !== null)
-  const painted = [...opts.masks.map(px).filter((r): r is PixelBox => r !== null), ...unknown]
+  const pixels = (boxes: readonly ViewportBox[]) => boxes.map(px).filter((r): r is PixelBox => r !== null)
+  const painted = [...pixels(opts.masks), ...pixels(opts.unknown)]
   const layers: OverlayOptions[] = painted.map((r) => ({
     input: { create: { width: r.width, height: r.height, channels: 3, background: opts.maskColor } },
     left: r.x,
@@ -172,5 +175,5 @@ export async function composeFrameShot(
   const base =
     meta.width === width && meta.height === height ? sharp(frame) : sharp(frame).resize(width, height, { fit: 'fill' })
   const png = await (layers.length ? sharp(await base.png().toBuffer()).composite(layers) : base).png().toBuffer()
-  return { png, unknown }
+  return { png, unknown: [...pixels(opts.unknown), ...pixels(opts.blinking ?? [])] }
 }

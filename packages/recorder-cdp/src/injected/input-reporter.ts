@@ -1,3 +1,4 @@
+import { installCaretNotesInPage } from './caret-notes'
 import { describeElementsInPage } from './describe-elements'
 import type { PageElementDescription } from './describe-elements'
 import { frameOffset } from './geometry'
@@ -14,6 +15,8 @@ export function installInputReporterInPage(binding: string): void {
   const w = window as unknown as Record<string, unknown> & { __qaReporterInstalled?: boolean }
   if (w.__qaReporterInstalled) return
   w.__qaReporterInstalled = true
+  // where the text caret blinks, moment by moment: the recorded screenshots list it as unknown
+  installCaretNotesInPage()
   // the recorder's own toolbar (recorder-toolbar.ts) is never recorded
   const toolbarKey = Symbol.for('qa.recorderToolbar')
   const fromToolbar = (e: Event) => {

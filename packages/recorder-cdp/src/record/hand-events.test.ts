@@ -16,6 +16,7 @@ import {
   historyStep,
   keyStep,
   masksAround,
+  caretsAround,
   nextInput,
   type OpenTyping,
   reachedInput,
@@ -316,5 +317,28 @@ describe('the moments inputs reach the page', () => {
     // at a moment an input came: that input is the one before, the next one after
     expect(masksAround(inputs, 200)).toEqual([{ x: 2, y: 2, width: 2, height: 2 }])
     expect(masksAround([], 200)).toEqual([])
+  })
+})
+
+describe('caretsAround', () => {
+  const at = (x: number) => ({ x, y: 10, width: 6, height: 20 })
+  const notes = [
+    { at: 100, box: at(10) },
+    { at: 200, box: null },
+    { at: 300, box: at(30) },
+    { at: 400, box: at(40) },
+  ]
+  it('a frame between two notes: the caret of the last note before it and of the first after it', () => {
+    expect(caretsAround(notes, 350)).toEqual([at(30), at(40)])
+    expect(caretsAround(notes, 300)).toEqual([at(30), at(40)])
+  })
+  it('a note without a caret (focus left the field) adds none', () => {
+    expect(caretsAround(notes, 150)).toEqual([at(10)])
+    expect(caretsAround(notes, 250)).toEqual([at(30)])
+  })
+  it('before every note and after the last', () => {
+    expect(caretsAround(notes, 50)).toEqual([at(10)])
+    expect(caretsAround(notes, 500)).toEqual([at(40)])
+    expect(caretsAround([], 500)).toEqual([])
   })
 })

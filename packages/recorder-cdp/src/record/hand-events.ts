@@ -1,3 +1,4 @@
+import type { CaretBox, CaretNote } from '../injected/caret-notes'
 import { type Action, isClickLike } from '@qa/model'
 import type { PageElementDescription } from '../injected/page-scripts'
 import type { PageInputEvent } from './page-input-event'
@@ -230,4 +231,18 @@ export function masksAround(inputs: readonly ReachedInput[], atMs: number): Box[
     if (i.at > atMs && (!after || i.at < after.at)) after = i
   }
   return [...(before?.masks ?? []), ...(after?.masks ?? [])]
+}
+
+/**
+ * Where the text caret may be drawn in a frame of moment `atMs`: its place at the last note at or before it and
+ * at the first note after it (a note is taken as the page handles an event, a frame shows it a moment later).
+ */
+export function caretsAround(notes: readonly CaretNote[], atMs: number): CaretBox[] {
+  let before: CaretNote | undefined
+  let after: CaretNote | undefined
+  for (const n of notes) {
+    if (n.at <= atMs && (!before || n.at >= before.at)) before = n
+    if (n.at > atMs && (!after || n.at < after.at)) after = n
+  }
+  return [before?.box, after?.box].filter((b): b is CaretBox => !!b)
 }

@@ -7,6 +7,8 @@ import { evaluateInRecorderTop } from '../browser/cdp-recorder-world'
 import { secretFieldsOf, type ViewportBox } from '../browser/cdp-secret-fields'
 import { MASK_COLOR, maskedScreenshot, passwordBoxes } from '../browser/masked-screenshot'
 import { saveElementCrop } from '../browser/visual'
+import { CARET_NOTES_KEY, type CaretNote } from '../injected/caret-notes'
+import { caretsAround } from './hand-events'
 import type { PointerDownSnapshot } from './page-input-event'
 
 const pad = (n: number) => String(n).padStart(3, '0')
@@ -67,7 +69,7 @@ export function createStepShots({ currentPage, caseDir, assetsDir, screenshots }
     extraMasks: readonly ViewportBox[] = [],
   ): Promise<Shot | undefined> {
     if (!screenshots) return undefined
-    const [secrets, passwords, toolbar, view] = await Promise.all([
+    const [secrets, passwords, toolbar, carets, view] = await Promise.all([
       secretFieldsOf(currentPage())
         .boxes()
         .catch((): ViewportBox[] => []),
@@ -83,6 +85,12 @@ export function createStepShots({ currentPage, caseDir, assetsDir, screenshots }
         },
         undefined,
       ).catch(() => null),
+      // where the text caret blinked then (the input reporter's notes, in the same world)
+      evaluateInRecorderTop(
+        currentPage(),
+        (key) => (window as unknown as Record<symbol, CaretNote[] | undefined>)[Symbol.for(key)] ?? [],
+        CARET_NOTES_KEY,
+      ).catch((): CaretNote[] => []),
       currentPage()
         .evaluate(() => ({ width: window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio }))
         .catch(() => null),
@@ -95,6 +103,7 @@ export function createStepShots({ currentPage, caseDir, assetsDir, screenshots }
       size,
       masks: [...extraMasks, ...secrets, ...passwords],
       unknown: toolbar ? [toolbar] : [],
+      blinking: caretsAround(carets, frame.atMs),
       cssWidth: css?.width ?? null,
       maskColor: MASK_COLOR,
     })
