@@ -92,16 +92,17 @@ export interface ReplayResult {
   quickLocate?: boolean | null
   /**
    * What the replay waited for after the step's input (web): `full` a settle (load, a quiet DOM, finite
-   * animations: after a navigation, a failure, or before a verified screenshot), `requests` the requests the step
-   * started, `none` nothing (nothing could be pending). With `settleMs`, the time it took (part of `durationMs`).
+   * animations: after a failure, or before a verified screenshot), `loaded` the new document's DOM (after a
+   * navigation, unverified: the next step settles itself when its element is not there at once), `requests` the
+   * requests the step started, `none` nothing (nothing could be pending). With `settleMs`, the time it took (part of `durationMs`).
    */
   settle?: ReplaySettle | null
   settleMs?: number | null
   extra?: Extra
 }
 
-export type ReplaySettle = 'full' | 'requests' | 'none'
-export const REPLAY_SETTLES: readonly ReplaySettle[] = ['full', 'requests', 'none']
+export type ReplaySettle = 'full' | 'loaded' | 'requests' | 'none'
+export const REPLAY_SETTLES: readonly ReplaySettle[] = ['full', 'loaded', 'requests', 'none']
 
 export type Verdict = 'pass' | 'fail' | 'warning'
 export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'warning']

@@ -27,6 +27,7 @@ export const PAGE_FUNCTIONS = {
   operatedControl: ['hit-chain', 'operatedControlInPage'],
   ownClickPoint: ['click-point', 'ownClickPointInPage'],
   coveringPart: ['click-point', 'coveringPartInPage'],
+  clickAim: ['click-point', 'clickAimInPage'],
   waitForDomQuiet: ['waits', 'waitForDomQuietInPage'],
   waitForFiniteAnimations: ['waits', 'waitForFiniteAnimationsInPage'],
   installInputReporter: ['input-reporter', 'installInputReporterInPage'],

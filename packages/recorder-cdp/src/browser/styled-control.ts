@@ -1,8 +1,9 @@
 import type { KeyModifier } from '@qa/model'
 import type { ElementHandle, Locator } from 'playwright-core'
 import { centreSeenOwn } from '../replay/candidate-source'
-import { coveringPartInPage } from '../injected/page-scripts'
-import { ownClickPoint } from './own-click-point'
+import type { ClickAim } from '../injected/click-point'
+import { clickAimInPage, coveringPartInPage } from '../injected/page-scripts'
+import { NESTED_CONTROL, type OwnClickPoint, ownClickPoint } from './own-click-point'
 
 /**
  * Clicks a located element as a person would. Styled checkboxes, radios and switches
@@ -33,7 +34,14 @@ export async function clickAsAPerson(
   // the lookup that found the element saw its centre reach it and no control nested in it: nothing of its own
   // covers it and the centre is its own point (ten round trips saved)
   const centreOwn = centreSeenOwn(handle)
-  const cover = centreOwn ? null : await coveringPartOf(handle, Math.min(opts.timeout, 2_000)).catch(() => null)
+  // else one look says both whether a part of the control covers it and where a click reaches it (scrolled into
+  // view first); the covering part's handle is asked for only when there is one
+  const aim = centreOwn
+    ? null
+    : await handle
+        .evaluate(clickAimInPage, NESTED_CONTROL, { timeout: Math.min(opts.timeout, 2_000) })
+        .catch((): ClickAim => ({ covered: { relation: 'label', what: '' }, point: { kind: 'centre' } }))
+  const cover = aim?.covered ? await coveringPartOf(handle, Math.min(opts.timeout, 2_000)).catch(() => null) : null
   if (cover) {
     try {
       await cover.handle.click(click)
@@ -45,7 +53,10 @@ export async function clickAsAPerson(
       note: `the control is covered by its ${cover.relation === 'label' ? 'label' : 'styled wrapper'} ${cover.what}; clicked that, as a person does`,
     }
   }
-  const position = opts.position ?? (centreOwn ? undefined : await pointOnTheElement(handle, opts.timeout))
+  // the cover's look failed or it is gone: the own point is looked for as before
+  const point = aim && !aim.covered ? aim.point : null
+  const position =
+    opts.position ?? (centreOwn ? undefined : point ? positionOf(point) : await pointOnTheElement(handle, opts.timeout))
   await handle.click({ ...click, ...(position ? { position } : {}) })
   return { clicked: 'element', note: null }
 }
@@ -58,7 +69,11 @@ export async function pointOnTheElement(
   handle: Locator,
   timeout: number,
 ): Promise<{ x: number; y: number } | undefined> {
-  const aim = await ownClickPoint(handle, Math.min(timeout, 2_000)).catch(() => ({ kind: 'centre' }) as const)
+  return positionOf(await ownClickPoint(handle, Math.min(timeout, 2_000)).catch(() => ({ kind: 'centre' }) as const))
+}
+
+/** The position to click for an own click point: undefined for the centre; throws when no point reaches the element. */
+function positionOf(aim: OwnClickPoint): { x: number; y: number } | undefined {
   if (aim.kind === 'centre') return undefined
   if (aim.kind === 'point') return aim.position
   throw new Error(

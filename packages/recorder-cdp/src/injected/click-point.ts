@@ -107,3 +107,22 @@ export function coveringPartInPage(control: Element): CoveringPart | null {
   }
   return null
 }
+
+/** Both looks a click needs before it lands, in one page call: whether a part of the control covers it, and where. */
+export interface ClickAim {
+  /** The control's own label or a part of its wrapper covers its centre (`coveringPartInPage`). */
+  covered: { relation: CoveringPart['relation']; what: string } | null
+  /** Where a click reaches the control itself (`ownClickPointInPage`); not looked at when `covered`. */
+  point: OwnClickPoint
+}
+
+/**
+ * Page function: `coveringPartInPage` and, when nothing covers the centre, `ownClickPointInPage`, in one call (the
+ * control scrolled into view first, as Playwright's click does): one round trip where the two took two, with their
+ * handles.
+ */
+export function clickAimInPage(control: Element, nestedControl: string): ClickAim {
+  const cover = coveringPartInPage(control)
+  if (cover) return { covered: { relation: cover.relation, what: cover.what }, point: { kind: 'centre' } }
+  return { covered: null, point: ownClickPointInPage(control, nestedControl) }
+}

@@ -3,7 +3,11 @@
  * page module it names (see `page-function.ts`), so the modules share helpers (text, roles, frame offsets) instead
  * of copying them.
  */
-import type { coveringPartInPage as coveringPart, ownClickPointInPage as ownClickPoint } from './click-point'
+import type {
+  clickAimInPage as clickAim,
+  coveringPartInPage as coveringPart,
+  ownClickPointInPage as ownClickPoint,
+} from './click-point'
 import type { describeElementsInPage as describeElements } from './describe-elements'
 import type {
   describeAssertChainInPage as describeAssertChain,
@@ -55,3 +59,6 @@ export const ownClickPointInPage = pageFunction<typeof ownClickPoint>('ownClickP
 
 /** The control's own label or wrapper part covering its centre, or null. */
 export const coveringPartInPage = pageFunction<typeof coveringPart>('coveringPart')
+
+/** Whether the control's own label or wrapper covers it, and else its own click point, in one call (`ClickAim`). */
+export const clickAimInPage = pageFunction<typeof clickAim>('clickAim')

@@ -62,6 +62,9 @@ export function fakeReplayPage(opts: FakeReplayPageOptions): FakeReplayPage {
     async settle() {
       log.push('settle')
     },
+    async domLoaded() {
+      log.push('dom-loaded')
+    },
     async screenshot() {
       log.push('screenshot')
       if (lost) throw new Error(`Target page, context or browser has been closed (${lost})`)

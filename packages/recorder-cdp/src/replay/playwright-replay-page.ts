@@ -103,6 +103,7 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
       watchers = { health: watchBrowserHealth(page), activity: trackPageActivity(page) }
     },
     settle: () => settle(page, opts.settleQuietMs),
+    domLoaded: () => page.waitForLoadState('domcontentloaded', { timeout }).catch(() => undefined),
     screenshot: () => maskedScreenshot(page),
     lost: () => health.lost(),
     checkLost: () => health.check(page),

@@ -28,6 +28,8 @@ export interface ReplayPage {
   open(url: string): Promise<void>
   /** Waits until the page is quiet: loaded, and the DOM unchanged for a while. */
   settle(): Promise<void>
+  /** Waits until the document a navigation brought has its DOM (`DOMContentLoaded`), nothing more. */
+  domLoaded(): Promise<void>
   /** The screen now, as PNG, with the fields secrets were typed into painted over. */
   screenshot(): Promise<Uint8Array>
   /** Why the browser can run no more steps (it crashed), or null. */

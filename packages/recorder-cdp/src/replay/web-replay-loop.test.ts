@@ -171,13 +171,13 @@ describe('replayOnPage: settling', () => {
   const between = (log: readonly string[]) =>
     steps.map((_, i) => log.slice(log.indexOf(`run ${i}`) + 1, log.indexOf(`end ${i}`)))
 
-  it('adaptive: after a navigation or a failure it settles, after requests it waits for them, else it goes on', async () => {
+  it('adaptive: after a navigation it waits for the new DOM, after a failure it settles, after requests it waits for them, else it goes on', async () => {
     const page = fakeReplayPage({ screen: blank, steps })
     const out = await replayOnPage(caseOf(steps.map((_, i) => click(i))), page, { startUrl: START, caseDir: dir })
     expect(page.log.slice(0, 2)).toEqual([`open ${START}`, 'settle'])
-    expect(between(page.log)).toEqual([[], ['settle'], ['idle 2'], ['settle']])
+    expect(between(page.log)).toEqual([[], ['dom-loaded'], ['idle 2'], ['settle']])
     // the report says what each step waited for (the speed bench counts it)
-    expect(out.replayResults.map((r) => r.settle)).toEqual(['none', 'full', 'requests', 'full'])
+    expect(out.replayResults.map((r) => r.settle)).toEqual(['none', 'loaded', 'requests', 'full'])
     for (const r of out.replayResults) expect(r.settleMs).toBeGreaterThanOrEqual(0)
   })
 

@@ -67,8 +67,8 @@ export interface WebReplayLoopOptions {
    */
   keepForAcceptance?: boolean
   /**
-   * When to settle (default `adaptive`). `always`: after every step. `adaptive`: after a step that navigated,
-   * before every verified screenshot, and before a step whose element was not found at once by the first
+   * When to settle (default `adaptive`). `always`: after every step. `adaptive`: after a step that navigated
+   * until the new document's DOM is loaded (fully when verified), before every verified screenshot, and before a step whose element was not found at once by the first
    * strategy (the cascade then runs again on the settled page, so a heal never happens on a page that was
    * still changing); after a step that started requests, until they finished; otherwise straight on.
    */
@@ -254,9 +254,14 @@ export async function replayOnPage(
       } else if (plan.quick && !result.success && !step.navigated()) {
         // not found again on the page the first cause left: nothing changed, nothing to settle
         result.settle = 'none'
-      } else if (!adaptive || opts.verify || !result.success || step.navigated()) {
+      } else if (!adaptive || opts.verify || !result.success) {
         result.settle = 'full'
         await page.settle()
+      } else if (step.navigated()) {
+        // the new document's DOM, as a Playwright test goes on after a click that navigates: the next step settles
+        // before it heals when its element is not there at once (`foundAtOnce`), and a verified step settles fully
+        result.settle = 'loaded'
+        await page.domLoaded()
       } else if (step.requested()) {
         result.settle = 'requests'
         await step.requestsIdle()
