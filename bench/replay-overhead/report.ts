@@ -102,6 +102,14 @@ async function main() {
         times[f] = [...(times[f] ?? []), performance.now() - t]
         sizes[f] = (await stat(written[f]!)).size
       }
+      // the baseline side by side: the HTML report with one step's thumbnails made at a time (as before issue 34)
+      const t = performance.now()
+      await writeReports(report, join(dir, `serial-${r}`), ['html'], {
+        baseDir: dir,
+        baseName: 'report',
+        stepsAtOnce: 1,
+      })
+      times.serial = [...(times.serial ?? []), performance.now() - t]
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!
     console.log(`\nThe report of a ${STEPS}-step case, median over ${REPS} writes; load ${load()}`)
@@ -111,6 +119,10 @@ async function main() {
       console.log(
         `| ${f} | ${median(times[f]!).toFixed(0)} | ${(sizes[f]! / 1024).toFixed(0)} | ${(median(times[f]!) / STEPS).toFixed(2)} |`,
       )
+    console.log(
+      `| html, one step at a time (baseline) | ${median(times.serial!).toFixed(0)} | ${(sizes.html! / 1024).toFixed(0)} | ${(median(times.serial!) / STEPS).toFixed(2)} |`,
+    )
+    console.log(`html: ${(median(times.html!) / median(times.serial!)).toFixed(2)}× the one-step-at-a-time baseline`)
   } finally {
     await session.close()
     await app.close()

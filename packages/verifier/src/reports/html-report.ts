@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path'
 import type { BoundingBox as Rect, ReplayReport, VerificationResult } from '@qa/model'
+import pLimit from 'p-limit'
 import { assertImagePixels, MAX_IMAGE_PIXELS, readImageFile } from '../decode-screenshot'
 import { loadSharp } from '../internal/lazy-sharp'
 import { escapeXml as escapeHtml } from './junit-report'
@@ -26,6 +27,8 @@ export interface HtmlReportOptions {
   baseDir?: string
   /** Width of the embedded thumbnails in pixels. Default 480. */
   thumbnailWidth?: number
+  /** How many steps' thumbnails are made at once (each step makes its up to four in parallel). Default 4. */
+  stepsAtOnce?: number
   /**
    * The report's JSON file (written beside the HTML): each failed or healed step then shows the command that
    * accepts it, `qa accept <this path> --steps N`. Without it no command is shown.
@@ -303,13 +306,17 @@ export async function renderHtmlReport(report: ReplayReport, opts: HtmlReportOpt
   }
   const width = opts.thumbnailWidth ?? 480
   const passed = report.passed ?? report.failedCount === 0
-  const steps: string[] = []
   let healed = 0
-  for (let i = 0; i < report.verificationResults.length; i++) {
-    const v = report.verificationResults[i] as VerificationResult
+  report.verificationResults.forEach((v, i) => {
     if (healOf(replayResultFor(report, v, i))) healed++
-    steps.push(await stepHtml(report, v, i, images, width, opts.reportJsonPath ?? null))
-  }
+  })
+  // the steps' images are decoded and scaled by sharp's threads: a few steps at a time keep them busy, in order
+  const limit = pLimit(Math.max(1, Math.floor(opts.stepsAtOnce ?? 4)))
+  const steps = await Promise.all(
+    report.verificationResults.map((v, i) =>
+      limit(() => stepHtml(report, v, i, images, width, opts.reportJsonPath ?? null)),
+    ),
+  )
   const notRun = report.verificationResults.filter((v) => v.notRun).length
   const card = (label: string, value: string, cls = '') => `<div class="card ${cls}">${label}<b>${value}</b></div>`
   const counts: Record<string, number> = {

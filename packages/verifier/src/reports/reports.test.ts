@@ -61,6 +61,21 @@ describe('reports of a 3-step run with one failure', () => {
     expect(failed).toContain('similarity, confidence 80%')
   })
 
+  test('HTML made several steps at a time is the same file, its steps in order', async () => {
+    const steps = run.report.verificationResults
+    // twelve steps, each with another step's screenshots, so that a step finished out of turn would show
+    const many: ReplayReport = {
+      ...run.report,
+      verificationResults: Array.from({ length: 12 }, (_, i) => ({ ...steps[i % steps.length]!, actionIndex: i })),
+    }
+    const oneAtATime = await renderHtmlReport(many, { baseDir: run.dir, stepsAtOnce: 1 })
+    const together = await renderHtmlReport(many, { baseDir: run.dir, stepsAtOnce: 6 })
+    expect(together).toBe(oneAtATime)
+    expect([...together.matchAll(/id="step-(\d+)"/g)].map((m) => Number(m[1]))).toEqual(
+      Array.from({ length: 12 }, (_, i) => (i % steps.length) + 1),
+    )
+  })
+
   test('HTML outlines the animated regions on the recorded screenshot and lists them; JSON keeps them', async () => {
     const first = run.report.verificationResults[0] as ReplayReport['verificationResults'][number]
     const animated = { x: 4, y: 6, width: 16, height: 16 }
