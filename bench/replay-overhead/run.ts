@@ -284,6 +284,9 @@ async function main() {
         mark('end')
         if (artifactDir) await rm(artifactDir, { recursive: true, force: true })
         oursFailed += out.replayResults.filter((r) => !r.success).length
+        if (process.env.QA_BENCH_WHY)
+          for (const r of out.replayResults)
+            if (!r.success) console.log(`  failed step ${r.actionIndex}: ${r.errorMessage}`)
         if (!verify)
           for (const r of out.replayResults) {
             const k = r.settle ?? 'none'

@@ -65,34 +65,6 @@ const centreOwn = (el: Element, r: DOMRect, nested: string): boolean => {
   return true
 }
 
-/**
- * `centreOwn` for the one element a lookup found whose centre is out of view: scrolled into view as Playwright's
- * click will scroll it (instantly, whatever the page's `scroll-behavior`), judged, and every scroll put back in
- * the same task, before anything is painted; what it would cost otherwise is one more call with its handle
- * (`clickAimInPage`).
- */
-const centreOwnInView = (el: Element, nested: string): boolean => {
-  const scrolled: [Element, number, number][] = []
-  for (let a: Element | null = el; a; ) {
-    const root = a.getRootNode()
-    a = a.parentElement ?? (root instanceof ShadowRoot ? root.host : null)
-    if (
-      a &&
-      (a.scrollTop !== 0 || a.scrollLeft !== 0 || a.scrollHeight > a.clientHeight || a.scrollWidth > a.clientWidth)
-    )
-      scrolled.push([a, a.scrollLeft, a.scrollTop])
-  }
-  const view = el.ownerDocument.defaultView
-  const [x, y] = [view?.scrollX ?? 0, view?.scrollY ?? 0]
-  try {
-    el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' as ScrollBehavior })
-    return centreOwn(el, el.getBoundingClientRect(), nested)
-  } finally {
-    for (const [a, left, top] of scrolled) a.scrollTo({ left, top, behavior: 'instant' as ScrollBehavior })
-    view?.scrollTo({ left: x, top: y, behavior: 'instant' as ScrollBehavior })
-  }
-}
-
 /** Texts near the element: its labels', then its siblings' up to three boxes up; at most 4 of 60 characters. */
 const neighbours = (el: Element): string[] => {
   const out: string[] = []
@@ -198,14 +170,7 @@ export function describeElementsInPage(
           /\b(current|new)-password\b/.test((el.getAttribute('autocomplete') ?? '').toLowerCase())),
       value: 'value' in input && typeof input.value === 'string' && type !== 'password' ? input.value : null,
       groupPosition: groupPositionOf(el),
-      ...(options?.centre && elements.length <= 8
-        ? {
-            centreOwn:
-              elements.length === 1 && visible && !centreInView(r)
-                ? centreOwnInView(el, options.centre)
-                : centreOwn(el, r, options.centre),
-          }
-        : {}),
+      ...(options?.centre && elements.length <= 8 ? { centreOwn: centreOwn(el, r, options.centre) } : {}),
     }
   })
 }

@@ -3,14 +3,12 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll } from 'vitest'
 import { type BrowserSession, openBrowser } from '../browser/browser'
 import { playwrightCandidateSource } from './candidate-source'
 import { playwrightReplayPage } from './playwright-replay-page'
 import { CANDIDATE_PAGE, describeCandidateSource } from './testing/describe-candidate-source'
 import { CONTRACT_NEXT_PAGE, CONTRACT_PAGE, describeReplayPage } from './testing/describe-replay-page'
-import { NESTED_CONTROL } from '../browser/own-click-point'
-import { describeElementsInPage } from '../injected/page-scripts'
 import { planUrls } from './url-plan'
 
 // The ReplayPage and CandidateSource contracts against the real adapters: Playwright over Chromium, on pages served
@@ -65,34 +63,4 @@ describeReplayPage('playwrightReplayPage (Chromium)', {
       url,
     }
   },
-})
-
-describe('a lookup judges the click point of a lone element out of view without leaving the page scrolled', () => {
-  const PAGE = `<!doctype html><body style="margin:0">
-    <div id="box" style="height:300px; overflow:auto">
-      <div style="height:1500px"></div>
-      <button id="inner">Inner</button>
-    </div>
-    <div style="height:3000px"></div>
-    <button id="plain">Plain</button>
-    <div id="group" role="button" aria-label="Group" style="display:inline-block; padding:0">
-      <a href="#x" style="display:inline-block; width:120px; height:40px">Nested link</a>
-    </div>
-  </body>`
-  it('own centre: true for a plain button, false where a nested link is its centre; every scroll as it was', async () => {
-    const page = await session.context.newPage()
-    await page.setContent(PAGE)
-    const judged = async (selector: string) => {
-      const [d] = await page.locator(selector).evaluateAll(describeElementsInPage, { centre: NESTED_CONTROL })
-      return d?.centreOwn
-    }
-    expect(await judged('#plain')).toBe(true)
-    expect(await judged('#inner')).toBe(true)
-    expect(await judged('#group')).toBe(false)
-    expect(await page.evaluate(() => [scrollY, document.getElementById('box')!.scrollTop])).toEqual([0, 0])
-    // two found: not judged out of view (the click looks for itself)
-    const both = await page.locator('#plain, #inner').evaluateAll(describeElementsInPage, { centre: NESTED_CONTROL })
-    expect(both.map((d) => d.centreOwn)).toEqual([false, false])
-    await page.close()
-  })
 })
