@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { crop as cropKey, decodePng } from '../__tests__/keypad-png'
 import type { Frame } from '../image/match-template'
 import { regionOf } from '../image/resample'
-import { clickedGrid, gridOf, gridsLike, itemsIn } from './language-ordinal'
+import { clickedGrid, gridOf, gridsLike, itemsIn, stretchedRegion } from './language-ordinal'
 import { locateOnScreen } from './locate-on-screen'
 import type { OcrWord } from './types'
 
@@ -65,20 +65,54 @@ const german = (labels = ['Von neuem beginnen', 'Schwierigkeit verändern', 'Pau
 const englishCaptions = ['Flags placed', 'Time elapsed']
 const germanCaptions = ['Gesetzte Flaggen', 'Vergangene Zeit']
 
+const nudges = [-2, -1, 0].flatMap((x) =>
+  [-2, -1, 0].flatMap((y) => [0, 1, 2, 3, 4].flatMap((w) => [0, 1, 2, 3, 4].map((h) => ({ x, y, w, h })))),
+)
 const same = (a: Frame, b: Frame) =>
   a.width === b.width && a.height === b.height && Buffer.from(a.data).equals(Buffer.from(b.data))
 
-async function replay(now: Awaited<ReturnType<typeof screen>>) {
-  const rec = await screen('Mines', englishCaptions, english())
+/**
+ * Replays the click on "Change Difficulty" onto `now`. `faint`: the window's read misses the other buttons' labels
+ * (GNOME Mines' insensitive "Start Over" and "Pause", light grey: tesseract reads only the title and the clicked
+ * label on the whole window) and reads each only on its button's own region, contrast stretched.
+ */
+async function replay(now: Awaited<ReturnType<typeof screen>>, opts: { faint?: boolean; captions?: string[] } = {}) {
+  const rec = await screen('Mines', opts.captions ?? englishCaptions, english())
   const clicked = rec.buttons[1] as (typeof rec.buttons)[number]
   const original = { x: clicked.x + 74, y: clicked.y + 29 }
   const cropBox = { x: original.x - 48, y: original.y - 20, width: 96, height: 40 }
   // the OCR port: whole screens and the window's part of each, read as drawn (the port's input, not the result)
   const ocr = async (f: Frame): Promise<OcrWord[]> => {
     for (const s of [rec, now]) {
-      if (same(f, s.frame)) return s.words
+      const faintLabels = new Set(
+        opts.faint
+          ? s.buttons
+              .filter((b) => b.label !== 'Change Difficulty' && !b.label.startsWith('Schwierig'))
+              .map((b) => b.label)
+          : [],
+      )
+      const read = s.words.filter((w) => !faintLabels.has(w.text))
+      // a button's own region (the shape found around its outline: a pixel or two either side of the drawn box)
+      for (const b of s.buttons)
+        for (const d of nudges)
+          if (
+            f.width === b.width + d.w - 4 &&
+            f.height === b.height + d.h - 4 &&
+            same(
+              f,
+              stretchedRegion(s.frame, { x: b.x + d.x, y: b.y + d.y, width: b.width + d.w, height: b.height + d.h }),
+            )
+          )
+            return [
+              {
+                text: b.label,
+                boundingBox: { x: 8, y: b.height / 2 - 10, width: b.width - 20, height: 16 },
+                confidence: 0.9,
+              },
+            ]
+      if (same(f, s.frame)) return read
       if (same(f, regionOf(s.frame, win)))
-        return s.words.map((w) => ({
+        return read.map((w) => ({
           ...w,
           boundingBox: { ...w.boundingBox, x: w.boundingBox.x - win.x, y: w.boundingBox.y - win.y },
         }))
@@ -149,6 +183,22 @@ describe('locateOnScreen: the item in another language by its ordinal among its 
     const { r, tried } = await replay(now)
     expect(r.status).toBe('not_found')
     expect(tried).toMatch(/no 3 items laid out like the recorded item 2 of 3/)
+  }, 180_000)
+})
+
+describe('locateOnScreen by ordinal: the look-alikes’ labels read one by one', () => {
+  it('a window whose read shows only its title: the other buttons read alone tell the language changed', async () => {
+    const now = await screen('Minen', [], german())
+    const { r, tried } = await replay(now, { faint: true, captions: [] })
+    expect(r.status, tried).toBe('found')
+    expect(r.attempts.at(-1)?.detail ?? '').toMatch(/item 2 of 3/)
+  }, 180_000)
+
+  it('the same window with the other buttons kept in English (read alone): refused', async () => {
+    const now = await screen('Minen', [], german(['Start Over', 'Schwierigkeit verändern', 'Pause']))
+    const { r, tried } = await replay(now, { faint: true, captions: [] })
+    expect(r.status).toBe('not_found')
+    expect(tried).toMatch(/the program's text is the same/)
   }, 180_000)
 })
 

@@ -225,6 +225,37 @@ const clipTo = (b: BoundingBox, f: Frame): BoundingBox | null => {
   return width > 0 && height > 0 ? { x, y, width, height } : null
 }
 
+/**
+ * `box` of a frame in grey, its luma stretched to the full 0–255 (its border's pixels left out): an insensitive
+ * button's light grey label (GNOME Mines' "Start Over", 150 on 249) reads as black on white. RGBA. Pure.
+ */
+export function stretchedRegion(frame: Frame, box: BoundingBox): Frame {
+  const b = inset(box, 2)
+  const region = regionOf(frame, b)
+  const n = region.width * region.height
+  const luma = new Float32Array(n)
+  let lo = 255
+  let hi = 0
+  for (let i = 0; i < n; i++) {
+    const j = i * region.channels
+    const l =
+      region.channels === 1
+        ? (region.data[j] as number)
+        : 0.299 * (region.data[j] as number) +
+          0.587 * (region.data[j + 1] as number) +
+          0.114 * (region.data[j + 2] as number)
+    luma[i] = l
+    if (l < lo) lo = l
+    if (l > hi) hi = l
+  }
+  const data = new Uint8Array(n * 4)
+  for (let i = 0; i < n; i++) {
+    const v = Math.round((255 * ((luma[i] as number) - lo)) / Math.max(1, hi - lo))
+    data.set([v, v, v, 255], i * 4)
+  }
+  return { width: region.width, height: region.height, data, channels: 4 }
+}
+
 const boxText = (b: Item) => `${b.width}×${b.height} at (${b.x}, ${b.y})`
 
 /**
@@ -286,9 +317,18 @@ export function languageOrdinalStrategy(ctx: ScreenContext): CascadeStep<UiEleme
         height: b.height,
       })
       const [recordedWords, nowWords] = [await ocr(regionOf(anchorFrame, wasBox)), await ocr(regionOf(now, isBox_))]
+      // the look-alikes' own labels, each read alone with its contrast stretched (an insensitive button's light
+      // grey label is missed by a read of the whole window): a column whose every label changed is a language
+      const labelsOf = async (f: Frame, items: readonly Item[], except: Item) => {
+        const out = new Set<string>()
+        for (const b of items)
+          if (b !== except) for (const w of wordsOf(await ocr(stretchedRegion(f, b)), null)) out.add(w)
+        return out
+      }
+      const union = (a: Set<string>, b: Set<string>) => new Set([...a, ...b])
       const text = textChangedAsAWhole(
-        wordsOf(recordedWords, own(wasBox, item)),
-        wordsOf(nowWords, own(isBox_, target)),
+        union(wordsOf(recordedWords, own(wasBox, item)), await labelsOf(anchorFrame, grid.items, item)),
+        union(wordsOf(nowWords, own(isBox_, target)), await labelsOf(now, (grids[0] as Grid).items, target)),
       )
       if (!text.changed) return none(text.detail)
       const score = Math.min(sx, 1 / sx, sy, 1 / sy)
