@@ -5,7 +5,8 @@ import { FLAT_SPREAD, lumaSpread, regionOf, scoreResampled } from '../image/resa
 import type { CascadeStep } from '../internal/cascade'
 import { fmt, isInside, type ScreenContext } from './context'
 import type { UiElement } from './find-matching-element'
-import { CONTEXT_AGREEMENT, contextAgreement, elementStillThere } from './surroundings'
+import { labelRows } from './language-place'
+import { CONTEXT_AGREEMENT, contextAgreement, elementStillThere, refuseRelabelled } from './surroundings'
 import type { WindowPlacement } from './types'
 
 /** A window whose width and height grew by ratios further apart than this (5 %) was relaid out, not scaled. */
@@ -159,8 +160,10 @@ export function windowPlaceStrategy(ctx: ScreenContext): CascadeStep<UiElement> 
                 : `at the window's place${clipped}: ${onPixels.detail}; on edges (colours ignored): ${onEdges?.detail ?? ''}`,
             }
           }
+          // a same-style button relabelled at the window's place is another item (`refuseRelabelled`)
+          const rows = labelRows(cropBox as BoundingBox, step.target?.boundingBox)
           const whole = lookWith(crop as Frame, cropBox as BoundingBox, '')
-          if (whole.hit) return cropFoundAt(whole.hit, whole.detail)
+          if (whole.hit) return refuseRelabelled(cropFoundAt(whole.hit, whole.detail), now, crop, rows)
           // then only what the window holds: the desktop beside a corner button is not the program's
           const inside = cropInsideWindow(crop as Frame, cropBox as BoundingBox, window.recorded)
           if (!inside) return { outcome: 'none', candidates: 0, detail: whole.detail }
@@ -182,7 +185,7 @@ export function windowPlaceStrategy(ctx: ScreenContext): CascadeStep<UiElement> 
               height: Math.round((cropBox as BoundingBox).height * hit.scale),
             },
           }
-          return cropFoundAt(found, part.detail)
+          return refuseRelabelled(cropFoundAt(found, part.detail), now, crop, rows)
         },
       }
     : null
