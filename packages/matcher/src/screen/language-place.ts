@@ -122,6 +122,37 @@ export function textChangedAsAWhole(recorded: Set<string>, now: Set<string>): { 
   return { changed: true, detail: `${counts}: the program's text changed as a whole (another language)` }
 }
 
+/**
+ * Whether the program's text changed as a whole around an item found at `at` (its crop's top-left now, the crop
+ * recorded at `cropBox`): the words of its window on the recorded and the current screen, read by OCR, the item's
+ * own text (its recorded label's box, else the crop) left out (`textChangedAsAWhole`).
+ */
+export async function windowTextChanged(
+  ocr: NonNullable<ScreenSource['ocr']>,
+  recordedFrame: Frame,
+  now: Frame,
+  window: { recorded: BoundingBox; now: BoundingBox },
+  cropBox: BoundingBox,
+  label: BoundingBox | null | undefined,
+  at: { x: number; y: number },
+): Promise<{ changed: boolean; detail: string }> {
+  const wasBox = clipTo(window.recorded, recordedFrame)
+  const isBox_ = clipTo(window.now, now)
+  if (!wasBox || !isBox_) return { changed: false, detail: 'the window lies off the screen' }
+  const [recordedWords, nowWords] = [await ocr(regionOf(recordedFrame, wasBox)), await ocr(regionOf(now, isBox_))]
+  const own = isBox(label) ? label : cropBox
+  const ownIn = (origin: BoundingBox, shift: { x: number; y: number }) => ({
+    x: own.x + shift.x - origin.x,
+    y: own.y + shift.y - origin.y,
+    width: own.width,
+    height: own.height,
+  })
+  return textChangedAsAWhole(
+    wordsOf(recordedWords, ownIn(wasBox, { x: 0, y: 0 })),
+    wordsOf(nowWords, ownIn(isBox_, { x: at.x - cropBox.x, y: at.y - cropBox.y })),
+  )
+}
+
 type Placed = { at: { x: number; y: number }; score: number; bar: number; what: string } | { refused: string }
 
 /** The crop's shape outside its label's rows, searched `SHAPE_RADIUS` around `mapped` (a window of the same size). */
@@ -302,22 +333,7 @@ export function languagePlaceStrategy(ctx: ScreenContext): CascadeStep<UiElement
       const point = { x: best.at.x + step.original.x - cropBox.x, y: best.at.y + step.original.y - cropBox.y }
       if (point.x < is.x || point.x >= is.x + is.width || point.y < is.y || point.y >= is.y + is.height)
         return none(`${where} the click point (${Math.round(point.x)}, ${Math.round(point.y)}) leaves the window`)
-      const wasBox = clipTo(was, anchorFrame)
-      const isBox_ = clipTo(is, now)
-      if (!wasBox || !isBox_) return none('the window lies off the screen')
-      const [recordedWords, nowWords] = [await ocr(regionOf(anchorFrame, wasBox)), await ocr(regionOf(now, isBox_))]
-      // the item's own text (its recorded label's box, else the crop), in each window's part of the screen
-      const label = isBox(step.target?.boundingBox) ? (step.target?.boundingBox as BoundingBox) : cropBox
-      const own = (origin: BoundingBox, shift: { x: number; y: number }) => ({
-        x: label.x + shift.x - origin.x,
-        y: label.y + shift.y - origin.y,
-        width: label.width,
-        height: label.height,
-      })
-      const text = textChangedAsAWhole(
-        wordsOf(recordedWords, own(wasBox, { x: 0, y: 0 })),
-        wordsOf(nowWords, own(isBox_, { x: best.at.x - cropBox.x, y: best.at.y - cropBox.y })),
-      )
+      const text = await windowTextChanged(ocr, anchorFrame, now, window, cropBox, step.target?.boundingBox, best.at)
       if (!text.changed) return none(text.detail)
       return cropFoundAt(
         { box: { x: best.at.x, y: best.at.y, width: crop.width, height: crop.height }, scale: 1, score: best.score },

@@ -7,6 +7,7 @@ import type { UiElement } from './find-matching-element'
 import { ocrStrategy } from './ocr'
 import { semanticStrategy } from './semantic'
 import { templateStrategy } from './template'
+import { languageOrdinalStrategy } from './language-ordinal'
 import { languagePlaceStrategy } from './language-place'
 import type { LocateOnScreenOptions, ScreenSource, ScreenTarget } from './types'
 import { windowPlaceStrategy } from './window-place'
@@ -27,6 +28,7 @@ export async function locateOnScreen(
   const ctx = screenContext(step, source, opts)
   const atWindowPlace = windowPlaceStrategy(ctx)
   const inAnotherLanguage = languagePlaceStrategy(ctx)
+  const byOrdinal = languageOrdinalStrategy(ctx)
   const steps: CascadeStep<UiElement>[] = [
     directStrategy(ctx),
     semanticStrategy(ctx),
@@ -34,6 +36,7 @@ export async function locateOnScreen(
     ocrStrategy(ctx),
     ...(atWindowPlace ? [atWindowPlace] : []),
     ...(inAnotherLanguage ? [inAnotherLanguage] : []),
+    ...(byOrdinal ? [byOrdinal] : []),
     {
       method: 'coordinate',
       skip: opts.allowCoordinateFallback

@@ -2,7 +2,9 @@ import type { BoundingBox } from '@qa/model'
 import { centerOf } from '../image/geometry'
 import { type Frame, isAmbiguousMatch, type MatchTemplateOptions, matchTemplate } from '../image/match-template'
 import { FLAT_SPREAD, lumaSpread, regionOf, scoreResampled } from '../image/resample'
+import type { StepOutcome } from '../internal/cascade'
 import { fmt } from './context'
+import type { UiElement } from './find-matching-element'
 
 /** Sizes of the surroundings tried, in crop sizes (3×, then 5×), centred on the crop. */
 const SURROUNDINGS = [3, 5]
@@ -218,4 +220,97 @@ export function matchWithSurroundings(
     }
   }
   return { match: null, detail: tried.join(', ') || 'nothing to try' }
+}
+
+/** Mean luma difference (0–255) below which the crop's rows outside its label are the recorded pixels. */
+const SHAPE_UNCHANGED = 2
+/** Mean luma difference in the label's rows above which the label's pixels changed. */
+const LABEL_CHANGED = 6
+/** Pixel NCC of the label's rows below which the glyphs are others (a glyph recolour under the pointer keeps ~0.9). */
+const SAME_GLYPHS = 0.75
+
+const lumaAt = (f: Frame, x: number, y: number): number => {
+  const i = (y * f.width + x) * f.channels
+  return f.channels === 1
+    ? (f.data[i] as number)
+    : 0.299 * (f.data[i] as number) + 0.587 * (f.data[i + 1] as number) + 0.114 * (f.data[i + 2] as number)
+}
+
+/**
+ * Whether only the label changed where a crop matched at scale 1: the crop's rows outside its label's rows
+ * (`rows`: the button's outline, fill and surroundings) are the recorded pixels (mean luma difference <
+ * `SHAPE_UNCHANGED`) while its label — the label's rows in the crop's middle half across, where the click is — is
+ * not (> `LABEL_CHANGED`) and its pixels do not correlate (NCC < `SAME_GLYPHS`): a same-style button relabelled at the same place ("Medium" → "Custom", "Easy" → "Hard"),
+ * whose blurred edges agree as well as the recorded label's. A theme repaints the rows outside the label too, and
+ * a highlight under the pointer recolours the fill or keeps the glyphs' places. Pure.
+ */
+export function onlyLabelChanged(
+  now: Frame,
+  crop: Frame,
+  at: { x: number; y: number },
+  rows: { top: number; bottom: number },
+): { changed: boolean; detail: string } {
+  if (at.x < 0 || at.y < 0 || at.x + crop.width > now.width || at.y + crop.height > now.height)
+    return { changed: false, detail: 'off the screen' }
+  let outDiff = 0
+  let outN = 0
+  let inDiff = 0
+  let n = 0
+  let sa = 0
+  let sb = 0
+  let saa = 0
+  let sbb = 0
+  let sab = 0
+  const [left, right] = [Math.round(crop.width / 4), Math.round((3 * crop.width) / 4)]
+  for (let j = 0; j < crop.height; j++) {
+    const inLabel = j >= rows.top && j < rows.bottom
+    for (let i = 0; i < crop.width; i++) {
+      const a = lumaAt(crop, i, j)
+      const b = lumaAt(now, at.x + i, at.y + j)
+      if (!inLabel) {
+        outDiff += Math.abs(a - b)
+        outN++
+        continue
+      }
+      if (i < left || i >= right) continue
+      inDiff += Math.abs(a - b)
+      n++
+      sa += a
+      sb += b
+      saa += a * a
+      sbb += b * b
+      sab += a * b
+    }
+  }
+  if (outN === 0 || n === 0) return { changed: false, detail: 'no rows outside the label' }
+  const shape = outDiff / outN
+  const label = inDiff / n
+  const va = saa / n - (sa / n) ** 2
+  const vb = sbb / n - (sb / n) ** 2
+  const ncc = va > 1e-9 && vb > 1e-9 ? (sab / n - (sa / n) * (sb / n)) / Math.sqrt(va * vb) : 0
+  const detail = `outside its label the pixels differ by ${shape.toFixed(1)}, in its label's rows by ${label.toFixed(1)} (NCC ${fmt(ncc)})`
+  return { changed: shape < SHAPE_UNCHANGED && label > LABEL_CHANGED && ncc < SAME_GLYPHS, detail }
+}
+
+/**
+ * A matched outcome of a pixel strategy (template, window place) refused when, at scale 1, only the label changed
+ * where it matched (`onlyLabelChanged`): a relabelled button at the same place is another item, however well its
+ * outline and its label's blurred edges agree. Other outcomes pass through.
+ */
+export function refuseRelabelled(
+  outcome: StepOutcome<UiElement>,
+  now: Frame,
+  crop: Frame | null,
+  rows: { top: number; bottom: number },
+): StepOutcome<UiElement> {
+  if (outcome.outcome !== 'matched' || !crop || !outcome.element) return outcome
+  if (Math.abs((outcome.scale ?? 1) - 1) >= 0.03) return outcome
+  const box = outcome.element.boundingBox
+  const check = onlyLabelChanged(now, crop, { x: Math.round(box.x), y: Math.round(box.y) }, rows)
+  if (!check.changed) return outcome
+  return {
+    outcome: 'none',
+    candidates: 1,
+    detail: `${outcome.detail ?? ''}; but only its label changed there (${check.detail}): another item at its place, not clicked`,
+  }
 }

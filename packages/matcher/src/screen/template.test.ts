@@ -209,3 +209,51 @@ describe('settleByPrior', () => {
     expect(settleByPrior([box(100, 100), box(300, 100)], null)).toBeNull()
   })
 })
+
+// A same-style button relabelled at its place with a word of about the same length ("Medium" → "Custom", "Easy" →
+// "Hard"): on the screens' structure the blurred strokes of one label agree with the other's (centre ≥ 0.85), and
+// the template strategy clicked it (found by the games30d helper on synthetic screens, confirmed here).
+describe('locateOnScreen: a same-style button relabelled at its place with a label of the same length', () => {
+  const size = { width: 640, height: 400, keyWidth: 90, keyHeight: 30, gap: 4, fontSize: 13 }
+  const rows = [['Easy', 'Medium', 'Hard']]
+  async function replay(from: string, to: string, withRecorded: boolean, keyFill?: string) {
+    const recorded = await keypadPng({ ...size, x: 120, y: 300, rows })
+    const now = await keypadPng({
+      ...size,
+      x: 120,
+      y: 300,
+      rows: [(rows[0] as string[]).map((l) => (l === from ? to : l))],
+      ...(keyFill ? { keyFill } : {}),
+    })
+    const k = recorded.keys.find((x) => x.label === from) as KeyBox
+    const original = { x: k.x + k.width / 2, y: k.y + k.height / 2 }
+    const cropBox = { x: original.x - 48, y: original.y - 20, width: 96, height: 40 }
+    return locateOnScreen(
+      {
+        original,
+        target: { type: 'text', text: from, confidence: 0.9 },
+        crop: cropKey(recorded.frame, cropBox.x, cropBox.y, 96, 40),
+        cropBox,
+        ...(withRecorded ? { recordedFrame: recorded.frame } : {}),
+      },
+      { capture: async () => now.frame },
+    )
+  }
+
+  for (const [from, to] of [
+    ['Medium', 'Custom'],
+    ['Easy', 'Hard'],
+  ] as const)
+    for (const withRecorded of [false, true])
+      it(`"${from}" → "${to}" (${withRecorded ? 'with' : 'without'} the recorded screen): not clicked`, async () => {
+        const r = await replay(from, to, withRecorded)
+        expect(r.status, JSON.stringify(r.attempts)).toBe('not_found')
+        expect(r.point).toBeUndefined()
+      }, 120_000)
+
+  it('the same button in another key colour (every pixel of it repainted): still found at its place', async () => {
+    const r = await replay('Medium', 'Medium', true, '#b8c0cc')
+    expect(r.status, JSON.stringify(r.attempts)).toBe('found')
+    expect(r.point).toEqual({ x: 120 + 94 + 45, y: 315 })
+  }, 120_000)
+})

@@ -10,7 +10,9 @@ import {
   contextAgreement,
   elementStillThere,
   matchWithSurroundings,
+  refuseRelabelled,
 } from './surroundings'
+import { labelRows } from './language-place'
 
 /**
  * The recorded position prior for two look-alike template matches: the one still at the recorded crop's place
@@ -239,19 +241,28 @@ export function templateStrategy(ctx: ScreenContext): CascadeStep<UiElement> {
       const now = await screen()
       const recorded =
         step.recordedFrame && cropBox && isInside(cropBox, step.recordedFrame) ? step.recordedFrame : null
-      const onPixels = templateOn(ctx, now, crop as Frame, recorded, {
-        threshold: templateThreshold,
-        centre: CENTRE_AGREEMENT,
-      })
+      // a same-style button relabelled at the same place matches its outline and its label's blurred strokes
+      const rows = labelRows(cropBox as BoundingBox, step.target?.boundingBox)
+      const onPixels = refuseRelabelled(
+        templateOn(ctx, now, crop as Frame, recorded, { threshold: templateThreshold, centre: CENTRE_AGREEMENT }),
+        now,
+        crop,
+        rows,
+      )
       if (onPixels.outcome === 'matched') return onPixels
       // a theme or palette change repaints every pixel and keeps the edges: the same search on the screens'
       // structure, with every check as before (the label's strokes, the look-alikes, the surroundings)
-      const onEdges = templateOn(
-        ctx,
-        structureOf(now),
-        structureOf(crop as Frame),
-        recorded ? structureOf(recorded) : null,
-        EDGE_BARS,
+      const onEdges = refuseRelabelled(
+        templateOn(
+          ctx,
+          structureOf(now),
+          structureOf(crop as Frame),
+          recorded ? structureOf(recorded) : null,
+          EDGE_BARS,
+        ),
+        now,
+        crop,
+        rows,
       )
       if (onEdges.outcome === 'matched')
         return { ...onEdges, detail: `on edges (colours ignored): ${onEdges.detail ?? ''}` }

@@ -2,8 +2,10 @@ import type { TargetElement } from '@qa/model'
 import { describe, expect, it } from 'vitest'
 import { crop as cropKey, type KeyBox, keypadPng } from '../__tests__/keypad-png'
 import type { Frame } from '../image/match-template'
+import { regionOf } from '../image/resample'
 import { cropFrame } from '../internal/synthetic'
 import { locateOnScreen } from './locate-on-screen'
+import type { OcrWord } from './types'
 import { cropInsideWindow } from './window-place'
 
 // a board of look-alike empty cells in a window resized 1.4× (FLTK's sudoku): the crop scores alike on
@@ -172,5 +174,77 @@ describe('locateOnScreen: a corner button on another theme, its crop reaching pa
       }
     const r = await locateOnScreen({ ...step, window: { recorded: win, now: win } }, { capture: async () => plain })
     expect(r.status).toBe('not_found')
+  }, 180_000)
+})
+
+// Iagno's "Reverse Reversi" → "Umgekehrtes Reversi" (run H): a same-style item relabelled at the window's place is
+// refused as another item (`refuseRelabelled`) unless the program's whole text changed with it (another language)
+describe('windowPlaceStrategy: an item relabelled at the window place, in another language or alone', () => {
+  const layout = { width: 800, height: 500, x: 200, y: 200, keyWidth: 90, keyHeight: 30, gap: 4, fontSize: 13 }
+  const english = [
+    ['Easy', 'Medium', 'Hard'],
+    ['Open', 'Save', 'Quit'],
+  ]
+  const windowBox = { x: 200 - 8, y: 200 - 72, width: 3 * 94 + 4 + 16, height: 2 * 34 + 4 + 80 }
+  const wordsOn = (keys: KeyBox[]): OcrWord[] =>
+    keys.map((k) => ({
+      text: k.label,
+      boundingBox: { x: k.x + 20, y: k.y + 8, width: k.width - 40, height: 14 },
+      confidence: 0.9,
+    }))
+  const sameFrame = (a: Frame, b: Frame) =>
+    a.width === b.width && a.height === b.height && Buffer.from(a.data).equals(Buffer.from(b.data))
+
+  async function replay(nowRows: string[][]) {
+    const recorded = await keypadPng({ ...layout, rows: english })
+    const current = await keypadPng({ ...layout, rows: nowRows })
+    const key = recorded.keys[1] as KeyBox // "Medium"
+    const original = { x: key.x + key.width / 2, y: key.y + key.height / 2 }
+    const cropBox = { x: original.x - 48, y: original.y - 20, width: 96, height: 40 }
+    const ocr = async (f: Frame): Promise<OcrWord[]> => {
+      for (const s of [recorded, current]) {
+        const words = wordsOn(s.keys)
+        if (sameFrame(f, s.frame)) return words
+        if (sameFrame(f, regionOf(s.frame, windowBox)))
+          return words.map((w) => ({
+            ...w,
+            boundingBox: { ...w.boundingBox, x: w.boundingBox.x - windowBox.x, y: w.boundingBox.y - windowBox.y },
+          }))
+      }
+      return []
+    }
+    return locateOnScreen(
+      {
+        original,
+        target: { type: 'text', text: 'Medium', confidence: 0.9 },
+        crop: cropKey(recorded.frame, cropBox.x, cropBox.y, 96, 40),
+        cropBox,
+        recordedFrame: recorded.frame,
+        window: { recorded: windowBox, now: windowBox },
+      },
+      { capture: async () => current.frame, ocr },
+    )
+  }
+
+  // (the branch that accepts a relabel at the window's place when the whole text changed is exercised by the games
+  // bench on Iagno's German "Umgekehrtes Reversi"; on these small keys the edges do not reach the window place's bar
+  // and the item is taken by the language strategy after it: either way the item at its place, and only then)
+  it('every label in another language (of about the same length): the item at its place is clicked', async () => {
+    const r = await replay([
+      ['Kurz', 'Mittel', 'Hart'],
+      ['Oben', 'Sein', 'Raus'],
+    ])
+    expect(r.status, JSON.stringify(r.attempts)).toBe('found')
+    expect(r.attempts.at(-1)?.detail ?? '').toMatch(/changed as a whole/)
+    expect(r.point).toEqual({ x: 200 + 94 + 45, y: 215 })
+  }, 180_000)
+
+  it('only the clicked item relabelled ("Medium" → "Custom"), the window otherwise as recorded: refused', async () => {
+    const r = await replay([
+      ['Easy', 'Custom', 'Hard'],
+      ['Open', 'Save', 'Quit'],
+    ])
+    expect(r.status).toBe('not_found')
+    expect(r.attempts.map((a) => a.detail ?? '').join(' | ')).toMatch(/only its label changed there/)
   }, 180_000)
 })

@@ -2,10 +2,16 @@ import type { BoundingBox } from '@qa/model'
 import type { XY } from '../image/geometry'
 import type { Frame } from '../image/match-template'
 import { FLAT_SPREAD, lumaSpread, regionOf, scoreResampled } from '../image/resample'
-import type { CascadeStep } from '../internal/cascade'
+import type { CascadeStep, StepOutcome } from '../internal/cascade'
 import { fmt, isInside, type ScreenContext } from './context'
 import type { UiElement } from './find-matching-element'
-import { CONTEXT_AGREEMENT, contextAgreement, elementStillThere } from './surroundings'
+import { labelRows, windowTextChanged } from './language-place'
+import {
+  CONTEXT_AGREEMENT,
+  contextAgreement,
+  elementStillThere,
+  refuseRelabelled as refuseOnlyLabelChanged,
+} from './surroundings'
 import type { WindowPlacement } from './types'
 
 /** A window whose width and height grew by ratios further apart than this (5 %) was relaid out, not scaled. */
@@ -131,7 +137,7 @@ export function cropInsideWindow(
  * found no clear place.
  */
 export function windowPlaceStrategy(ctx: ScreenContext): CascadeStep<UiElement> | null {
-  const { crop, cropBox, step, screen, structureOf, cropFoundAt } = ctx
+  const { crop, cropBox, step, source, screen, structureOf, cropFoundAt, anchorFrame } = ctx
   return crop && step.window
     ? {
         method: 'template',
@@ -159,8 +165,29 @@ export function windowPlaceStrategy(ctx: ScreenContext): CascadeStep<UiElement> 
                 : `at the window's place${clipped}: ${onPixels.detail}; on edges (colours ignored): ${onEdges?.detail ?? ''}`,
             }
           }
+          // a same-style button relabelled at the window's place is another item (`refuseRelabelled`), unless the
+          // program's whole text changed with it (another language: "Reverse Reversi" → "Umgekehrtes Reversi")
+          const rows = labelRows(cropBox as BoundingBox, step.target?.boundingBox)
+          const refuseRelabelled = async (found: StepOutcome<UiElement>): Promise<StepOutcome<UiElement>> => {
+            const checked = refuseOnlyLabelChanged(found, now, crop, rows)
+            if (checked.outcome === 'matched' || found.outcome !== 'matched' || !source.ocr || !anchorFrame)
+              return checked
+            const box = found.element.boundingBox
+            const text = await windowTextChanged(
+              source.ocr,
+              anchorFrame,
+              now,
+              window,
+              cropBox as BoundingBox,
+              step.target?.boundingBox,
+              box,
+            )
+            return text.changed
+              ? { ...found, detail: `${found.detail ?? ''}; only its label changed there, and ${text.detail}` }
+              : { ...checked, detail: `${checked.detail ?? ''}; ${text.detail}` }
+          }
           const whole = lookWith(crop as Frame, cropBox as BoundingBox, '')
-          if (whole.hit) return cropFoundAt(whole.hit, whole.detail)
+          if (whole.hit) return refuseRelabelled(cropFoundAt(whole.hit, whole.detail))
           // then only what the window holds: the desktop beside a corner button is not the program's
           const inside = cropInsideWindow(crop as Frame, cropBox as BoundingBox, window.recorded)
           if (!inside) return { outcome: 'none', candidates: 0, detail: whole.detail }
@@ -182,7 +209,7 @@ export function windowPlaceStrategy(ctx: ScreenContext): CascadeStep<UiElement> 
               height: Math.round((cropBox as BoundingBox).height * hit.scale),
             },
           }
-          return cropFoundAt(found, part.detail)
+          return refuseRelabelled(cropFoundAt(found, part.detail))
         },
       }
     : null
