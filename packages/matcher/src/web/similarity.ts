@@ -76,16 +76,7 @@ export function similarityStrategy<H>(ctx: WebContext<H>): CascadeStep<Candidate
       )
     )
       return taken('the only element that carries the recorded label and stands among the recorded neighbours')
-    if (first.score < minScore)
-      return (
-        (await byLandmark()) ?? {
-          outcome: 'below_threshold',
-          candidates: list.length,
-          confidence: first.score,
-          detail: `best similarity ${fmt(first.score)} < floor ${fmt(minScore)}`,
-        }
-      )
-    const twin = margin < minMargin ? twinByContext(ranked) : null
+    const twin = first.score < minScore || margin < minMargin ? twinByContext(ranked) : null
     if (twin)
       return {
         outcome: 'matched',
@@ -95,6 +86,15 @@ export function similarityStrategy<H>(ctx: WebContext<H>): CascadeStep<Candidate
         candidates: list.length,
         detail: `similarity ${fmt(first.score)} shared by elements with the same label; resolved by where it stands (context ${fmt(labels.context(twin) ?? 0)})`,
       }
+    if (first.score < minScore)
+      return (
+        (await byLandmark()) ?? {
+          outcome: 'below_threshold',
+          candidates: list.length,
+          confidence: first.score,
+          detail: `best similarity ${fmt(first.score)} < floor ${fmt(minScore)}`,
+        }
+      )
     if (margin < minMargin)
       return {
         outcome: 'ambiguous',
