@@ -567,3 +567,62 @@ describe('twins the neighbours cannot tell apart, told by their place (sneat ui-
     expect(r.status).not.toBe('found')
   })
 })
+
+describe('a link to another page does not stand for a retagged toggle (gentelella form_advanced "Forms", tag-changes)', () => {
+  // read from the page (tag-changes: every sidebar toggle `<button>` became `<a role=button>`, and the toggle now
+  // reads "Forms Hot", its badge shown); the breadcrumb's "Forms" links to form.html
+  const toggle = (name: string, div: number, y: number, neighborText: string[]): CandidateElement<string> => ({
+    handle: name,
+    axRole: 'button',
+    axName: name,
+    tagName: 'a',
+    textContent: name,
+    classNames: ['nav-link', 'nav-toggle'],
+    xpath: `/html/body/aside/nav/div[1]/div[${div}]/a`,
+    boundingBox: { x: 8, y, width: 236, height: 32 },
+    neighborText,
+  })
+  const page: CandidateElement<string>[] = [
+    toggle('Dashboards', 2, 98.3, ['Operations Analytics Sales System health', 'GENERAL']),
+    toggle('Forms Hot', 3, 139.3, ['General Advanced controls Buttons Upload Validation Wizard', 'GENERAL']),
+    toggle('Tables', 4, 378.3, ['Static Dynamic', 'GENERAL']),
+    toggle('Charts New', 5, 419.3, ['Chart cards ECharts gallery SVG charts', 'GENERAL']),
+    {
+      handle: 'breadcrumb',
+      axRole: 'link',
+      axName: 'Forms',
+      tagName: 'a',
+      textContent: 'Forms',
+      href: 'form.html',
+      classNames: [],
+      xpath: '/html/body/header/div[1]/nav/a[2]',
+      boundingBox: { x: 373.6, y: 18.2, width: 39.5, height: 18.6 },
+      neighborText: ['Home', '›', 'Advanced', '⌘K'],
+    },
+  ]
+  // as recorded (case.json of the wild bench): the collapsed sidebar's toggle, no neighbour texts seen
+  const recorded = identityOf(
+    { ...toggle('Forms', 3, 99, []), tagName: 'button', boundingBox: { x: 8, y: 99, width: 48, height: 34 } },
+    {
+      type: 'button',
+      xpath: '/html/body/aside/nav/div[1]/div[3]/button',
+      neighborText: null,
+      sameLabelCount: 1,
+      exactLabelCount: 1,
+    },
+  )
+  const selectors = { xpath: recorded.xpath }
+
+  it('the retagged toggle is taken, the breadcrumb link to form.html is not', async () => {
+    const r = await locate(recorded, memoryCandidateSource(page), { selectors })
+    expect([r.status, r.element?.handle]).toEqual(['found', 'Forms Hot'])
+  })
+
+  it('with the toggle gone (a look-alike "Duplicate" in its place), nothing is taken', async () => {
+    const gone = page.map((e) =>
+      e.handle === 'Forms Hot' ? { ...e, axName: 'Duplicate', textContent: 'Duplicate' } : e,
+    )
+    const r = await locate(recorded, memoryCandidateSource(gone), { selectors })
+    expect(r.status).not.toBe('found')
+  })
+})
