@@ -64,6 +64,10 @@ const TWIN_NEIGHBOURS_AGREEMENT = 0.5
 const TWIN_NEIGHBOURS_MARGIN = 0.3
 /** How much more context (neighbours, place, id) one twin needs than every other to be told apart by it. */
 const TWIN_CONTEXT_MARGIN = 0.15
+/** Closeness (exp(−distance / 150 px)) a twin told by its place alone needs: within about 180 px. */
+const TWIN_PLACE_NEAR = 0.3
+/** Distance at which closeness has fallen to 1/e (px), as in the context score. */
+const CLOSENESS_PX = 150
 
 const isInput = (e: { tagName?: string | null }): boolean => e.tagName?.toLowerCase() === 'input'
 const isPasswordField = (e: { tagName?: string | null; type?: string | null }): boolean =>
@@ -74,6 +78,23 @@ const STATE_CLASSES =
   /^(is-)?(active|show|shown|open|opened|focus|focused|hover|selected|checked|disabled|collapsed|expanded|current|pressed)$/i
 const styleClasses = (list: readonly string[] | null | undefined): Set<string> =>
   new Set((list ?? []).map((c) => c.trim()).filter((c) => c !== '' && !STATE_CLASSES.test(c)))
+
+/** A last segment a build may put on every class of a page (`btn-primary` → `btn-primary-qdfup`, CSS modules' hash). */
+const CLASS_SUFFIX = /[-_][a-z0-9]+$/i
+/**
+ * Whether the element carries the recorded style classes: the same set, or the same set renamed as a whole — one
+ * suffix put on every class (`btn btn-primary btn-lg` → `btn-qdfup btn-primary-qdfup btn-lg-qdfup`). A suffix
+ * is one segment, so `btn-secondary-qdfup` is no renamed `btn`, and the renamed set must still be the recorded one
+ * (`btn btn-secondary btn-lg` renamed is not `btn btn-primary btn-lg`).
+ */
+export function sameStyleClasses(recorded: ReadonlySet<string>, live: ReadonlySet<string>): boolean {
+  if (recorded.size !== live.size) return false
+  if ([...live].every((k) => recorded.has(k))) return true
+  const suffixes = new Set([...live].map((k) => CLASS_SUFFIX.exec(k)?.[0]).filter((x): x is string => !!x))
+  return [...suffixes].some((suffix) =>
+    [...live].every((k) => k.endsWith(suffix) && recorded.has(k.slice(0, -suffix.length))),
+  )
+}
 
 function describe(e: CandidateElement, reason: string | undefined): string {
   const label = e.axName || e.textContent || e.ariaLabel || e.placeholder || ''
@@ -184,14 +205,19 @@ export function webContext<H = unknown>(
    * element carries the recorded label exactly any more, the count says nothing about a removal.
    */
   const othersWhenRecorded = identity.sameLabelCount ?? 0
+  /** How near the candidate's centre is to the recorded one's, exp(−distance / 150 px); 0 without boxes. */
+  const closeness = (e: E): number => {
+    const r = identity.boundingBox
+    const b = e.boundingBox
+    if (!isBox(r) || !isBox(b) || !(r.width > 0) || !(b.width > 0)) return 0
+    const [p, q] = [centerOf(r), centerOf(b)]
+    return Math.exp(-Math.hypot(p.x - q.x, p.y - q.y) / CLOSENESS_PX)
+  }
   /** The recorded element says nothing in words and shows a known icon. */
   const iconIsIdentity =
     (identity.iconClasses?.length ?? 0) > 0 && labelKeys(identity).every((k) => !/[\p{L}\p{N}]/u.test(k))
   const recordedClasses = styleClasses(identity.classNames)
-  const sameClasses = (c: E): boolean => {
-    const mine = styleClasses(c.classNames)
-    return mine.size === recordedClasses.size && [...mine].every((k) => recordedClasses.has(k))
-  }
+  const sameClasses = (c: E): boolean => sameStyleClasses(recordedClasses, styleClasses(c.classNames))
   /**
    * The candidate's own row (its nearest neighbour) is the recorded one, or nothing says otherwise: the element
    * that slid into a removed row's place stands at its XPath in another row.
@@ -201,20 +227,54 @@ export function webContext<H = unknown>(
    * Twins the similarity cannot tell apart (every candidate within the margin of the best carries the same label
    * as the best): the one standing where the recorded one stood — its context (neighbours, place, id) at least the
    * floor and ahead of every other twin by `TWIN_CONTEXT_MARGIN` — is it, as a person takes the "Home" tab of the
-   * tab set they used, not the one of the set further down. Null when the context does not settle it.
+   * tab set they used, not the one of the set further down. Below the similarity floor (a change every twin shares,
+   * as a new tag and role) the twins are every candidate with the best one's label, when it is the recorded label
+   * exactly. Null when the context does not settle it.
    */
   const twinByContext = (ranked: readonly { element: E; score: number }[]): E | null => {
     const first = ranked[0]
-    if (!first || first.score < minScore) return null
-    const close = ranked.filter((r) => first.score - r.score < minMargin)
-    if (close.length < 2) return null
+    if (!first || first.score < minExactScore) return null
     const label = labelKeys(first.element).join('\n')
-    if (label === '' || close.some((r) => labelKeys(r.element).join('\n') !== label)) return null
-    const byPlace = close
+    if (label === '') return null
+    const sameLabel = (r: { element: E }) => labelKeys(r.element).join('\n') === label
+    const close = ranked.filter((r) => first.score - r.score < minMargin)
+    if (!close.every(sameLabel)) return null
+    let twins = close
+    if (first.score < minScore) {
+      // Below the floor: every twin lost the same (sneat's tabs retagged `<button role=tab>` → `<a role=button>`
+      // score 0.66 each, place apart), so the score cannot tell them apart nor vouch for the best. Taken only
+      // when the twins carry the recorded label exactly, and then every twin of the page is weighed by place.
+      if (labels.check(first.element).agreement < 1) return null
+      twins = ranked.filter(sameLabel)
+    }
+    if (twins.length < 2) return null
+    const byPlace = twins
       .map((r) => ({ element: r.element, context: labels.context(r.element) ?? -1 }))
       .sort((a, b) => b.context - a.context)
     const [best, next] = byPlace as [(typeof byPlace)[0], (typeof byPlace)[0]]
-    return best.context >= minContextScore && best.context - next.context >= TWIN_CONTEXT_MARGIN ? best.element : null
+    if (best.context >= minContextScore && best.context - next.context >= TWIN_CONTEXT_MARGIN) return best.element
+    return twinByPlaceAlone(twins.map((r) => r.element))
+  }
+  /**
+   * Twins whose nearest neighbours agree with the recorded one equally (sneat's seven paginations, each reading
+   * "1 2 3 4" beside its first-page chevron, with look-alikes' words put among them): the neighbours cannot tell
+   * them apart, and the words the look-alikes add only blur the context score. Then the place alone does: the one
+   * twin still near the recorded place (closeness ≥ `TWIN_PLACE_NEAR`, within about 180 px) while every other is at
+   * most half as close. Items reordered in their row, a twin that slid into the place, or a page relaid out leave
+   * no such twin, and nothing is taken.
+   */
+  const twinByPlaceAlone = (twins: readonly E[]): E | null => {
+    const nearest = twins.map((t) => labels.neighbours(t))
+    const first = nearest[0]
+    if (first === null || first === undefined || nearest.some((n) => n === null || Math.abs(n - first) > 1e-9))
+      return null
+    const byCloseness = twins.map((element) => ({ element, near: closeness(element) })).sort((a, b) => b.near - a.near)
+    const [best, next] = byCloseness as [(typeof byCloseness)[0], (typeof byCloseness)[0]]
+    return best.near >= TWIN_PLACE_NEAR &&
+      next.near <= best.near / 2 &&
+      (labels.context(best.element) ?? 0) >= minContextScore
+      ? best.element
+      : null
   }
   /**
    * The other holders that carry the recorded label at least as well as `e` does: the twins that can stand for the

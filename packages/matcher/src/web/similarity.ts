@@ -3,6 +3,12 @@ import { type CandidateElement, rankCandidates } from '../score-candidate'
 import { labelKeys, sameCandidate } from '../text/label-agreement'
 import { fmt, pointOf, type WebContext } from './context'
 
+/** No address of another page: none, a fragment (`#`, `#services`) or `javascript:` (a control drawn as a link). */
+const leadsNowhere = (href: string | null | undefined): boolean => {
+  const h = href?.trim().toLowerCase() ?? ''
+  return h === '' || h.startsWith('#') || h.startsWith('javascript:')
+}
+
 /**
  * Every candidate of the page that passes the precision rule, ranked by similarity to the recorded identity: the
  * best at the floor (`minScore`) and ahead by the margin wins; below them, the sole holder of a label unique when
@@ -64,7 +70,9 @@ export function similarityStrategy<H>(ctx: WebContext<H>): CascadeStep<Candidate
     // most: agreement ≥ SAME_LABEL_AGREEMENT) and stands among the recorded neighbours — is the element the user
     // saw, though a redesign changed enough of the rest (classes, place, structure) to score it below the floor —
     // unless another element carries the recorded label better (the breadcrumb "Bootstrap Components" the rules
-    // set aside is still there; the sidebar's "Bootstrap" only shares a word with it).
+    // set aside is still there; the sidebar's "Bootstrap" only shares a word with it). A link to another page
+    // is no such element when the recorded one led nowhere: gentelella's breadcrumb "Forms" (form.html) cannot be
+    // the sidebar's "Forms" toggle the user pressed, now retagged and reading "Forms Hot".
     if (
       first.score < minScore &&
       list.length === 1 &&
@@ -72,20 +80,14 @@ export function similarityStrategy<H>(ctx: WebContext<H>): CascadeStep<Candidate
       labelKeys(identity).length > 0 &&
       carriesLabel(first.element) &&
       !(await labelHolders()).some(
-        (h) => !sameCandidate(h, first.element) && labels.check(h).agreement > labels.check(first.element).agreement,
+        (h) =>
+          !sameCandidate(h, first.element) &&
+          !(leadsNowhere(identity.href) && !leadsNowhere(h.href)) &&
+          labels.check(h).agreement > labels.check(first.element).agreement,
       )
     )
       return taken('the only element that carries the recorded label and stands among the recorded neighbours')
-    if (first.score < minScore)
-      return (
-        (await byLandmark()) ?? {
-          outcome: 'below_threshold',
-          candidates: list.length,
-          confidence: first.score,
-          detail: `best similarity ${fmt(first.score)} < floor ${fmt(minScore)}`,
-        }
-      )
-    const twin = margin < minMargin ? twinByContext(ranked) : null
+    const twin = first.score < minScore || margin < minMargin ? twinByContext(ranked) : null
     if (twin)
       return {
         outcome: 'matched',
@@ -95,6 +97,15 @@ export function similarityStrategy<H>(ctx: WebContext<H>): CascadeStep<Candidate
         candidates: list.length,
         detail: `similarity ${fmt(first.score)} shared by elements with the same label; resolved by where it stands (context ${fmt(labels.context(twin) ?? 0)})`,
       }
+    if (first.score < minScore)
+      return (
+        (await byLandmark()) ?? {
+          outcome: 'below_threshold',
+          candidates: list.length,
+          confidence: first.score,
+          detail: `best similarity ${fmt(first.score)} < floor ${fmt(minScore)}`,
+        }
+      )
     if (margin < minMargin)
       return {
         outcome: 'ambiguous',
