@@ -102,7 +102,7 @@ async function main() {
         times[f] = [...(times[f] ?? []), performance.now() - t]
         sizes[f] = (await stat(written[f]!)).size
       }
-      // the baseline side by side: the HTML report with one step's thumbnails made at a time (as before issue 34)
+      // the baseline side by side: the HTML report with one step's thumbnails made at a time (as the report did before)
       const t = performance.now()
       await writeReports(report, join(dir, `serial-${r}`), ['html'], {
         baseDir: dir,
