@@ -25,11 +25,11 @@ import {
   GAME_HEIGHT,
   GAME_WIDTH,
   type GameButton,
-  type GameScene,
   gameButtons,
   openAppWindow,
   openDesktop,
   runDesktopRecord,
+  SAMPLE_GAME_FLOW,
   startSampleGame,
   startXvfb,
 } from '@qa/recorder-desktop'
@@ -43,15 +43,6 @@ const REPS = Number(opt('--reps') ?? 3)
 const JSON_OUT = opt('--json')
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[xs.length >> 1]! : Number.NaN)
-
-/** The demo's flow (apps/cli/src/demo/desktop-demo.ts). */
-const FLOW: { scene: GameScene; id: GameButton['id']; next: GameScene; type?: string }[] = [
-  { scene: 'menu', id: 'start', next: 'level', type: 'hero' },
-  { scene: 'level', id: 'back', next: 'menu' },
-  { scene: 'menu', id: 'settings', next: 'settings' },
-  { scene: 'settings', id: 'sound', next: 'settings' },
-  { scene: 'settings', id: 'close', next: 'menu' },
-]
 
 /** Time spent in calls of one kind, and how many, since the last `take()`. */
 function meter() {
@@ -112,7 +103,7 @@ async function main(): Promise<void> {
     })
     await Promise.race([started, recording])
     await sleep(250)
-    for (const step of FLOW) {
+    for (const step of SAMPLE_GAME_FLOW) {
       const p = buttonCentre(gameButtons(1, step.scene).find((b) => b.id === step.id) as GameButton)
       await real.input.click(p.x, p.y, 'left')
       if (step.next !== step.scene) await game.waitForScene(step.next)

@@ -27,6 +27,7 @@ import {
   gameScreenAnalysis,
   type SampleGameServer,
   startSampleGame,
+  SAMPLE_GAME_FLOW,
 } from './sample-game/index'
 import { type AppWindow, openAppWindow, startXvfb, type VirtualDisplay } from './xvfb'
 
@@ -77,13 +78,7 @@ const inside = (b: GameButton, p: { x: number; y: number }) =>
   p.x >= b.x && p.x < b.x + b.width && p.y >= b.y && p.y < b.y + b.height
 
 /** The recorded flow: start → type a name → back → settings → sound → close. */
-const FLOW: { scene: GameScene; id: GameButton['id']; next: GameScene; type?: string }[] = [
-  { scene: 'menu', id: 'start', next: 'level', type: 'hero' },
-  { scene: 'level', id: 'back', next: 'menu' },
-  { scene: 'menu', id: 'settings', next: 'settings' },
-  { scene: 'settings', id: 'sound', next: 'settings' },
-  { scene: 'settings', id: 'close', next: 'menu' },
-]
+const FLOW = SAMPLE_GAME_FLOW
 
 const stubVision = (): VisionConfig => ({
   provider: 'bedrock',

@@ -79,11 +79,13 @@ export {
   GAME_LAYOUTS,
   GAME_WIDTH,
   type GameButton,
+  type GameFlowStep,
   type GameScene,
   type GameVersion,
   gameButtons,
   gamePageHtml,
   gameScreenAnalysis,
+  SAMPLE_GAME_FLOW,
   type SampleGameServer,
   startSampleGame,
 } from './sample-game/index'

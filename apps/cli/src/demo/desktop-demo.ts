@@ -9,7 +9,6 @@ import type {
   DesktopSession,
   DesktopStepEvent,
   GameButton,
-  GameScene,
   SampleGameServer,
 } from '@qa/recorder-desktop'
 import type { ReportFormat } from '@qa/verifier'
@@ -52,15 +51,6 @@ export const DESKTOP_DEMO_DISPLAY_HINT =
 
 /** Offline vision: Tesseract for the text of clicked elements and the OCR strategy; no LLM, no credentials. */
 const OFFLINE_VISION: VisionConfig = { provider: 'ocr', fallback: [] }
-
-/** The scripted flow: start → type a name → back → settings → sound (popup) → close. */
-const FLOW: { scene: GameScene; id: GameButton['id']; next: GameScene; type?: string }[] = [
-  { scene: 'menu', id: 'start', next: 'level', type: 'hero' },
-  { scene: 'level', id: 'back', next: 'menu' },
-  { scene: 'menu', id: 'settings', next: 'settings' },
-  { scene: 'settings', id: 'sound', next: 'settings' },
-  { scene: 'settings', id: 'close', next: 'menu' },
-]
 
 /** Time between the recorder's settle (its after-screenshot) and the next input. */
 const SETTLE_MS = 400
@@ -242,7 +232,7 @@ export async function runDesktopDemo(opts: DesktopDemoOptions): Promise<DesktopD
     await Promise.race([started, recording])
     await sleep(250)
     log('Recording on v1: 게임 시작, type a name, Back 뒤로, Settings, 소리 Sound, 닫기 …')
-    for (const step of FLOW) {
+    for (const step of rd.SAMPLE_GAME_FLOW) {
       const button = rd.gameButtons(1, step.scene).find((b) => b.id === step.id) as GameButton
       const p = rd.buttonCentre(button)
       await input.click(p.x, p.y, 'left')

@@ -39,3 +39,12 @@ export function isBox(box: unknown): box is BoundingBox {
 }
 
 export const clamp01 = (v: number): number => (v < 0 ? 0 : v > 1 ? 1 : Number.isNaN(v) ? 0 : v)
+
+/** The part of a box inside a frame of `size`, in whole pixels; null when none is. */
+export function clipToFrame(b: BoundingBox, size: { width: number; height: number }): BoundingBox | null {
+  const x = Math.max(0, Math.round(b.x))
+  const y = Math.max(0, Math.round(b.y))
+  const width = Math.min(size.width, Math.round(b.x + b.width)) - x
+  const height = Math.min(size.height, Math.round(b.y + b.height)) - y
+  return width > 0 && height > 0 ? { x, y, width, height } : null
+}

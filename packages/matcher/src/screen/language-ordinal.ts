@@ -1,5 +1,5 @@
 import type { BoundingBox } from '@qa/model'
-import { isBox } from '../image/geometry'
+import { clipToFrame, isBox } from '../image/geometry'
 import type { Frame } from '../image/match-template'
 import { regionOf } from '../image/resample'
 import type { CascadeStep } from '../internal/cascade'
@@ -217,14 +217,6 @@ const inset = (b: BoundingBox, by: number): BoundingBox => ({
   height: b.height - 2 * by,
 })
 
-const clipTo = (b: BoundingBox, f: Frame): BoundingBox | null => {
-  const x = Math.max(0, Math.round(b.x))
-  const y = Math.max(0, Math.round(b.y))
-  const width = Math.min(f.width, Math.round(b.x + b.width)) - x
-  const height = Math.min(f.height, Math.round(b.y + b.height)) - y
-  return width > 0 && height > 0 ? { x, y, width, height } : null
-}
-
 /**
  * `box` of a frame in grey, its luma stretched to the full 0–255 (its border's pixels left out): an insensitive
  * button's light grey label (GNOME Mines' "Start Over", 150 on 249) reads as black on white. RGBA. Pure.
@@ -284,8 +276,8 @@ export function languageOrdinalStrategy(ctx: ScreenContext): CascadeStep<UiEleme
       })
       const now = await screen()
       const { recorded: was, now: is } = window
-      const wasBox = clipTo(was, anchorFrame)
-      const isBox_ = clipTo(is, now)
+      const wasBox = clipToFrame(was, anchorFrame)
+      const isBox_ = clipToFrame(is, now)
       if (!wasBox || !isBox_ || wasBox.width <= 2 * WINDOW_EDGE || isBox_.width <= 2 * WINDOW_EDGE)
         return none('the window lies off the screen')
       const label = isBox(step.target?.boundingBox) ? (step.target?.boundingBox as BoundingBox) : null

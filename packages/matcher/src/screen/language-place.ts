@@ -1,5 +1,5 @@
 import type { BoundingBox } from '@qa/model'
-import { centerOf, isBox } from '../image/geometry'
+import { centerOf, clipToFrame, isBox } from '../image/geometry'
 import type { Frame } from '../image/match-template'
 import { FLAT_SPREAD, lumaSpread, regionOf } from '../image/resample'
 import type { CascadeStep } from '../internal/cascade'
@@ -136,8 +136,8 @@ export async function windowTextChanged(
   label: BoundingBox | null | undefined,
   at: { x: number; y: number },
 ): Promise<{ changed: boolean; detail: string }> {
-  const wasBox = clipTo(window.recorded, recordedFrame)
-  const isBox_ = clipTo(window.now, now)
+  const wasBox = clipToFrame(window.recorded, recordedFrame)
+  const isBox_ = clipToFrame(window.now, now)
   if (!wasBox || !isBox_) return { changed: false, detail: 'the window lies off the screen' }
   const [recordedWords, nowWords] = [await ocr(regionOf(recordedFrame, wasBox)), await ocr(regionOf(now, isBox_))]
   const own = isBox(label) ? label : cropBox
@@ -261,14 +261,6 @@ function placeByRows(
 
 /** Pixels of a window's edge left out: its border is drawn by the theme, and a wider list moves its right one. */
 const WINDOW_EDGE = 4
-
-const clipTo = (b: BoundingBox, f: Frame): BoundingBox | null => {
-  const x = Math.max(0, Math.round(b.x))
-  const y = Math.max(0, Math.round(b.y))
-  const width = Math.min(f.width, Math.round(b.x + b.width)) - x
-  const height = Math.min(f.height, Math.round(b.y + b.height)) - y
-  return width > 0 && height > 0 ? { x, y, width, height } : null
-}
 
 /**
  * The item in another language, last of all: a label that reads otherwise now ("Game" → "Spiel") is still the

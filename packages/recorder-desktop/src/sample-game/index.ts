@@ -6,9 +6,11 @@ export {
   GAME_LAYOUTS,
   GAME_WIDTH,
   type GameButton,
+  type GameFlowStep,
   type GameScene,
   type GameVersion,
   gameButtons,
   gameScreenAnalysis,
+  SAMPLE_GAME_FLOW,
 } from './layout'
 export { gamePageHtml } from './page'

@@ -66,3 +66,20 @@ export function gameScreenAnalysis(version: GameVersion, scene: GameScene) {
     })),
   }
 }
+
+/** One click of the sample game's demo flow: the button `id` of `scene`, the scene it leads to, text typed after it. */
+export interface GameFlowStep {
+  scene: GameScene
+  id: GameButton['id']
+  next: GameScene
+  type?: string
+}
+
+/** The demo's flow: start → type a name → back → settings → sound (its popup) → close. */
+export const SAMPLE_GAME_FLOW: readonly GameFlowStep[] = [
+  { scene: 'menu', id: 'start', next: 'level', type: 'hero' },
+  { scene: 'level', id: 'back', next: 'menu' },
+  { scene: 'menu', id: 'settings', next: 'settings' },
+  { scene: 'settings', id: 'sound', next: 'settings' },
+  { scene: 'settings', id: 'close', next: 'menu' },
+]
