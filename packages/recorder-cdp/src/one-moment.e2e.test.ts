@@ -202,6 +202,13 @@ describe('typing steps are verified', () => {
       (b) => b.y >= NAME.y && b.y + b.height <= NAME.y + NAME.height && b.width < 12,
     )
     expect(caret.filter((b) => b.x > NAME.x + 40 && b.x < NAME.x + 100).length, JSON.stringify(caret)).toBe(1)
+    // the click on Show comes right after the typing: its hover look (the pointer came onto it before pressing) is
+    // not in the typing's after-screenshot, which a replay of the typing never shows
+    const show = { x: 40, y: 240, width: 70, height: 48 }
+    const typed = testCase.actions[3]!
+    expect(await differingPixels(join(dir, typed.screenshotBeforePath!), join(dir, typed.screenshotPath!), show)).toBe(
+      0,
+    )
     const right = await replay(`${base}/still`)
     expect(
       right.report.verificationResults.map((r) => `${r.finalResult}: ${r.reason}`),
@@ -213,3 +220,14 @@ describe('typing steps are verified', () => {
     expect(typing.reason).toMatch(/expected change did not happen|outside its expected region/i)
   })
 })
+
+/** Pixels of a box that differ (by more than a little) between two PNGs of the same size. */
+async function differingPixels(a: string, b: string, box: BoundingBox): Promise<number> {
+  const read = (png: string) =>
+    sharp(png).extract({ left: box.x, top: box.y, width: box.width, height: box.height }).ensureAlpha().raw().toBuffer()
+  const [pa, pb] = await Promise.all([read(a), read(b)])
+  let n = 0
+  for (let i = 0; i < pa.length; i += 4)
+    if (Math.abs(pa[i]! - pb[i]!) + Math.abs(pa[i + 1]! - pb[i + 1]!) + Math.abs(pa[i + 2]! - pb[i + 2]!) > 30) n++
+  return n
+}

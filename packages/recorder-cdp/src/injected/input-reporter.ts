@@ -34,6 +34,9 @@ export function installInputReporterInPage(binding: string): void {
       const notes = window as unknown as Record<symbol, number[] | undefined>
       const times = notes[inputTimesKey] ?? []
       times.push(event.at)
+      // a press ends the moment before it from when the pointer came onto the pressed control: the frames after
+      // that show its hover look, which a replay of the step before never shows
+      if (typeof event.enteredAt === 'number' && event.enteredAt < event.at) times.push(event.enteredAt)
       notes[inputTimesKey] = times.slice(-50)
       // where the secrets were at this input: the frames around it are painted over there, even once the page
       // moved on (Enter submitted the form and the field is gone)
@@ -395,6 +398,28 @@ export function installInputReporterInPage(binding: string): void {
   )
   /** What the person's last trusted pointerdown pressed (a file input whose chooser they opened). */
   let lastPressed: Element | null = null
+  // when the pointer came onto each element it is over now (pointerenter reaches a capturing listener per element)
+  const enteredAt = new WeakMap<Element, number>()
+  addEventListener(
+    'pointerenter',
+    (e) => {
+      if (e.isTrusted && e.target instanceof Element) enteredAt.set(e.target, performance.timeOrigin + e.timeStamp)
+    },
+    { capture: true, passive: true },
+  )
+  addEventListener(
+    'pointerleave',
+    (e) => {
+      if (e.target instanceof Element) enteredAt.delete(e.target)
+    },
+    { capture: true, passive: true },
+  )
+  /** When the pointer came onto the control a press at `target` presses (the first interactive one up its chain). */
+  const pressedEnteredAt = (target: Element | null): number | null => {
+    for (let el = target, k = 0; el && k < 12 && el.localName !== 'body'; el = el.parentElement, k++)
+      if (el.matches(INTERACTIVE)) return enteredAt.get(el) ?? null
+    return null
+  }
   addEventListener(
     'pointerdown',
     (e) => {
@@ -417,6 +442,7 @@ export function installInputReporterInPage(binding: string): void {
         button: e.button,
         detail: e.detail,
         at,
+        enteredAt: pressedEnteredAt(target),
         snapshot: snapshotAt(e, dx, dy),
         hover: e.button === 0 && e.detail <= 1 ? hoverAt(e) : null,
       })

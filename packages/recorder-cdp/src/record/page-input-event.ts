@@ -37,6 +37,11 @@ type InputEventKind =
       detail: number
       /** When the pointer went down: milliseconds since the epoch (the event's own time stamp). */
       at?: number
+      /**
+       * When the pointer came onto the pressed control (ms since the epoch), null when the page did not see it come:
+       * the step before this press ends there, before the control took its hover look.
+       */
+      enteredAt?: number | null
       /** Null where describing failed. Below a cross-origin parent it is in that frame's terms (`placeFrameEvent`). */
       snapshot?: PointerDownSnapshot | null
       /**
