@@ -282,11 +282,15 @@ async function main() {
           ...(artifactDir ? { artifactDir, keepActual: 'always' as const } : {}),
         })
         mark('end')
-        if (artifactDir) await rm(artifactDir, { recursive: true, force: true })
         oursFailed += out.replayResults.filter((r) => !r.success).length
-        if (process.env.QA_BENCH_WHY)
+        if (process.env.QA_BENCH_WHY) {
           for (const r of out.replayResults)
             if (!r.success) console.log(`  failed step ${r.actionIndex}: ${r.errorMessage}`)
+          for (const v of out.report.verificationResults)
+            if (v.finalResult !== 'pass')
+              console.log(`  ${v.finalResult} step ${v.actionIndex} (${artifactDir}): ${v.reason ?? ''}`)
+        }
+        if (artifactDir && !process.env.QA_BENCH_WHY) await rm(artifactDir, { recursive: true, force: true })
         if (!verify)
           for (const r of out.replayResults) {
             const k = r.settle ?? 'none'
@@ -380,7 +384,7 @@ async function main() {
     await session.close()
     await app.close()
     await corpus.close()
-    await rm(dir, { recursive: true, force: true })
+    if (!process.env.QA_BENCH_WHY) await rm(dir, { recursive: true, force: true })
   }
 }
 

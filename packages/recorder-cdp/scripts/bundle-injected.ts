@@ -30,6 +30,7 @@ export const PAGE_FUNCTIONS = {
   clickAim: ['click-point', 'clickAimInPage'],
   waitForDomQuiet: ['waits', 'waitForDomQuietInPage'],
   waitForFiniteAnimations: ['waits', 'waitForFiniteAnimationsInPage'],
+  loopingAnimationBoxes: ['looping-animations', 'loopingAnimationBoxesInPage'],
   installInputReporter: ['input-reporter', 'installInputReporterInPage'],
   installRecorderToolbar: ['toolbar-install', 'installRecorderToolbarInPage'],
   showToolbarHighlight: ['toolbar-calls', 'showToolbarHighlightInPage'],

@@ -211,11 +211,17 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
       io,
     )
     // the report outlines them on the recorded screenshot
-    if (action.animatedRegions?.length)
+    // (with those the recheck saw moving by themselves)
+    if (action.animatedRegions?.length) {
+      const learnt = Array.isArray(result.details?.animated_regions) ? result.details.animated_regions : []
       result.details = {
         ...(result.details ?? {}),
-        animated_regions: action.animatedRegions.map((b) => ({ x: b.x, y: b.y, width: b.width, height: b.height })),
+        animated_regions: [
+          ...action.animatedRegions.map((b) => ({ x: b.x, y: b.y, width: b.width, height: b.height })),
+          ...learnt,
+        ],
       }
+    }
     results.push(result)
     return result
   }

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { cloneFrame, paintRect, syntheticFrame } from './__tests__/images'
+import { cloneFrame, paintRect, syntheticFrame, toPng } from './__tests__/images'
 import { fakeReverifier } from './fake-reverifier'
 import { verifyStep } from './verify-step'
 
@@ -119,5 +119,46 @@ describe('verifyStep', () => {
       unknownRegions: [{ x: 28, y: 22, width: 12, height: 8 }],
     })
     expect(missing.finalResult).toBe('fail')
+  })
+
+  test('a recheck leaves out what changes by itself between looks (an animated image), never most of the step’s own change', async () => {
+    // recorded: the click turned the target red; a spinner (an animated image, 8×8 at 28, 20) turned by itself
+    const before = syntheticFrame(60, 40, 5)
+    const recordedAfter = cloneFrame(before)
+    paintRect(recordedAfter, 4, 4, 16, 10, [255, 0, 0])
+    paintRect(recordedAfter, 28, 20, 8, 4, [20, 20, 20])
+    const spinnerAt = (k: number, effect: [number, number, number] = [255, 0, 0]) => {
+      const f = cloneFrame(before)
+      paintRect(f, 4, 4, 16, 10, effect)
+      paintRect(f, 28 + (k % 2) * 4, 20 + (k % 3), 4, 8, [20, 20, 20]) // another angle at every look
+      return f
+    }
+    const looks = (make: (k: number) => ReturnType<typeof spinnerAt>) => {
+      let k = 0
+      return async () => toPng(make(++k))
+    }
+    const base = {
+      actionIndex: 0,
+      description: 'Click button "Save"',
+      expected: recordedAfter,
+      recordedBefore: before,
+      targetBox: { x: 4, y: 4, width: 16, height: 10 },
+    }
+    const once = await verifyStep({ ...base, actual: looks(spinnerAt) })
+    expect(once.finalResult).not.toBe('pass')
+    const rechecked = await verifyStep(
+      { ...base, actual: looks(spinnerAt) },
+      { recheck: { timeoutMs: 400, intervalMs: 20 } },
+    )
+    expect(rechecked.finalResult, rechecked.reason ?? '').toBe('pass')
+    expect(rechecked.details?.animated_regions).toBeDefined()
+    // the target still fading to its look at every look: the step's own change is judged, not left out
+    const fading = (k: number) => spinnerAt(0, [255, 40 * (k % 5), 40 * (k % 5)])
+    const underWay = await verifyStep(
+      { ...base, actual: looks((k) => fading(k + 1)) },
+      { recheck: { timeoutMs: 300, intervalMs: 20 } },
+    )
+    expect(underWay.finalResult).not.toBe('pass')
+    expect(underWay.details?.animated_regions).toBeUndefined()
   })
 })

@@ -17,6 +17,7 @@ import {
   type ScreenshotInput,
 } from './decode-screenshot'
 import { DEFAULT_PASS_SIMILARITY, type VerdictOutcome, type VerdictPolicy, type VisionOutcome } from './decide-verdict'
+import { changedRegions, changeMask } from './change-mask'
 import { decideStepVerdict } from './step-verdict'
 import { assessExpectedChange, type Displacement, type ExpectedChangeResult, type RgbaImage } from './expected-change'
 import type { ScreenshotCache } from './screenshot-cache'
@@ -253,6 +254,8 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
   let region: ExpectedChangeResult | undefined
   let expectedFrame: DecodedScreenshot | undefined
   let actualFrame: DecodedScreenshot | undefined
+  /** The parts of the screen that changed by themselves while rechecked (recorded-screen boxes), not compared. */
+  let learntMoving: Rect[] = []
   try {
     if (step.recordedBefore != null || step.targetBox != null) {
       expectedFrame = await decodeExpected(step.expected, io.cache)
@@ -264,7 +267,7 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
         ? await decodeScreenshot(step.actualBefore, 'screen before the step').catch(() => null)
         : null
       const recorded = expectedFrame
-      const assess = (now: RgbaImage) =>
+      const assess = (now: RgbaImage, moving: readonly Rect[] = []) =>
         assessExpectedChange({
           recordedBefore,
           recordedAfter: recorded,
@@ -277,7 +280,7 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
           actualTargetBox: step.actualTargetBox ?? null,
           ...(step.notEffects?.length ? { notEffects: step.notEffects } : {}),
           ...(step.restingHover?.length ? { restingHover: step.restingHover } : {}),
-          ...(ignore.length ? { ignore } : {}),
+          ...(ignore.length || moving.length ? { ignore: [...ignore, ...moving] } : {}),
           ...(io.compare?.threshold !== undefined ? { threshold: io.compare.threshold } : {}),
         })
       region = assess(actualFrame)
@@ -285,6 +288,7 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
         decideStepVerdict({ kind: 'screenshot', region: r }, policy).status === 'pass'
       if (io.recheck && typeof step.actual === 'function' && !passes(region)) {
         const deadline = performance.now() + io.recheck.timeoutMs
+        const moving = createMovingPixels(actualFrame, step.displacement ?? null, step.scale ?? null)
         while (performance.now() < deadline && !passes(region)) {
           await new Promise((r) => setTimeout(r, io.recheck?.intervalMs ?? 150))
           let again: ScreenshotInput
@@ -294,18 +298,23 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
             break
           }
           const frame = await decodeScreenshot(again, 'actual screenshot')
-          const next = assess(frame)
+          // what changed by itself between two looks, with no input in between, is no evidence of the step
+          moving.see(frame)
+          const selfMoving = moving.regions(region)
+          const next = assess(frame, selfMoving)
           if (regionScore(next) > regionScore(region)) {
             region = next
             actualFrame = frame
             actual = again
+            learntMoving = selfMoving
           }
         }
       }
     }
+    const ignoredNow = [...ignore, ...learntMoving]
     diff = await compareScreenshots(step.expected, actualFrame ?? actual, {
       ...io.compare,
-      ...(ignore.length ? { ignore } : {}),
+      ...(ignoredNow.length ? { ignore: ignoredNow } : {}),
       ...(io.cache ? { cache: io.cache } : {}),
       diffImage: io.artifactDir ? 'on-failure' : 'never',
       passSimilarity: policy.passSimilarity ?? DEFAULT_PASS_SIMILARITY,
@@ -357,6 +366,7 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
     }
   }
   if (region) details.region = regionDetails(region)
+  if (learntMoving.length) details.animated_regions = learntMoving.map((r) => ({ ...r }))
   return finish(decision, diff.similarity, {
     actualPath,
     diffPath,
@@ -371,6 +381,58 @@ async function decodeExpected(
 ): Promise<DecodedScreenshot> {
   if (typeof input === 'string' && cache) return cache.get(input)
   return decodeScreenshot(input, typeof input === 'string' ? input : 'expected screenshot')
+}
+
+/**
+ * At most this share of the step's expected change may be left out as moving by itself: a change that is mostly
+ * still moving is the step's own effect under way (a slide, a fade), judged as it is, not left out.
+ */
+const MAX_MOVING_SHARE = 0.35
+
+/**
+ * The pixels of the screen now that change from one look to the next with no input in between (a spinner drawn
+ * by an animated image, a video, a canvas, a carousel), gathered over the rechecks; `regions` gives them as
+ * recorded-screen boxes (moved back by the displacement) to leave out of the comparison, none when they would
+ * leave out more than `MAX_MOVING_SHARE` of the step's expected change or the screen is scaled.
+ */
+export function createMovingPixels(
+  first: RgbaImage,
+  displacement: Displacement | null,
+  scale: number | null,
+): { see(frame: RgbaImage): void; regions(region: ExpectedChangeResult): Rect[] } {
+  const { width: w, height: h } = first
+  const mask = new Uint8Array(w * h)
+  let last = first
+  let any = false
+  return {
+    see(frame) {
+      if (frame.width !== w || frame.height !== h) return
+      const now = changeMask(last, frame)
+      for (let i = 0; i < now.length; i++)
+        if (now[i]) {
+          mask[i] = 1
+          any = true
+        }
+      last = frame
+    },
+    regions(region) {
+      if (!any || (scale !== null && scale !== 1)) return []
+      const boxes = changedRegions(mask, w, h, { cellSize: 4, gapCells: 1, maxRegions: 16 })
+      const inExpected = region.actualRegion
+        ? boxes.reduce((n, b) => n + overlapArea(b, region.actualRegion as Rect), 0)
+        : 0
+      if (region.expectedChangedPixels > 0 && inExpected > MAX_MOVING_SHARE * region.expectedChangedPixels) return []
+      const dx = displacement?.x ?? 0
+      const dy = displacement?.y ?? 0
+      return boxes.map((b) => ({ x: b.x - dx, y: b.y - dy, width: b.width, height: b.height }))
+    },
+  }
+}
+
+function overlapArea(a: Rect, b: Rect): number {
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)
+  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y)
+  return w > 0 && h > 0 ? w * h : 0
 }
 
 /** Orders rechecked samples: no hard failure first, then the higher region similarity. */

@@ -16,6 +16,7 @@ import type {
   operatedControlInPage as operatedControl,
 } from './hit-chain'
 import type { installInputReporterInPage as installInputReporter } from './input-reporter'
+import type { loopingAnimationBoxesInPage as loopingAnimationBoxes } from './looping-animations'
 import { pageFunction } from './page-function'
 import type {
   waitForDomQuietInPage as waitForDomQuiet,
@@ -47,6 +48,9 @@ export const describeAssertChainInPage = pageFunction<typeof describeAssertChain
 
 /** Resolves once the finite CSS transitions and animations running now have finished, at most `timeoutMs`. */
 export const waitForFiniteAnimationsInPage = pageFunction<typeof waitForFiniteAnimations>('waitForFiniteAnimations')
+
+/** The boxes of what loops by itself (animations with infinite iterations), widened by `margin`, in the viewport. */
+export const loopingAnimationBoxesInPage = pageFunction<typeof loopingAnimationBoxes>('loopingAnimationBoxes')
 
 /**
  * Reports the person's trusted input in the recorder's isolated world of a frame through `binding` (run at

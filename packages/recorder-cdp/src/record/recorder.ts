@@ -10,7 +10,7 @@ import { settle } from '../browser/settle'
 import { createSecretNamer, fieldRef } from './secret-names'
 import { listenByHand } from './listen-by-hand'
 import type { ListenOptions, RecorderCore } from './recorder-core'
-import { createStepShots } from './step-shots'
+import { createStepShots, setShot } from './step-shots'
 import { round2 } from './hand-events'
 import type { PointerDownSnapshot } from './page-input-event'
 import { isSameElement, targetAtPointerDown } from './pointer-down-target'
@@ -136,15 +136,15 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
     const opened = newPages.opened()
     newPages.dispose()
     if (opened) await switchTo(opened)
-    const after = await shot(index, 'after')
+    const after = await shotWithBytes(index, 'after')
     const action: Action = { timestamp: Date.now(), ...partial }
     if (opened) {
       action.opensPage = true
       action.description = `${action.description} (opens a new page)`
     }
-    if (before) action.screenshotBeforePath = before.path
+    setShot(action, 'before', before)
     if (elementCrop) action.elementCropPath = elementCrop
-    if (after) action.screenshotPath = after
+    setShot(action, 'after', after)
     actions.push(action)
     return action
   }
@@ -235,8 +235,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
         previous.text = '********'
         if (secretEnv && !previous.secretEnv) previous.secretEnv = secretEnv
       } else previous.text = `${previous.text ?? ''}${text}`
-      const after = await shot(actions.length - 1, 'after')
-      if (after) previous.screenshotPath = after
+      setShot(previous, 'after', await shotWithBytes(actions.length - 1, 'after'))
       return previous
     }
     const action = await record(async () => {

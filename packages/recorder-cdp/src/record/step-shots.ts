@@ -8,23 +8,36 @@ import { secretFieldsOf, type ViewportBox } from '../browser/cdp-secret-fields'
 import { MASK_COLOR, maskedScreenshot, passwordBoxes } from '../browser/masked-screenshot'
 import { saveElementCrop } from '../browser/visual'
 import { CARET_NOTES_KEY, type CaretNote } from '../injected/caret-notes'
+import { loopingAnimationBoxesInPage } from '../injected/page-scripts'
 import { caretsAround } from './hand-events'
 import type { PointerDownSnapshot } from './page-input-event'
 
 const pad = (n: number) => String(n).padStart(3, '0')
 
-/** A recorded screenshot: its path (relative to the case), its bytes, and its unknown regions (pixels). */
+/**
+ * A recorded screenshot: its path (relative to the case), its bytes, its unknown regions (pixels), and what loops
+ * on the page by itself at its moment (`loopingAnimationBoxes`, pixels).
+ */
 export interface Shot {
   path: string
   bytes: Buffer
   unknown?: PixelBox[]
+  looping?: PixelBox[]
 }
 
-/** Sets a step's before- or after-screenshot and the unknown regions of that screenshot. */
+/**
+ * Sets a step's before- or after-screenshot and the unknown regions of that screenshot; what loops on the page by
+ * itself joins the step's animated regions (compared in neither image, outlined in the report).
+ */
 export function setShot(action: Action, which: 'before' | 'after', shot: Shot | undefined): void {
   if (!shot) return
   if (which === 'before') action.screenshotBeforePath = shot.path
   else action.screenshotPath = shot.path
+  const animated = [...(action.animatedRegions ?? [])]
+  for (const b of shot.looping ?? [])
+    if (!animated.some((a) => a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height))
+      animated.push({ ...b })
+  if (animated.length) action.animatedRegions = animated
   const regions = { ...(action.unknownRegions ?? {}) }
   if (shot.unknown?.length) regions[which] = shot.unknown.map((b) => ({ ...b }))
   else delete regions[which]
@@ -53,8 +66,8 @@ export function createStepShots({ currentPage, caseDir, assetsDir, screenshots }
   async function shotWithBytes(index: number, which: 'before' | 'after'): Promise<Shot | undefined> {
     if (!screenshots) return undefined
     const file = join(assetsDir, `step-${pad(index)}-${which}.png`)
-    const bytes = await maskedScreenshot(currentPage(), file)
-    return { path: relative(caseDir, file).split('\\').join('/'), bytes }
+    const [bytes, looping] = await Promise.all([maskedScreenshot(currentPage(), file), loopingOn(currentPage())])
+    return { path: relative(caseDir, file).split('\\').join('/'), bytes, ...(looping.length ? { looping } : {}) }
   }
 
   /**
@@ -69,7 +82,7 @@ export function createStepShots({ currentPage, caseDir, assetsDir, screenshots }
     extraMasks: readonly ViewportBox[] = [],
   ): Promise<Shot | undefined> {
     if (!screenshots) return undefined
-    const [secrets, passwords, toolbar, carets, view] = await Promise.all([
+    const [secrets, passwords, toolbar, carets, view, looping] = await Promise.all([
       secretFieldsOf(currentPage())
         .boxes()
         .catch((): ViewportBox[] => []),
@@ -94,6 +107,7 @@ export function createStepShots({ currentPage, caseDir, assetsDir, screenshots }
       currentPage()
         .evaluate(() => ({ width: window.innerWidth, height: window.innerHeight, dpr: window.devicePixelRatio }))
         .catch(() => null),
+      loopingOn(currentPage()),
     ])
     // the size a live capture of the page has: the viewport in device pixels
     const css = currentPage().viewportSize() ?? (view ? { width: view.width, height: view.height } : null)
@@ -109,7 +123,12 @@ export function createStepShots({ currentPage, caseDir, assetsDir, screenshots }
     })
     const file = join(assetsDir, `step-${pad(index)}-${which}.png`)
     await writeFileAtomic(file, png, { overwrite: true })
-    return { path: relative(caseDir, file).split('\\').join('/'), bytes: png, unknown }
+    return {
+      path: relative(caseDir, file).split('\\').join('/'),
+      bytes: png,
+      unknown,
+      ...(looping.length ? { looping } : {}),
+    }
   }
 
   /** The newest screencast frame older than `atMs` as the step's before-screenshot, or undefined without one. */
@@ -156,6 +175,19 @@ export function createStepShots({ currentPage, caseDir, assetsDir, screenshots }
 
   return { shot, shotWithBytes, frameShot, frameBefore, pointerDownShot, crop }
 }
+
+/**
+ * What loops on the page by itself now (`loopingAnimationBoxesInPage`), in screenshot pixels: read in the
+ * recorder's world when the page has one (the page's scripts cannot answer for it), else in the page.
+ */
+async function loopingOn(page: Page): Promise<PixelBox[]> {
+  return evaluateInRecorderTop(page, loopingAnimationBoxesInPage, LOOPING_MARGIN)
+    .catch(() => page.evaluate(loopingAnimationBoxesInPage, LOOPING_MARGIN))
+    .catch((): PixelBox[] => [])
+}
+
+/** CSS pixels around a looping element that its animation may draw on (a pulse's shadow, a scaled dot). */
+const LOOPING_MARGIN = 6
 
 /** A recording's step screenshots (`createStepShots`). */
 export type StepShots = ReturnType<typeof createStepShots>

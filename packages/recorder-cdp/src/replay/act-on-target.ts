@@ -9,7 +9,7 @@ import { WebError } from '../errors'
 import { clickAsAPerson, pointOnTheElement } from '../browser/styled-control'
 import { targetLabel } from '../record/target-label'
 import { type PlaywrightCandidate, playwrightCandidateSource } from './candidate-source'
-import { aimAtCentre, HOVERABLE } from './pointer-aim'
+import { aimAtCentre, HOVERABLE, scrollIntoViewWhenOut } from './pointer-aim'
 import type { StepContext } from './step-context'
 
 const round = (v: number) => Math.round(v)
@@ -19,11 +19,16 @@ export async function actOn(
   ctx: StepContext,
   action: Action,
   result: ReplayResult,
-  found: LocateResult<PlaywrightCandidate> & { point: { x: number; y: number } },
+  target: LocateResult<PlaywrightCandidate> & { point: { x: number; y: number } },
   text: string | null,
 ): Promise<LocateResult<PlaywrightCandidate>> {
   const { page, opts, timeout, state } = ctx
+  let found = target
   result.method = found.strategy
+  // A verified step's target out of view is scrolled in first, and the screen before is taken again (the scroll
+  // is not the step's change; the recording saw the target where the person clicked it).
+  if (opts.verify && found.element?.handle && !found.coordinateFallback && found.strategy !== 'visual')
+    found = await scrolledIntoView(ctx, found)
   result.actualCoords = { x: round(found.point.x), y: round(found.point.y) }
   result.coordinateChange = { x: round(found.point.x) - action.x, y: round(found.point.y) - action.y }
   if (opts.verify && !found.coordinateFallback && found.attempts[0]?.outcome !== 'matched') {
@@ -128,6 +133,29 @@ export async function actOn(
     }
   }
   return found
+}
+
+/**
+ * The found target scrolled into view when part of it was out of it (`scrollIntoViewWhenOut`), its box and point
+ * where they are now; the step's `onScrolledIntoView` is told. Unchanged when nothing scrolled.
+ */
+async function scrolledIntoView(
+  ctx: StepContext,
+  found: LocateResult<PlaywrightCandidate> & { point: { x: number; y: number } },
+): Promise<LocateResult<PlaywrightCandidate> & { point: { x: number; y: number } }> {
+  const handle = found.element?.handle
+  if (!handle || !(await handle.evaluate(scrollIntoViewWhenOut).catch(() => false))) return found
+  const box = await handle.boundingBox({ timeout: ctx.timeout }).catch(() => null)
+  await ctx.state.onScrolledIntoView?.()
+  const was = found.element?.boundingBox
+  if (!box || !was || !found.element) return found
+  const dx = box.x - was.x
+  const dy = box.y - was.y
+  return {
+    ...found,
+    point: { x: found.point.x + dx, y: found.point.y + dy },
+    element: { ...found.element, boundingBox: box },
+  }
 }
 
 /** `offsetOf`, else a point that reaches the element itself when its centre is a control nested in it. */

@@ -1,5 +1,5 @@
 import type { Action, AssertionCheck, ReplayMethod } from '@qa/model'
-import type { HealedIdentity, LocatedTarget, ReplayPage, ReplayPageStep } from './replay-page'
+import type { HealedIdentity, LocatedTarget, ReplayPage, ReplayPageStep, StepStartOptions } from './replay-page'
 
 /** What one step does on a `fakeReplayPage`, in the order the loop starts the steps. */
 export interface FakeStepScript {
@@ -15,6 +15,11 @@ export interface FakeStepScript {
   fails?: string
   /** The browser is lost during this step (`run` throws, and from now `lost()` says this). */
   crashes?: string
+  /**
+   * The screen (PNG) once the step scrolled its target into view, before its input (`onScrolledIntoView` is
+   * called then); `screen` is the one after the input.
+   */
+  scrolledScreen?: Uint8Array
   /** The step made the page navigate / start requests. */
   navigates?: boolean
   requests?: boolean
@@ -79,7 +84,7 @@ export function fakeReplayPage(opts: FakeReplayPageOptions): FakeReplayPage {
       for (const b of screen) h = Math.imul(h ^ b, 16777619)
       return `${screen.length}:${h >>> 0}`
     },
-    startStep(_action: Action, stepOpts?: { quick?: boolean; nativeListOpen?: boolean }): ReplayPageStep {
+    startStep(_action: Action, stepOpts?: StepStartOptions): ReplayPageStep {
       const index = next++
       const script = opts.steps[index] ?? {}
       log.push(`start ${index}${stepOpts?.quick ? ' quick' : ''}`)
@@ -101,6 +106,11 @@ export function fakeReplayPage(opts: FakeReplayPageOptions): FakeReplayPage {
             throw new Error('Target crashed')
           }
           if (script.fails) throw new Error(`${script.fails}\n  at a stack line the report must not show`)
+          if (script.scrolledScreen) {
+            screen = script.scrolledScreen
+            log.push(`scrolled ${index}`)
+            await stepOpts?.onScrolledIntoView?.()
+          }
           if (script.screen) screen = script.screen
           return script.located ?? null
         },

@@ -19,7 +19,7 @@ import { pageAssertionProbe, pollAssertion } from './assert-step'
 import type { PlaywrightCandidate } from './candidate-source'
 import { runElementStep } from './locate-step-target'
 import { elementBroughtUnderPointer } from './pointer-aim'
-import type { ReplayPage, ReplayPageStep } from './replay-page'
+import type { ReplayPage, ReplayPageStep, StepStartOptions } from './replay-page'
 import type { PlaywrightReplayPageOptions, ReplayState, StepContext } from './step-context'
 
 export type { PlaywrightReplayPageOptions } from './step-context'
@@ -63,6 +63,7 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
     quick: false,
     aim: null,
     nativeListOpen: false,
+    onScrolledIntoView: null,
   }
   let watchers: {
     health: ReturnType<typeof watchBrowserHealth>
@@ -118,9 +119,10 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
     },
   }
 
-  function startStep(action: Action, stepOpts?: { quick?: boolean; nativeListOpen?: boolean }): ReplayPageStep {
+  function startStep(action: Action, stepOpts?: StepStartOptions): ReplayPageStep {
     state.quick = stepOpts?.quick === true
     state.nativeListOpen = stepOpts?.nativeListOpen === true
+    state.onScrolledIntoView = stepOpts?.onScrolledIntoView ?? null
     state.assertion = null
     state.pendingIdentity = null
     void state.aim?.dispose().catch(() => undefined)

@@ -41,3 +41,16 @@ export function elementBroughtUnderPointer(
   const r = now.getBoundingClientRect()
   return r.width > 0 && r.height > 0 ? { x: r.x, y: r.y, width: r.width, height: r.height } : null
 }
+
+/**
+ * Page function: scrolls `target` to the middle of its view when part of it is out of the view (as a click's own
+ * scroll would, at once even where the page asks for smooth scrolling); tells whether it moved on the screen.
+ */
+export function scrollIntoViewWhenOut(target: Element): boolean {
+  const r = target.getBoundingClientRect()
+  if (r.width === 0 && r.height === 0) return false
+  if (r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth) return false
+  target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' })
+  const now = target.getBoundingClientRect()
+  return now.top !== r.top || now.left !== r.left
+}

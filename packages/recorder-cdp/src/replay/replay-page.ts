@@ -43,9 +43,11 @@ export interface ReplayPage {
    * `quick`: a "not found" step came before and the page has not changed since: locate once, with no settle and
    * no second look (the root cause is named first, without waiting again). `nativeListOpen`: the last step's click opened the native list of
    * the `<select>` this step picks in (`opensNativeListFor`): the page closes that list after the pick, as the
-   * person's pick in it did, so it does not stay drawn over the page.
+   * person's pick in it did, so it does not stay drawn over the page. `onScrolledIntoView`: called when the page
+   * scrolled the step's target into view, before its input (a verified step takes its screen before again: the
+   * recording's screen before was taken where the person saw the target, and the scroll is not the step's change).
    */
-  startStep(action: Action, opts?: { quick?: boolean; nativeListOpen?: boolean }): ReplayPageStep
+  startStep(action: Action, opts?: StepStartOptions): ReplayPageStep
   /**
    * What the page is now, as a short string that changes when the page changes (URL and a hash of the DOM); null
    * when it cannot be told. Compared after a "not found" step to give the steps after it no wait.
@@ -53,6 +55,13 @@ export interface ReplayPage {
   fingerprint?(): Promise<string | null>
   /** Stops every watcher; the page itself stays open (its owner closes it). */
   dispose(): Promise<void>
+}
+
+/** How `ReplayPage.startStep` starts a step. */
+export interface StepStartOptions {
+  quick?: boolean
+  nativeListOpen?: boolean
+  onScrolledIntoView?: () => Promise<void>
 }
 
 /** One step on a `ReplayPage`, from `startStep` to `end`. */

@@ -45,6 +45,8 @@ export interface ReplayState {
   aim: JSHandle<PointerAim | null> | null
   /** The last step's click opened a `<select>`'s native list, whose choice this step makes (`ReplayPage.startStep`). */
   nativeListOpen: boolean
+  /** Called when the step scrolled its target into view, before its input (`ReplayPage.startStep`). */
+  onScrolledIntoView: (() => Promise<void>) | null
 }
 
 /**

@@ -238,6 +238,53 @@ describe('replayOnPage: verification against the recorded screenshots (real PNGs
     expect(outcome.report.verificationResults[0]?.finalResult).toBe('fail')
   })
 
+  it('a target the page scrolls into view: the screen before is taken again after the scroll, and the unchanged page passes', async () => {
+    // recorded where the person saw the target: the page scrolled down, the click turned the box blue
+    const scrolledDown = await png('#ffffff', { left: 20, top: 20, colour: '#e0e0e0' })
+    const clicked = await png('#ffffff', { left: 20, top: 20, colour: '#1565c0' })
+    const atTheTop = await png('#ffffff', { left: 20, top: 60, colour: '#e0e0e0' })
+    writeFileSync(join(dir, 'scrolled-before.png'), scrolledDown)
+    writeFileSync(join(dir, 'scrolled-after.png'), clicked)
+    const action = click(0, { screenshotBeforePath: 'scrolled-before.png', screenshotPath: 'scrolled-after.png' })
+    action.identity = {
+      tagName: 'button',
+      axRole: 'button',
+      axName: 'Justify',
+      boundingBox: { x: 20, y: 20, width: 80, height: 60 },
+    }
+    const found: LocatedTarget = { ...healedByText, strategy: 'role', point: { x: 60, y: 50 } }
+    const replay = async (scrolls: boolean) => {
+      const artifactDir = mkdtempSync(join(tmpdir(), 'qa-loop-scroll-'))
+      const page = fakeReplayPage({
+        screen: atTheTop, // the top of the page, where the replay starts: the same page 40 px lower
+        steps: [
+          { method: 'role', located: found, ...(scrolls ? { scrolledScreen: scrolledDown } : {}), screen: clicked },
+        ],
+      })
+      const outcome = await replayOnPage(caseOf([action]), page, {
+        startUrl: START,
+        caseDir: dir,
+        verify: true,
+        artifactDir,
+      })
+      return { outcome, log: page.log, before: readFileSync(join(artifactDir, 'step-000-before.png')) }
+    }
+    const scrolled = await replay(true)
+    expect(scrolled.outcome.report.verificationResults[0]?.finalResult).toBe('pass')
+    // one screenshot before the step, one when the page told of its scroll, one after
+    expect(scrolled.log.filter((l) => l === 'screenshot' || l.startsWith('scrolled') || l.startsWith('run'))).toEqual([
+      'screenshot',
+      'run 0',
+      'scrolled 0',
+      'screenshot',
+      'screenshot',
+    ])
+    expect(scrolled.before).toEqual(Buffer.from(scrolledDown))
+    // a page that scrolled nothing keeps the screen from before the step
+    const still = await replay(false)
+    expect(still.before).toEqual(Buffer.from(atTheTop))
+  })
+
   it("a click that opens a <select>'s native list is judged by the choice made next, not by its pixels", async () => {
     // the list is drawn apart from the page: the recording's capture never holds it, a headless replay's may
     const select = {

@@ -56,6 +56,12 @@ export interface WebReplayLoopOptions {
   policy?: VerdictPolicy
   /** Ignore-masks etc. for comparisons. */
   compareIgnore?: { x: number; y: number; width: number; height: number }[]
+  /**
+   * A verified step that does not pass at once is looked at again for this long (every 150 ms), keeping the best
+   * look; what changes by itself between looks (an animated image, a video, a carousel) is not compared. Default
+   * 600; 0: one look.
+   */
+  recheckMs?: number
   /** Where actual and diff screenshots of non-passing steps go (the report folder). */
   artifactDir?: string | null
   /** Keep the actual screenshot of every step in artifactDir (`always`), or only of steps that did not pass. */
@@ -134,6 +140,9 @@ function nameOf(e: {
   return n ? n.trim().replace(/\s+/g, ' ').slice(0, 120) : null
 }
 
+/** How long a verified step that does not pass at once is looked at again (`recheckMs`). */
+const RECHECK_MS = 600
+
 /**
  * The web replay loop over a `ReplayPage`: per action, the step (located and done by the page), a settle, and
  * (with `verify`) the screenshot verdict of @qa/verifier; an assert step's verdict is its condition. Never stops
@@ -153,6 +162,7 @@ export async function replayOnPage(
     reverifier: opts.reverifier ?? null,
     ...(opts.policy ? { policy: opts.policy } : {}),
     ...(opts.compareIgnore ? { compare: { ignore: opts.compareIgnore } } : {}),
+    recheck: (opts.recheckMs ?? RECHECK_MS) > 0 ? { timeoutMs: opts.recheckMs ?? RECHECK_MS, intervalMs: 150 } : null,
     artifactDir: opts.artifactDir ?? null,
     ...(keepForAcceptance ? { keepActual: 'always' as const } : opts.keepActual ? { keepActual: opts.keepActual } : {}),
   })
@@ -196,7 +206,7 @@ export async function replayOnPage(
       opts.onStepStart?.({ index, total, action })
       // the screen before the step, to see a change somewhere else instead of the expected one (verification)
       const unchangedShot = plan.quick && failureShot && failureShot.fingerprint === fingerprintNow ? failureShot : null
-      const screenBefore =
+      let screenBefore =
         opts.verify && (opts.verifyRegion !== false || keepForAcceptance) && action.actionType !== 'assert'
           ? (unchangedShot?.bytes ?? (await page.screenshot().catch(() => null)))
           : null
@@ -218,6 +228,14 @@ export async function replayOnPage(
       const step = page.startStep(action, {
         ...(plan.quick ? { quick: true } : {}),
         ...(nativeListOpen ? { nativeListOpen: true } : {}),
+        // the scroll that brought the target into view is not the step's change: the screen before is taken again
+        ...(screenBefore
+          ? {
+              onScrolledIntoView: async () => {
+                screenBefore = (await page.screenshot().catch(() => null)) ?? screenBefore
+              },
+            }
+          : {}),
       })
       const lostBefore = page.lost()
       try {
