@@ -25,8 +25,13 @@ const repoRoot = resolve(import.meta.dirname, '../..')
 const QA = join(repoRoot, 'apps/cli/bin/qa.js')
 const ALL_APPROACHES = ['ours', 'coords', 'template'] as const
 type Approach = (typeof ALL_APPROACHES)[number]
-/** Per step: right (its effect happened), wrong (clicked, its effect did not happen), refused (nothing clicked). */
-type Outcome = 'right' | 'wrong' | 'refused'
+/**
+ * Per step: right (its effect happened), wrong (clicked, its effect did not happen), refused (nothing clicked),
+ * unproven (clicked, a step with no effect of its own, e.g. opening a menu, whose next step was refused: the game
+ * writes nothing that tells whether it was the right item; counted neither right nor wrong, and left out of the
+ * verdict's agreement).
+ */
+type Outcome = 'right' | 'wrong' | 'refused' | 'unproven'
 
 interface Row {
   program: string
@@ -67,8 +72,8 @@ const pct = (n: number, d: number) => (d === 0 ? '—' : `${((100 * n) / d).toFi
 
 function summary(rows: Row[]): string {
   const lines = [
-    '| variant | approach | steps right | wrong clicks | removed targets refused | verdict agrees with truth | false passes |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| variant | approach | steps right | wrong clicks | unproven | removed targets refused | verdict agrees with truth | false passes |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
   ]
   for (const variant of VARIANTS) {
     for (const approach of ALL_APPROACHES) {
@@ -78,10 +83,14 @@ function summary(rows: Row[]): string {
       const right = variant === 'removal' ? '—' : pct(rs.filter((r) => r.outcome === 'right').length, rs.length)
       const refused = variant === 'removal' ? pct(rs.filter((r) => r.outcome === 'refused').length, rs.length) : '—'
       const ours = approach === 'ours'
-      const verdict = ours ? pct(rs.filter((r) => r.verdictPass === r.achieved).length, rs.length) : 'no verdict'
-      const falsePass = ours ? String(rs.filter((r) => !r.achieved && r.verdictPass).length) : '—'
+      const judged = rs.filter((r) => r.outcome !== 'unproven')
+      const verdict = ours
+        ? pct(judged.filter((r) => r.verdictPass === r.achieved).length, judged.length)
+        : 'no verdict'
+      const falsePass = ours ? String(judged.filter((r) => !r.achieved && r.verdictPass).length) : '—'
+      const unproven = rs.filter((r) => r.outcome === 'unproven').length
       lines.push(
-        `| ${variant} | ${approach} | ${right} | ${pct(wrong, rs.length)} | ${refused} | ${verdict} | ${falsePass} |`,
+        `| ${variant} | ${approach} | ${right} | ${pct(wrong, rs.length)} | ${unproven} | ${refused} | ${verdict} | ${falsePass} |`,
       )
     }
   }
@@ -100,8 +109,9 @@ function perGame(rows: Row[]): string {
       if (!rs.length) continue
       const good = (x: Row[]) =>
         pct(x.filter((r) => r.outcome === (variant === 'removal' ? 'refused' : 'right')).length, x.length)
+      const judged = rs.filter((r) => r.outcome !== 'unproven')
       lines.push(
-        `| ${program} | ${variant} | ${good(rs)} | ${pct(rs.filter((r) => r.outcome === 'wrong').length, rs.length)} | ${pct(rs.filter((r) => r.verdictPass === r.achieved).length, rs.length)} | ${good(of('coords'))} | ${good(of('template'))} |`,
+        `| ${program} | ${variant} | ${good(rs)} | ${pct(rs.filter((r) => r.outcome === 'wrong').length, rs.length)} | ${pct(judged.filter((r) => r.verdictPass === r.achieved).length, judged.length)} | ${good(of('coords'))} | ${good(of('template'))} |`,
       )
     }
   }
@@ -166,11 +176,15 @@ function judgeRun(c: GameCase, truth: GameTruth, acted: boolean[], variant: Vari
   // a step without an effect is proven by the next step, when that one was clicked and proven (the screen the
   // step opened offered it); a step with an effect of its own is proven by it alone (a close button clicked after
   // steps that were refused still quits the game)
+  // such a step whose next step was refused (or is itself unproven) cannot be told right or wrong
+  const unprovable: boolean[] = []
   for (let i = c.steps.length - 1; i >= 0; i--) {
-    if (proven[i] === undefined)
+    if (proven[i] === undefined) {
       proven[i] = i + 1 < c.steps.length ? acted[i + 1] === true && (proven[i + 1] as boolean) : true
+      unprovable[i] = !proven[i] && i + 1 < c.steps.length && (acted[i + 1] !== true || unprovable[i + 1] === true)
+    }
   }
-  return c.steps.map((_, i) => (!acted[i] ? 'refused' : proven[i] ? 'right' : 'wrong'))
+  return c.steps.map((_, i) => (!acted[i] ? 'refused' : proven[i] ? 'right' : unprovable[i] ? 'unproven' : 'wrong'))
 }
 
 const xvfb = await startXvfb({ width: 1280, height: 800 })

@@ -17,7 +17,7 @@ import {
   type ScreenshotInput,
 } from './decode-screenshot'
 import { DEFAULT_PASS_SIMILARITY, type VerdictOutcome, type VerdictPolicy, type VisionOutcome } from './decide-verdict'
-import { changedRegions, changeMask } from './change-mask'
+import { bounds, changedRegions, changeMask } from './change-mask'
 import { decideStepVerdict } from './step-verdict'
 import { assessExpectedChange, type Displacement, type ExpectedChangeResult, type RgbaImage } from './expected-change'
 import type { ScreenshotCache } from './screenshot-cache'
@@ -289,7 +289,10 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
       if (io.recheck && typeof step.actual === 'function' && !passes(region)) {
         const deadline = performance.now() + io.recheck.timeoutMs
         const moving = createMovingPixels(actualFrame, step.displacement ?? null, step.scale ?? null)
-        while (performance.now() < deadline && !passes(region)) {
+        // at least two more looks, however slow the machine: one look is not enough to see what moves
+        let looks = 0
+        while ((performance.now() < deadline || looks < 2) && !passes(region)) {
+          looks++
           await new Promise((r) => setTimeout(r, io.recheck?.intervalMs ?? 150))
           let again: ScreenshotInput
           try {
@@ -388,6 +391,8 @@ async function decodeExpected(
  * still moving is the step's own effect under way (a slide, a fade), judged as it is, not left out.
  */
 const MAX_MOVING_SHARE = 0.35
+/** Pixels around what was seen moving that are left out with it. */
+const MOVING_MARGIN_PX = 4
 
 /**
  * The pixels of the screen now that change from one look to the next with no input in between (a spinner drawn
@@ -417,22 +422,24 @@ export function createMovingPixels(
     },
     regions(region) {
       if (!any || (scale !== null && scale !== 1)) return []
-      const boxes = changedRegions(mask, w, h, { cellSize: 4, gapCells: 1, maxRegions: 16 })
-      const inExpected = region.actualRegion
-        ? boxes.reduce((n, b) => n + overlapArea(b, region.actualRegion as Rect), 0)
-        : 0
+      const inExpected = region.actualRegion ? pixelsIn(mask, w, h, region.actualRegion) : 0
       if (region.expectedChangedPixels > 0 && inExpected > MAX_MOVING_SHARE * region.expectedChangedPixels) return []
-      const dx = displacement?.x ?? 0
-      const dy = displacement?.y ?? 0
-      return boxes.map((b) => ({ x: b.x - dx, y: b.y - dy, width: b.width, height: b.height }))
+      const boxes = changedRegions(mask, w, h, { cellSize: 4, gapCells: 1, maxRegions: 16 })
+      // widened: what moved between two looks is part of what moves (a spinner's arm, not the whole spinner)
+      const dx = (displacement?.x ?? 0) + MOVING_MARGIN_PX
+      const dy = (displacement?.y ?? 0) + MOVING_MARGIN_PX
+      const grow = 2 * MOVING_MARGIN_PX
+      return boxes.map((b) => ({ x: b.x - dx, y: b.y - dy, width: b.width + grow, height: b.height + grow }))
     },
   }
 }
 
-function overlapArea(a: Rect, b: Rect): number {
-  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)
-  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y)
-  return w > 0 && h > 0 ? w * h : 0
+/** How many pixels of a w×h mask are set inside `r`. */
+function pixelsIn(mask: Uint8Array, w: number, h: number, r: Rect): number {
+  const [x0, y0, x1, y1] = bounds(r, w, h)
+  let n = 0
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) n += mask[y * w + x] as number
+  return n
 }
 
 /** Orders rechecked samples: no hard failure first, then the higher region similarity. */
