@@ -239,7 +239,7 @@ describe('real-page pitfalls', () => {
       )
       .toBe(true)
     await human('a[href="auth-login-basic.html"]', 0.3)
-    await expect.poll(() => rec.page.url()).toMatch(/auth-login-basic\.html$/)
+    await expect.poll(() => rec.page.url(), { timeout: 15_000 }).toMatch(/auth-login-basic\.html$/)
     await rec.page.waitForLoadState('load')
     await rec.page.waitForTimeout(500)
     await human('#email', 0.3)
