@@ -290,6 +290,13 @@ describe('real-page pitfalls', () => {
     })
     expect(outcome.replayResults.map((r) => r.success)).toEqual([true, true])
     expect(replayed.map((t) => t.key)).toEqual(['button "Sign in"'])
+    // verified on the unchanged page without the recorded scroll (a case edited by hand, or imported): the replay
+    // scrolls to the button itself, and that scroll is not read as the click's change
+    const clickOnly = { ...testCase, actions: testCase.actions.filter((a) => a.actionType !== 'scroll') }
+    const verified = await replay(clickOnly, dir, undefined, { verify: true })
+    expect(verified.truth.map((t) => t.key)).toEqual(['button "Sign in"'])
+    const [verdict] = verified.outcome.report.verificationResults
+    expect(verdict?.finalResult, verdict?.reason ?? '').toBe('pass')
   })
 
   it('8. a page that keeps the network busy and the DOM changing (analytics-style polling, a live counter) does not make every step wait out the timeout (sneat ui-dropdowns wrapped with a polling script)', async () => {

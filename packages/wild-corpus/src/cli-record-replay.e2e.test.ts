@@ -268,6 +268,52 @@ describe('wild corpus pitfalls through the CLI', () => {
     expect(removed.events.filter((e) => e.kind === 'change')).toEqual([])
   })
 
+  it('a target below the fold, verified on the unchanged page without the recorded scroll: the scroll the replay makes to reach it is not the step’s change (stisla "Justify")', async () => {
+    const page = 'stisla/bootstrap-buttons.html'
+    // where a person sees the button: scrolled so that it stands in the middle of the view, as a click's own scroll puts it
+    const probe = await browser.newPage({ viewport: VIEWPORT })
+    await probe.goto(corpus.pageUrl(page), { waitUntil: 'load' })
+    const justify = probe.getByRole('button', { name: 'Justify', exact: true })
+    expect(await justify.evaluate((el) => el.getBoundingClientRect().top > innerHeight)).toBe(true)
+    await justify.evaluate((el) => el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' }))
+    const dy = await probe.evaluate(() => Math.round(scrollY))
+    const box = (await justify.boundingBox())!
+    await probe.close()
+    const at = { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) }
+    await writeFile(
+      join(dir, 'justify.steps.json'),
+      JSON.stringify([
+        { type: 'scroll', dy },
+        { type: 'click', ...at },
+      ]),
+    )
+    const rec = await corpus.variant({ ops: [], name: 'rec-justify' })
+    const caseFile = join(dir, 'justify.json')
+    const made = await qa(['record', 'web', rec.pageUrl(page), '--script', 'justify.steps.json', '--out', caseFile])
+    expect(made.code, made.stderr).toBe(0)
+    await rec.close()
+    // the case without its scroll step (edited by hand, or imported from a tool that records none)
+    const tc = JSON.parse(await readFile(caseFile, 'utf8')) as { actions: { action_type: string }[] }
+    tc.actions = tc.actions.filter((a) => a.action_type !== 'scroll')
+    const clickOnly = join(dir, 'justify-click-only.json')
+    await writeFile(clickOnly, JSON.stringify(tc))
+    const v = await corpus.variant({ ops: [] })
+    const res = await qa([
+      'replay',
+      clickOnly,
+      '--url',
+      v.pageUrl(page),
+      '--verify',
+      '--json',
+      '--report-dir',
+      join(dir, 'reports-justify'),
+    ])
+    await v.close()
+    const report = JSON.parse(res.stdout) as { verification_results: { final_result: string; reason?: string }[] }
+    expect(report.verification_results[0]?.final_result, report.verification_results[0]?.reason).toBe('pass')
+    expect(res.code, res.stderr).toBe(0)
+  })
+
   it('a styled checkbox (stisla custom-control: the input is hidden, its label drawn) replays and ticks it', async () => {
     const page = 'stisla/auth-login.html'
     const rec = await record(page, 'styled', [{ find: (p) => p.locator('label[for="remember-me"]') }])
