@@ -103,7 +103,16 @@ async function replay(rec: Recorded, pageId: string, ops: MutationOp[], remove: 
     '--report-dir',
     join(dir, 'reports'),
   ])
-  await new Promise((r) => setTimeout(r, 300))
+  // the page reports each event to the server as it happens: wait until no report has come for 500 ms (a loaded
+  // machine delivers the last click's report after the CLI has exited)
+  for (let seen = -1, quietSince = Date.now(); Date.now() - quietSince < 500; ) {
+    await new Promise((r) => setTimeout(r, 100))
+    const now = v.truth.events().length
+    if (now !== seen) {
+      seen = now
+      quietSince = Date.now()
+    }
+  }
   const events = v.truth.events()
   await v.close()
   const report = JSON.parse(res.stdout) as { replay_results: { success: boolean; method: string }[] }
