@@ -19,6 +19,13 @@ import { screenTransitionOf } from './regional-transition'
 import { boxAround, cropFrame, encodePng, framesEqual, type RgbaFrame } from './frame'
 import { createFrameRing, ringCapacityFor, type TimedFrame } from './frame-ring'
 import { type InputEvent, nowMs } from './input-event'
+import {
+  ANIMATION_LOOKBACK_MS,
+  afterFrameReady,
+  describeRawAction,
+  type PointerAt,
+  pointerArrivalMs,
+} from './recorder-moments'
 import type { InputSource, ScreenCapture } from './ports'
 import { acceptsInput, assertRecorderTransition, type RecorderState } from './recorder-state'
 import {
@@ -117,76 +124,10 @@ interface Pending {
   done: Promise<Action>
 }
 
-/** A pointer position the hook reported. */
-interface PointerAt {
-  timeMs: number
-  x: number
-  y: number
-}
-
-/**
- * When the pointer came near (x, y) for the last time before `clickMs`: the time of the first pointer event
- * inside the near box after the latest one outside it. Null when the moves kept do not show it arriving (it
- * rested there longer than they reach back, or no move was seen).
- */
-export function pointerArrivalMs(
-  moves: readonly PointerAt[],
-  x: number,
-  y: number,
-  clickMs: number,
-  near: { halfWidth: number; halfHeight: number },
-): number | null {
-  let arrival: number | null = null
-  for (let i = moves.length - 1; i >= 0; i--) {
-    const m = moves[i] as PointerAt
-    if (m.timeMs > clickMs) continue
-    const inside = Math.abs(m.x - x) <= near.halfWidth && Math.abs(m.y - y) <= near.halfHeight
-    if (!inside) return arrival
-    arrival = m.timeMs
-  }
-  return null
-}
-
-/** How far before an action its animated regions are learned (4 s; the ring keeps no frames, only tile changes). */
-const ANIMATION_LOOKBACK_MS = 4000
-
-/**
- * Whether a frame captured at `frameMs` is an action's after-frame: at least `settleMs` after the action's last
- * event (`endMs`), and the screen unchanged since `stillSinceMs` for `quietMs` — or `capMs` past the settle
- * time whatever the screen does (an animation). Pure.
- */
-export function afterFrameReady(
-  frameMs: number,
-  stillSinceMs: number,
-  o: { endMs: number; settleMs: number; quietMs: number; capMs: number },
-): boolean {
-  const from = o.endMs + o.settleMs
-  if (frameMs < from) return false
-  return frameMs - stillSinceMs >= o.quietMs || frameMs >= from + o.capMs
-}
+/** A pointer still this long (80 ms) has come to rest: the window under it is asked then (see `windowAt`). */
+const HOVER_WINDOW_REST_MS = 80
 
 const iso = (ms: number) => new Date(ms).toISOString()
-
-function describe(raw: RawAction, masked: boolean): string {
-  switch (raw.actionType) {
-    case 'click':
-      return `Click (${raw.x}, ${raw.y})`
-    case 'double_click':
-      return `Double-click (${raw.x}, ${raw.y})`
-    case 'right_click':
-      return `Right-click (${raw.x}, ${raw.y})`
-    case 'drag':
-      return `Drag (${raw.x}, ${raw.y}) → (${raw.endX}, ${raw.endY})`
-    case 'scroll':
-      return `Scroll (${raw.scrollDx ?? 0}, ${raw.scrollDy ?? 0}) at (${raw.x}, ${raw.y})`
-    case 'type':
-      return masked ? 'Type a secret' : `Type "${raw.text ?? ''}"`
-    case 'key_press':
-      return `Press ${raw.key}`
-    default:
-      return raw.actionType
-  }
-}
 
 /**
  * The desktop recorder: a frame ring buffer grabs the screen continuously; each click gets the newest
@@ -194,9 +135,6 @@ function describe(raw: RawAction, masked: boolean): string {
  * `settleMs`, perceptual hashes and a screen transition; semantic analysis runs in a background queue and never
  * blocks capture. The hook callback only coalesces events: no input event waits for IO.
  */
-/** A pointer still this long (80 ms) has come to rest: the window under it is asked then (see `windowAt`). */
-const HOVER_WINDOW_REST_MS = 80
-
 export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopRecorder {
   const intervalMs = opts.frameIntervalMs ?? 100
   const settleMs = opts.settleMs ?? 500
@@ -344,7 +282,7 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
         actionType: raw.actionType,
         x: raw.x,
         y: raw.y,
-        description: describe(raw, masked),
+        description: describeRawAction(raw, masked),
       }
       if (raw.button && raw.actionType !== 'type' && raw.actionType !== 'key_press') action.button = raw.button
       if (raw.key) action.key = raw.key
@@ -439,7 +377,7 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
                 // a low-confidence label is kept in semantic_info as such, never shown as what was clicked
                 const trusted = typeof t?.confidence !== 'number' || t.confidence >= TRUSTED_LABEL_SCORE
                 if (t?.text && trusted)
-                  action.description = `${describe(raw, false).split(' (')[0]} "${t.text}" (${t.type})`
+                  action.description = `${describeRawAction(raw, false).split(' (')[0]} "${t.text}" (${t.type})`
               }
               action.enrichmentStatus = r.status
             })
