@@ -109,7 +109,6 @@ export async function runWebDemo(opts: WebDemoOptions): Promise<WebDemoResult> {
         name: '샘플 앱: 로그인 → 아이템 → 설정 저장',
         description: 'Recorded by qa demo on the sample app v1.',
         tags: ['demo'],
-        secretEnvPrefix: 'QA_SECRET_',
       })
       await rec.start(`${app.url}/login`)
       const click = async (locator: Locator) => {

@@ -5,8 +5,8 @@ export const PASSWORD_WORDS = /passw|passwd|pwd|비밀번호|패스워드|암호
 export const MASK = '********'
 export const DEFAULT_SECRET_PREFIX = 'QA_SECRET_'
 
-/** `QA_SECRET_PASSWORD` from a field's name, id or accessible name (the recorder's `secretEnvName` rule). */
-export function secretSlug(prefix: string, identity: ElementIdentity): string {
+/** `QA_SECRET_PASSWORD` from a field's name, id or accessible name: the one rule of the recorder and the import. */
+export function secretSlug(prefix: string, identity: Pick<ElementIdentity, 'name' | 'id' | 'axName'>): string {
   const base = identity.name || identity.id || identity.axName || 'password'
   const slug = base
     .normalize('NFKD')

@@ -7,6 +7,7 @@ import { type CapturedElement, type CdpIdentityReader, createCdpIdentityReader }
 import { secretFieldsOf } from '../browser/cdp-secret-fields'
 import { gotoOrExplain } from '../browser/browser'
 import { settle } from '../browser/settle'
+import { DEFAULT_SECRET_PREFIX } from '../devtools/secret'
 import { createSecretNamer, fieldRef } from './secret-names'
 import { listenByHand } from './listen-by-hand'
 import type { ListenOptions, RecorderCore } from './recorder-core'
@@ -91,7 +92,7 @@ export async function createWebRecorder(firstPage: Page, opts: WebRecorderOption
   const screenshots = opts.screenshots ?? true
   const quietMs = opts.settleQuietMs ?? 150
   const settleTimeoutMs = opts.settleTimeoutMs ?? 5_000
-  const secretPrefix = opts.secretEnvPrefix ?? 'QA_SECRET_'
+  const secretPrefix = opts.secretEnvPrefix ?? DEFAULT_SECRET_PREFIX
   const secretName = createSecretNamer(secretPrefix)
   if (screenshots) await mkdir(assetsDir, { recursive: true })
 

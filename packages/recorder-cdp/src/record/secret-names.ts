@@ -1,16 +1,9 @@
 import type { CapturedElement } from '../browser/cdp-identity'
 import type { SecretFieldRef } from '../browser/cdp-secret-fields'
+import { secretSlug } from '../devtools/secret'
 
-/** `QA_SECRET_PASSWORD` from a field's name/id/label. */
-export function secretEnvName(prefix: string, el: Pick<CapturedElement['identity'], 'name' | 'id' | 'axName'>): string {
-  const base = el.name || el.id || el.axName || 'password'
-  const slug = base
-    .normalize('NFKD')
-    .replace(/[^A-Za-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .toUpperCase()
-  return `${prefix}${slug || 'PASSWORD'}`
-}
+/** `QA_SECRET_PASSWORD` from a field's name/id/label (the DevTools import names its secrets by the same rule). */
+export const secretEnvName = secretSlug
 
 type SecretField = Pick<CapturedElement['identity'], 'name' | 'id' | 'axName' | 'xpath' | 'framePath'>
 
