@@ -215,6 +215,7 @@ async function main() {
         recordMs.push(performance.now() - t)
       }
       const testCase: TestCase = recorder.testCase()
+      if (process.env.QA_BENCH_WHY) await writeFile(caseFile, JSON.stringify(testCase, null, 2))
       const steps: Action[] = testCase.actions
       if (site.name === 'sample-app') {
         picks = steps.map((a) => ({ role: a.identity?.axRole as Role, name: a.identity?.axName as string }))
@@ -284,8 +285,12 @@ async function main() {
         mark('end')
         oursFailed += out.replayResults.filter((r) => !r.success).length
         if (process.env.QA_BENCH_WHY) {
-          for (const r of out.replayResults)
+          for (const r of out.replayResults) {
             if (!r.success) console.log(`  failed step ${r.actionIndex}: ${r.errorMessage}`)
+            if (!r.success)
+              for (const a of r.strategiesTried ?? [])
+                console.log(`    ${a.strategy} ${a.outcome} ${a.confidence?.toFixed(3) ?? ''} ${a.detail ?? ''}`)
+          }
           for (const v of out.report.verificationResults)
             if (v.finalResult !== 'pass')
               console.log(`  ${v.finalResult} step ${v.actionIndex} (${artifactDir}): ${v.reason ?? ''}`)

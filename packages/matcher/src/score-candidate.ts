@@ -1,5 +1,5 @@
 import type { BoundingBox, ElementIdentity } from '@qa/model'
-import { areaRatio, clamp01, isBox } from './image/geometry'
+import { areaRatio, clamp01, isBox, placeDistance } from './image/geometry'
 import { comparisonKey, keySimilarity } from './text/text-similarity'
 import { areRewordedPhrases, SYNONYM_AGREEMENT } from './text/ui-vocabulary'
 
@@ -20,6 +20,8 @@ export interface CandidateElement<H = unknown> {
   type?: string | null
   placeholder?: string | null
   boundingBox?: BoundingBox | null
+  /** How far the element's page was scrolled when described (`ElementIdentity.pageScroll`). */
+  pageScroll?: { x: number; y: number } | null
   textContent?: string | null
   /** The DOM `id` attribute. */
   id?: string | null
@@ -119,6 +121,7 @@ interface Prepared {
   xpath?: string
   neighborWords?: Set<string>
   box?: BoundingBox
+  scroll?: { x: number; y: number }
 }
 
 const lower = (v: string | null | undefined): string | undefined => {
@@ -159,6 +162,7 @@ function prepare(e: CandidateElement | ElementIdentity): Prepared {
     xpath: lower(e.xpath),
     neighborWords: words(e.neighborText),
     box: isBox(e.boundingBox) ? e.boundingBox : undefined,
+    scroll: e.pageScroll ?? undefined,
   }
 }
 
@@ -411,7 +415,10 @@ function createScorer(identity: ElementIdentity | CandidateElement, weights: Rea
       let loc = 0
       let size = 0
       if (isBox(b)) {
-        loc = Math.exp(-Math.hypot(rcx - (b.x + b.width / 2), rcy - (b.y + b.height / 2)) / LOCATION_SCALE_PX)
+        const distance = rBox
+          ? placeDistance(rBox, b, r.scroll, c.pageScroll)
+          : Math.hypot(rcx - (b.x + b.width / 2), rcy - (b.y + b.height / 2))
+        loc = Math.exp(-distance / LOCATION_SCALE_PX)
         size = Math.sqrt(areaRatio(rBox as BoundingBox, b))
       }
       if (use.location) {

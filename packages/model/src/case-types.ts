@@ -212,6 +212,12 @@ export interface ElementIdentity {
    * whatever its options are called now.
    */
   groupPosition?: GroupPosition | null
+  /**
+   * How far the element's document was scrolled when it was described (CSS px; top document only). With
+   * `boundingBox` (viewport) it gives the element's place in the document: a replay scrolled otherwise than the
+   * recording still finds the element where it stood on the page, not only where it stood on the screen.
+   */
+  pageScroll?: Point | null
   extra?: Extra
 }
 

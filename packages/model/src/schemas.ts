@@ -101,6 +101,7 @@ export const elementIdentitySchema = schema('ElementIdentity', [
   opt('fieldsInLandmark', k.integer(1)),
   opt('exactLabelCount', k.integer(0)),
   opt('groupPosition', k.object(groupPositionSchema)),
+  opt('pageScroll', k.object(pointSchema)),
 ])
 
 export const selectorsSchema = schema('Selectors', [

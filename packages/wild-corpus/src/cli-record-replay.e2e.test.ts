@@ -323,6 +323,42 @@ describe('wild corpus pitfalls through the CLI', () => {
     expect(res.code, res.stderr).toBe(0)
   })
 
+  it('a target recorded with the page scrolled is found where it stood on the page when the replay is not scrolled (swagger-ui "POST /orders": its arrow agrees with its label, so its place decides)', async () => {
+    const page = 'swagger-ui/index.html'
+    const probe = await browser.newPage({ viewport: VIEWPORT })
+    await probe.goto(corpus.pageUrl(page), { waitUntil: 'load' })
+    const target = probe.getByRole('button', { name: 'POST /orders Place an order', exact: true })
+    await target.waitFor()
+    expect(await target.evaluate((el) => el.getBoundingClientRect().top > innerHeight)).toBe(true)
+    await target.evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }))
+    const dy = await probe.evaluate(() => Math.round(scrollY))
+    const box = (await target.boundingBox())!
+    const truth = await target.evaluate(askTruth)
+    await probe.close()
+    const at = { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) }
+    await writeFile(
+      join(dir, 'orders.steps.json'),
+      JSON.stringify([
+        { type: 'scroll', dy },
+        { type: 'click', ...at },
+      ]),
+    )
+    const rec = await corpus.variant({ ops: [], name: 'rec-orders' })
+    const caseFile = join(dir, 'orders.json')
+    const made = await qa(['record', 'web', rec.pageUrl(page), '--script', 'orders.steps.json', '--out', caseFile])
+    expect(made.code, made.stderr).toBe(0)
+    await rec.close()
+    // the case without its scroll step: the replay looks for the button on the page as it loads, scrolled to the top
+    const tc = JSON.parse(await readFile(caseFile, 'utf8')) as { actions: Recorded['actions'] }
+    tc.actions = tc.actions.filter((a) => a.action_type !== 'scroll')
+    expect(tc.actions.map((a) => a.identity?.ax_role)).toEqual(['button'])
+    const clickOnly = join(dir, 'orders-click-only.json')
+    await writeFile(clickOnly, JSON.stringify(tc))
+    const r = await replay({ caseFile: clickOnly, truths: [truth], actions: tc.actions }, page, [])
+    expect(r.report.replay_results[0]?.success).toBe(true)
+    expect(r.downs[0]?.chain).toContain(truth)
+  })
+
   it('a styled checkbox (stisla custom-control: the input is hidden, its label drawn) replays and ticks it', async () => {
     const page = 'stisla/auth-login.html'
     const rec = await record(page, 'styled', [{ find: (p) => p.locator('label[for="remember-me"]') }])

@@ -32,6 +32,25 @@ export function iou(a: BoundingBox, b: BoundingBox): number {
   return union <= 0 ? 0 : inter / union
 }
 
+/**
+ * How far apart the centres of two boxes are (CSS px): on the screen, or, when both sides know how far their page
+ * was scrolled, the smaller of that and how far apart they are on the page. A replay scrolled otherwise than the
+ * recording finds an element of the page where it stood on the page, and a fixed header where it stood on the
+ * screen.
+ */
+export function placeDistance(
+  a: BoundingBox,
+  b: BoundingBox,
+  aScroll?: { x: number; y: number } | null,
+  bScroll?: { x: number; y: number } | null,
+): number {
+  const dx = b.x + b.width / 2 - (a.x + a.width / 2)
+  const dy = b.y + b.height / 2 - (a.y + a.height / 2)
+  const onScreen = Math.hypot(dx, dy)
+  if (!aScroll || !bScroll) return onScreen
+  return Math.min(onScreen, Math.hypot(dx + bScroll.x - aScroll.x, dy + bScroll.y - aScroll.y))
+}
+
 export function isBox(box: unknown): box is BoundingBox {
   if (typeof box !== 'object' || box === null) return false
   const b = box as Record<string, unknown>

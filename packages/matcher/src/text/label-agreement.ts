@@ -1,5 +1,6 @@
 import { ARIA_NAME_FROM_CONTENT_ROLES, type ElementIdentity } from '@qa/model'
 import type { CandidateElement } from '../score-candidate'
+import { placeDistance } from '../image/geometry'
 import { comparisonKey, keySimilarity } from './text-similarity'
 import { areRewordedPhrases, SYNONYM_AGREEMENT } from './ui-vocabulary'
 
@@ -415,9 +416,7 @@ export function createLabelCheck(identity: ElementIdentity, minLabelScore = DEFA
       }
       const b = c.boundingBox
       if (hasBox && b) {
-        const dx = b.x + b.width / 2 - (box.x + box.width / 2)
-        const dy = b.y + b.height / 2 - (box.y + box.height / 2)
-        sum += Math.exp(-Math.hypot(dx, dy) / CONTEXT_DISTANCE_PX)
+        sum += Math.exp(-placeDistance(box, b, identity.pageScroll, c.pageScroll) / CONTEXT_DISTANCE_PX)
         n++
       }
       // The recorded id: carried → 1, renamed keeping the recorded one as its stem (`btnNavbarSearch` →

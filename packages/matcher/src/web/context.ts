@@ -1,7 +1,7 @@
 import type { ElementIdentity } from '@qa/model'
 import { clickTargetKind, DEFAULT_MAX_AREA_GROWTH, oversizedObjection, recordedTargetObjection } from '../click-target'
 import { assertRange } from '../errors'
-import { centerOf, isBox, type XY } from '../image/geometry'
+import { centerOf, isBox, placeDistance, type XY } from '../image/geometry'
 import type { CascadeStep, StepOutcome } from '../internal/cascade'
 import { type CandidateElement, DEFAULT_WEIGHTS, rankCandidates, scoreCandidate } from '../score-candidate'
 import { canonicalIconClasses } from '../text/icon-names'
@@ -210,8 +210,7 @@ export function webContext<H = unknown>(
     const r = identity.boundingBox
     const b = e.boundingBox
     if (!isBox(r) || !isBox(b) || !(r.width > 0) || !(b.width > 0)) return 0
-    const [p, q] = [centerOf(r), centerOf(b)]
-    return Math.exp(-Math.hypot(p.x - q.x, p.y - q.y) / CLOSENESS_PX)
+    return Math.exp(-placeDistance(r, b, identity.pageScroll, e.pageScroll) / CLOSENESS_PX)
   }
   /** The recorded element says nothing in words and shows a known icon. */
   const iconIsIdentity =

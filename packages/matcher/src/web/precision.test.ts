@@ -293,4 +293,48 @@ describe('precision rule: a structural hit must agree with what the user saw', (
     expect(byId.strategy).toBe('css')
     expect(byId.element?.handle).toBe('sign-in')
   })
+
+  it('an element the page scrolled away is where it stood on the page (swagger-ui "POST /orders" on the unchanged page, replayed 306 px further down)', async () => {
+    // the operation's summary button: no neighbour texts, the arrow "post /orders" beside it agrees with its label
+    const summary: CandidateElement<string> = {
+      handle: 'post-orders',
+      axRole: 'button',
+      axName: 'POST /orders Place an order',
+      tagName: 'button',
+      classNames: ['opblock-summary-control'],
+      xpath:
+        '/html/body/div/section/div[1]/div[2]/main/div[1]/section/div/span[2]/div/div/div/span[2]/div/div/button[1]',
+      boundingBox: { x: 26, y: 401.09, width: 1196, height: 28 },
+    }
+    const arrow: CandidateElement<string> = {
+      handle: 'arrow',
+      axRole: 'button',
+      axName: 'post /orders',
+      tagName: 'button',
+      classNames: ['opblock-control-arrow'],
+      boundingBox: { x: 1222, y: 401.89, width: 32, height: 26.39 },
+    }
+    const recorded = identityOf({ ...summary, pageScroll: { x: 0, y: 900 } }, { sameLabelCount: 1, exactLabelCount: 0 })
+    const shift = (e: CandidateElement<string>, dy: number, scrollY: number | null): CandidateElement<string> => ({
+      ...e,
+      boundingBox: {
+        ...(e.boundingBox as { x: number; y: number; width: number; height: number }),
+        y: (e.boundingBox?.y ?? 0) + dy,
+      },
+      pageScroll: scrollY === null ? null : { x: 0, y: scrollY },
+    })
+    const selectors = { xpath: summary.xpath as string }
+    // the page scrolled 306 px less: the same place on the page, 306 px lower on the screen
+    const scrolled = memoryCandidateSource([shift(summary, 306, 594), shift(arrow, 306, 594)])
+    const found = await locate(recorded, scrolled, { selectors })
+    expect(found.status).toBe('found')
+    expect(found.element?.handle).toBe('post-orders')
+    // without the scroll offsets only the screen is known: 306 px away, refused as before
+    const unknown = memoryCandidateSource([shift(summary, 306, null), shift(arrow, 306, null)])
+    expect((await locate(recorded, unknown, { selectors })).status).toBe('not_found')
+    // another place on the page, at the recorded place on the screen (the page scrolled 306 px more and the
+    // element moved down by as much): found by where it stands on the screen, as before
+    const sameScreen = memoryCandidateSource([shift(summary, 0, 1206), shift(arrow, 0, 1206)])
+    expect((await locate(recorded, sameScreen, { selectors })).element?.handle).toBe('post-orders')
+  })
 })

@@ -98,6 +98,7 @@ function buildIdentity(
   set('type', d.type)
   set('placeholder', d.placeholder)
   set('textContent', d.textContent)
+  set('pageScroll', d.pageScroll)
   set('id', d.id)
   set('classNames', d.classNames)
   set('iconClasses', d.iconClasses)

@@ -34,6 +34,8 @@ export interface PageElementDescription {
   shadowPath: string[]
   /** Box in top-level viewport CSS pixels. */
   box: { x: number; y: number; width: number; height: number }
+  /** How far the top document was scrolled (CSS px), for an element of the top document; null inside a frame. */
+  pageScroll?: { x: number; y: number } | null
   visible: boolean
   enabled: boolean
   isPassword: boolean
@@ -124,6 +126,9 @@ const groupPositionOf = (el: Element): { index: number; size: number; value?: st
   return value === null ? { index, size: group.length } : { index, size: group.length, value }
 }
 
+const scrollOf = (view: Window | null): { x: number; y: number } | null =>
+  view ? { x: Math.round(view.scrollX * 100) / 100, y: Math.round(view.scrollY * 100) / 100 } : null
+
 /**
  * Describes elements: attributes, text, unique-ish CSS and XPath within their root, text of neighbours,
  * the frame and shadow-root path from the top document, and the box in top-level viewport coordinates.
@@ -162,6 +167,7 @@ export function describeElementsInPage(
       framePath,
       shadowPath,
       box: { x: r.left + dx, y: r.top + dy, width: r.width, height: r.height },
+      pageScroll: framePath.length === 0 ? scrollOf(el.ownerDocument.defaultView) : null,
       visible,
       enabled: !(input.disabled === true || el.getAttribute('aria-disabled') === 'true'),
       isPassword:

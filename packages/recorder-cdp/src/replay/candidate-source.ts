@@ -60,6 +60,7 @@ function toCandidate(
     type: d.type,
     placeholder: d.placeholder,
     boundingBox: d.box,
+    pageScroll: d.pageScroll,
     textContent: d.textContent,
     id: d.id,
     classNames: d.classNames,
