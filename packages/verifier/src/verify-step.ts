@@ -256,6 +256,8 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
   let actualFrame: DecodedScreenshot | undefined
   /** The parts of the screen that changed by themselves while rechecked (recorded-screen boxes), not compared. */
   let learntMoving: Rect[] = []
+  /** How many more screenshots the recheck took (0: the first look decided). */
+  let looksAgain = 0
   try {
     if (step.recordedBefore != null || step.targetBox != null) {
       expectedFrame = await decodeExpected(step.expected, io.cache)
@@ -293,6 +295,7 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
         let looks = 0
         while ((performance.now() < deadline || looks < 2) && !passes(region)) {
           looks++
+          looksAgain = looks
           await new Promise((r) => setTimeout(r, io.recheck?.intervalMs ?? 150))
           let again: ScreenshotInput
           try {
@@ -370,6 +373,7 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
   }
   if (region) details.region = regionDetails(region)
   if (learntMoving.length) details.animated_regions = learntMoving.map((r) => ({ ...r }))
+  if (looksAgain > 0) details.looks_again = looksAgain
   return finish(decision, diff.similarity, {
     actualPath,
     diffPath,

@@ -64,8 +64,8 @@ export function fakeReplayPage(opts: FakeReplayPageOptions): FakeReplayPage {
       log.push(`open ${url}`)
       if (opts.openFails) throw new Error(opts.openFails)
     },
-    async settle() {
-      log.push('settle')
+    async settle(o) {
+      log.push(o?.finiteAnimations === false ? 'settle (animations fast-forwarded)' : 'settle')
     },
     async domLoaded() {
       log.push('dom-loaded')

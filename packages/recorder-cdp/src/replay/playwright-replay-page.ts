@@ -103,7 +103,7 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
       await gotoOrExplain(page, url)
       watchers = { health: watchBrowserHealth(page), activity: trackPageActivity(page) }
     },
-    settle: () => settle(page, opts.settleQuietMs),
+    settle: (o) => settle(page, opts.settleQuietMs, undefined, o),
     domLoaded: () => page.waitForLoadState('domcontentloaded', { timeout }).catch(() => undefined),
     screenshot: () => maskedScreenshot(page),
     lost: () => health.lost(),

@@ -26,8 +26,12 @@ export interface HealedIdentity {
 export interface ReplayPage {
   /** Opens the start URL; throws an error that says why when the page cannot be reached. */
   open(url: string): Promise<void>
-  /** Waits until the page is quiet: loaded, and the DOM unchanged for a while. */
-  settle(): Promise<void>
+  /**
+   * Waits until the page is quiet: loaded, the DOM unchanged for a while, and its finite CSS transitions and
+   * animations over. `finiteAnimations: false` leaves out the last wait: the screenshot that follows fast-forwards
+   * them to their end (Playwright's `animations: 'disabled'`), which is the look the wait would have ended on.
+   */
+  settle(opts?: { finiteAnimations?: boolean }): Promise<void>
   /** Waits until the document a navigation brought has its DOM (`DOMContentLoaded`), nothing more. */
   domLoaded(): Promise<void>
   /** The screen now, as PNG, with the fields secrets were typed into painted over. */

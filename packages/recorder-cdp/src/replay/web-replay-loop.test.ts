@@ -187,10 +187,19 @@ describe('replayOnPage: settling', () => {
     expect(between(page.log)).toEqual(steps.map(() => ['settle']))
   })
 
-  it('with verification: it settles after every step, before the screen is compared', async () => {
+  it('with verification: it settles after every step, before the screen is compared; finite animations are left to the screenshot, which fast-forwards them, unless the step failed', async () => {
     const page = fakeReplayPage({ screen: blank, steps })
     await replayOnPage(caseOf(steps.map((_, i) => click(i))), page, { startUrl: START, caseDir: dir, verify: true })
-    expect(between(page.log)).toEqual(steps.map(() => ['settle']))
+    const ff = 'settle (animations fast-forwarded)'
+    expect(between(page.log)).toEqual([[ff], [ff], [ff], ['settle']])
+    const always = fakeReplayPage({ screen: blank, steps })
+    await replayOnPage(caseOf(steps.map((_, i) => click(i))), always, {
+      startUrl: START,
+      caseDir: dir,
+      verify: true,
+      settle: 'always',
+    })
+    expect(between(always.log)).toEqual(steps.map(() => ['settle']))
   })
 
   it('once the browser is gone, nothing is settled or waited for', async () => {

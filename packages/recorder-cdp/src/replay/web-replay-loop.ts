@@ -274,7 +274,9 @@ export async function replayOnPage(
         result.settle = 'none'
       } else if (!adaptive || opts.verify || !result.success) {
         result.settle = 'full'
-        await page.settle()
+        // a verified step's screenshot fast-forwards finite animations to their end: not waited for (a material
+        // button's click ripple, ~0.4 s per step); a failed step, or settle 'always', waits for them
+        await page.settle(adaptive && opts.verify && result.success ? { finiteAnimations: false } : undefined)
       } else if (step.navigated()) {
         // the new document's DOM, as a Playwright test goes on after a click that navigates: the next step settles
         // before it heals when its element is not there at once (`foundAtOnce`), and a verified step settles fully
