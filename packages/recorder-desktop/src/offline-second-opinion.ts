@@ -1,7 +1,8 @@
 import { comparisonKey, keySimilarity, structureFrame } from '@qa/matcher'
+import { resampleBilinear } from '@qa/matcher/image'
 import type { VisionReverifier } from '@qa/verifier'
 import { isVisionError, VisionError } from '@qa/vision'
-import { decodeImage, type RgbaFrame } from './frame'
+import { decodeImage } from './frame'
 
 /**
  * Two regions whose structure (edges, whatever the colours) agrees this much (0.9) where their pixels differ show
@@ -20,33 +21,6 @@ const SHIFTED_SEARCH_PIXELS = 200_000
 const lumaOf = (f: { data: Uint8Array | Uint8ClampedArray }, i: number) =>
   0.299 * (f.data[i * 4] as number) + 0.587 * (f.data[i * 4 + 1] as number) + 0.114 * (f.data[i * 4 + 2] as number)
 
-/** `f` resampled (bilinear) to width × height, RGBA. Pure. */
-function resampled(f: RgbaFrame, width: number, height: number): RgbaFrame {
-  if (f.width === width && f.height === height) return f
-  const data = new Uint8Array(width * height * 4)
-  const sx = f.width / width
-  const sy = f.height / height
-  for (let y = 0; y < height; y++) {
-    const fy = Math.min(f.height - 1, Math.max(0, (y + 0.5) * sy - 0.5))
-    const y0 = Math.floor(fy)
-    const y1 = Math.min(f.height - 1, y0 + 1)
-    const wy = fy - y0
-    for (let x = 0; x < width; x++) {
-      const fx = Math.min(f.width - 1, Math.max(0, (x + 0.5) * sx - 0.5))
-      const x0 = Math.floor(fx)
-      const x1 = Math.min(f.width - 1, x0 + 1)
-      const wx = fx - x0
-      for (let c = 0; c < 4; c++) {
-        const at = (xx: number, yy: number) => f.data[(yy * f.width + xx) * 4 + c] as number
-        const top = at(x0, y0) * (1 - wx) + at(x1, y0) * wx
-        const bottom = at(x0, y1) * (1 - wx) + at(x1, y1) * wx
-        data[(y * width + x) * 4 + c] = Math.round(top * (1 - wy) + bottom * wy)
-      }
-    }
-  }
-  return { width, height, data, channels: 4 }
-}
-
 /**
  * How well the structure of `actual` (resampled to the expected region's size) agrees with `expected`'s where
  * their pixels differ (by more than 32 in luma, grown by 2 px): NCC of their gradient magnitudes
@@ -56,7 +30,7 @@ function resampled(f: RgbaFrame, width: number, height: number): RgbaFrame {
  */
 export async function structureAgreement(expected: Uint8Array, actual: Uint8Array): Promise<number> {
   const [e, raw] = await Promise.all([decodeImage(expected), decodeImage(actual)])
-  const a = resampled(raw, e.width, e.height)
+  const a = { ...resampleBilinear({ ...raw, channels: 4 }, e.width, e.height), channels: 4 as const }
   const { width: w, height: h } = e
   const differs = new Uint8Array(w * h)
   for (let i = 0; i < w * h; i++) if (Math.abs(lumaOf(e, i) - lumaOf(a, i)) > DIFFERS) differs[i] = 1

@@ -5,6 +5,7 @@
  */
 export { assertRange, MatcherError } from '../errors'
 export type { Frame } from './frame'
+export { resampleBilinear } from './resample'
 export {
   boxDownsample,
   type Grey,
