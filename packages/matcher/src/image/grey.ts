@@ -217,24 +217,49 @@ export function resize(src: Grey, _srcIntegral: Float64Array | null, outW: numbe
     }
     return out
   }
+  bilinearInto(src.data, src.width, src.height, 1, out, outW, outH)
+  return out
+}
+
+/**
+ * Bilinear resampling of a row-major image of `channels` interleaved channels into `out` (outW × outH, the same
+ * channels), sampling at pixel centres; a whole-number output array rounds (`Uint8Array`), a float one keeps the
+ * fraction.
+ */
+export function bilinearInto(
+  src: ArrayLike<number>,
+  width: number,
+  height: number,
+  channels: number,
+  out: Uint8Array | Float32Array,
+  outW: number,
+  outH: number,
+): void {
+  const sx = width / outW
+  const sy = height / outH
+  const round = out instanceof Uint8Array
   for (let j = 0; j < outH; j++) {
-    const fy = Math.min(src.height - 1, Math.max(0, (j + 0.5) * sy - 0.5))
+    const fy = Math.min(height - 1, Math.max(0, (j + 0.5) * sy - 0.5))
     const y0 = Math.floor(fy)
-    const y1 = Math.min(src.height - 1, y0 + 1)
+    const y1 = Math.min(height - 1, y0 + 1)
     const ty = fy - y0
     for (let i = 0; i < outW; i++) {
-      const fx = Math.min(src.width - 1, Math.max(0, (i + 0.5) * sx - 0.5))
+      const fx = Math.min(width - 1, Math.max(0, (i + 0.5) * sx - 0.5))
       const x0 = Math.floor(fx)
-      const x1 = Math.min(src.width - 1, x0 + 1)
+      const x1 = Math.min(width - 1, x0 + 1)
       const tx = fx - x0
-      const d = src.data
-      const w = src.width
-      const top = (d[y0 * w + x0] as number) * (1 - tx) + (d[y0 * w + x1] as number) * tx
-      const bottom = (d[y1 * w + x0] as number) * (1 - tx) + (d[y1 * w + x1] as number) * tx
-      out[j * outW + i] = top * (1 - ty) + bottom * ty
+      for (let c = 0; c < channels; c++) {
+        const top =
+          (src[(y0 * width + x0) * channels + c] as number) * (1 - tx) +
+          (src[(y0 * width + x1) * channels + c] as number) * tx
+        const bottom =
+          (src[(y1 * width + x0) * channels + c] as number) * (1 - tx) +
+          (src[(y1 * width + x1) * channels + c] as number) * tx
+        const v = top * (1 - ty) + bottom * ty
+        out[(j * outW + i) * channels + c] = round ? Math.round(v) : v
+      }
     }
   }
-  return out
 }
 
 /** Zero-mean copy of a template and the L2 norm of that copy (0 for a flat template). */

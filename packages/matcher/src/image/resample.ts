@@ -1,4 +1,5 @@
 import type { BoundingBox } from '@qa/model'
+import { bilinearInto } from './grey'
 import type { Frame } from './match-template'
 
 /** The pixels of `box` (inside the frame) as a frame of their own. Pure. */
@@ -15,29 +16,9 @@ export function regionOf(f: Frame, box: BoundingBox): Frame {
 /** `f` resampled (bilinear, each channel) to width × height: the same frame when it has that size already. Pure. */
 export function resampleBilinear(f: Frame, width: number, height: number): Frame {
   if (f.width === width && f.height === height) return f
-  const channels = f.channels
-  const data = new Uint8Array(width * height * channels)
-  const sx = f.width / width
-  const sy = f.height / height
-  for (let y = 0; y < height; y++) {
-    const fy = Math.min(f.height - 1, Math.max(0, (y + 0.5) * sy - 0.5))
-    const y0 = Math.floor(fy)
-    const y1 = Math.min(f.height - 1, y0 + 1)
-    const wy = fy - y0
-    for (let x = 0; x < width; x++) {
-      const fx = Math.min(f.width - 1, Math.max(0, (x + 0.5) * sx - 0.5))
-      const x0 = Math.floor(fx)
-      const x1 = Math.min(f.width - 1, x0 + 1)
-      const wx = fx - x0
-      for (let c = 0; c < channels; c++) {
-        const at = (xx: number, yy: number) => f.data[(yy * f.width + xx) * channels + c] as number
-        const top = at(x0, y0) * (1 - wx) + at(x1, y0) * wx
-        const bottom = at(x0, y1) * (1 - wx) + at(x1, y1) * wx
-        data[(y * width + x) * channels + c] = Math.round(top * (1 - wy) + bottom * wy)
-      }
-    }
-  }
-  return { width, height, data, channels }
+  const data = new Uint8Array(width * height * f.channels)
+  bilinearInto(f.data, f.width, f.height, f.channels, data, width, height)
+  return { width, height, data, channels: f.channels }
 }
 
 /** Below this standard deviation of its luma (3 of 255), an element's centre carries no label. */
