@@ -267,8 +267,6 @@ function createScorer(identity: ElementIdentity | CandidateElement, weights: Rea
   const rClasses = r.classNames
   const rWords = r.neighborWords
   const rBox = r.box
-  const rcx = rBox ? rBox.x + rBox.width / 2 : 0
-  const rcy = rBox ? rBox.y + rBox.height / 2 : 0
   const noop = () => 0
   const fAxRole = f.axRole ?? noop
   const fAxName = f.axName ?? noop
@@ -415,10 +413,8 @@ function createScorer(identity: ElementIdentity | CandidateElement, weights: Rea
       let loc = 0
       let size = 0
       if (isBox(b)) {
-        const distance = rBox
-          ? placeDistance(rBox, b, r.scroll, c.pageScroll)
-          : Math.hypot(rcx - (b.x + b.width / 2), rcy - (b.y + b.height / 2))
-        loc = Math.exp(-distance / LOCATION_SCALE_PX)
+        // location and size are scored only when the recording has a box (`use`)
+        loc = Math.exp(-placeDistance(rBox as BoundingBox, b, r.scroll, c.pageScroll) / LOCATION_SCALE_PX)
         size = Math.sqrt(areaRatio(rBox as BoundingBox, b))
       }
       if (use.location) {
