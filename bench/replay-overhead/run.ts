@@ -296,17 +296,16 @@ async function main() {
         mark('end')
         oursFailed += out.replayResults.filter((r) => !r.success).length
         if (process.env.QA_BENCH_WHY) {
-          for (const r of out.replayResults) {
-            if (!r.success) console.log(`  failed step ${r.actionIndex}: ${r.errorMessage}`)
-            if (!r.success)
-              for (const a of r.strategiesTried ?? [])
-                console.log(`    ${a.strategy} ${a.outcome} ${a.confidence?.toFixed(3) ?? ''} ${a.detail ?? ''}`)
+          for (const r of out.replayResults.filter((r) => !r.success)) {
+            console.log(`  failed step ${r.actionIndex}: ${r.errorMessage}`)
+            for (const a of r.strategiesTried ?? [])
+              console.log(`    ${a.strategy} ${a.outcome} ${a.confidence?.toFixed(3) ?? ''} ${a.detail ?? ''}`)
           }
           if (verify)
             console.log(
               `  verified steps (ms, looks again): ${out.replayResults
-                .map((r, k) => {
-                  const v = out.report.verificationResults[k]
+                .map((r) => {
+                  const v = out.report.verificationResults.find((v) => v.actionIndex === r.actionIndex)
                   const again = (v?.details as { looks_again?: number } | undefined)?.looks_again
                   return `${Math.round(r.durationMs ?? 0)}${again ? `+${again}` : ''}`
                 })
