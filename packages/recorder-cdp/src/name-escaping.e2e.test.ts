@@ -23,6 +23,7 @@ const HTML = `<!doctype html><html><head><meta charset="utf-8"></head><body styl
   <input id="q" value="typed" style="position:absolute;left:20px;top:20px">
   <button id="q1" data-k="clear" onclick="q.value=''" style="position:absolute;left:20px;top:80px">Clear ""</button>
   <button id="q2" data-k="say" style="position:absolute;left:20px;top:140px">Say "hi" \\ 'x' \`y\` &gt;&gt; ]</button>
+  <button id="q3" data-k="arrow" aria-label="get &#x200b;/items" style="position:absolute;left:300px;top:140px">v</button>
   <div id="slot" style="position:absolute;left:20px;top:200px"></div>
 </body></html>`
 
@@ -49,7 +50,26 @@ const names = fc
     fc.string({ minLength: 1, maxLength: 20 }),
     fc
       .array(
-        fc.constantFrom('"', '""', "'", '`', '\\', '>>', ']', '[', '/', 'a', ' ', 'Clear', '\n', '=', '*', '로그인'),
+        fc.constantFrom(
+          '"',
+          '""',
+          "'",
+          '`',
+          '\\',
+          '>>',
+          ']',
+          '[',
+          '/',
+          'a',
+          ' ',
+          'Clear',
+          '\n',
+          '=',
+          '*',
+          '로그인',
+          '\u200b',
+          '\u00ad',
+        ),
         {
           minLength: 1,
           maxLength: 8,
@@ -57,7 +77,7 @@ const names = fc
       )
       .map((parts) => parts.join('')),
   )
-  .filter((s) => s.trim() !== '' && !s.includes('\0'))
+  .filter((s) => s.replace(/[\s\u200b\u00ad]/g, '') !== '' && !s.includes('\0'))
 
 describe('names with quotes, backslashes and selector syntax', () => {
   it('a button named `Clear ""` is found and clicked on the unchanged page by its role and name', async () => {
@@ -65,23 +85,30 @@ describe('names with quotes, backslashes and selector syntax', () => {
     const recPage = await session.context.newPage()
     const rec = await createWebRecorder(recPage, { caseFile: join(dir, 'case.json'), screenshots: false })
     await rec.start(url)
-    for (const id of ['#q1', '#q2']) {
+    for (const id of ['#q1', '#q2', '#q3']) {
       const box = await recPage.locator(id).boundingBox()
       if (!box) throw new Error(`${id} has no box`)
       await rec.click(box.x + 5, box.y + 5)
     }
     const testCase = rec.testCase()
     await rec.close()
-    expect(testCase.actions.map((a) => a.identity?.axName)).toEqual(['Clear ""', `Say "hi" \\ 'x' \`y\` >> ]`])
+    // swagger-ui's arrow buttons: Chromium keeps the zero-width space in the name, Playwright's role engine does not
+    expect(testCase.actions.map((a) => a.identity?.axName)).toEqual([
+      'Clear ""',
+      `Say "hi" \\ 'x' \`y\` >> ]`,
+      'get \u200b/items',
+    ])
     const replayPage = await session.context.newPage()
     const outcome = await replayWebCase(testCase, { page: replayPage, caseDir: dir, url, actionTimeoutMs: 5_000 })
     expect(outcome.replayResults.map((r) => [r.success, r.method, r.errorMessage])).toEqual([
+      [true, 'role', ''],
       [true, 'role', ''],
       [true, 'role', ''],
     ])
     expect(await replayPage.evaluate(() => (window as unknown as { __clicks: string[] }).__clicks)).toEqual([
       'clear',
       'say',
+      'arrow',
     ])
     expect(await replayPage.locator('#q').inputValue()).toBe('')
   })

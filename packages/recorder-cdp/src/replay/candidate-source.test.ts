@@ -8,6 +8,12 @@ describe('wholeName (the role lookup of a recorded accessible name)', () => {
     expect(wholeName('Mark all as read').test('MARK ALL  AS READ')).toBe(true)
     expect(wholeName('로그인').test('로그인')).toBe(true)
   })
+  it("finds a name with zero-width spaces or soft hyphens by the name Playwright's role engine matches (without them)", () => {
+    // swagger-ui's arrow buttons: aria-label="get \u200b/items"; Playwright normalises the name to "get /items"
+    expect(wholeName('get \u200b/items').test('get /items')).toBe(true)
+    expect(wholeName('Ein\u00adstellungen').test('Einstellungen')).toBe(true)
+    expect(wholeName('get \u200b/items').test('get /orders')).toBe(false)
+  })
   it('is a whole-name match: a longer or shorter name is another element', () => {
     expect(wholeName('Save').test('Save changes')).toBe(false)
     expect(wholeName('Save changes').test('Save')).toBe(false)

@@ -110,11 +110,19 @@ async function describeAll(
 }
 
 /**
+ * Zero-width spaces and soft hyphens: Chromium keeps them in an accessible name (swagger-ui's "get \u200b/items"),
+ * Playwright's role engine drops them before it matches a name.
+ */
+const INVISIBLE_IN_NAMES = /[\u200b\u00ad]/g
+
+/**
  * The whole accessible name, ignoring case and runs of spaces: Chromium applies `text-transform` to names
- * ("sneat" drawn as "Sneat"), and a name recorded from the DOM text must still find its element.
+ * ("sneat" drawn as "Sneat"), and a name recorded from the DOM text must still find its element. Zero-width
+ * spaces and soft hyphens are left out, as Playwright's role engine leaves them out of the names it matches.
  */
 export function wholeName(name: string): RegExp {
   const words = name
+    .replace(INVISIBLE_IN_NAMES, '')
     .trim()
     .split(/\s+/)
     .map((w) =>
@@ -195,7 +203,7 @@ export function playwrightCandidateSource(
       return withClosed(
         await describeAll(locator, limit, { role, name }, false, place, true),
         INTERACTIVE_SELECTOR,
-        (d) => d.implicitRole === role && whole.test(d.accessibleName ?? ''),
+        (d) => d.implicitRole === role && whole.test((d.accessibleName ?? '').replace(INVISIBLE_IN_NAMES, '')),
       )
     },
     async byAttribute(attribute, value, tagName) {
