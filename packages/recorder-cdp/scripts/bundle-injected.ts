@@ -28,6 +28,7 @@ export const PAGE_FUNCTIONS = {
   ownClickPoint: ['click-point', 'ownClickPointInPage'],
   coveringPart: ['click-point', 'coveringPartInPage'],
   clickAim: ['click-point', 'clickAimInPage'],
+  clickAimOfOne: ['click-point', 'clickAimOfOneInPage'],
   waitForDomQuiet: ['waits', 'waitForDomQuietInPage'],
   waitForFiniteAnimations: ['waits', 'waitForFiniteAnimationsInPage'],
   loopingAnimationBoxes: ['looping-animations', 'loopingAnimationBoxesInPage'],

@@ -2,7 +2,7 @@ import type { KeyModifier } from '@qa/model'
 import type { ElementHandle, Locator } from 'playwright-core'
 import { centreSeenOwn } from '../replay/candidate-source'
 import type { ClickAim } from '../injected/click-point'
-import { clickAimInPage, coveringPartInPage } from '../injected/page-scripts'
+import { clickAimInPage, clickAimOfOneInPage, coveringPartInPage } from '../injected/page-scripts'
 import { NESTED_CONTROL, type OwnClickPoint, ownClickPoint } from './own-click-point'
 
 /**
@@ -36,11 +36,7 @@ export async function clickAsAPerson(
   const centreOwn = centreSeenOwn(handle)
   // else one look says both whether a part of the control covers it and where a click reaches it (scrolled into
   // view first); the covering part's handle is asked for only when there is one
-  const aim = centreOwn
-    ? null
-    : await handle
-        .evaluate(clickAimInPage, NESTED_CONTROL, { timeout: Math.min(opts.timeout, 2_000) })
-        .catch((): ClickAim => ({ covered: { relation: 'label', what: '' }, point: { kind: 'centre' } }))
+  const aim = centreOwn ? null : await clickAimOf(handle, Math.min(opts.timeout, 2_000))
   const cover = aim?.covered ? await coveringPartOf(handle, Math.min(opts.timeout, 2_000)).catch(() => null) : null
   if (cover) {
     try {
@@ -59,6 +55,17 @@ export async function clickAsAPerson(
     opts.position ?? (centreOwn ? undefined : point ? positionOf(point) : await pointOnTheElement(handle, opts.timeout))
   await handle.click({ ...click, ...(position ? { position } : {}) })
   return { clicked: 'element', note: null }
+}
+
+/**
+ * `clickAimInPage` of the located element: first in one query and one call (`evaluateAll`), else, when the locator
+ * reaches no element yet, the way that waits for it. A failed look is answered "covered by its label", which makes
+ * the caller look for the covering part by its handle.
+ */
+async function clickAimOf(handle: Locator, timeout: number): Promise<ClickAim> {
+  const failed = (): ClickAim => ({ covered: { relation: 'label', what: '' }, point: { kind: 'centre' } })
+  const atOnce = await handle.evaluateAll(clickAimOfOneInPage, NESTED_CONTROL).catch(() => null)
+  return atOnce ?? (await handle.evaluate(clickAimInPage, NESTED_CONTROL, { timeout }).catch(failed))
 }
 
 /**

@@ -126,3 +126,14 @@ export function clickAimInPage(control: Element, nestedControl: string): ClickAi
   if (cover) return { covered: { relation: cover.relation, what: cover.what }, point: { kind: 'centre' } }
   return { covered: null, point: ownClickPointInPage(control, nestedControl) }
 }
+
+/**
+ * Page function: `clickAimInPage` of the one element a lookup's locator (`locator.nth(i)`) reaches, for
+ * `locator.evaluateAll`: one query and one call, where `locator.evaluate` also waits for the element, makes a
+ * handle, adopts it into the page's world and previews it (about ten protocol messages). null when the locator
+ * reaches no element or several (the caller then asks the usual way).
+ */
+export function clickAimOfOneInPage(elements: Element[], nestedControl: string): ClickAim | null {
+  const [only] = elements
+  return elements.length === 1 && only ? clickAimInPage(only, nestedControl) : null
+}

@@ -5,6 +5,7 @@
  */
 import type {
   clickAimInPage as clickAim,
+  clickAimOfOneInPage as clickAimOfOne,
   coveringPartInPage as coveringPart,
   ownClickPointInPage as ownClickPoint,
 } from './click-point'
@@ -66,3 +67,6 @@ export const coveringPartInPage = pageFunction<typeof coveringPart>('coveringPar
 
 /** Whether the control's own label or wrapper covers it, and else its own click point, in one call (`ClickAim`). */
 export const clickAimInPage = pageFunction<typeof clickAim>('clickAim')
+
+/** `clickAimInPage` of the one element a locator reaches, for `evaluateAll` (null when it reaches 0 or several). */
+export const clickAimOfOneInPage = pageFunction<typeof clickAimOfOne>('clickAimOfOne')
