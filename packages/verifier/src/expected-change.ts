@@ -1,4 +1,13 @@
-import { bounds, caretPixels, changedRegions, changeMask, DEFAULT_THRESHOLD, paint, unionBox } from './change-mask'
+import {
+  bounds,
+  caretPixels,
+  changedRegions,
+  changeMask,
+  DEFAULT_THRESHOLD,
+  forEachSet,
+  paint,
+  unionBox,
+} from './change-mask'
 import type { Rect } from './compare-screenshots'
 import { learnPalette, type PaletteSummary, paletteCannotApply, recolour } from './palette-transfer'
 import {
@@ -405,27 +414,24 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     const mask = changedNow
     const R = recAfter.data
     const A = act.data
-    for (let ay = 0; ay < act.height; ay++) {
-      for (let ax = 0; ax < act.width; ax++) {
-        const i = ay * act.width + ax
-        if (!mask[i]) continue
-        const q = i * 4
-        // the recording shows the same pixel there after the step (where the displacement puts it, or where it
-        // was): the replay changed what the recording changed
-        const asRecorded = placements.some((o) => {
-          const x = o.backX(ax)
-          const y = o.backY(ay)
-          if (x < 0 || y < 0 || x >= W || y >= H) return false
-          const p = (y * W + x) * 4
-          return alike(R, p, A, q, maxDelta)
-        })
-        if (asRecorded) {
+    const aw = act.width
+    forEachSet(mask, (i) => {
+      const ax = i % aw
+      const ay = (i - ax) / aw
+      const q = i * 4
+      // the recording shows the same pixel there after the step (where the displacement puts it, or where it
+      // was): the replay changed what the recording changed
+      for (const o of placements) {
+        const x = o.backX(ax)
+        const y = o.backY(ay)
+        if (x < 0 || y < 0 || x >= W || y >= H) continue
+        if (alike(R, (y * W + x) * 4, A, q, maxDelta)) {
           mask[i] = 0
-          continue
+          return
         }
-        unexpectedPixels++
       }
-    }
+      unexpectedPixels++
+    })
     if (unexpectedPixels > 0) unexpectedRegions = changedRegions(mask, act.width, act.height).map(plain)
   }
   const expectedRegion = regions.length ? unionBox(regions) : null
