@@ -19,13 +19,14 @@
  * every case must have passed once when recorded and replayed (a failing case would make a fast figure meaningless).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { argv } from 'node:process'
 import { createInterface } from 'node:readline'
 import type { Page } from 'playwright-core'
 import { createWebRecorder, openBrowser, settle } from '@qa/recorder-cdp'
+import { watchProcessCpu } from './process-cpu'
 import { startSampleApp } from '@qa/sample-app'
 import { startCorpusServer } from '@qa/wild-corpus'
 
@@ -42,6 +43,37 @@ const SHARDS = !argv.includes('--no-shards')
 const JSON_OUT = opt('--json')
 const QA = resolve('apps/cli/bin/qa.js')
 const load = () => loadavg()[0]!
+
+/**
+ * CPU time (ms, user + system) of this process's exited children and everything they waited for (Linux
+ * `/proc/self/stat` cutime + cstime): a `qa replay` shard with its Chromium, a `qa serve` with its own. Taken
+ * around a configuration, it says how many cores its workers kept busy (CPU over wall time): with 2 cores, W
+ * workers cannot run faster than 2 / (one worker's cores) times one worker.
+ */
+async function childrenCpuMs(): Promise<number> {
+  const stat = await readFile('/proc/self/stat', 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  // fields[0] is field 3 (state): cutime is field 16, cstime 17, in clock ticks (100 per second on Linux)
+  return (Number(fields[13]) + Number(fields[14])) * 10
+}
+/** This process's own CPU time (ms): the sample app and the corpus server it serves the cases from. */
+const ownCpuMs = () => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1000
+}
+const cpuNow = async () => (await childrenCpuMs()) + ownCpuMs()
+
+/**
+ * The whole machine's CPU time (ms) from `/proc/stat`: busy (user, nice, system, irq, softirq) and steal (time the
+ * hypervisor gave another guest). Chromium's renderers are forked by its zygote and may be reaped outside this
+ * process tree, so the tree's count can fall short; on a quiet machine the machine's count bounds it from above.
+ */
+async function machineCpuMs(): Promise<{ busy: number; steal: number }> {
+  const [cpu] = (await readFile('/proc/stat', 'utf8')).split('\n')
+  const [, user, nice, system, , , irq, softirq, steal] = (cpu ?? '').trim().split(/\s+/).map(Number)
+  const busy = (user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0)
+  return { busy: busy * 10, steal: (steal ?? 0) * 10 }
+}
 
 type Role = Parameters<Page['getByRole']>[0]
 type Target = { role: Role; name: string } | { card: number } | { css: string }
@@ -90,12 +122,20 @@ interface Proc {
   lines: string[]
 }
 function run(args: string[]): Proc {
-  const child = spawn(process.execPath, [QA, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  // QA_BENCH_CPU_PROF=<dir>: every qa process writes a V8 CPU profile there (open it in Chrome DevTools)
+  const profile = process.env.QA_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.QA_BENCH_CPU_PROF] : []
+  const child = spawn(process.execPath, [...profile, QA, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   const lines: string[] = []
   createInterface({ input: child.stdout! }).on('line', (l) => lines.push(l))
   createInterface({ input: child.stderr! }).on('line', (l) => lines.push(l))
   const exit = new Promise<number>((res) => child.on('exit', (code) => res(code ?? 1)))
   return { child, exit, lines }
+}
+
+/** The CPU per kind of process, as cores busy over the configuration's wall time. */
+function printByKind(byKind: Record<string, number>, wallMs: number) {
+  const kinds = Object.entries(byKind).sort((a, b) => b[1] - a[1])
+  console.log(`           by process: ${kinds.map(([k, ms]) => `${k} ${(ms / wallMs).toFixed(2)}`).join(', ')}`)
 }
 
 async function main() {
@@ -144,31 +184,50 @@ async function main() {
     const per: Record<string, number[]> = {}
     const failed: Record<string, number> = {}
     const loads: Record<string, number[]> = {}
-    const note = (key: string, ms: number, bad: number) => {
+    const cpus: Record<string, number[]> = {}
+    const machine: Record<string, number[]> = {}
+    const steals: Record<string, number[]> = {}
+    const note = (key: string, ms: number, bad: number, cpuMs: number, onMachine: { busy: number; steal: number }) => {
       per[key] = [...(per[key] ?? []), ms]
       failed[key] = (failed[key] ?? 0) + bad
       loads[key] = [...(loads[key] ?? []), load()]
+      cpus[key] = [...(cpus[key] ?? []), cpuMs]
+      machine[key] = [...(machine[key] ?? []), onMachine.busy]
+      steals[key] = [...(steals[key] ?? []), onMachine.steal]
       console.log(
-        `${key.padEnd(10)} ${(ms / 1000).toFixed(1)} s  ${((CASES * 60_000) / ms).toFixed(1)} cases/min  failed ${bad}  load ${load().toFixed(2)}`,
+        `${key.padEnd(10)} ${(ms / 1000).toFixed(1)} s  ${((CASES * 60_000) / ms).toFixed(1)} cases/min  CPU ${(cpuMs / 1000).toFixed(1)} s (${(cpuMs / ms).toFixed(2)} cores; machine ${(onMachine.busy / ms).toFixed(2)}, steal ${(onMachine.steal / ms).toFixed(2)})  failed ${bad}  load ${load().toFixed(2)}`,
       )
+    }
+    const machineSince = async (from: { busy: number; steal: number }) => {
+      const now = await machineCpuMs()
+      return { busy: now.busy - from.busy, steal: now.steal - from.steal }
     }
     for (let r = 0; r < REPS; r++) {
       for (const w of WORKERS) {
         if (SHARDS) {
           const reportRoot = join(dir, `shards-${w}-${r}`)
+          const cpu0 = await cpuNow()
+          const machine0 = await machineCpuMs()
+          const byKind = watchProcessCpu()
           const t = performance.now()
           const procs = Array.from({ length: w }, (_, k) =>
             run(['replay', cases, '--shard', `${k + 1}/${w}`, ...verifyFlag, '--report-dir', join(reportRoot, `${k}`)]),
           )
           const codes = await Promise.all(procs.map((p) => p.exit))
           const ms = performance.now() - t
+          const onMachine = await machineSince(machine0)
+          printByKind(await byKind.stop(), ms)
+          const cpuMs = (await cpuNow()) - cpu0
           const bad = codes.filter((c) => c !== 0).length
           if (bad) for (const p of procs) if ((await p.exit) !== 0) console.log(p.lines.slice(-15).join('\n'))
-          note(`shards ${w}`, ms, bad)
+          note(`shards ${w}`, ms, bad, cpuMs, onMachine)
           await rm(reportRoot, { recursive: true, force: true })
         }
         if (SERVE) {
           const reportDir = join(dir, `serve-${w}-${r}`)
+          // the server's CPU is counted once it exited, its start and stop included (a little more than the run's)
+          const cpu0 = await cpuNow()
+          let done = { ms: Number.NaN, bad: 0, onMachine: { busy: 0, steal: 0 } }
           const server = run([
             'serve',
             '--dir',
@@ -188,6 +247,8 @@ async function main() {
               if (!url) await new Promise((res) => setTimeout(res, 100))
             }
             if (!url) throw new Error(`qa serve did not start:\n${server.lines.join('\n')}`)
+            const machine0 = await machineCpuMs()
+            const byKind = watchProcessCpu()
             const t = performance.now()
             const posted = (await (
               await fetch(`${url}/api/runs`, {
@@ -206,12 +267,14 @@ async function main() {
               await new Promise((res) => setTimeout(res, 100))
             }
             const ms = performance.now() - t
-            note(`serve ${w}`, ms, record.suites.filter((s) => !s.passed).length)
+            printByKind(await byKind.stop(), ms)
+            done = { ms, bad: record.suites.filter((s) => !s.passed).length, onMachine: await machineSince(machine0) }
           } finally {
             server.child.kill('SIGTERM')
             await server.exit
             await rm(reportDir, { recursive: true, force: true })
           }
+          note(`serve ${w}`, done.ms, done.bad, (await cpuNow()) - cpu0, done.onMachine)
         }
       }
     }
@@ -221,8 +284,10 @@ async function main() {
       return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
     }
     console.log(`\n${CASES} cases${VERIFY ? ' with --verify' : ''}, medians over ${REPS} repetitions.`)
-    console.log('| mode | workers | wall s | cases/min | speed-up vs 1 | failed runs | load |')
-    console.log('| --- | --: | --: | --: | --: | --: | --: |')
+    console.log(
+      '| mode | workers | wall s | cases/min | speed-up vs 1 | CPU s per case | cores busy | machine busy | steal | failed runs | load |',
+    )
+    console.log('| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |')
     for (const mode of ['shards', 'serve']) {
       const one = per[`${mode} 1`] ? median(per[`${mode} 1`]!) : Number.NaN
       for (const w of WORKERS) {
@@ -235,12 +300,16 @@ async function main() {
           wallS: ms / 1000,
           casesPerMin: (CASES * 60_000) / ms,
           speedUp: one / ms,
+          cpuSPerCase: median(cpus[key]!) / 1000 / CASES,
+          coresBusy: median(cpus[key]!) / ms,
+          machineBusy: median(machine[key]!) / ms,
+          steal: median(steals[key]!) / ms,
           failed: failed[key],
           load: median(loads[key]!),
         }
         rows.push(row)
         console.log(
-          `| ${mode} | ${w} | ${row.wallS.toFixed(1)} | ${row.casesPerMin.toFixed(1)} | ${row.speedUp.toFixed(2)}× | ${row.failed} | ${row.load.toFixed(2)} |`,
+          `| ${mode} | ${w} | ${row.wallS.toFixed(1)} | ${row.casesPerMin.toFixed(1)} | ${row.speedUp.toFixed(2)}× | ${row.cpuSPerCase.toFixed(2)} | ${row.coresBusy.toFixed(2)} | ${row.machineBusy.toFixed(2)} | ${row.steal.toFixed(2)} | ${row.failed} | ${row.load.toFixed(2)} |`,
         )
       }
     }
