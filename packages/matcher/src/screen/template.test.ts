@@ -1,11 +1,101 @@
-import type { TargetElement } from '@qa/model'
+import { fc, test } from '@fast-check/vitest'
+import type { BoundingBox, TargetElement } from '@qa/model'
 import { describe, expect, it } from 'vitest'
 import { crop as cropKey, type KeyBox, keypadPng } from '../__tests__/keypad-png'
 import { crop, original, recorded } from '../__tests__/screen-step'
 import type { Frame } from '../image/match-template'
 import { cropFrame, noiseFrame, pasteScaled, uiFrame } from '../internal/synthetic'
 import { locateOnScreen } from './locate-on-screen'
-import { settleByPrior } from './template'
+import { iou } from '../image/geometry'
+import { lookAlikeLevel, settleByPrior } from './template'
+
+// lookAlikeLevel sums whole-number luma through integral images and four products at a time; it must give what the
+// plain per-pixel sums gave (the reference below, its first form), on crops with and without look-alikes near them
+describe('lookAlikeLevel', () => {
+  const LOOK_ALIKE_WORK_BUDGET = 4e8
+  function lookAlikeLevelByPixel(recorded: Frame, crop: Frame, cropBox: BoundingBox): number {
+    // the crop's neighbourhood (2 crop sizes on every side), every position at full resolution, scale 1
+    const w = crop.width
+    const h = crop.height
+    const x0 = Math.max(0, cropBox.x - 2 * w)
+    const y0 = Math.max(0, cropBox.y - 2 * h)
+    const x1 = Math.min(recorded.width - w, cropBox.x + 3 * w)
+    const y1 = Math.min(recorded.height - h, cropBox.y + 3 * h)
+    const lum = (f: Frame, i: number): number =>
+      f.channels === 1
+        ? (f.data[i] as number)
+        : ((f.data[i * 4] as number) * 77 + (f.data[i * 4 + 1] as number) * 150 + (f.data[i * 4 + 2] as number) * 29) >>
+          8
+    const n = w * h
+    const t = new Float64Array(n)
+    let mean = 0
+    for (let k = 0; k < n; k++) {
+      t[k] = lum(crop, k)
+      mean += t[k] as number
+    }
+    mean /= n
+    let tnorm = 0
+    for (let k = 0; k < n; k++) {
+      t[k] = (t[k] as number) - mean
+      tnorm += (t[k] as number) ** 2
+    }
+    if (tnorm < 1e-6 * n) return -1
+    // the region's luma once
+    const rw = x1 + w - x0
+    const rh = y1 + h - y0
+    if (rw <= 0 || rh <= 0) return -1
+    const region = new Float64Array(rw * rh)
+    for (let y = 0; y < rh; y++)
+      for (let x = 0; x < rw; x++) region[y * rw + x] = lum(recorded, (y0 + y) * recorded.width + x0 + x)
+    const own = { x: cropBox.x, y: cropBox.y, width: w, height: h }
+    // a large crop is sampled every few positions, keeping the work near LOOK_ALIKE_WORK_BUDGET multiply-adds
+    const work = (x1 - x0 + 1) * (y1 - y0 + 1) * n
+    const stride = Math.max(1, Math.ceil(Math.sqrt(work / LOOK_ALIKE_WORK_BUDGET)))
+    let best = -1
+    for (let y = y0; y <= y1; y += stride) {
+      for (let x = x0; x <= x1; x += stride) {
+        if (iou(own, { x, y, width: w, height: h }) > 1 / 3) continue
+        let s = 0
+        let sq = 0
+        let cross = 0
+        for (let j = 0; j < h; j++) {
+          const row = (y - y0 + j) * rw + (x - x0)
+          for (let i = 0; i < w; i++) {
+            const v = region[row + i] as number
+            s += v
+            sq += v * v
+            cross += v * (t[j * w + i] as number)
+          }
+        }
+        const variance = sq - (s * s) / n
+        if (variance > 1e-6 * n) best = Math.max(best, cross / Math.sqrt(tnorm * variance))
+      }
+    }
+    return Math.min(1, best)
+  }
+
+  test.prop(
+    [
+      fc.integer({ min: 1, max: 2 ** 30 }),
+      fc.constantFrom<1 | 4>(1, 4),
+      fc.integer({ min: 3, max: 24 }),
+      fc.integer({ min: 3, max: 18 }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.boolean(),
+    ],
+    { numRuns: 100 },
+  )('equals the per-pixel sums', (seed, channels, w, h, fx, fy, lookAlike) => {
+    const screen = channels === 1 ? noiseFrame(96, 72, seed, 3, 1) : uiFrame(96, 72, seed)
+    const box: BoundingBox = { x: Math.floor(fx * (96 - w)), y: Math.floor(fy * (72 - h)), width: w, height: h }
+    const cut = cropFrame(screen, box.x, box.y, w, h)
+    // the crop pasted again beside itself: a look-alike scoring 1
+    if (lookAlike) pasteScaled(screen, cut, Math.min(96 - w, box.x + w + 2), box.y, 1)
+    const fast = lookAlikeLevel(screen, cut, box)
+    const plain = lookAlikeLevelByPixel(screen, cut, box)
+    expect(Math.abs(fast - plain)).toBeLessThanOrEqual(1e-9)
+  })
+})
 
 // two places that match the recorded crop equally well are ambiguous (next strategy or "not
 // found") unless the recorded position settles it. Real PNG frames: a keypad with two identical "7" keys.
