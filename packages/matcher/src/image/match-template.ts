@@ -76,7 +76,8 @@ interface Peak {
 /**
  * Dense NCC of a zero-mean template over every position of an image. The numerator is accumulated a
  * template cell at a time over a whole row of positions (long inner loops); window sums and sums of
- * squares come from integral images, so the denominator costs O(1) per position.
+ * squares come from integral images, so the denominator costs O(1) per position. Every position's sum is added
+ * in the same order (template row by row, cell by cell), so the scores do not depend on how many cells a pass takes.
  */
 function denseNcc(
   img: Float32Array,
@@ -104,20 +105,54 @@ function denseNcc(
       const rowBase = (y + r) * iw
       const tBase = r * tw
       let c = 0
-      // four template cells per pass over the row: a quarter of the accumulator traffic
+      // eight template cells per pass over the row (two groups of four, added in the same order as four a pass):
+      // an eighth of the accumulator traffic, and each pixel of the row read once a pass, slid along in registers
+      for (; c + 7 < tw; c += 8) {
+        const k = tBase + c
+        const t0 = t[k] as number
+        const t1 = t[k + 1] as number
+        const t2 = t[k + 2] as number
+        const t3 = t[k + 3] as number
+        const t4 = t[k + 4] as number
+        const t5 = t[k + 5] as number
+        const t6 = t[k + 6] as number
+        const t7 = t[k + 7] as number
+        const b = rowBase + c
+        let v0 = img[b] as number
+        let v1 = img[b + 1] as number
+        let v2 = img[b + 2] as number
+        let v3 = img[b + 3] as number
+        let v4 = img[b + 4] as number
+        let v5 = img[b + 5] as number
+        let v6 = img[b + 6] as number
+        for (let x = 0; x < nx; x++) {
+          const v7 = img[b + x + 7] as number
+          const four = (acc[x] as number) + t0 * v0 + t1 * v1 + t2 * v2 + t3 * v3
+          acc[x] = four + t4 * v4 + t5 * v5 + t6 * v6 + t7 * v7
+          v0 = v1
+          v1 = v2
+          v2 = v3
+          v3 = v4
+          v4 = v5
+          v5 = v6
+          v6 = v7
+        }
+      }
       for (; c + 3 < tw; c += 4) {
         const t0 = t[tBase + c] as number
         const t1 = t[tBase + c + 1] as number
         const t2 = t[tBase + c + 2] as number
         const t3 = t[tBase + c + 3] as number
         const b = rowBase + c
+        let v0 = img[b] as number
+        let v1 = img[b + 1] as number
+        let v2 = img[b + 2] as number
         for (let x = 0; x < nx; x++) {
-          acc[x] =
-            (acc[x] as number) +
-            t0 * (img[b + x] as number) +
-            t1 * (img[b + x + 1] as number) +
-            t2 * (img[b + x + 2] as number) +
-            t3 * (img[b + x + 3] as number)
+          const v3 = img[b + x + 3] as number
+          acc[x] = (acc[x] as number) + t0 * v0 + t1 * v1 + t2 * v2 + t3 * v3
+          v0 = v1
+          v1 = v2
+          v2 = v3
         }
       }
       for (; c < tw; c++) {
