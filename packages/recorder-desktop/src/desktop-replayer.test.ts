@@ -574,3 +574,118 @@ describe('the screen after a step that changed it when recorded', () => {
     )
   })
 })
+
+describe('a click that shows a new screen in a window laid out again at another size', () => {
+  type Box = { x: number; y: number; width: number; height: number }
+  type Rect = Box & { rgb: [number, number, number] }
+  const DESKTOP: [number, number, number] = [30, 42, 68]
+  /** A button with bars for a label (distinct per seed), as `buttonScreen` draws them. */
+  const buttonRects = (b: Box, rgb: [number, number, number], seed: number): Rect[] => [
+    { ...b, rgb },
+    ...(Array.from({ length: 6 }, (_, i) => {
+      const h = Math.round(((((seed * 7 + i * 13) % 5) + 2) / 7) * b.height * 0.6)
+      return { x: b.x + 8 + i * 12, y: b.y + Math.round((b.height - h) / 2), width: 6, height: h, rgb: [250, 250, 250] }
+    }) as Rect[]),
+  ]
+  /** The program's window showing its menu (two buttons, centred) or its game (a board and a column of buttons). */
+  const windowShowing = (w: Box, screen: 'menu' | 'game' | 'scores'): RgbaFrame => {
+    const rects: Rect[] = [{ ...w, rgb: [236, 236, 236] }]
+    if (screen === 'menu') {
+      const x = w.x + Math.round((w.width - 140) / 2)
+      const y = w.y + Math.round((w.height - 120) / 2)
+      rects.push(...buttonRects({ x, y, width: 140, height: 50 }, [45, 108, 223], 1))
+      rects.push(...buttonRects({ x, y: y + 70, width: 140, height: 50 }, [45, 108, 223], 2))
+    } else if (screen === 'game') {
+      // the board fills the window's height; the buttons keep their size at the right
+      const pitch = Math.floor((w.height - 20) / 6)
+      for (let r = 0; r < 6; r++)
+        for (let c = 0; c < 6; c++)
+          rects.push({
+            x: w.x + 10 + c * pitch,
+            y: w.y + 10 + r * pitch,
+            width: pitch - 3,
+            height: pitch - 3,
+            rgb: [150, 150, 150],
+          })
+      const x = w.x + w.width - 100
+      const y = w.y + Math.round((w.height - 100) / 2)
+      rects.push(...buttonRects({ x, y, width: 90, height: 40 }, [47, 158, 85], 3))
+      rects.push(...buttonRects({ x, y: y + 60, width: 90, height: 40 }, [47, 158, 85], 4))
+    } else {
+      for (let k = 0; k < 5; k++)
+        rects.push({ x: w.x + 20, y: w.y + 20 + k * 36, width: w.width - 40, height: 14, rgb: [90, 90, 90] })
+    }
+    return solidFrame(W, H, DESKTOP, rects)
+  }
+  const recorded = { x: 40, y: 40, width: 300, height: 220 }
+  const now = { x: 300, y: 120, width: 320, height: 260 }
+  const firstButton = (w: Box) => ({
+    x: w.x + Math.round((w.width - 140) / 2) + 70,
+    y: w.y + Math.round((w.height - 120) / 2) + 25,
+  })
+  let caseOf: TestCase
+  beforeAll(async () => {
+    const before = windowShowing(recorded, 'menu')
+    const p = firstButton(recorded)
+    const box = boxAround(p.x, p.y, 96, 40, before)
+    await writeFileAtomic(join(dir, 'relaid-before.png'), await encodePng(before), { overwrite: true })
+    await writeFileAtomic(join(dir, 'relaid-after.png'), await encodePng(windowShowing(recorded, 'game')), {
+      overwrite: true,
+    })
+    await writeFileAtomic(join(dir, 'relaid-crop.png'), await encodePng(cropFrame(before, box)), { overwrite: true })
+    caseOf = {
+      name: 'new game',
+      version: CURRENT_FORMAT_VERSION,
+      platform: 'desktop',
+      actions: [
+        {
+          timestamp: 0,
+          actionType: 'click',
+          x: p.x,
+          y: p.y,
+          button: 'left',
+          description: 'Click "New game"',
+          elementCropPath: 'relaid-crop.png',
+          elementCropBox: { ...box },
+          screenshotBeforePath: 'relaid-before.png',
+          screenshotPath: 'relaid-after.png',
+          window: { box: recorded, className: 'Game' },
+        },
+      ],
+    }
+  })
+  const replay = async (then: 'game' | 'scores' | null, knowsWindow = true) => {
+    const screen = memoryScreen(windowShowing(now, 'menu'))
+    const target = firstButton(now)
+    const input = recordingInput((c) => {
+      if (c.kind === 'click' && then && Math.abs(c.x - target.x) < 40 && Math.abs(c.y - target.y) < 20)
+        screen.set(windowShowing(now, then))
+    })
+    const outcome = await replayDesktopCase(caseOf, {
+      caseDir: dir,
+      screen,
+      input,
+      settle,
+      verify: true,
+      recheckMs: 0,
+      ...(knowsWindow ? { findWindow: async (w) => (w.className === 'Game' ? now : null) } : {}),
+    })
+    expect(outcome.results[0]?.success).toBe(true)
+    return outcome.verifications[0]
+  }
+
+  it('passes when the click showed the new screen, laid out for the window now', async () => {
+    const v = await replay('game')
+    expect(v?.finalResult).toBe('pass')
+    expect(v?.reason).toContain('laid out again at another size (300×220 recorded, 320×260 now)')
+  })
+
+  it('fails when the click did nothing, and when it showed another screen', async () => {
+    expect((await replay(null))?.finalResult).toBe('fail')
+    expect((await replay('scores'))?.finalResult).toBe('fail')
+  })
+
+  it('without the window the replay finds, the right screen reads as a change elsewhere (a false alarm)', async () => {
+    expect((await replay('game', false))?.finalResult).toBe('fail')
+  })
+})

@@ -287,6 +287,8 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
   let stepScale = 1
   /** This step's heal, kept when its verification passes. */
   let stepHeal: Omit<DesktopHeal, 'index'> | null = null
+  /** This step's program window as recorded and where it is now (set by runAction for a click; by the keys below). */
+  let stepWindow: { recorded: BoundingBox; now: BoundingBox } | null = null
   /** The last click-like step, when it found nothing: text typed now would land wherever the focus happens to be. */
   let unfocusedBy: number | null = null
 
@@ -308,6 +310,7 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
       before = await settle()
       stepScale = 1
       stepHeal = null
+      stepWindow = null
       result = await runAction(action, before)
     } catch (error) {
       result = {
@@ -330,6 +333,12 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
     ) {
       const now = await opts.findWindow(action.window).catch(() => null)
       if (now) displacement = { x: now.x - action.window.box.x, y: now.y - action.window.box.y }
+      if (now) stepWindow = { recorded: action.window.box, now }
+    }
+    // a window laid out again at another size has the step's change compared item by item inside it
+    if (opts.verify && result.success && !stepWindow && action.window && opts.findWindow) {
+      const now = await opts.findWindow(action.window).catch(() => null)
+      if (now) stepWindow = { recorded: action.window.box, now }
     }
     let after: RgbaFrame | null = null
     try {
@@ -378,6 +387,7 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
               displacement,
               ...(scale !== 1 ? { scale, anchor } : {}),
               previousAction: index > 0 ? (tc.actions[index - 1] ?? null) : null,
+              ...(stepWindow ? { window: stepWindow } : {}),
             })
       // the transition the step was meant to make is what the expected region shows
       result.screenTransitionVerified = verification.regionSimilarity != null && verification.finalResult !== 'fail'
@@ -404,6 +414,7 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
           crop && a.screenshotBeforePath ? await decodeImage(pathOf(a.screenshotBeforePath)).catch(() => null) : null
         const windowNow = a.window && opts.findWindow ? await opts.findWindow(a.window).catch(() => null) : null
         const window = a.window && windowNow ? { recorded: a.window.box, now: windowNow } : null
+        stepWindow = window
         const locateOn = (screenNow: RgbaFrame, allowFallback: boolean, hovered = false) =>
           locateOnScreen(
             {

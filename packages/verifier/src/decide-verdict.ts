@@ -59,6 +59,29 @@ export interface RegionEvidence {
   unchangedShare?: number | null
   /** The colour map the regions were compared through (a palette or theme change), when one was learned. */
   palette?: { applied: boolean; colours: number; explained: number } | null
+  /**
+   * The step's window was laid out again at another size: its change compared item by item inside the window (an
+   * ExpectedChangeResult's `relaidOut` fits). Decides when the pixels of the regions do not pass cleanly.
+   */
+  relaidOut?: RelaidOutEvidence | null
+}
+
+/** The item-by-item comparison of a step in a window laid out again (see `compareRelaidOut`). */
+export interface RelaidOutEvidence {
+  recordedWindow: Rect
+  currentWindow: Rect
+  recordedChangeShare: number
+  actualChangeShare: number
+  recordedItems: number
+  actualItems: number
+  matchedItems: number
+  /** 0–1, null when the recorded step changed no item inside its window. */
+  score: number | null
+  changeMissing: boolean
+  /** Changed outside the current window, unlike the recording. */
+  changedElsewhere: boolean
+  unexpectedPixels: number
+  unexpectedRegions?: readonly Rect[]
 }
 
 /** A step's verdict, decided. */
@@ -75,6 +98,8 @@ export interface VerdictOutcome {
 export interface AskVision {
   status: 'ask-vision'
   similarity: number
+  /** What the second opinion should see: the step's changed items in the relaid-out window (default: the regions). */
+  on?: 'relaid-out'
 }
 
 export type VerdictDecision = VerdictOutcome | AskVision
@@ -146,7 +171,7 @@ function byVisionOrFallback(
     fallback: number
     base: { skipped: boolean; visionVerified: boolean; visionMatch: boolean }
     compared: 'screens' | 'regions'
-    measure: 'similarity' | 'region similarity'
+    measure: 'similarity' | 'region similarity' | 'layout similarity'
   },
 ): VerdictDecision {
   const vision = input.vision
@@ -195,6 +220,69 @@ const where = (region: RegionEvidence) =>
 /** Below this share of the recorded change still looking as before, a region that matches nothing was restyled (0.2). */
 const RESTYLED_SHARE = 0.2
 
+const size = (r: Rect) => `${r.width}×${r.height}`
+
+/**
+ * The flow on a relaid-out window's items: the replayed step changed (almost) nothing in its window → fail; a change
+ * outside the window unlike the recording, with the items not all paired → fail; layout similarity ≥ pass → pass (a
+ * warning with a change outside the window); below fallback → fail (too few items paired: another screen);
+ * in between, the second opinion on the changed items (match → warning, mismatch → fail), or without one a warning.
+ */
+function decideOnRelaidOut(
+  input: VerdictInput,
+  relaid: RelaidOutEvidence & { score: number },
+  pass: number,
+  fallback: number,
+  base: { skipped: boolean; visionVerified: boolean; visionMatch: boolean },
+  whole: string,
+): VerdictDecision {
+  const t = clamp01(relaid.score)
+  const win = `the window was laid out again at another size (${size(relaid.recordedWindow)} recorded, ${size(relaid.currentWindow)} now)`
+  const items = `${relaid.matchedItems} of the step's ${relaid.recordedItems} recorded items paired with the replay's ${relaid.actualItems}`
+  const outside = `${relaid.unexpectedPixels} px${where({ unexpectedRegions: relaid.unexpectedRegions ?? [], regionSimilarity: t })}`
+  if (relaid.changeMissing) {
+    return {
+      status: 'fail',
+      reason: `The expected change did not happen: ${win}, and the step changed ${pct(relaid.actualChangeShare)} of it where the recording changed ${pct(relaid.recordedChangeShare)} of it${whole}.`,
+      ...base,
+    }
+  }
+  if (relaid.changedElsewhere && t < pass) {
+    return {
+      status: 'fail',
+      reason: `The step changed the screen outside its window, unlike the recording (${outside}); ${win}, layout similarity ${pct(t)} (${items})${whole}.`,
+      ...base,
+    }
+  }
+  if (t >= pass) {
+    return {
+      status: relaid.changedElsewhere ? 'warning' : 'pass',
+      reason: relaid.changedElsewhere
+        ? `The step's change matches item by item (${win}; layout similarity ${pct(t)} ≥ ${pct(pass)}, ${items}${whole}), but the step also changed the screen outside its window, unlike the recording (${outside}).`
+        : `The step's change matches item by item: ${win}; layout similarity ${pct(t)} ≥ ${pct(pass)} (${items})${whole}.`,
+      ...base,
+    }
+  }
+  // the items' comparison already allows for what a relayout does: too few paired is another screen, whatever a
+  // second opinion reading the same words on it would say (a board of 30 × 16 for 16 × 16 under the same buttons)
+  if (t < fallback) {
+    return {
+      status: 'fail',
+      reason: `The step's change does not match item by item: ${win}, layout similarity ${pct(t)} < ${pct(fallback)} (${items})${whole}.`,
+      ...base,
+    }
+  }
+  const decision = byVisionOrFallback(input, {
+    similarity: t,
+    below: `${win[0]?.toUpperCase()}${win.slice(1)}: layout similarity ${pct(t)} < ${pct(pass)} (${items})${whole}`,
+    fallback,
+    base,
+    compared: 'regions',
+    measure: 'layout similarity',
+  })
+  return decision.status === 'ask-vision' ? { ...decision, on: 'relaid-out' } : decision
+}
+
 /**
  * The flow on the step's expected region: a change somewhere else (unlike the recording) or a change
  * that did not happen → fail; region similarity ≥ pass → pass; otherwise vision on the region (match → warning,
@@ -213,6 +301,12 @@ function decideOnRegion(
       ? ` (whole screen not comparable: ${sizeMismatchReason(input.sizeMismatch)})`
       : ` (whole screen ${pct(clamp01(input.similarity as number))})`
     : ''
+  // a window laid out again keeps its widgets' look, not their places: unless the pixels pass as they are, the
+  // step's change is judged item by item inside the window
+  const relaid = region.relaidOut
+  const clean = s >= pass && !region.changedElsewhere && !region.expectedChangeMissing
+  if (relaid && relaid.score !== null && !clean)
+    return decideOnRelaidOut(input, { ...relaid, score: relaid.score }, pass, fallback, base, whole)
   // a change elsewhere fails the step when it came instead of the expected one (the region does not match, or
   // the recorded step changed nothing to look for); alongside the expected change it is a warning
   const instead = region.changedElsewhere && (s < pass || region.hadExpectedChange === false)

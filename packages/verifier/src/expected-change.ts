@@ -22,6 +22,7 @@ import {
   shiftsOf,
 } from './placement'
 import type { RgbaImage } from './rgba-image'
+import { compareRelaidOut, type RelaidOutResult, relaidOut, type WindowPlace } from './window-layout'
 import { alike, maxDeltaOf } from './yiq'
 
 // the change mask and its regions, and the image type, importable from here as before
@@ -35,6 +36,7 @@ export {
 } from './change-mask'
 export type { Displacement } from './placement'
 export type { RgbaImage } from './rgba-image'
+export type { RelaidOutResult, WindowPlace } from './window-layout'
 
 export interface ExpectedChangeInput {
   /** The recorded frame before the step (what its change is measured from); null: only the target box is checked. */
@@ -83,6 +85,21 @@ export interface ExpectedChangeInput {
   minUnexpectedPixels?: number
   /** Pixels around the expected regions a change may spill into without counting as elsewhere (default 8). */
   marginPx?: number
+  /**
+   * The step's program window on the recorded screen and on the current one. When its size differs (the toolkit
+   * laid it out again), the step is mapped at the same scale (`scale` 1) and the recorded change lies mostly inside
+   * the window, the change is also compared item by item inside the window (`relaidOut`).
+   */
+  window?: WindowPlace | null
+}
+
+/** The item-by-item comparison of a step in a window laid out again, with what changed outside that window. */
+export interface RelaidOutComparison extends RelaidOutResult {
+  /** Current-screen pixels changed during the step outside the current window (grown by the margin), unlike the recording. */
+  unexpectedPixels: number
+  unexpectedRegions: Rect[]
+  /** unexpectedPixels ≥ minUnexpectedPixels. */
+  changedElsewhere: boolean
 }
 
 export interface ExpectedChangeResult {
@@ -127,6 +144,11 @@ export interface ExpectedChangeResult {
    * as it was recorded).
    */
   palette: PaletteSummary | null
+  /**
+   * The window was laid out again at another size and the recorded change lies mostly inside it: the change
+   * compared item by item inside the window, and what changed outside it. Null otherwise.
+   */
+  relaidOut: RelaidOutComparison | null
 }
 
 /** How far around the expected regions the palette of the before-frames is learned (recorded pixels). */
@@ -140,6 +162,8 @@ const HOVER_EXPLAINED = 0.98
 const SAME_PALETTE_BESIDE_TARGET = 0.98
 /** A colour map that shows more than this share of the step's change in one colour before and after is not used. */
 const MAX_HIDDEN_CHANGE = 0.5
+/** A step whose recorded change lies at least this much inside its window is compared inside it when relaid out. */
+const INSIDE_WINDOW_SHARE = 0.5
 
 /**
  * What the step was meant to change, and whether the replay changed it: the regions that changed
@@ -434,6 +458,54 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     })
     if (unexpectedPixels > 0) unexpectedRegions = changedRegions(mask, act.width, act.height).map(plain)
   }
+  // a window laid out again: its widgets kept their size and look, not their places
+  let relaid: RelaidOutComparison | null = null
+  // (at the same scale: a program drawn larger, its target found at another scale, is mapped by that scale above)
+  if (
+    relaidOut(input.window) &&
+    Math.abs(scale - 1) < SAME_SCALE &&
+    before &&
+    actBefore &&
+    expectedMask &&
+    changedNow
+  ) {
+    const win = input.window
+    let all = 0
+    forEachSet(expectedMask, () => {
+      all++
+    })
+    const [x0, y0, x1, y1] = bounds(win.recorded, W, H)
+    let inside = 0
+    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) inside += expectedMask[y * W + x] as number
+    if (all >= minExpected && inside >= INSIDE_WINDOW_SHARE * all) {
+      const actualChange = changeMask(actBefore, act, {
+        threshold,
+        ...(input.ignore?.length ? { ignore: input.ignore.map((r) => (placements[0] as Placement).rect(r)) } : {}),
+      })
+      const compared = compareRelaidOut({
+        recordedBefore: before,
+        recordedAfter: rec,
+        actualBefore: actBefore,
+        actualAfter: act,
+        window: win,
+        recordedChange: expectedMask,
+        actualChange,
+        threshold,
+      })
+      // what changed outside the window now, unlike the recording (the unexpected pixels left above)
+      paint(changedNow, act.width, act.height, [grow(win.now, margin)], 0)
+      let outside = 0
+      forEachSet(changedNow, () => {
+        outside++
+      })
+      relaid = {
+        ...compared,
+        unexpectedPixels: outside,
+        unexpectedRegions: outside > 0 ? changedRegions(changedNow, act.width, act.height).map(plain) : [],
+        changedElsewhere: outside >= minUnexpected,
+      }
+    }
+  }
   const expectedRegion = regions.length ? unionBox(regions) : null
   return {
     expectedRegions: regions,
@@ -456,5 +528,6 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     hadExpectedChange: hasChange,
     expectedChangeMissing: unchangedShare !== null && unchangedShare >= 0.8,
     palette,
+    relaidOut: relaid,
   }
 }

@@ -26,6 +26,7 @@ export {
   type VerdictDecision,
   type VerdictInput,
   type RegionEvidence,
+  type RelaidOutEvidence,
   type VerdictPolicy,
   type VisionOutcome,
 } from './decide-verdict'
@@ -46,8 +47,12 @@ export {
   type Displacement,
   type ExpectedChangeInput,
   type ExpectedChangeResult,
+  type RelaidOutComparison,
+  type RelaidOutResult,
   type RgbaImage,
+  type WindowPlace,
 } from './expected-change'
+export { compareRelaidOut, layoutItems, type LayoutItem } from './window-layout'
 export { fakeReverifier, type FakeReverifier, type FakeReverifierOptions } from './fake-reverifier'
 export {
   createReplayVerifier,

@@ -14,7 +14,7 @@ import {
 } from '@qa/model'
 import type { Rect } from './compare-screenshots'
 import type { ScreenshotInput } from './decode-screenshot'
-import type { Displacement } from './expected-change'
+import type { Displacement, WindowPlace } from './expected-change'
 import { createScreenshotCache } from './screenshot-cache'
 import { type ActualScreenshot, type VerifierIO, verifyStep } from './verify-step'
 
@@ -39,6 +39,11 @@ export interface StepContext {
    * hover look is compared through a colour map of its own (`ExpectedChangeInput.restingHover`).
    */
   restingHoverBox?: Rect | null
+  /**
+   * The step's program window on the recorded screen and where it is now (desktop): a window laid out again at
+   * another size has the step's change compared item by item inside it.
+   */
+  window?: WindowPlace | null
 }
 
 export interface ReplayVerifierOptions extends VerifierIO {
@@ -203,6 +208,7 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
         ...(context?.displacement ? { displacement: context.displacement } : {}),
         ...(context?.scale && context.scale !== 1 ? { scale: context.scale, anchor: context.anchor ?? null } : {}),
         ...(context?.actualTargetBox ? { actualTargetBox: context.actualTargetBox } : {}),
+        ...(context?.window ? { window: context.window } : {}),
         ...(previousBox ? { notEffects: [previousBox] } : {}),
         ...(context?.restingHoverBox ? { restingHover: [recordedPlace(context.restingHoverBox, context)] } : {}),
         ...(unknownRegions.length ? { unknownRegions } : {}),

@@ -19,7 +19,13 @@ import {
 import { DEFAULT_PASS_SIMILARITY, type VerdictOutcome, type VerdictPolicy, type VisionOutcome } from './decide-verdict'
 import { bounds, changedRegions, changeMask } from './change-mask'
 import { decideStepVerdict } from './step-verdict'
-import { assessExpectedChange, type Displacement, type ExpectedChangeResult, type RgbaImage } from './expected-change'
+import {
+  assessExpectedChange,
+  type Displacement,
+  type ExpectedChangeResult,
+  type RgbaImage,
+  type WindowPlace,
+} from './expected-change'
 import type { ScreenshotCache } from './screenshot-cache'
 
 /** The re-verifier port (owned here; @qa/vision implements it): do these two screens show the same outcome? */
@@ -68,6 +74,11 @@ export interface VerifyStepInput {
   targetBox?: Rect | null
   /** The located element's box on the current screen: its own look may change during the step. */
   actualTargetBox?: Rect | null
+  /**
+   * The step's program window on the recorded screen and now: a window laid out again at another size has its
+   * change compared item by item inside it (`ExpectedChangeInput.window`).
+   */
+  window?: WindowPlace | null
   /** Recorded-screen boxes whose change is not this step's effect (the previous target losing its hover). */
   notEffects?: readonly Rect[]
   /**
@@ -280,6 +291,7 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
           anchor: step.anchor ?? null,
           targetBox: step.targetBox ?? null,
           actualTargetBox: step.actualTargetBox ?? null,
+          ...(step.window ? { window: step.window } : {}),
           ...(step.notEffects?.length ? { notEffects: step.notEffects } : {}),
           ...(step.restingHover?.length ? { restingHover: step.restingHover } : {}),
           ...(ignore.length || moving.length ? { ignore: [...ignore, ...moving] } : {}),
@@ -336,9 +348,13 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
   let vision: VisionOutcome | undefined
   let decision: VerdictOutcome
   if (first.status === 'ask-vision') {
-    // the second opinion sees what the step was meant to change, not the whole screen
-    const e = region?.expectedRegion && expectedFrame ? cropOf(expectedFrame, region.expectedRegion) : null
-    const a = region?.actualRegion && actualFrame ? cropOf(actualFrame, region.actualRegion) : null
+    // the second opinion sees what the step was meant to change, not the whole screen: in a window laid out
+    // again, the items of the step's change inside each window
+    const relaid = first.on === 'relaid-out' ? region?.relaidOut : null
+    const expectedBox = relaid ? (relaid.recordedBox ?? relaid.recordedWindow) : region?.expectedRegion
+    const actualBox = relaid ? (relaid.actualBox ?? relaid.currentWindow) : region?.actualRegion
+    const e = expectedBox && expectedFrame ? cropOf(expectedFrame, expectedBox) : null
+    const a = actualBox && actualFrame ? cropOf(actualFrame, actualBox) : null
     vision = await askVision(
       io.reverifier,
       e ? () => encodePng(e.data, e.width, e.height) : step.expected,
@@ -486,6 +502,24 @@ function regionDetails(r: ExpectedChangeResult): JsonObject {
     unexpected_pixels: r.unexpectedPixels,
     unexpected_regions: r.unexpectedRegions.map(rect),
     changed_elsewhere: r.changedElsewhere,
+    ...(r.relaidOut
+      ? {
+          relaid_out: {
+            recorded_window: rect(r.relaidOut.recordedWindow),
+            current_window: rect(r.relaidOut.currentWindow),
+            recorded_change_share: ratio4(r.relaidOut.recordedChangeShare),
+            actual_change_share: ratio4(r.relaidOut.actualChangeShare),
+            recorded_items: r.relaidOut.recordedItems,
+            actual_items: r.relaidOut.actualItems,
+            matched_items: r.relaidOut.matchedItems,
+            score: r.relaidOut.score === null ? null : ratio4(r.relaidOut.score),
+            change_missing: r.relaidOut.changeMissing,
+            unexpected_pixels: r.relaidOut.unexpectedPixels,
+            unexpected_regions: r.relaidOut.unexpectedRegions.map(rect),
+            changed_elsewhere: r.relaidOut.changedElsewhere,
+          },
+        }
+      : {}),
     ...(r.palette
       ? {
           palette: {
