@@ -8,6 +8,7 @@
 //   node --import tsx bench/games/run.ts [--only lbreakout,mines] [--variants unchanged,moved] [--cases N]
 //     [--json rows.json] [--no-analyze] [--approaches ours,coords,template]
 //   node --import tsx bench/games/run.ts --from rows.json[,more.json]   (the tables of earlier runs)
+//   QA_BENCH_WHY=1 …   prints each refused step of ours with every strategy it tried
 import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -329,7 +330,9 @@ async function replayOurs(game: Game, c: GameCase, caseFile: string, variant: Va
       how: res
         ? res.success
           ? `${res.method} ${res.recordedName ?? ''}→${res.foundName ?? ''}`
-          : res.errorMessage.slice(0, 100)
+          : process.env.QA_BENCH_WHY
+            ? `${res.errorMessage}\n${(res.strategiesTried ?? []).map((a) => `      ${a.strategy} ${a.outcome} ${a.detail ?? ''}`).join('\n')}`
+            : res.errorMessage.slice(0, 100)
         : 'not run',
     })
   })
