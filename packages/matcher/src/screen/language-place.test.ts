@@ -123,14 +123,23 @@ describe('locateOnScreen: the item in another language, by its shape at the wind
 // edge kept under the drop-down), with the same four 25 px rows; the third row was clicked
 describe('locateOnScreen: a row of a list that grew sideways in another language', () => {
   const rowH = 25
-  async function listScreen(labels: string[], box: { x: number; y: number; width: number; height: number }) {
+  /** A list of rows in its window; `lit`: the row drawn highlighted (Qt's blue bar, white text). */
+  async function listScreen(
+    labels: string[],
+    box: { x: number; y: number; width: number; height: number },
+    lit: number | null = null,
+  ) {
+    const bar =
+      lit === null
+        ? ''
+        : `<rect x="${box.x + 1}" y="${box.y + 6 + lit * rowH}" width="${box.width - 2}" height="${rowH}" fill="#308cc6" stroke="#1d5f8a"/>`
     const rows = labels
       .map(
         (l, i) =>
-          `<text x="${box.x + 8}" y="${box.y + 6 + i * rowH + 17}" font-family="DejaVu Sans, sans-serif" font-size="14" fill="#111">${l}</text>`,
+          `<text x="${box.x + 8}" y="${box.y + 6 + i * rowH + 17}" font-family="DejaVu Sans, sans-serif" font-size="14" fill="${i === lit ? '#fff' : '#111'}">${l}</text>`,
       )
       .join('')
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="480"><rect width="640" height="480" fill="#8a8a8a"/><rect x="60" y="50" width="512" height="320" fill="#efefef"/><rect x="${box.x + 0.5}" y="${box.y + 0.5}" width="${box.width - 1}" height="${box.height - 1}" fill="#f4f4f4" stroke="#777"/>${rows}</svg>`
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="480"><rect width="640" height="480" fill="#8a8a8a"/><rect x="60" y="50" width="512" height="320" fill="#efefef"/><rect x="${box.x + 0.5}" y="${box.y + 0.5}" width="${box.width - 1}" height="${box.height - 1}" fill="#f4f4f4" stroke="#777"/>${bar}${rows}</svg>`
     const frame = await decodePng(await sharp(Buffer.from(svg)).png().toBuffer())
     const words: OcrWord[] = labels.map((l, i) => ({
       text: l,
@@ -142,9 +151,9 @@ describe('locateOnScreen: a row of a list that grew sideways in another language
   const was = { x: 468, y: 343, width: 82, height: 102 }
   const cropBox = { x: 453, y: 386, width: 96, height: 40 }
 
-  async function run(labels: string[], is: typeof was) {
-    const recorded = await listScreen(['Easy', 'Medium', 'Hard', 'Custom'], was)
-    const current = await listScreen(labels, is)
+  async function run(labels: string[], is: typeof was, lit: { recorded: number; now: number } | null = null) {
+    const recorded = await listScreen(['Easy', 'Medium', 'Hard', 'Custom'], was, lit?.recorded ?? null)
+    const current = await listScreen(labels, is, lit?.now ?? null)
     const ocr = async (f: Frame): Promise<OcrWord[]> => {
       // the windows' parts of the screens (what the strategy reads), in the part's coordinates
       const [frame, words, win] =
@@ -178,9 +187,25 @@ describe('locateOnScreen: a row of a list that grew sideways in another language
     expect(r.attempts.at(-1)?.detail ?? '').toMatch(/row profile/)
   }, 180_000)
 
+  // KMines on German (games bench): the person rested on "Hard" before clicking it, so the recorded list shows it
+  // lit; the replayed list opens with the current entry ("Einfach") lit. A highlight bar is no row of its own.
+  it('the recorded row lit under the pointer, another row lit now: the third row is still clicked', async () => {
+    const is = { x: 407, y: 343, width: 143, height: 102 }
+    const r = await run(['Einfach', 'Mittel', 'Schwierig', 'Benutzerdefiniert'], is, { recorded: 2, now: 0 })
+    expect(r.status).toBe('found')
+    expect(r.point?.x).toBe(407 + (501 - 468))
+    expect(Math.abs((r.point?.y ?? 0) - 406)).toBeLessThanOrEqual(2)
+  }, 180_000)
+
   it('the same list with only the clicked row relabelled: refused', async () => {
     const is = { x: 407, y: 343, width: 143, height: 102 }
     const r = await run(['Easy', 'Medium', 'Expert', 'Custom'], is)
+    expect(r.status).toBe('not_found')
+  }, 180_000)
+
+  it('lit rows and only the clicked row relabelled: refused', async () => {
+    const is = { x: 407, y: 343, width: 143, height: 102 }
+    const r = await run(['Easy', 'Medium', 'Expert', 'Custom'], is, { recorded: 2, now: 0 })
     expect(r.status).toBe('not_found')
   }, 180_000)
 

@@ -1,5 +1,6 @@
 import type { BoundingBox } from '@qa/model'
 import { centerOf, clipToFrame, isBox } from '../image/geometry'
+import { lumaAt } from '../image/grey'
 import type { Frame } from '../image/match-template'
 import { FLAT_SPREAD, lumaSpread, regionOf } from '../image/resample'
 import type { CascadeStep } from '../internal/cascade'
@@ -174,25 +175,40 @@ function placeByShape(
   return { ...best, bar: SHAPE_BAR, what: 'shape outside its label' }
 }
 
-/** A row profile (each row's mean edge strength) must agree this well: the rows of a menu or list, not their words. */
+/**
+ * A row profile (each row's strongest vertical stroke) must agree this well: the rows of a menu or list, not their
+ * words.
+ */
 const ROWS_BAR = 0.9
 /** Below this standard deviation a row profile is flat: no rows to go by. */
 const FLAT_ROWS = 2
 
 /** Rows each side a row profile is averaged over (3): where a line of text lies, not its ascenders and descenders. */
 const PROFILE_SMOOTHING = 3
+/**
+ * A stroke this strong (a luma step of 48) counts as text, however much stronger: white on a lit row's blue steps
+ * about 140, black on the list's grey about 220, and the rows must agree by where text lies, not how dark it is.
+ */
+const STROKE_SATURATION = 48
 
 /**
- * Each row's strongest value over `box` of a grey (structure) frame, averaged over `PROFILE_SMOOTHING` rows each
- * side: the bands of a list's rows of text and its separators, whatever the words and however long (a "g" reaches
- * lower than an "H", "Schwierig" is wider than "Hard"). Pure.
+ * Each row's strongest vertical stroke over `box` (the largest luma step between a pixel's left and right
+ * neighbours, counted up to `STROKE_SATURATION`), averaged over `PROFILE_SMOOTHING` rows each side: the bands of a
+ * list's rows of text, whatever the words and however long (a "g" reaches lower than an "H", "Schwierig" is wider
+ * than "Hard"), dark on light or light on dark. Horizontal lines add nothing: the bar that lights the row under the
+ * pointer (or the current entry) is drawn with them, and it lights one row at recording and another at replay
+ * (KMines' difficulty list). Pure.
  */
 export function rowProfile(f: Frame, box: BoundingBox): number[] {
   const raw: number[] = []
+  const x0 = Math.max(1, box.x)
+  const x1 = Math.min(f.width - 1, box.x + box.width)
   for (let j = 0; j < box.height; j++) {
+    const row = (box.y + j) * f.width
     let most = 0
-    for (let i = 0; i < box.width; i++) most = Math.max(most, f.data[(box.y + j) * f.width + box.x + i] as number)
-    raw.push(most)
+    for (let x = x0; x < x1; x++)
+      most = Math.max(most, Math.abs(lumaAt(f.data, f.channels, row + x + 1) - lumaAt(f.data, f.channels, row + x - 1)))
+    raw.push(Math.min(most, STROKE_SATURATION))
   }
   return raw.map((_, j) => {
     const from = Math.max(0, j - PROFILE_SMOOTHING)
@@ -229,8 +245,8 @@ export function profileAgreement(a: readonly number[], b: readonly number[]): { 
  * (where its rows of text and its separators lie, not what they say), searched `SHAPE_RADIUS` rows up and down.
  */
 function placeByRows(
-  recordedEdges: Frame,
-  nowEdges: Frame,
+  recordedFrame: Frame,
+  nowFrame: Frame,
   cropBox: BoundingBox,
   was: BoundingBox,
   is: BoundingBox,
@@ -243,14 +259,14 @@ function placeByRows(
   const width = Math.min(x1 - x0, is.x + is.width - WINDOW_EDGE - nowX0)
   if (width < 8 || y1 - y0 < 8) return { refused: 'too little of the crop lies inside the window' }
   const part = { x: x0, y: y0, width, height: y1 - y0 }
-  if (part.x + part.width > recordedEdges.width || part.y + part.height > recordedEdges.height)
+  if (part.x + part.width > recordedFrame.width || part.y + part.height > recordedFrame.height)
     return { refused: 'the window lies off the recorded screen' }
-  const recordedRows = rowProfile(recordedEdges, part)
+  const recordedRows = rowProfile(recordedFrame, part)
   let best = { score: -2, at: { x: 0, y: 0 } }
   for (let dy = -SHAPE_RADIUS; dy <= SHAPE_RADIUS; dy++) {
     const box = { x: nowX0, y: is.y + (y0 - was.y) + dy, width, height: part.height }
-    if (box.x < 0 || box.y < 0 || box.x + box.width > nowEdges.width || box.y + box.height > nowEdges.height) continue
-    const s = profileAgreement(recordedRows, rowProfile(nowEdges, box))
+    if (box.x < 0 || box.y < 0 || box.x + box.width > nowFrame.width || box.y + box.height > nowFrame.height) continue
+    const s = profileAgreement(recordedRows, rowProfile(nowFrame, box))
     if (s.spread < FLAT_ROWS) return { refused: 'the crop has no rows to go by (its row profile is flat)' }
     if (s.score > best.score)
       best = { score: s.score, at: { x: is.x + (cropBox.x - was.x), y: is.y + (cropBox.y - was.y) + dy } }
@@ -302,7 +318,7 @@ export function languagePlaceStrategy(ctx: ScreenContext): CascadeStep<UiElement
       const mapped = { x: Math.round(is.x + cropBox.x - was.x), y: Math.round(is.y + cropBox.y - was.y) }
       const found = sameWidth
         ? placeByShape(regionOf(recordedEdges, cropBox), nowEdges, mapped, rows)
-        : placeByRows(recordedEdges, nowEdges, cropBox, was, is)
+        : placeByRows(anchorFrame, now, cropBox, was, is)
       if ('refused' in found) return none(found.refused)
       const best = found
       const where = `at (${best.at.x}, ${best.at.y})`
