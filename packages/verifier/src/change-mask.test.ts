@@ -14,9 +14,7 @@ describe('forEachSet (the set pixels of a mask, its zero runs skipped a word at 
     [
       fc
         .integer({ min: 0, max: 70 })
-        .chain((n) =>
-          fc.tuple(fc.constant(n), fc.uniqueArray(fc.nat({ max: Math.max(0, n - 1) }), { maxLength: n })),
-        ),
+        .chain((n) => fc.tuple(fc.constant(n), fc.uniqueArray(fc.nat({ max: Math.max(0, n - 1) }), { maxLength: n }))),
       fc.integer({ min: 0, max: 3 }),
     ],
     { numRuns: 200 },
