@@ -6,6 +6,7 @@
 // Run from the repo root after `pnpm build`:
 //   node --import tsx bench/desktop-real/run.ts [--only tk-rolodex,xaw] [--variants unchanged,moved] [--cases N]
 //     [--json rows.json]      (--cases: the first N cases of each program; --json: every judged step)
+//     [--approaches ours,coords,template]   (default: all three)
 //     [--no-analyze]          (record without --analyze: no OCR labels, as in the first full run)
 //   node --import tsx bench/desktop-real/run.ts --from rows.json[,more.json]   (the tables of earlier runs)
 import { execFile } from 'node:child_process'
@@ -49,6 +50,9 @@ const arg = (name: string) => {
 const only = arg('--only')?.split(',')
 const variants = (arg('--variants')?.split(',') ?? [...VARIANTS]) as Variant[]
 for (const v of variants) if (!VARIANTS.includes(v)) throw new Error(`--variants: unknown variant ${v} (${VARIANTS})`)
+const approaches = (arg('--approaches')?.split(',') ?? [...APPROACHES]) as Approach[]
+for (const a of approaches)
+  if (!APPROACHES.includes(a)) throw new Error(`--approaches: unknown approach ${a} (${APPROACHES})`)
 const jsonOut = arg('--json')
 // recording with --analyze (QA_VISION=ocr) stores each click's OCR label, which the semantic and OCR strategies of
 // the replay need; --no-analyze records as `qa record desktop` does without it (enrichment pending)
@@ -286,9 +290,10 @@ try {
       const t0 = performance.now()
       const caseFile = await recordCase(program, c)
       for (const variant of variants) {
-        await replayOurs(program, c, caseFile, variant)
-        await replayBaseline(program, c, caseFile, variant, 'coords')
-        await replayBaseline(program, c, caseFile, variant, 'template')
+        for (const a of approaches) {
+          if (a === 'ours') await replayOurs(program, c, caseFile, variant)
+          else await replayBaseline(program, c, caseFile, variant, a)
+        }
         if (jsonOut) writeFileSync(jsonOut, JSON.stringify(rows, null, 2))
       }
       const mine = rows.filter((r) => r.program === program.id && r.caseId === c.id && r.approach === 'ours')

@@ -22,11 +22,14 @@ interface BenchRow {
   achieved: boolean
 }
 
-/** Runs the bench as its README says, on one program's first cases and the variants given; its judged rows. */
+/**
+ * Runs the bench as its README says, on one program's first cases and the variants given, ours and the recorded
+ * coordinates (the template baseline is the full bench's: nothing here asserts on it); its judged rows.
+ */
 async function benchRows(program: string, cases: number, variants: string): Promise<BenchRow[]> {
   const out = join(mkdtempSync(join(tmpdir(), 'qa-desktop-real-slice-')), 'rows.json')
   const args = ['--import', 'tsx', 'bench/desktop-real/run.ts', '--only', program, '--cases', String(cases)]
-  await run(process.execPath, [...args, '--variants', variants, '--json', out], {
+  await run(process.execPath, [...args, '--variants', variants, '--approaches', 'ours,coords', '--json', out], {
     cwd: repoRoot,
     maxBuffer: 16 * 1024 * 1024,
   })
