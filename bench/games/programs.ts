@@ -481,7 +481,8 @@ function launcher(def: GameDef): Game['launch'] {
     return {
       targets,
       async finish() {
-        await sleep(800)
+        // a game whose last step quits it is given up to 800 ms to go: no longer once it has
+        await Promise.race([exited, sleep(800)])
         const quitByItself = !running
         if (running && shown.close) {
           await shown.close(xdo, shownWin)
