@@ -1,6 +1,7 @@
 import type { Verdict } from '@qa/model'
 import type { Rect, SizeMismatch } from './compare-screenshots'
 import { sizeMismatchReason } from './compare-screenshots'
+import type { RelaidOutResult } from './window-layout'
 
 /** Thresholds of the verdict flow. */
 export interface VerdictPolicy {
@@ -67,17 +68,7 @@ export interface RegionEvidence {
 }
 
 /** The item-by-item comparison of a step in a window laid out again (see `compareRelaidOut`). */
-export interface RelaidOutEvidence {
-  recordedWindow: Rect
-  currentWindow: Rect
-  recordedChangeShare: number
-  actualChangeShare: number
-  recordedItems: number
-  actualItems: number
-  matchedItems: number
-  /** 0–1, null when the recorded step changed no item inside its window. */
-  score: number | null
-  changeMissing: boolean
+export interface RelaidOutEvidence extends Omit<RelaidOutResult, 'recordedBox' | 'actualBox'> {
   /** Changed outside the current window, unlike the recording. */
   changedElsewhere: boolean
   unexpectedPixels: number
