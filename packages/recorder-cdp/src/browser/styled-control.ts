@@ -58,13 +58,16 @@ export async function clickAsAPerson(
 }
 
 /**
- * `clickAimInPage` of the located element: first in one query and one call (`evaluateAll`), else, when the locator
- * reaches no element yet, the way that waits for it. A failed look is answered "covered by its label", which makes
- * the caller look for the covering part by its handle.
+ * `clickAimInPage` of the located element: for a locator first in one query and one call (`evaluateAll`), else (no
+ * element reached yet, or an element handle, which DevTools selectors give) the way that waits for it. A failed look
+ * is answered "covered by its label", which makes the caller look for the covering part by its handle.
  */
 async function clickAimOf(handle: Locator, timeout: number): Promise<ClickAim> {
   const failed = (): ClickAim => ({ covered: { relation: 'label', what: '' }, point: { kind: 'centre' } })
-  const atOnce = await handle.evaluateAll(clickAimOfOneInPage, NESTED_CONTROL).catch(() => null)
+  const atOnce =
+    typeof handle.evaluateAll === 'function'
+      ? await handle.evaluateAll(clickAimOfOneInPage, NESTED_CONTROL).catch(() => null)
+      : null
   return atOnce ?? (await handle.evaluate(clickAimInPage, NESTED_CONTROL, { timeout }).catch(failed))
 }
 
