@@ -1,6 +1,6 @@
 import type { KeyModifier } from '@qa/model'
 import type { ElementHandle, Locator } from 'playwright-core'
-import { centreSeenOwn } from '../replay/candidate-source'
+import { centreSeenOwn, pageWideLocatorOf } from '../replay/candidate-source'
 import type { ClickAim } from '../injected/click-point'
 import { clickAimInPage, clickAimOfOneInPage, coveringPartInPage } from '../injected/page-scripts'
 import { NESTED_CONTROL, type OwnClickPoint, ownClickPoint } from './own-click-point'
@@ -53,7 +53,7 @@ export async function clickAsAPerson(
   const point = aim && !aim.covered ? aim.point : null
   const position =
     opts.position ?? (centreOwn ? undefined : point ? positionOf(point) : await pointOnTheElement(handle, opts.timeout))
-  await handle.click({ ...click, ...(position ? { position } : {}) })
+  await clickOrLookAgain(handle, { ...click, ...(position ? { position } : {}) })
   return { clicked: 'element', note: null }
 }
 
@@ -104,4 +104,20 @@ async function coveringPartOf(
   await found.dispose()
   if (!el || !relation) return null
   return { handle: el, relation, what: what ?? '' }
+}
+
+/**
+ * `locator.click`; for a lookup narrowed to the element's parent that reaches nothing any more (the page moved that
+ * parent after the lookup), the same click by the page-wide lookup, which finds the element by role and name
+ * wherever it is now.
+ */
+async function clickOrLookAgain(handle: Locator, options: Parameters<Locator['click']>[0]): Promise<void> {
+  const wide = pageWideLocatorOf(handle)
+  if (!wide) return handle.click(options)
+  try {
+    await handle.click(options)
+  } catch (error) {
+    if ((await handle.count().catch(() => 1)) !== 0) throw error
+    await wide.click(options)
+  }
 }

@@ -3,7 +3,7 @@
  * functions (see `page-bundle.generated.ts`), imports page code only.
  */
 import { accessibleName, iconClassesOf } from './element-names'
-import { cssPath, rootOf, xpathOf } from './element-paths'
+import { cssPath, rootOf, structuralPath, xpathOf } from './element-paths'
 import { centreInView, frameOffset } from './geometry'
 import { implicitRole } from './roles'
 import { cssEscape, isSeen, spacedTextOf, textOf } from './text'
@@ -47,6 +47,12 @@ export interface PageElementDescription {
    * descendant), nothing covers it: `clickAsAPerson` needs no look of its own (it would cost ten round trips).
    */
   centreOwn?: boolean
+  /**
+   * With `centre`, for the only element a lookup found: a path of tags and places of its parent (`structuralPath`)
+   * that reaches exactly that parent in the element's document (not through shadow roots), or null. The click then looks the element up by the
+   * same role and name inside that parent only (`narrowedLocator`), a query a page's size does not slow down.
+   */
+  parentCss?: string | null
 }
 
 /**
@@ -177,6 +183,9 @@ export function describeElementsInPage(
       value: 'value' in input && typeof input.value === 'string' && type !== 'password' ? input.value : null,
       groupPosition: groupPositionOf(el),
       ...(options?.centre && elements.length <= 8 ? { centreOwn: centreOwn(el, r, options.centre) } : {}),
+      ...(options?.centre && elements.length === 1 && el.parentElement
+        ? { parentCss: structuralPath(el.parentElement) }
+        : {}),
     }
   })
 }

@@ -10,6 +10,34 @@ const looksGenerated = (s: string): boolean => /\d{3,}|[a-f0-9]{6,}|^css-|^sc-|^
 /** The document or shadow root the element is in. */
 export const rootOf = (el: Element): Document | ShadowRoot => el.getRootNode() as Document | ShadowRoot
 
+/**
+ * A selector of tags and places only (`main > div:nth-of-type(2) > ul`), from the nearest ancestor with a unique id
+ * (or the document element): no classes, which a click or a hover changes (`active`, `show`, `focused`), and no
+ * attributes. Null when the element is in a shadow root or the path reaches another element than this one.
+ */
+export const structuralPath = (el: Element): string | null => {
+  const doc = el.ownerDocument
+  if (el.getRootNode() !== doc) return null
+  const parts: string[] = []
+  for (let node: Element | null = el; node; node = node.parentElement) {
+    if (node.id && !looksGenerated(node.id) && doc.querySelectorAll(`#${cssEscape(node.id)}`).length === 1) {
+      parts.unshift(`#${cssEscape(node.id)}`)
+      break
+    }
+    const parent: Element | null = node.parentElement
+    const tag = node.localName
+    const same = parent ? Array.from(parent.children).filter((c) => c.localName === tag) : []
+    parts.unshift(same.length > 1 ? `${tag}:nth-of-type(${same.indexOf(node) + 1})` : tag)
+  }
+  const path = parts.join(' > ')
+  try {
+    const found = doc.querySelectorAll(path)
+    return found.length === 1 && found[0] === el ? path : null
+  } catch {
+    return null
+  }
+}
+
 /** A CSS selector unique in the element's root when one is found: id, test id, name, else a path of tags. */
 export const cssPath = (el: Element): string => {
   const root = rootOf(el)

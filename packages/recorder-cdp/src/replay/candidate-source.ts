@@ -96,6 +96,7 @@ async function describeAll(
   labelsOnly = false,
   place?: Placer,
   centre = false,
+  narrow?: (d: PageElementDescription) => Locator | null,
 ): Promise<PlaywrightCandidate[]> {
   const descriptions = (await locator.evaluateAll(describeElementsInPage, {
     labelsOnly,
@@ -103,10 +104,35 @@ async function describeAll(
   })) as PageElementDescription[]
   if (place) await place(descriptions)
   return descriptions.slice(0, limit).map((d, i) => {
-    const handle = locator.nth(i)
+    const narrowed = descriptions.length === 1 ? narrow?.(d) : null
+    const handle = narrowed ?? locator.nth(i)
+    if (narrowed) pageWide.set(narrowed, locator.nth(i))
     if (d.centreOwn) centreIsOwn.add(handle)
     return toCandidate(d, handle, known)
   })
+}
+
+/** The page-wide locator of the lookup a narrowed locator (`narrowedLocator`) stands for. */
+const pageWide = new WeakMap<Locator, Locator>()
+
+/**
+ * The page-wide lookup behind a narrowed locator, or undefined: when the page moved the element's parent between
+ * the lookup and the click (the narrowed locator reaches nothing), the click looks for it by role and name again.
+ */
+export const pageWideLocatorOf = (handle: Locator): Locator | undefined => pageWide.get(handle)
+
+/**
+ * The only element a role lookup found, as the same role-and-name lookup inside its parent (`parentCss`, unique in
+ * its document when it was described): what the step's actions then query is the parent's few descendants, not
+ * every element of the page. It reaches an element of that role and name or none, never another control; null
+ * when the parent has no such path (in a shadow root, or not unique).
+ */
+function narrowedLocator(
+  within: Scope,
+  d: PageElementDescription,
+  byRoleIn: (s: Scope | Locator) => Locator,
+): Locator | null {
+  return d.parentCss ? byRoleIn(within.locator(`css:light=${d.parentCss}`)) : null
 }
 
 /**
@@ -198,10 +224,13 @@ export function playwrightCandidateSource(
   const normalised = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim()
   return {
     async byRole(role, name) {
-      const locator = (await scope()).getByRole(role as Parameters<Page['getByRole']>[0], { name: wholeName(name) })
+      const within = await scope()
       const whole = wholeName(name)
+      const byRoleIn = (s: Scope | Locator) => s.getByRole(role as Parameters<Page['getByRole']>[0], { name: whole })
       return withClosed(
-        await describeAll(locator, limit, { role, name }, false, place, true),
+        await describeAll(byRoleIn(within), limit, { role, name }, false, place, true, (d) =>
+          narrowedLocator(within, d, byRoleIn),
+        ),
         INTERACTIVE_SELECTOR,
         (d) => d.implicitRole === role && whole.test((d.accessibleName ?? '').replace(INVISIBLE_IN_NAMES, '')),
       )
