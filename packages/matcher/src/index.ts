@@ -77,6 +77,13 @@ export { lookAlikeLevel, settleByPrior } from './screen/template'
 export { matchWithSurroundings } from './screen/surroundings'
 export { matchAtWindowPlace } from './screen/window-place'
 export { scoreResampled } from './image/resample'
+export {
+  type LabelRead,
+  type LabelReadImage,
+  labelInkBox,
+  labelReadImage,
+  labelReadOf,
+} from './image/label-read'
 export { type LabelAnchor, labelAnchorOf, placeByAnchor } from './screen/anchor-label'
 export { structureFrame } from './image/structure-frame'
 export { countFieldsInLandmark, fieldKind, landmarkOf, onlyFieldOfItsLandmark } from './web/landmark-field'

@@ -28,13 +28,8 @@ import {
 } from './recorder-moments'
 import type { InputSource, ScreenCapture } from './ports'
 import { acceptsInput, assertRecorderTransition, type RecorderState } from './recorder-state'
-import {
-  analyzeClick,
-  clickChangedOnlyItsLabel,
-  type ElementAnalyzer,
-  pickClickLabel,
-  rowLabelOfToggle,
-} from './semantic-info'
+import { clickChangedOnlyItsLabel, type ElementAnalyzer, rowLabelOfToggle } from './semantic-info'
+import { readClickLabel } from './third-read'
 
 export interface DesktopRecorderOptions {
   input: InputSource
@@ -342,12 +337,17 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
             queue.push(async () => {
               // both looks: the item at rest, before the pointer came, and as it was pressed (lit up,
               // glowing, recoloured); a label is the clicked item's only when the reads agree, or one of them
-              // lies on the click's own line
-              const pressed = await analyzeClick(analyzer, beforeShot.png, raw.x, raw.y, transition)
-              const atRest = unhovered
-                ? await analyzeClick(analyzer, await encodePng(unhovered.frame), raw.x, raw.y, transition)
-                : null
-              let r = atRest ? pickClickLabel(atRest, pressed, raw.y) : pressed
+              // lies on the click's own line, or a third read of the label's own box agrees with one of them
+              let r = await readClickLabel(
+                analyzer,
+                {
+                  pressed: { png: beforeShot.png, frame: before.frame },
+                  atRest: unhovered ? { png: await encodePng(unhovered.frame), frame: unhovered.frame } : null,
+                },
+                raw.x,
+                raw.y,
+                transition,
+              )
               // a toggle's value read as the label, and the click changed only that value: its row's label
               const value = r.semanticInfo?.targetElement
               if (

@@ -2,10 +2,11 @@ import type { BoundingBox, ScreenTransition, SemanticInfo, TargetElement } from 
 import type { RgbaFrame } from './frame'
 import { type ElementAtResult, lineNearness, TRUSTED_LABEL_SCORE, type UIAnalyzer } from '@qa/vision'
 
-/** What the recorder and the enricher need of @qa/vision's UIAnalyzer. */
-export type ElementAnalyzer = Pick<UIAnalyzer, 'analyzeElementAt' | 'inferIntent'> & {
-  readonly lastCall?: { provider: string } | undefined
-}
+/** What the recorder and the enricher need of @qa/vision's UIAnalyzer (`analyzeScreen`, when given: a label read again on its own box). */
+export type ElementAnalyzer = Pick<UIAnalyzer, 'analyzeElementAt' | 'inferIntent'> &
+  Partial<Pick<UIAnalyzer, 'analyzeScreen'>> & {
+    readonly lastCall?: { provider: string } | undefined
+  }
 
 /** `semantic_info` from an element analysis; null when the analyzer saw no element. Pure. */
 export function toSemanticInfo(
@@ -54,7 +55,7 @@ export async function analyzeClick(
   }
 }
 
-type ClickRead = Awaited<ReturnType<typeof analyzeClick>>
+export type ClickRead = Awaited<ReturnType<typeof analyzeClick>>
 
 const labelText = (r: ClickRead) =>
   (r.semanticInfo?.targetElement?.text ?? '')
