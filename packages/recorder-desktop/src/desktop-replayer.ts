@@ -236,6 +236,33 @@ function targetLabel(a: Action): string {
   return `${what} at (${a.x}, ${a.y})`
 }
 
+/** A window opened by a step keeps its recorded height within this share (2 %, as `pickWindow` finds a popup). */
+const OPENED_HEIGHT_AGREEMENT = 0.02
+
+/**
+ * The window a step opened, as recorded and now: the window the next step was recorded in, when it is not the step's
+ * own window (another box of the same program) and the program shows it now with its recorded height (within 2 %)
+ * somewhere else than the step's own window. Null otherwise (the next step acts in the same window, or nothing of
+ * that height is open).
+ */
+export async function openedWindow(
+  action: Action,
+  next: Action | null,
+  ownNow: BoundingBox | null,
+  findWindow: (recorded: DesktopWindow) => Promise<BoundingBox | null>,
+): Promise<{ recorded: BoundingBox; now: BoundingBox } | null> {
+  const own = action.window
+  const theirs = next?.window
+  if (!own || !theirs?.className || theirs.className !== own.className) return null
+  const same = (a: BoundingBox, b: BoundingBox) =>
+    a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height
+  if (same(own.box, theirs.box) || theirs.box.height <= 0) return null
+  const now = await findWindow(theirs).catch(() => null)
+  if (!now || (ownNow && same(now, ownNow))) return null
+  if (Math.abs(now.height / theirs.box.height - 1) > OPENED_HEIGHT_AGREEMENT) return null
+  return { recorded: theirs.box, now }
+}
+
 /**
  * Replays a desktop case with the healing cascade: per click, fast path (recorded crop still at the recorded place, no vision
  * call) → semantic match on the screen analysis (≥ 0.7) → multi-scale template match of the crop → OCR text
@@ -349,6 +376,13 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
     } catch {
       after = null
     }
+    // the window the step opened (a menu, a drop-down's list): the one the next step was recorded in, when it is
+    // another window of the program and is open now with its recorded height (a menu keeps its rows and grows
+    // sideways with its labels)
+    const opened =
+      opts.verify && result.success && opts.findWindow
+        ? await openedWindow(action, tc.actions[index + 1] ?? null, stepWindow?.now ?? null, opts.findWindow)
+        : null
     if (isClickLike(action)) unfocusedBy = result.success ? null : index
     if (result.success && result.coordinateChange && isClickLike(action)) {
       // the screenshots show the target where it was recorded, before any heal moved the step's point
@@ -388,6 +422,7 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
               ...(scale !== 1 ? { scale, anchor } : {}),
               previousAction: index > 0 ? (tc.actions[index - 1] ?? null) : null,
               ...(stepWindow ? { window: stepWindow } : {}),
+              ...(opened ? { opened: [opened] } : {}),
             })
       // the transition the step was meant to make is what the expected region shows
       result.screenTransitionVerified = verification.regionSimilarity != null && verification.finalResult !== 'fail'

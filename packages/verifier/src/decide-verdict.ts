@@ -65,6 +65,16 @@ export interface RegionEvidence {
    * ExpectedChangeResult's `relaidOut` fits). Decides when the pixels of the regions do not pass cleanly.
    */
   relaidOut?: RelaidOutEvidence | null
+  /**
+   * The program showed other content before the step than when recorded (a new deal), and the step's change compared
+   * as a change (an ExpectedChangeResult's `dealt` fits): when `alike`, a step whose pixels do not match is a warning.
+   */
+  dealt?: {
+    alike: boolean
+    otherContentShare: number
+    changeRatio: number
+    transitionAgreement: number
+  } | null
 }
 
 /** The item-by-item comparison of a step in a window laid out again (see `compareRelaidOut`). */
@@ -228,7 +238,12 @@ function decideOnRelaidOut(
   whole: string,
 ): VerdictDecision {
   const t = clamp01(relaid.score)
-  const win = `the window was laid out again at another size (${size(relaid.recordedWindow)} recorded, ${size(relaid.currentWindow)} now)`
+  const sameSize =
+    Math.abs(relaid.recordedWindow.width - relaid.currentWindow.width) <= 2 &&
+    Math.abs(relaid.recordedWindow.height - relaid.currentWindow.height) <= 2
+  const win = sameSize
+    ? `the window was laid out again at its size (${size(relaid.currentWindow)}: other labels, its items elsewhere than recorded)`
+    : `the window was laid out again at another size (${size(relaid.recordedWindow)} recorded, ${size(relaid.currentWindow)} now)`
   const items = `${relaid.matchedItems} of the step's ${relaid.recordedItems} recorded items paired with the replay's ${relaid.actualItems}`
   const outside = `${relaid.unexpectedPixels} px${where({ unexpectedRegions: relaid.unexpectedRegions ?? [], regionSimilarity: t })}`
   if (relaid.changeMissing) {
@@ -298,6 +313,16 @@ function decideOnRegion(
   const clean = s >= pass && !region.changedElsewhere && !region.expectedChangeMissing
   if (relaid && relaid.score !== null && !clean)
     return decideOnRelaidOut(input, { ...relaid, score: relaid.score }, pass, fallback, base, whole)
+  // content the program dealt anew (a random puzzle): no pixel of it can be as recorded, so the step is judged by its
+  // change (as much, from and to the same colours); at best a warning, as the places are not compared
+  const dealt = region.dealt
+  if (!clean && dealt?.alike) {
+    return {
+      status: 'warning',
+      reason: `The program showed other content before the step than when recorded (${pct(dealt.otherContentShare)} of the step's area differed: dealt anew), so its pixels cannot match the recording (region similarity ${pct(s)}${whole}); the step changed it as the recorded step changed its own: ${dealt.changeRatio.toFixed(2)}× as many pixels, from and to the same colours (agreement ${pct(dealt.transitionAgreement)}).`,
+      ...base,
+    }
+  }
   // a change elsewhere fails the step when it came instead of the expected one (the region does not match, or
   // the recorded step changed nothing to look for); alongside the expected change it is a warning
   const instead = region.changedElsewhere && (s < pass || region.hadExpectedChange === false)

@@ -9,6 +9,7 @@ import {
   unionBox,
 } from './change-mask'
 import type { Rect } from './compare-screenshots'
+import { compareDealtContent, type DealtContentResult } from './dealt-content'
 import { learnPalette, type PaletteSummary, paletteCannotApply, recolour } from './palette-transfer'
 import {
   AS_RECORDED,
@@ -22,7 +23,7 @@ import {
   shiftsOf,
 } from './placement'
 import type { RgbaImage } from './rgba-image'
-import { compareRelaidOut, type RelaidOutResult, relaidOut, type WindowPlace } from './window-layout'
+import { compareRelaidOut, laidOutInPlace, type RelaidOutResult, relaidOut, type WindowPlace } from './window-layout'
 import { alike, maxDeltaOf } from './yiq'
 
 // the change mask and its regions, and the image type, importable from here as before
@@ -34,6 +35,7 @@ export {
   changeMask,
   unionBox,
 } from './change-mask'
+export type { DealtContentResult } from './dealt-content'
 export type { Displacement } from './placement'
 export type { RgbaImage } from './rgba-image'
 export type { RelaidOutResult, WindowPlace } from './window-layout'
@@ -91,6 +93,13 @@ export interface ExpectedChangeInput {
    * the window, the change is also compared item by item inside the window (`relaidOut`).
    */
   window?: WindowPlace | null
+  /**
+   * Windows the step opened (a menu, a drop-down's list, a popover drawn as a window of its own): where the recording
+   * showed each and where it is now. A menu keeps its rows and grows sideways with its longest label (another
+   * language): once the recorded step is seen to have drawn it (most of its recorded box changed), what changed
+   * inside its current box is that window appearing, not a change elsewhere.
+   */
+  opened?: readonly WindowPlace[]
 }
 
 /** The item-by-item comparison of a step in a window laid out again, with what changed outside that window. */
@@ -149,6 +158,14 @@ export interface ExpectedChangeResult {
    * compared item by item inside the window, and what changed outside it. Null otherwise.
    */
   relaidOut: RelaidOutComparison | null
+  /** Current-screen boxes of the windows the step opened (`opened`) that the recorded step drew too. */
+  openedWindows: Rect[]
+  /**
+   * The program showed other content before the step than when recorded (a new deal: a random puzzle), and the step's
+   * change compared as a change (how much, from and to which colours): set when the regions did not match cleanly
+   * and the window was not laid out again; null otherwise.
+   */
+  dealt: DealtContentResult | null
 }
 
 /** How far around the expected regions the palette of the before-frames is learned (recorded pixels). */
@@ -164,6 +181,12 @@ const SAME_PALETTE_BESIDE_TARGET = 0.98
 const MAX_HIDDEN_CHANGE = 0.5
 /** A step whose recorded change lies at least this much inside its window is compared inside it when relaid out. */
 const INSIDE_WINDOW_SHARE = 0.5
+/** Regions this similar (0.99) match as they are: no other comparison is computed for them. */
+const CLEAN_SIMILARITY = 0.99
+/** A window the step opened was drawn by the recorded step when it changed at least this share of its recorded box. */
+const OPENED_DRAWN_SHARE = 0.3
+/** ... and it is the same window when its box now covers at least this share of the recorded one (moved as the step). */
+const OPENED_OVERLAP_SHARE = 0.5
 
 /**
  * What the step was meant to change, and whether the replay changed it: the regions that changed
@@ -230,6 +253,13 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
   // target: a line of text may run past where the scale puts its region by |scale − 1| of the region's size
   const grownBy = (r: Rect) =>
     Math.abs(scale - 1) < SAME_SCALE ? 0 : Math.ceil(Math.abs(scale - 1) * Math.max(r.width, r.height))
+  // the windows the step opened, as the recorded step drew them: what changed inside them now is their appearing
+  const openedNow =
+    expectedMask && input.opened?.length
+      ? input.opened
+          .filter((w) => drawnByStep(w, expectedMask, W, H, placements[0] as Placement))
+          .map((w) => plain(w.now))
+      : []
   const changedNow = actBefore
     ? changeMask(actBefore, act, {
         threshold,
@@ -238,6 +268,7 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
           ...(input.ignore ?? []).map((r) => (placements[0] as Placement).rect(r)),
           ...(input.actualTargetBox ? [grow(input.actualTargetBox, margin)] : []),
           ...(input.restingHover ?? []).map((r) => (placements[0] as Placement).rect(r)),
+          ...openedNow.map((r) => grow(r, margin)),
         ],
       })
     : null
@@ -461,8 +492,19 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
   // a window laid out again: its widgets kept their size and look, not their places
   let relaid: RelaidOutComparison | null = null
   // (at the same scale: a program drawn larger, its target found at another scale, is mapped by that scale above)
+  // (a window of its size whose items stand elsewhere before the step: the same window in another language; not
+  // when the step's change is a window it opened, whose own box is known)
   if (
-    relaidOut(input.window) &&
+    input.window &&
+    (relaidOut(input.window) ||
+      (openedNow.length === 0 &&
+        before &&
+        actBefore &&
+        laidOutInPlace(
+          input.window,
+          { recordedBefore: before, actualBefore: actBefore, recordedAfter: rec, actualAfter: act },
+          { threshold, ignore: input.ignore ?? [] },
+        ))) &&
     Math.abs(scale - 1) < SAME_SCALE &&
     before &&
     actBefore &&
@@ -491,6 +533,16 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
         recordedChange: expectedMask,
         actualChange,
         threshold,
+        ...(input.targetBox
+          ? {
+              target: {
+                recorded: plain(input.targetBox),
+                now: input.actualTargetBox
+                  ? plain(input.actualTargetBox)
+                  : (placements[0] as Placement).rect(input.targetBox),
+              },
+            }
+          : {}),
       })
       // what changed outside the window now, unlike the recording (the unexpected pixels left above)
       paint(changedNow, act.width, act.height, [grow(win.now, margin)], 0)
@@ -506,6 +558,30 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
       }
     }
   }
+  // content the program dealt anew (a random puzzle): the change compared as a change, when the pixels do not match
+  const clean = hasChange && changeSimilarity !== null && changeSimilarity >= CLEAN_SIMILARITY
+  const dealt =
+    !relaid &&
+    !clean &&
+    hasChange &&
+    before &&
+    actBefore &&
+    expectedMask &&
+    !palette?.applied &&
+    act.width === actBefore.width &&
+    act.height === actBefore.height
+      ? compareDealtContent({
+          recordedBefore: before,
+          recordedAfter: rec,
+          actualBefore: actBefore,
+          actualAfter: act,
+          recordedChange: expectedMask,
+          placement: placements[0] as Placement,
+          scale,
+          threshold,
+          ...(input.ignore?.length ? { ignore: input.ignore } : {}),
+        })
+      : null
   const expectedRegion = regions.length ? unionBox(regions) : null
   return {
     expectedRegions: regions,
@@ -529,5 +605,31 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     expectedChangeMissing: unchangedShare !== null && unchangedShare >= 0.8,
     palette,
     relaidOut: relaid,
+    openedWindows: openedNow,
+    dealt,
   }
+}
+
+/**
+ * Whether the recorded step drew the window it opened: at least 30 % of its recorded box changed during the step,
+ * and its box now covers at least half of the recorded one where the step's placement puts it (a menu grown sideways
+ * in another language still covers the recorded one). Pure.
+ */
+export function drawnByStep(
+  window: WindowPlace,
+  expectedMask: Uint8Array,
+  width: number,
+  height: number,
+  placement: Placement,
+): boolean {
+  const r = window.recorded
+  if (!(r.width > 0 && r.height > 0 && window.now.width > 0 && window.now.height > 0)) return false
+  const [x0, y0, x1, y1] = bounds(r, width, height)
+  let changed = 0
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) changed += expectedMask[y * width + x] as number
+  if (changed < OPENED_DRAWN_SHARE * r.width * r.height) return false
+  const at = placement.rect(r)
+  const w = Math.min(at.x + at.width, window.now.x + window.now.width) - Math.max(at.x, window.now.x)
+  const h = Math.min(at.y + at.height, window.now.y + window.now.height) - Math.max(at.y, window.now.y)
+  return w > 0 && h > 0 && w * h >= OPENED_OVERLAP_SHARE * r.width * r.height
 }

@@ -44,6 +44,11 @@ export interface StepContext {
    * another size has the step's change compared item by item inside it.
    */
   window?: WindowPlace | null
+  /**
+   * Windows the step opened (desktop: a menu or a drop-down's list, the window the next step was recorded in), as
+   * recorded and now: what changed inside them now is their appearing, not a change elsewhere.
+   */
+  opened?: readonly WindowPlace[]
 }
 
 export interface ReplayVerifierOptions extends VerifierIO {
@@ -209,6 +214,7 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
         ...(context?.scale && context.scale !== 1 ? { scale: context.scale, anchor: context.anchor ?? null } : {}),
         ...(context?.actualTargetBox ? { actualTargetBox: context.actualTargetBox } : {}),
         ...(context?.window ? { window: context.window } : {}),
+        ...(context?.opened?.length ? { opened: context.opened } : {}),
         ...(previousBox ? { notEffects: [previousBox] } : {}),
         ...(context?.restingHoverBox ? { restingHover: [recordedPlace(context.restingHoverBox, context)] } : {}),
         ...(unknownRegions.length ? { unknownRegions } : {}),

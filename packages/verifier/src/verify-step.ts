@@ -79,6 +79,11 @@ export interface VerifyStepInput {
    * change compared item by item inside it (`ExpectedChangeInput.window`).
    */
   window?: WindowPlace | null
+  /**
+   * Windows the step opened (a menu, a drop-down's list) as recorded and now: what changed inside them now is their
+   * appearing, not a change elsewhere (`ExpectedChangeInput.opened`).
+   */
+  opened?: readonly WindowPlace[]
   /** Recorded-screen boxes whose change is not this step's effect (the previous target losing its hover). */
   notEffects?: readonly Rect[]
   /**
@@ -292,6 +297,7 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
           targetBox: step.targetBox ?? null,
           actualTargetBox: step.actualTargetBox ?? null,
           ...(step.window ? { window: step.window } : {}),
+          ...(step.opened?.length ? { opened: step.opened } : {}),
           ...(step.notEffects?.length ? { notEffects: step.notEffects } : {}),
           ...(step.restingHover?.length ? { restingHover: step.restingHover } : {}),
           ...(ignore.length || moving.length ? { ignore: [...ignore, ...moving] } : {}),
@@ -502,6 +508,17 @@ function regionDetails(r: ExpectedChangeResult): JsonObject {
     unexpected_pixels: r.unexpectedPixels,
     unexpected_regions: r.unexpectedRegions.map(rect),
     changed_elsewhere: r.changedElsewhere,
+    ...(r.openedWindows.length ? { opened_windows: r.openedWindows.map(rect) } : {}),
+    ...(r.dealt
+      ? {
+          dealt: {
+            alike: r.dealt.alike,
+            other_content_share: ratio4(r.dealt.otherContentShare),
+            change_ratio: ratio4(r.dealt.changeRatio),
+            transition_agreement: ratio4(r.dealt.transitionAgreement),
+          },
+        }
+      : {}),
     ...(r.relaidOut
       ? {
           relaid_out: {

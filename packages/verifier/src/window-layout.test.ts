@@ -225,9 +225,15 @@ describe('a step that showed a new screen in a window laid out again at another 
   })
 
   it('a window of the recorded size is compared pixel for pixel, as before', () => {
-    const r = assess(windowShowing({ ...NOW, width: RECORDED.width, height: RECORDED.height }, 'board'), {
-      recorded: RECORDED,
-      now: { ...NOW, width: RECORDED.width + 2, height: RECORDED.height },
+    const same = { ...NOW, width: RECORDED.width, height: RECORDED.height }
+    const r = assessExpectedChange({
+      recordedBefore,
+      recordedAfter,
+      actualBefore: windowShowing(same, 'start'),
+      actualAfter: windowShowing(same, 'board'),
+      displacement: { x: same.x - RECORDED.x, y: same.y - RECORDED.y },
+      targetBox: TARGET_BOX,
+      window: { recorded: RECORDED, now: { ...same, width: RECORDED.width + 2 } },
     })
     expect(r.relaidOut).toBeNull()
   })

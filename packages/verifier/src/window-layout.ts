@@ -39,6 +39,13 @@ export interface RelaidOutInput {
   actualChange: Uint8Array
   /** Colour threshold 0–1 (pixelmatch's). Default 0.1. */
   threshold?: number
+  /**
+   * The clicked item's box, recorded and now. Its own look (lit under a resting pointer, pressed) depends on when the
+   * pointer came: a person rests on it before the step, a replay arrives with the click. An item of one side's change
+   * over the target that stands, unchanged by the step, in the other side's after-frame is that look, not the step's
+   * change.
+   */
+  target?: WindowPlace | null
 }
 
 export interface RelaidOutResult {
@@ -316,6 +323,12 @@ function shapeAgreement(a: LayoutItem, b: LayoutItem): number {
 export function pairItems(
   recorded: readonly LayoutItem[],
   actual: readonly LayoutItem[],
+  /**
+   * The two windows, when an item may also pair with one at its place (the window's size, its boxes overlapping by
+   * at least half, intersection over union) whatever its look: what went from a screen whose labels already differed
+   * before the step.
+   */
+  inPlace: WindowPlace | null = null,
 ): { recordedWeight: number; actualWeight: number; pairedRecorded: number; pairedActual: number; pairs: number } {
   const weight = (i: LayoutItem) => Math.sqrt(i.pixels)
   const taken = new Uint8Array(actual.length)
@@ -327,7 +340,8 @@ export function pairItems(
     let bestDistance = Number.POSITIVE_INFINITY
     actual.forEach((a, k) => {
       if (taken[k]) return
-      const d = itemDistance(r, a)
+      const d =
+        itemDistance(r, a) ?? (inPlace && placeOverlap(r, a, inPlace) >= IN_PLACE_IOU ? IN_PLACE_DISTANCE : null)
       if (d !== null && d < bestDistance) {
         best = k
         bestDistance = d
@@ -346,6 +360,19 @@ export function pairItems(
     pairedActual,
     pairs,
   }
+}
+
+/** Items of a screen whose labels already differed pair by place when their boxes overlap this much (IoU 0.5)... */
+const IN_PLACE_IOU = 0.5
+/** ... after every look-alike (a distance larger than any `itemDistance`). */
+const IN_PLACE_DISTANCE = 1000
+
+/** Intersection over union of two items' boxes, each relative to its own window. */
+function placeOverlap(r: LayoutItem, a: LayoutItem, windows: WindowPlace): number {
+  const p = { ...r, x: r.x - windows.recorded.x, y: r.y - windows.recorded.y }
+  const q = { ...a, x: a.x - windows.now.x, y: a.y - windows.now.y }
+  const both = overlap(p, q)
+  return both / (area(p) + area(q) - both)
 }
 
 function share(mask: Uint8Array, width: number, height: number, box: Rect): number {
@@ -394,10 +421,36 @@ export function compareRelaidOut(input: RelaidOutInput): RelaidOutResult {
     layoutItems(aa, window.now, input.actualChange, threshold, actualBg),
     layoutItems(input.actualBefore, window.now, input.actualChange, threshold, actualBg),
   )
-  const appeared = [recorded.appeared, actual.appeared] as const
-  const went = [recorded.went, actual.went] as const
+  // the target's own look, as the other side shows it after the step without having changed it
+  const target = input.target
+  const lookOf = (
+    image: RgbaImage,
+    win: Rect,
+    changed: Uint8Array,
+    bg: Uint8Array,
+    box: Rect | undefined,
+  ): LayoutItem[] =>
+    box
+      ? layoutItems(image, win, null, threshold, bg).filter(
+          (i) => overlap(i, box) > 0 && changedShare(changed, image.width, image.height, i) < UNDER_SHARE,
+        )
+      : []
+  const recordedLook = lookOf(ra, window.recorded, input.recordedChange, recordedBg, target?.recorded)
+  const actualLook = lookOf(aa, window.now, input.actualChange, actualBg, target?.now)
+  const notLook = (items: readonly LayoutItem[], box: Rect | undefined, other: readonly LayoutItem[]) =>
+    box ? items.filter((i) => !(overlap(i, box) > 0 && other.some((o) => itemDistance(o, i) !== null))) : [...items]
+  const appeared = [
+    notLook(recorded.appeared, target?.recorded, actualLook),
+    notLook(actual.appeared, target?.now, recordedLook),
+  ] as const
+  const went = [
+    notLook(recorded.went, target?.recorded, actualLook),
+    notLook(actual.went, target?.now, recordedLook),
+  ] as const
   const a = pairItems(appeared[0], appeared[1])
-  const g = pairItems(went[0], went[1])
+  // in a window of its size with other labels before the step (another language), what went is the screen before
+  // it, whose labels differed already: its items pair by place too
+  const g = pairItems(went[0], went[1], relaidOut(window) ? null : window)
   const recordedWeight = a.recordedWeight + g.recordedWeight
   const actualWeight = a.actualWeight + g.actualWeight
   const score =
@@ -420,6 +473,11 @@ export function compareRelaidOut(input: RelaidOutInput): RelaidOutResult {
     recordedBox: boxOf([...appeared[0], ...went[0]]),
     actualBox: boxOf([...appeared[1], ...went[1]]),
   }
+}
+
+/** The share of a box's pixels set in a mask (the image's size). */
+function changedShare(mask: Uint8Array, width: number, height: number, box: Rect): number {
+  return share(mask, width, height, box)
 }
 
 const isSurface = (i: LayoutItem) => i.width >= MIN_CANVAS_PX && i.height >= MIN_CANVAS_PX && i.fill <= SURFACE_FILL
@@ -457,4 +515,103 @@ export function relaidOut(window: WindowPlace | null | undefined): window is Win
   const { recorded: r, now: n } = window
   if (!(r.width > 0 && r.height > 0 && n.width > 0 && n.height > 0)) return false
   return Math.abs(r.width - n.width) > 2 || Math.abs(r.height - n.height) > 2
+}
+
+/** An item stands at the same place when its box is within this many pixels (1) of the other's, relative to the window. */
+const IN_PLACE_PX = 1
+/** Items at the same place show the same thing when their pixels agree this much (shape), or their fill within 0.02. */
+const SAME_ITEM_SHAPE = 0.9
+const SAME_ITEM_FILL = 0.02
+/**
+ * A window of the same size was laid out again when at least this share (0.03) of its items before the step show
+ * other pixels (other labels) and at least 0.15 of its items before or after the step stand elsewhere.
+ */
+const RELABELLED_SHARE = 0.03
+const MOVED_SHARE = 0.15
+
+/** Two frames of a window of the same size compared item by item at the same places (see `inPlaceLayout`). */
+export interface InPlaceLayout {
+  /** Share of the items' weight with no item of the same box in the other frame (the larger of the two sides). */
+  movedShare: number
+  /** Share of the items' weight with no item of the same box and look in the other frame (moved or relabelled). */
+  changedShare: number
+}
+
+/**
+ * Two frames of a window of the same size compared item by item by place: how much of each layout (each item weighted
+ * by the square root of its pixels, the larger of the two sides) has no item of the same box (within 1 px, relative to
+ * the window) in the other, and how much none of the same box and look. A hover leaves the items as they were; a
+ * relabelled button changes its label's look; the same window in another language has labels of other widths, and
+ * what stands beside them elsewhere. Null when the windows differ in size (`relaidOut`) or in their background
+ * (another palette: no layout to compare). `ignore`: recorded-screen boxes left out (masks, moving parts). Pure.
+ */
+export function inPlaceLayout(
+  window: WindowPlace,
+  recorded: RgbaImage,
+  actual: RgbaImage,
+  opts: { threshold?: number; ignore?: readonly Rect[] } = {},
+): InPlaceLayout | null {
+  const { recorded: was, now: is } = window
+  if (!(was.width > 0 && was.height > 0 && is.width > 0 && is.height > 0) || relaidOut(window)) return null
+  // the part both boxes have (they may differ by 2 px)
+  const width = Math.min(was.width, is.width)
+  const height = Math.min(was.height, is.height)
+  const r = { ...was, width, height }
+  const n = { ...is, width, height }
+  const threshold = opts.threshold ?? 0.1
+  const recordedBg = backgroundOf([recorded], r)
+  const actualBg = backgroundOf([actual], n)
+  if (yiqDelta(recordedBg, 0, actualBg, 0) > maxDeltaOf(threshold)) return null
+  const keep = (image: RgbaImage, dx: number, dy: number): Uint8Array | null => {
+    if (!opts.ignore?.length) return null
+    const mask = new Uint8Array(image.width * image.height).fill(1)
+    for (const box of opts.ignore) {
+      const [x0, y0, x1, y1] = bounds({ ...box, x: box.x + dx, y: box.y + dy }, image.width, image.height)
+      for (let y = y0; y < y1; y++) mask.fill(0, y * image.width + x0, y * image.width + x1)
+    }
+    return mask
+  }
+  const a = layoutItems(recorded, r, keep(recorded, 0, 0), threshold, recordedBg)
+  const b = layoutItems(actual, n, keep(actual, n.x - r.x, n.y - r.y), threshold, actualBg)
+  const weight = (i: LayoutItem) => Math.sqrt(i.pixels)
+  const sameLook = (p: LayoutItem, q: LayoutItem) =>
+    p.shape && q.shape ? shapeAgreement(p, q) >= SAME_ITEM_SHAPE : Math.abs(p.fill - q.fill) <= SAME_ITEM_FILL
+  const alone = (from: readonly LayoutItem[], fromWin: Rect, other: readonly LayoutItem[], otherWin: Rect) => {
+    const all = from.reduce((s, i) => s + weight(i), 0)
+    if (all === 0) return { moved: 0, changed: 0 }
+    let moved = 0
+    let changed = 0
+    for (const i of from) {
+      const there = other.filter(
+        (o) =>
+          Math.abs(o.x - otherWin.x - (i.x - fromWin.x)) <= IN_PLACE_PX &&
+          Math.abs(o.y - otherWin.y - (i.y - fromWin.y)) <= IN_PLACE_PX &&
+          Math.abs(o.width - i.width) <= IN_PLACE_PX &&
+          Math.abs(o.height - i.height) <= IN_PLACE_PX,
+      )
+      if (!there.length) moved += weight(i)
+      if (!there.some((o) => sameLook(i, o))) changed += weight(i)
+    }
+    return { moved: moved / all, changed: changed / all }
+  }
+  const p = alone(a, r, b, n)
+  const q = alone(b, n, a, r)
+  return { movedShare: Math.max(p.moved, q.moved), changedShare: Math.max(p.changed, q.changed) }
+}
+
+/**
+ * A window of the same size laid out again: before the step it shows other labels (at least 3 % of its items' weight
+ * looks otherwise), and before or after the step at least 15 % of its items stand elsewhere than recorded (the labels
+ * grew or shrank and moved what stands beside them; a board got less room). `inPlaceLayout` compares the frames. Pure.
+ */
+export function laidOutInPlace(
+  window: WindowPlace,
+  frames: { recordedBefore: RgbaImage; actualBefore: RgbaImage; recordedAfter: RgbaImage; actualAfter: RgbaImage },
+  opts: { threshold?: number; ignore?: readonly Rect[] } = {},
+): boolean {
+  const before = inPlaceLayout(window, frames.recordedBefore, frames.actualBefore, opts)
+  if (!before || before.changedShare < RELABELLED_SHARE) return false
+  if (before.movedShare >= MOVED_SHARE) return true
+  const after = inPlaceLayout(window, frames.recordedAfter, frames.actualAfter, opts)
+  return after !== null && after.movedShare >= MOVED_SHARE
 }

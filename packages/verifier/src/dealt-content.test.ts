@@ -1,0 +1,146 @@
+// A game that deals its content anew each run (flsudoku: a random puzzle at launch; choosing a difficulty empties other
+// cells of it): the replayed board never shows the recorded digits, so neither the recorded after-frame nor the places
+// the step changed can be matched. The step's change is compared as a change.
+import { fc, test } from '@fast-check/vitest'
+import { describe, expect, it } from 'vitest'
+import type { Rect } from './compare-screenshots'
+import { compareDealtContent } from './dealt-content'
+import { decideVerdict } from './decide-verdict'
+import { assessExpectedChange, changeMask, type RgbaImage } from './expected-change'
+import { AS_RECORDED } from './placement'
+
+type Rgb = [number, number, number]
+const W = 520
+const H = 520
+const GRID: Rgb = [60, 60, 60]
+const GIVEN: Rgb = [190, 190, 190]
+const EMPTY: Rgb = [245, 245, 245]
+const DIGIT: Rgb = [10, 10, 10]
+const MENU: Rgb = [212, 208, 200]
+const CELL = 50
+const BOARD = { x: 20, y: 40 }
+
+function fill(img: RgbaImage, r: Rect, c: Rgb): void {
+  for (let y = Math.max(0, r.y); y < Math.min(H, r.y + r.height); y++)
+    for (let x = Math.max(0, r.x); x < Math.min(W, r.x + r.width); x++) img.data.set(c, (y * W + x) * 4)
+}
+/** A 9×9 board: each cell a given digit (1–9, drawn as bars of its count) or empty (0); a menu open over it or not. */
+function board(cells: readonly number[], menu = false): RgbaImage {
+  const img: RgbaImage = { width: W, height: H, data: new Uint8Array(W * H * 4).fill(255) }
+  fill(img, { x: 0, y: 0, width: W, height: H }, GRID)
+  cells.forEach((d, i) => {
+    const x = BOARD.x + (i % 9) * CELL + 2
+    const y = BOARD.y + Math.floor(i / 9) * CELL + 2
+    fill(img, { x, y, width: CELL - 4, height: CELL - 4 }, d ? GIVEN : EMPTY)
+    for (let k = 0; k < d; k++) fill(img, { x: x + 6 + k * 4, y: y + 12, width: 2, height: 22 }, DIGIT)
+  })
+  if (menu) fill(img, { x: 60, y: 30, width: 100, height: 90 }, MENU)
+  return img
+}
+/** A random puzzle of `givens` cells. */
+function puzzle(rnd: () => number, givens: number): number[] {
+  const cells = Array.from({ length: 81 }, () => 0)
+  let n = 0
+  while (n < givens) {
+    const i = Math.floor(rnd() * 81)
+    if (!cells[i]) {
+      cells[i] = 1 + Math.floor(rnd() * 9)
+      n++
+    }
+  }
+  return cells
+}
+/** The same puzzle with `k` of its givens emptied (choosing a harder difficulty). */
+function harder(rnd: () => number, cells: readonly number[], k: number): number[] {
+  const out = [...cells]
+  const given = out.flatMap((d, i) => (d ? [i] : []))
+  for (let n = 0; n < k && given.length; n++) out[given.splice(Math.floor(rnd() * given.length), 1)[0] as number] = 0
+  return out
+}
+const random = (seed: number) => {
+  let s = seed >>> 0 || 1
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0
+    return s / 2 ** 32
+  }
+}
+
+const rnd = random(7)
+const recordedPuzzle = puzzle(rnd, 45)
+const recordedBefore = board(recordedPuzzle, true)
+const recordedAfter = board(harder(rnd, recordedPuzzle, 10))
+const replayPuzzle = puzzle(rnd, 45)
+const actualBefore = board(replayPuzzle, true)
+const assess = (actualAfter: RgbaImage) =>
+  assessExpectedChange({ recordedBefore, recordedAfter, actualBefore, actualAfter })
+const unavailable = { status: 'unavailable' as const, reason: 'no second opinion' }
+
+describe('a step on content dealt anew', () => {
+  it('pixel for pixel, the right step (other cells emptied) reads as a change elsewhere', () => {
+    const r = assess(board(harder(rnd, replayPuzzle, 10)))
+    expect(r.changedElsewhere).toBe(true)
+    // without the comparison of the change, the verdict failed (run K's flsudoku)
+    expect(decideVerdict({ region: { ...r, dealt: null }, vision: unavailable }).status).toBe('fail')
+    expect(r.dealt?.alike).toBe(true)
+    const d = decideVerdict({ region: r, vision: unavailable })
+    expect(d.status).toBe('warning')
+    expect(d.reason).toContain('dealt anew')
+  })
+
+  it('a step that only closed the menu (no new deal) fails', () => {
+    const r = assess(board(replayPuzzle))
+    expect(r.dealt?.alike).toBe(false)
+    expect(decideVerdict({ region: r, vision: { status: 'match', reason: 'same menu' } }).status).not.toBe('pass')
+    expect(decideVerdict({ region: r, vision: unavailable }).status).toBe('fail')
+  })
+
+  it('a step that changed nothing fails', () => {
+    const r = assess(actualBefore)
+    expect(r.dealt?.alike).toBe(false)
+    expect(decideVerdict({ region: r, vision: unavailable }).status).toBe('fail')
+  })
+
+  it('another kind of change (cells filled instead of emptied) is not the recorded one', () => {
+    const filled = [...replayPuzzle]
+    let n = 0
+    for (let i = 0; i < 81 && n < 10; i++)
+      if (!filled[i]) {
+        filled[i] = 5
+        n++
+      }
+    expect(assess(board(filled)).dealt?.alike).toBe(false)
+  })
+
+  it('content that was as recorded before the step is not dealt anew: the pixels decide', () => {
+    const same = assessExpectedChange({
+      recordedBefore,
+      recordedAfter,
+      actualBefore: recordedBefore,
+      actualAfter: board(harder(random(3), recordedPuzzle, 10)),
+    })
+    expect(same.dealt?.alike ?? false).toBe(false)
+  })
+
+  test.prop([fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 20, max: 60 }), fc.boolean()], {
+    numRuns: 100,
+  })(
+    'a replay that left its board as it was (the menu closed or not) is never alike, whatever the two deals',
+    (seed, givens, menuClosed) => {
+      const r = random(seed)
+      const recordedCells = puzzle(r, givens)
+      const rb = board(recordedCells, true)
+      const ra = board(harder(r, recordedCells, 10))
+      const replayCells = puzzle(r, givens)
+      const ab = board(replayCells, true)
+      const result = compareDealtContent({
+        recordedBefore: rb,
+        recordedAfter: ra,
+        actualBefore: ab,
+        actualAfter: board(replayCells, !menuClosed),
+        recordedChange: changeMask(rb, ra),
+        placement: AS_RECORDED,
+      })
+      expect(result.alike).toBe(false)
+    },
+  )
+})
