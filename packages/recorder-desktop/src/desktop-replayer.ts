@@ -264,6 +264,29 @@ export async function openedWindow(
 }
 
 /**
+ * The program window a step's own window was opened over, as recorded and now: the previous step's window, when the
+ * step's is another box that lies over it (a menu opened from its menu bar, a drop-down's list from its status bar),
+ * where the program shows it now. Null otherwise.
+ */
+export async function parentWindowOf(
+  action: Action,
+  previous: Action | null,
+  findWindow: (recorded: DesktopWindow) => Promise<BoundingBox | null>,
+): Promise<{ recorded: BoundingBox; now: BoundingBox } | null> {
+  const own = action.window?.box
+  const parent = previous?.window
+  if (!own || !parent) return null
+  const p = parent.box
+  const same = own.x === p.x && own.y === p.y && own.width === p.width && own.height === p.height
+  const over =
+    Math.min(own.x + own.width, p.x + p.width) > Math.max(own.x, p.x) &&
+    Math.min(own.y + own.height, p.y + p.height) > Math.max(own.y, p.y)
+  if (same || !over) return null
+  const now = await findWindow(parent).catch(() => null)
+  return now ? { recorded: p, now } : null
+}
+
+/**
  * Replays a desktop case with the healing cascade: per click, fast path (recorded crop still at the recorded place, no vision
  * call) → semantic match on the screen analysis (≥ 0.7) → multi-scale template match of the crop → OCR text
  * search, then clicks with synthetic input. When none finds the target the step fails with "not found" and
@@ -383,6 +406,12 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
       opts.verify && result.success && opts.findWindow
         ? await openedWindow(action, tc.actions[index + 1] ?? null, stepWindow?.now ?? null, opts.findWindow)
         : null
+    // the program window the step's own window (a menu, a list) was opened over: the previous step's, when the
+    // step's lies over it
+    const parentWindow =
+      opts.verify && result.success && opts.findWindow
+        ? await parentWindowOf(action, index > 0 ? (tc.actions[index - 1] ?? null) : null, opts.findWindow)
+        : null
     if (isClickLike(action)) unfocusedBy = result.success ? null : index
     if (result.success && result.coordinateChange && isClickLike(action)) {
       // the screenshots show the target where it was recorded, before any heal moved the step's point
@@ -423,6 +452,7 @@ export async function replayDesktopCase(tc: TestCase, opts: DesktopReplayOptions
               previousAction: index > 0 ? (tc.actions[index - 1] ?? null) : null,
               ...(stepWindow ? { window: stepWindow } : {}),
               ...(opened ? { opened: [opened] } : {}),
+              ...(parentWindow ? { parentWindow } : {}),
             })
       // the transition the step was meant to make is what the expected region shows
       result.screenTransitionVerified = verification.regionSimilarity != null && verification.finalResult !== 'fail'

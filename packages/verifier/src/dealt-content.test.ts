@@ -10,8 +10,8 @@ import { assessExpectedChange, changeMask, type RgbaImage } from './expected-cha
 import { AS_RECORDED } from './placement'
 
 type Rgb = [number, number, number]
-const W = 520
-const H = 520
+const W = 700
+const H = 700
 const GRID: Rgb = [60, 60, 60]
 const GIVEN: Rgb = [190, 190, 190]
 const EMPTY: Rgb = [245, 245, 245]
@@ -25,13 +25,13 @@ function fill(img: RgbaImage, r: Rect, c: Rgb): void {
     for (let x = Math.max(0, r.x); x < Math.min(W, r.x + r.width); x++) img.data.set(c, (y * W + x) * 4)
 }
 /** A 9×9 board: each cell a given digit (1–9, drawn as bars of its count) or empty (0); a menu open over it or not. */
-function board(cells: readonly number[], menu = false): RgbaImage {
+function board(cells: readonly number[], menu = false, cell = CELL): RgbaImage {
   const img: RgbaImage = { width: W, height: H, data: new Uint8Array(W * H * 4).fill(255) }
   fill(img, { x: 0, y: 0, width: W, height: H }, GRID)
   cells.forEach((d, i) => {
-    const x = BOARD.x + (i % 9) * CELL + 2
-    const y = BOARD.y + Math.floor(i / 9) * CELL + 2
-    fill(img, { x, y, width: CELL - 4, height: CELL - 4 }, d ? GIVEN : EMPTY)
+    const x = BOARD.x + (i % 9) * cell + 2
+    const y = BOARD.y + Math.floor(i / 9) * cell + 2
+    fill(img, { x, y, width: cell - 4, height: cell - 4 }, d ? GIVEN : EMPTY)
     for (let k = 0; k < d; k++) fill(img, { x: x + 6 + k * 4, y: y + 12, width: 2, height: 22 }, DIGIT)
   })
   if (menu) fill(img, { x: 60, y: 30, width: 100, height: 90 }, MENU)
@@ -119,6 +119,25 @@ describe('a step on content dealt anew', () => {
       actualAfter: board(harder(random(3), recordedPuzzle, 10)),
     })
     expect(same.dealt?.alike ?? false).toBe(false)
+  })
+
+  it('a board drawn larger with its window (1.4× each way) changes as much larger: the area of its window tells', () => {
+    const cells = puzzle(random(11), 45)
+    const larger = (c: readonly number[], menu = false) => board(c, menu, 70)
+    const input = {
+      recordedBefore,
+      recordedAfter,
+      actualBefore: larger(cells, true),
+      actualAfter: larger(harder(random(12), cells, 10)),
+      recordedChange: changeMask(recordedBefore, recordedAfter),
+      placement: AS_RECORDED,
+    }
+    // as if drawn at the recorded size, twice as many pixels changed: not alike
+    expect(compareDealtContent(input).alike).toBe(false)
+    const r = compareDealtContent({ ...input, areaScale: 1.96 })
+    expect(r.changeRatio).toBeGreaterThan(2 / 3)
+    expect(r.changeRatio).toBeLessThan(3 / 2)
+    expect(r.alike).toBe(true)
   })
 
   test.prop([fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 20, max: 60 }), fc.boolean()], {

@@ -22,6 +22,11 @@ export interface DealtContentInput {
   placement: Placement
   /** The program's scale now against the recording (1: the same size). */
   scale?: number
+  /**
+   * How much larger in area the program's window is now (its content drawn with it: a board in a window 1.4× as
+   * large each way changes about 1.96× as many pixels). Default: scale².
+   */
+  areaScale?: number
   /** Recorded-screen boxes never compared (masks, moving parts). */
   ignore?: readonly Rect[]
   threshold?: number
@@ -30,7 +35,7 @@ export interface DealtContentInput {
 export interface DealtContentResult {
   /** Share of the recorded change's box that already looked otherwise before the replayed step (other content). */
   otherContentShare: number
-  /** Pixels the replayed step changed over those the recorded one changed (at the recorded scale). */
+  /** Pixels the replayed step changed over those the recorded one changed (at the recorded scale and window size). */
   changeRatio: number
   /** How alike the two changes are in colour: the overlap of their (before colour → after colour) histograms, 0–1. */
   transitionAgreement: number
@@ -134,7 +139,8 @@ export function compareDealtContent(input: DealtContentInput): DealtContentResul
         changed++
       }
     }
-  const changeRatio = changed / (recorded * scale * scale)
+  const areaScale = input.areaScale && input.areaScale > 0 ? input.areaScale : scale * scale
+  const changeRatio = changed / (recorded * areaScale)
   const r = transitions(rb, input.recordedAfter, input.recordedChange)
   const a = transitions(ab, input.actualAfter, inArea)
   let transitionAgreement = 0

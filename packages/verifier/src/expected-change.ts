@@ -100,6 +100,12 @@ export interface ExpectedChangeInput {
    * inside its current box is that window appearing, not a change elsewhere.
    */
   opened?: readonly WindowPlace[]
+  /**
+   * The program window the step's own window (a menu, a list) was opened over, recorded and now: a step in a popup
+   * acts on that window (a difficulty chosen in a menu deals a new board), whose size tells how large the program
+   * draws its content now (`dealt`'s change is expected that much larger).
+   */
+  parentWindow?: WindowPlace | null
 }
 
 /** The item-by-item comparison of a step in a window laid out again, with what changed outside that window. */
@@ -494,14 +500,28 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
   // (at the same scale: a program drawn larger, its target found at another scale, is mapped by that scale above)
   // (a window of its size whose items stand elsewhere before the step: the same window in another language; not
   // when the step's change is a window it opened, whose own box is known)
+  // (when its window holds at least half of the recorded change)
+  let all = 0
+  if (expectedMask)
+    forEachSet(expectedMask, () => {
+      all++
+    })
+  const holds = (w: WindowPlace | null | undefined): w is WindowPlace => {
+    if (!w || !expectedMask || all < minExpected) return false
+    const [x0, y0, x1, y1] = bounds(w.recorded, W, H)
+    let inside = 0
+    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) inside += expectedMask[y * W + x] as number
+    return inside >= INSIDE_WINDOW_SHARE * all
+  }
+  const win = holds(input.window) ? input.window : null
   if (
-    input.window &&
-    (relaidOut(input.window) ||
+    win &&
+    (relaidOut(win) ||
       (openedNow.length === 0 &&
         before &&
         actBefore &&
         laidOutInPlace(
-          input.window,
+          win,
           { recordedBefore: before, actualBefore: actBefore, recordedAfter: rec, actualAfter: act },
           { threshold, ignore: input.ignore ?? [] },
         ))) &&
@@ -511,51 +531,41 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     expectedMask &&
     changedNow
   ) {
-    const win = input.window
-    let all = 0
-    forEachSet(expectedMask, () => {
-      all++
+    const actualChange = changeMask(actBefore, act, {
+      threshold,
+      ...(input.ignore?.length ? { ignore: input.ignore.map((r) => (placements[0] as Placement).rect(r)) } : {}),
     })
-    const [x0, y0, x1, y1] = bounds(win.recorded, W, H)
-    let inside = 0
-    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) inside += expectedMask[y * W + x] as number
-    if (all >= minExpected && inside >= INSIDE_WINDOW_SHARE * all) {
-      const actualChange = changeMask(actBefore, act, {
-        threshold,
-        ...(input.ignore?.length ? { ignore: input.ignore.map((r) => (placements[0] as Placement).rect(r)) } : {}),
-      })
-      const compared = compareRelaidOut({
-        recordedBefore: before,
-        recordedAfter: rec,
-        actualBefore: actBefore,
-        actualAfter: act,
-        window: win,
-        recordedChange: expectedMask,
-        actualChange,
-        threshold,
-        ...(input.targetBox
-          ? {
-              target: {
-                recorded: plain(input.targetBox),
-                now: input.actualTargetBox
-                  ? plain(input.actualTargetBox)
-                  : (placements[0] as Placement).rect(input.targetBox),
-              },
-            }
-          : {}),
-      })
-      // what changed outside the window now, unlike the recording (the unexpected pixels left above)
-      paint(changedNow, act.width, act.height, [grow(win.now, margin)], 0)
-      let outside = 0
-      forEachSet(changedNow, () => {
-        outside++
-      })
-      relaid = {
-        ...compared,
-        unexpectedPixels: outside,
-        unexpectedRegions: outside > 0 ? changedRegions(changedNow, act.width, act.height).map(plain) : [],
-        changedElsewhere: outside >= minUnexpected,
-      }
+    const compared = compareRelaidOut({
+      recordedBefore: before,
+      recordedAfter: rec,
+      actualBefore: actBefore,
+      actualAfter: act,
+      window: win,
+      recordedChange: expectedMask,
+      actualChange,
+      threshold,
+      ...(input.targetBox
+        ? {
+            target: {
+              recorded: plain(input.targetBox),
+              now: input.actualTargetBox
+                ? plain(input.actualTargetBox)
+                : (placements[0] as Placement).rect(input.targetBox),
+            },
+          }
+        : {}),
+    })
+    // what changed outside the window now, unlike the recording (the unexpected pixels left above)
+    paint(changedNow, act.width, act.height, [grow(win.now, margin)], 0)
+    let outside = 0
+    forEachSet(changedNow, () => {
+      outside++
+    })
+    relaid = {
+      ...compared,
+      unexpectedPixels: outside,
+      unexpectedRegions: outside > 0 ? changedRegions(changedNow, act.width, act.height).map(plain) : [],
+      changedElsewhere: outside >= minUnexpected,
     }
   }
   // content the program dealt anew (a random puzzle): the change compared as a change, when the pixels do not match
@@ -578,6 +588,14 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
           recordedChange: expectedMask,
           placement: placements[0] as Placement,
           scale,
+          // content drawn with its window: a window now larger than recorded draws its board larger
+          ...(input.parentWindow && relaidOut(input.parentWindow)
+            ? {
+                areaScale:
+                  (input.parentWindow.now.width * input.parentWindow.now.height) /
+                  (input.parentWindow.recorded.width * input.parentWindow.recorded.height),
+              }
+            : {}),
           threshold,
           ...(input.ignore?.length ? { ignore: input.ignore } : {}),
         })

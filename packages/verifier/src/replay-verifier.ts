@@ -49,6 +49,11 @@ export interface StepContext {
    * recorded and now: what changed inside them now is their appearing, not a change elsewhere.
    */
   opened?: readonly WindowPlace[]
+  /**
+   * The program window the step's own window (a menu, a list) was opened over, recorded and now (desktop: the previous
+   * step's window, when the step's lies over it): the step acts on it.
+   */
+  parentWindow?: WindowPlace | null
 }
 
 export interface ReplayVerifierOptions extends VerifierIO {
@@ -215,6 +220,7 @@ export function createReplayVerifier(opts: ReplayVerifierOptions): ReplayVerifie
         ...(context?.actualTargetBox ? { actualTargetBox: context.actualTargetBox } : {}),
         ...(context?.window ? { window: context.window } : {}),
         ...(context?.opened?.length ? { opened: context.opened } : {}),
+        ...(context?.parentWindow ? { parentWindow: context.parentWindow } : {}),
         ...(previousBox ? { notEffects: [previousBox] } : {}),
         ...(context?.restingHoverBox ? { restingHover: [recordedPlace(context.restingHoverBox, context)] } : {}),
         ...(unknownRegions.length ? { unknownRegions } : {}),

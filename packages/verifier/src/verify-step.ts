@@ -84,6 +84,8 @@ export interface VerifyStepInput {
    * appearing, not a change elsewhere (`ExpectedChangeInput.opened`).
    */
   opened?: readonly WindowPlace[]
+  /** The program window the step's own window was opened over (`ExpectedChangeInput.parentWindow`). */
+  parentWindow?: WindowPlace | null
   /** Recorded-screen boxes whose change is not this step's effect (the previous target losing its hover). */
   notEffects?: readonly Rect[]
   /**
@@ -298,6 +300,7 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
           actualTargetBox: step.actualTargetBox ?? null,
           ...(step.window ? { window: step.window } : {}),
           ...(step.opened?.length ? { opened: step.opened } : {}),
+          ...(step.parentWindow ? { parentWindow: step.parentWindow } : {}),
           ...(step.notEffects?.length ? { notEffects: step.notEffects } : {}),
           ...(step.restingHover?.length ? { restingHover: step.restingHover } : {}),
           ...(ignore.length || moving.length ? { ignore: [...ignore, ...moving] } : {}),
