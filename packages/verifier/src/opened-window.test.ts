@@ -22,8 +22,13 @@ function screen(): RgbaImage {
   return { width: W, height: H, data }
 }
 function fill(img: RgbaImage, r: Rect, c: Rgb): void {
-  for (let y = Math.max(0, r.y); y < Math.min(H, r.y + r.height); y++)
-    for (let x = Math.max(0, r.x); x < Math.min(W, r.x + r.width); x++) img.data.set(c, (y * W + x) * 4)
+  const x0 = Math.max(0, r.x)
+  const x1 = Math.min(img.width, r.x + r.width)
+  if (x1 <= x0) return
+  const row = new Uint8Array((x1 - x0) * 4)
+  for (let i = 0; i < x1 - x0; i++) row.set([...c, 255], i * 4)
+  for (let y = Math.max(0, r.y); y < Math.min(img.height, r.y + r.height); y++)
+    img.data.set(row, (y * img.width + x0) * 4)
 }
 /** A word: a stroke per letter, heights by the letter. */
 function word(img: RgbaImage, text: string, x: number, y: number): void {

@@ -24,8 +24,13 @@ function blank(): RgbaImage {
   return { ...SCREEN, data }
 }
 function fill(img: RgbaImage, r: Rect, c: Rgb): void {
+  const x0 = Math.max(0, r.x)
+  const x1 = Math.min(img.width, r.x + r.width)
+  if (x1 <= x0) return
+  const row = new Uint8Array((x1 - x0) * 4)
+  for (let i = 0; i < x1 - x0; i++) row.set([...c, 255], i * 4)
   for (let y = Math.max(0, r.y); y < Math.min(img.height, r.y + r.height); y++)
-    for (let x = Math.max(0, r.x); x < Math.min(img.width, r.x + r.width); x++) img.data.set(c, (y * img.width + x) * 4)
+    img.data.set(row, (y * img.width + x0) * 4)
 }
 function outline(img: RgbaImage, r: Rect, c: Rgb = OUTLINE): void {
   fill(img, { x: r.x, y: r.y, width: r.width, height: 2 }, c)
