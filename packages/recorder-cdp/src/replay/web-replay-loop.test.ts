@@ -581,6 +581,23 @@ describe('replayOnPage: what accepting a new baseline needs', () => {
     expect(readFileSync(join(artifactDir, 'step-000-before.png'))).toEqual(Buffer.from(blank))
   })
 
+  it('keeps the box of the element the new identity is about, not of the control found in its stead', async () => {
+    // the clicked label was found through the radio it operates (13 × 13, inside the label): the accepted identity is
+    // the label's, and so must be its box, or the next replay measures the step's displacement between the two
+    const radio: LocatedTarget = { ...healedByText, element: { boundingBox: { x: 45, y: 43, width: 13, height: 13 } } }
+    const page = fakeReplayPage({
+      screen: blank,
+      steps: [{ method: 'name', located: radio, healedIdentity: healedTo, screen: otherScreen }],
+    })
+    const artifactDir = mkdtempSync(join(tmpdir(), 'qa-loop-accept-'))
+    const tc = caseOf([click(0, { screenshotPath: 'after-box.png', selectors: { css: '#save', fallbacks: [] } })])
+    const outcome = await replayOnPage(tc, page, { startUrl: START, caseDir: dir, verify: true, artifactDir })
+    expect(outcome.acceptanceSteps[0]).toMatchObject({
+      identity: healedTo.identity,
+      elementBox: healedTo.identity.boundingBox,
+    })
+  })
+
   it('keeps nothing without an artifact folder, or when turned off', async () => {
     for (const opts of [
       {},

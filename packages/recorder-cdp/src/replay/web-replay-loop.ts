@@ -498,7 +498,11 @@ async function acceptanceEvidence(s: {
     }
   }
   const found = s.located?.status === 'found' && !s.located.coordinateFallback ? s.located : null
-  const box = found?.element?.boundingBox
+  // the box of the element the accepted identity is about: a heal's new identity (read before the input), else the
+  // element found. Not the found one's when they differ: a clicked label found through the control it operates
+  // (a radio of 13 × 13 inside a segmented button) would give the label's identity the radio's box, and every later
+  // replay a displacement measured between two different elements (gentelella's "Team" renamed "People")
+  const box = s.healedTo?.identity.boundingBox ?? found?.element?.boundingBox
   if (box) entry.elementBox = { x: box.x, y: box.y, width: box.width, height: box.height }
   if (found && s.result.actualCoords) entry.actualCoords = { ...s.result.actualCoords }
   if (found) {
