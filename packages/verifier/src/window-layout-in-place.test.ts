@@ -239,6 +239,18 @@ describe("compareRelaidOut: the clicked item's own look", () => {
     expect(r.actualItems).toBe(1)
   })
 
+  it('a frame still fading in (another colour than the recorded one) is the same look, by its box', () => {
+    const fading = base()
+    outline(fading, REVERSE, [150, 150, 150])
+    const r = compareRelaidOut({
+      ...input,
+      actualAfter: fading,
+      actualChange: mask(actualBefore, fading),
+      target: { recorded: target, now: target },
+    })
+    expect(r.score).toBe(1)
+  })
+
   it('a frame lit over another item than the target still counts', () => {
     const elsewhere = { x: 252, y: 167, width: 96, height: 40 }
     expect(compareRelaidOut({ ...input, target: { recorded: elsewhere, now: elsewhere } }).score).toBe(0.5)

@@ -362,6 +362,8 @@ export function pairItems(
   }
 }
 
+/** The target's own look on one side is an item of the other side's after-frame with its box (IoU 0.8)... */
+const TARGET_LOOK_IOU = 0.8
 /** Items of a screen whose labels already differed pair by place when their boxes overlap this much (IoU 0.5)... */
 const IN_PLACE_IOU = 0.5
 /** ... after every look-alike (a distance larger than any `itemDistance`). */
@@ -437,15 +439,25 @@ export function compareRelaidOut(input: RelaidOutInput): RelaidOutResult {
       : []
   const recordedLook = lookOf(ra, window.recorded, input.recordedChange, recordedBg, target?.recorded)
   const actualLook = lookOf(aa, window.now, input.actualChange, actualBg, target?.now)
-  const notLook = (items: readonly LayoutItem[], box: Rect | undefined, other: readonly LayoutItem[]) =>
-    box ? items.filter((i) => !(overlap(i, box) > 0 && other.some((o) => itemDistance(o, i) !== null))) : [...items]
+  // the other side's item there: a look-alike, or an item of the same box (a hover fading in is another colour
+  // from one frame to the next)
+  const sameLook = (i: LayoutItem, o: LayoutItem, recordedSide: boolean) =>
+    itemDistance(o, i) !== null ||
+    (recordedSide ? placeOverlap(i, o, window) : placeOverlap(o, i, window)) >= TARGET_LOOK_IOU
+  const notLook = (
+    items: readonly LayoutItem[],
+    box: Rect | undefined,
+    other: readonly LayoutItem[],
+    recordedSide: boolean,
+  ) =>
+    box ? items.filter((i) => !(overlap(i, box) > 0 && other.some((o) => sameLook(i, o, recordedSide)))) : [...items]
   const appeared = [
-    notLook(recorded.appeared, target?.recorded, actualLook),
-    notLook(actual.appeared, target?.now, recordedLook),
+    notLook(recorded.appeared, target?.recorded, actualLook, true),
+    notLook(actual.appeared, target?.now, recordedLook, false),
   ] as const
   const went = [
-    notLook(recorded.went, target?.recorded, actualLook),
-    notLook(actual.went, target?.now, recordedLook),
+    notLook(recorded.went, target?.recorded, actualLook, true),
+    notLook(actual.went, target?.now, recordedLook, false),
   ] as const
   const a = pairItems(appeared[0], appeared[1])
   // in a window of its size with other labels before the step (another language), what went is the screen before
