@@ -94,7 +94,9 @@ describe('bench/games slice: real games unchanged and moved', () => {
     ['Iagno: Reverse Reversi, Difficulty, Hard, close', 'gtk-iagno', 4],
     // flsudoku (FLTK 1.3): the menu bar's Difficulty menu and its radio item; the truth is the preferences file it
     // writes when closed. Choosing a difficulty deals a new random puzzle, so the board in the recorded after-frame
-    // and the replay's never agree: the verdict may fail that step (a false alarm), never pass a wrong one.
+    // and the replay's never agree: the verdict compares the step's change as a change ("dealt anew": a warning when
+    // it changed as much, from and to the same colours), may still fail it when the game changed its board otherwise
+    // (a false alarm), and never passes a wrong one.
     ['flsudoku: Difficulty, Medium', 'fltk-flsudoku', 2],
   ] as const)(
     '%s right on the unchanged and the moved window',
