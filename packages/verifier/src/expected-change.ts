@@ -514,10 +514,17 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
     return inside >= INSIDE_WINDOW_SHARE * all
   }
   const win = holds(input.window) ? input.window : null
+  // the regions match as they are: no window of its size is looked at item by item (its items cost a pass over the
+  // window's pixels, and a clean match decides before them)
+  const cleanMatch =
+    (changeSimilarity ?? pixelSimilarity) >= CLEAN_SIMILARITY &&
+    unexpectedPixels < minUnexpected &&
+    !(unchangedShare !== null && unchangedShare >= 0.8)
   if (
     win &&
     (relaidOut(win) ||
       (openedNow.length === 0 &&
+        !cleanMatch &&
         before &&
         actBefore &&
         laidOutInPlace(
