@@ -83,8 +83,10 @@ const recordedBefore = board(recordedPuzzle, true)
 const recordedAfter = board(harder(rnd, recordedPuzzle, 10))
 const replayPuzzle = puzzle(rnd, 45)
 const actualBefore = board(replayPuzzle, true)
+/** The game's window, where it was recorded: the step is a desktop program's. */
+const gameWindow = { recorded: { x: 0, y: 0, width: W, height: H }, now: { x: 0, y: 0, width: W, height: H } }
 const assess = (actualAfter: RgbaImage) =>
-  assessExpectedChange({ recordedBefore, recordedAfter, actualBefore, actualAfter })
+  assessExpectedChange({ recordedBefore, recordedAfter, actualBefore, actualAfter, window: gameWindow })
 const unavailable = { status: 'unavailable' as const, reason: 'no second opinion' }
 
 describe('a step on content dealt anew', () => {
@@ -126,6 +128,17 @@ describe('a step on content dealt anew', () => {
         n++
       }
     expect(assess(board(filled)).dealt?.alike).toBe(false)
+  })
+
+  it('on a web page (no program window) nothing is dealt anew: the same change fails as before', () => {
+    const web = assessExpectedChange({
+      recordedBefore,
+      recordedAfter,
+      actualBefore,
+      actualAfter: board(harder(rnd, replayPuzzle, 10)),
+    })
+    expect(web.dealt).toBeNull()
+    expect(decideVerdict({ region: web, vision: unavailable }).status).toBe('fail')
   })
 
   it('content that was as recorded before the step is not dealt anew: the pixels decide', () => {

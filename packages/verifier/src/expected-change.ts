@@ -577,7 +577,11 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
   }
   // content the program dealt anew (a random puzzle): the change compared as a change, when the pixels do not match
   const clean = hasChange && changeSimilarity !== null && changeSimilarity >= CLEAN_SIMILARITY
+  // only for a program's window (a desktop step): a web page deals no puzzle, and there a wrong click that changed
+  // about as much in the same colours (another tab's panel) must stay a failure, not become a warning
+  const programWindow = Boolean(input.window || input.parentWindow || input.opened?.length)
   const dealt =
+    programWindow &&
     !relaid &&
     !clean &&
     hasChange &&
