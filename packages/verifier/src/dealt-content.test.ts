@@ -3,13 +3,12 @@
 // the step changed can be matched. The step's change is compared as a change.
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
-import type { Rect } from './compare-screenshots'
 import { compareDealtContent } from './dealt-content'
 import { decideVerdict } from './decide-verdict'
 import { assessExpectedChange, changeMask, type RgbaImage } from './expected-change'
 import { AS_RECORDED } from './placement'
+import { fillRect as fill, type Rgb } from './__tests__/images'
 
-type Rgb = [number, number, number]
 const W = 700
 const H = 700
 const GRID: Rgb = [60, 60, 60]
@@ -20,15 +19,6 @@ const MENU: Rgb = [212, 208, 200]
 const CELL = 50
 const BOARD = { x: 20, y: 40 }
 
-function fill(img: RgbaImage, r: Rect, c: Rgb): void {
-  const x0 = Math.max(0, r.x)
-  const x1 = Math.min(img.width, r.x + r.width)
-  if (x1 <= x0) return
-  const row = new Uint8Array((x1 - x0) * 4)
-  for (let i = 0; i < x1 - x0; i++) row.set([...c, 255], i * 4)
-  for (let y = Math.max(0, r.y); y < Math.min(img.height, r.y + r.height); y++)
-    img.data.set(row, (y * img.width + x0) * 4)
-}
 /** A 9×9 board: each cell a given digit (1–9, drawn as bars of its count) or empty (0); a menu open over it or not. */
 function board(cells: readonly number[], menu = false, cell = CELL, size = { width: W, height: H }): RgbaImage {
   const img: RgbaImage = { ...size, data: new Uint8Array(size.width * size.height * 4).fill(255) }

@@ -7,8 +7,8 @@ import type { Rect } from './compare-screenshots'
 import { decideVerdict } from './decide-verdict'
 import { assessExpectedChange, drawnByStep, type RgbaImage } from './expected-change'
 import { AS_RECORDED } from './placement'
+import { fillRect as fill, type Rgb } from './__tests__/images'
 
-type Rgb = [number, number, number]
 const W = 640
 const H = 480
 const BAR: Rgb = [196, 198, 200]
@@ -20,15 +20,6 @@ function screen(): RgbaImage {
   const data = new Uint8Array(W * H * 4)
   for (let i = 0; i < W * H; i++) data.set([...BAR, 255], i * 4)
   return { width: W, height: H, data }
-}
-function fill(img: RgbaImage, r: Rect, c: Rgb): void {
-  const x0 = Math.max(0, r.x)
-  const x1 = Math.min(img.width, r.x + r.width)
-  if (x1 <= x0) return
-  const row = new Uint8Array((x1 - x0) * 4)
-  for (let i = 0; i < x1 - x0; i++) row.set([...c, 255], i * 4)
-  for (let y = Math.max(0, r.y); y < Math.min(img.height, r.y + r.height); y++)
-    img.data.set(row, (y * img.width + x0) * 4)
 }
 /** A word: a stroke per letter, heights by the letter. */
 function word(img: RgbaImage, text: string, x: number, y: number): void {

@@ -7,8 +7,8 @@ import type { Rect } from './compare-screenshots'
 import { decideVerdict } from './decide-verdict'
 import { assessExpectedChange, type RgbaImage } from './expected-change'
 import { compareRelaidOut, inPlaceLayout, laidOutInPlace } from './window-layout'
+import { fillRect as fill, type Rgb } from './__tests__/images'
 
-type Rgb = [number, number, number]
 const SCREEN = { width: 700, height: 520 }
 const WINDOW_BG: Rgb = [246, 245, 244]
 const HEADER: Rgb = [220, 218, 216]
@@ -22,15 +22,6 @@ function blank(): RgbaImage {
   const data = new Uint8Array(SCREEN.width * SCREEN.height * 4)
   for (let i = 3; i < data.length; i += 4) data[i] = 255
   return { ...SCREEN, data }
-}
-function fill(img: RgbaImage, r: Rect, c: Rgb): void {
-  const x0 = Math.max(0, r.x)
-  const x1 = Math.min(img.width, r.x + r.width)
-  if (x1 <= x0) return
-  const row = new Uint8Array((x1 - x0) * 4)
-  for (let i = 0; i < x1 - x0; i++) row.set([...c, 255], i * 4)
-  for (let y = Math.max(0, r.y); y < Math.min(img.height, r.y + r.height); y++)
-    img.data.set(row, (y * img.width + x0) * 4)
 }
 function outline(img: RgbaImage, r: Rect, c: Rgb = OUTLINE): void {
   fill(img, { x: r.x, y: r.y, width: r.width, height: 2 }, c)

@@ -1,5 +1,7 @@
 import sharp from 'sharp'
+import type { Rect } from '../compare-screenshots'
 import type { RawFrame } from '../decode-screenshot'
+import type { RgbaImage } from '../rgba-image'
 
 /** A screenshot-like RGBA frame: flat background, a header bar and boxes with hard and soft edges. */
 export function syntheticFrame(width: number, height: number, seed = 1): RawFrame & { channels: 4 } {
@@ -60,4 +62,18 @@ export function toPng(f: RawFrame, compressionLevel = 6): Promise<Buffer> {
   return sharp(f.data, { raw: { width: f.width, height: f.height, channels: f.channels } })
     .png({ compressionLevel })
     .toBuffer()
+}
+
+/** An RGB colour. */
+export type Rgb = [number, number, number]
+
+/** Fills a rectangle of an RGBA image (clipped to it) with an opaque colour. */
+export function fillRect(img: RgbaImage, r: Rect, c: Rgb): void {
+  const x0 = Math.max(0, r.x)
+  const x1 = Math.min(img.width, r.x + r.width)
+  if (x1 <= x0) return
+  const row = new Uint8Array((x1 - x0) * 4)
+  for (let i = 0; i < x1 - x0; i++) row.set([...c, 255], i * 4)
+  for (let y = Math.max(0, r.y); y < Math.min(img.height, r.y + r.height); y++)
+    img.data.set(row, (y * img.width + x0) * 4)
 }
