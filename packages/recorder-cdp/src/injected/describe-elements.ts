@@ -48,9 +48,10 @@ export interface PageElementDescription {
    */
   centreOwn?: boolean
   /**
-   * With `centre`, for the only element a lookup found: a path of tags and places of its parent (`structuralPath`)
-   * that reaches exactly that parent in the element's document (not through shadow roots), or null. The click then looks the element up by the
-   * same role and name inside that parent only (`narrowedLocator`), a query a page's size does not slow down.
+   * With `parent`, for the only element a lookup found: a path of tags and places of its parent (`structuralPath`)
+   * that reaches exactly that parent in the element's document (not through shadow roots), or null. The click then
+   * looks the element up by the same role and name inside that parent only (`narrowedLocator`), a query a page's
+   * size does not slow down.
    */
   parentCss?: string | null
 }
@@ -141,7 +142,7 @@ const scrollOf = (view: Window | null): { x: number; y: number } | null =>
  */
 export function describeElementsInPage(
   elements: Element[],
-  options?: { labelsOnly?: boolean; centre?: string } | null,
+  options?: { labelsOnly?: boolean; centre?: string; parent?: boolean } | null,
 ): PageElementDescription[] {
   // labelsOnly: no CSS path and no neighbours (the costly parts), for counting labels on a page
   const full = !options?.labelsOnly
@@ -183,7 +184,7 @@ export function describeElementsInPage(
       value: 'value' in input && typeof input.value === 'string' && type !== 'password' ? input.value : null,
       groupPosition: groupPositionOf(el),
       ...(options?.centre && elements.length <= 8 ? { centreOwn: centreOwn(el, r, options.centre) } : {}),
-      ...(options?.centre && elements.length === 1 && el.parentElement
+      ...(options?.parent && elements.length === 1 && el.parentElement
         ? { parentCss: structuralPath(el.parentElement) }
         : {}),
     }

@@ -101,6 +101,8 @@ async function describeAll(
   const descriptions = (await locator.evaluateAll(describeElementsInPage, {
     labelsOnly,
     ...(centre ? { centre: NESTED_CONTROL } : {}),
+    // the parent's path only where a narrowed locator is made of it (a role lookup)
+    ...(narrow ? { parent: true } : {}),
   })) as PageElementDescription[]
   if (place) await place(descriptions)
   return descriptions.slice(0, limit).map((d, i) => {
