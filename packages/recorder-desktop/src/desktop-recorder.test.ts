@@ -191,6 +191,50 @@ describe('createDesktopRecorder', () => {
     expect(framesEqual(await decodeImage(join(dir, second?.screenshotPath as string)), typed)).toBe(true)
   })
 
+  it("waits for a game's late answer to a key: the after-frame is not the before-frame when the game draws after a still moment", async () => {
+    // LBreakout2's menu (run M, a loaded machine): the highlight moved from "Network Game" to "Quick Help" after
+    // the screen had been still past the settle and quiet times; the recording stored before == after
+    const fixture = (name: string) => decodeImage(join(__dirname, `../test/fixtures/${name}`))
+    const before = await fixture('lbreakout2-menu-before-down.png')
+    const moved = await fixture('lbreakout2-menu-after-down.png')
+    const screen = memoryScreen(before)
+    const input = scriptedInput()
+    const rec = createDesktopRecorder({ input, screen, outDir: dir, frameIntervalMs: 15, settleMs: 100, quietMs: 100 })
+    await rec.start()
+    await sleep(60)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'arrowdown' })
+    await sleep(600) // still as before, three times the settle and quiet times
+    screen.set(moved)
+    await sleep(600)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'f10' })
+    const tc = await rec.stop()
+    expect(tc.actions.map((a) => [a.actionType, a.key])).toEqual([['key_press', 'arrowdown']])
+    const step = tc.actions[0]
+    expect(framesEqual(await decodeImage(join(dir, step?.screenshotBeforePath as string)), before)).toBe(true)
+    expect(framesEqual(await decodeImage(join(dir, step?.screenshotPath as string)), moved)).toBe(true)
+  })
+
+  it('a key the game does not answer keeps the unchanged screen as its after-frame, taken before the next key', async () => {
+    const before = await decodeImage(join(__dirname, '../test/fixtures/lbreakout2-menu-before-down.png'))
+    const moved = await decodeImage(join(__dirname, '../test/fixtures/lbreakout2-menu-after-down.png'))
+    const screen = memoryScreen(before)
+    const input = scriptedInput()
+    const rec = createDesktopRecorder({ input, screen, outDir: dir, frameIntervalMs: 15, settleMs: 100, quietMs: 100 })
+    await rec.start()
+    await sleep(60)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'arrowup' }) // at the top already: nothing moves
+    await sleep(500)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'arrowdown' })
+    screen.set(moved)
+    await sleep(500)
+    input.emit({ kind: 'keydown', timeMs: nowMs(), key: 'f10' })
+    const tc = await rec.stop()
+    expect(tc.actions.map((a) => a.key)).toEqual(['arrowup', 'arrowdown'])
+    const [up, down] = tc.actions
+    expect(framesEqual(await decodeImage(join(dir, up?.screenshotPath as string)), before)).toBe(true)
+    expect(framesEqual(await decodeImage(join(dir, down?.screenshotPath as string)), moved)).toBe(true)
+  })
+
   it('saves the frame from before the click, the after frame, a crop, hashes and the analysis', async () => {
     const screen = memoryScreen(menu)
     const input = scriptedInput()

@@ -264,10 +264,18 @@ export function createDesktopRecorder(opts: DesktopRecorderOptions): DesktopReco
       // become a double click, typing may go on) on a screen still for `quietMs` (late drawing is part of the
       // effect), or the first after the cap — but at the latest the newest frame before the next action began: a
       // quick next click must not be in this one's after-frame
+      // keys and typing: a frame still identical to the one before the first key is not their after-frame before
+      // the cap or the next action (a game under load draws its answer to a key late, after a still moment)
+      const keyBefore = raw.actionType === 'type' || raw.actionType === 'key_press' ? p.before : null
       const settled = waitFrame(
         (f) =>
-          afterFrameReady(f.timeMs, stillSinceMs, { endMs: raw.endTimeMs, settleMs, quietMs, capMs: settleCapMs }) &&
-          f.timeMs < (p.nextInputMs ?? Infinity),
+          afterFrameReady(f.timeMs, stillSinceMs, {
+            endMs: raw.endTimeMs,
+            settleMs,
+            quietMs,
+            capMs: settleCapMs,
+            sameAsBefore: keyBefore !== null && (f.seq === keyBefore.seq || framesEqual(f.frame, keyBefore.frame)),
+          }) && f.timeMs < (p.nextInputMs ?? Infinity),
         settleMs + settleCapMs + 10_000,
       )
       const capped = p.nextInput.then((f) => f ?? settled)

@@ -41,16 +41,21 @@ export const ANIMATION_LOOKBACK_MS = 4000
 /**
  * Whether a frame captured at `frameMs` is an action's after-frame: at least `settleMs` after the action's last
  * event (`endMs`), and the screen unchanged since `stillSinceMs` for `quietMs` — or `capMs` past the settle
- * time whatever the screen does (an animation). Pure.
+ * time whatever the screen does (an animation). A frame identical to the step's before-frame (`sameAsBefore`, asked
+ * for keys and typing) waits for the cap: the answer to a key may come after a still moment. Pure.
  */
 export function afterFrameReady(
   frameMs: number,
   stillSinceMs: number,
-  o: { endMs: number; settleMs: number; quietMs: number; capMs: number },
+  o: { endMs: number; settleMs: number; quietMs: number; capMs: number; sameAsBefore?: boolean },
 ): boolean {
   const from = o.endMs + o.settleMs
   if (frameMs < from) return false
-  return frameMs - stillSinceMs >= o.quietMs || frameMs >= from + o.capMs
+  if (frameMs >= from + o.capMs) return true
+  // a key step's screen still exactly as before the key: the program has not drawn its answer yet (a game on a
+  // loaded machine moves its highlight late); look again until the cap rather than store a step that did nothing
+  if (o.sameAsBefore === true) return false
+  return frameMs - stillSinceMs >= o.quietMs
 }
 
 /** The step's description from what the hook saw (a typed secret is never spelled out). */
