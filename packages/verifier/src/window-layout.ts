@@ -272,8 +272,19 @@ export function layoutItems(
   return items
 }
 
-/** How unlike two items are (lower is closer), or null when they cannot be one item relaid out. */
-function itemDistance(a: LayoutItem, b: LayoutItem): number | null {
+/**
+ * In a window laid out again at another size, a frame around content (a surface: a toggle button's outline around
+ * its icon and label) may take other proportions, up to this ratio each way (3): a toolkit reflows what it frames,
+ * side by side in a narrow window, one above the other in a wide one (Iagno's mode buttons at 720×680).
+ */
+const MAX_RESHAPE_RATIO = 3
+
+/**
+ * How unlike two items are (lower is closer), or null when they cannot be one item relaid out. `reshape` (a window of
+ * another size): two surfaces may differ in proportions too (`MAX_RESHAPE_RATIO`); their fill, colour and place must
+ * still agree.
+ */
+function itemDistance(a: LayoutItem, b: LayoutItem, reshape = false): number | null {
   const rw = Math.log(b.width / a.width)
   const rh = Math.log(b.height / a.height)
   const near = (p: number, q: number) => Math.abs(p - q) <= Math.max(2, 0.04 * Math.max(p, q))
@@ -284,7 +295,13 @@ function itemDistance(a: LayoutItem, b: LayoutItem): number | null {
     Math.abs(rw) <= limit &&
     Math.abs(rh) <= limit &&
     (Math.abs(rw - rh) <= MAX_ASPECT_LOG || near(a.width, b.width) || near(a.height, b.height))
-  if (!sameSize && !canvas) return null
+  const reframed =
+    reshape &&
+    isSurface(a) &&
+    isSurface(b) &&
+    Math.abs(rw) <= Math.log(MAX_RESHAPE_RATIO) &&
+    Math.abs(rh) <= Math.log(MAX_RESHAPE_RATIO)
+  if (!sameSize && !canvas && !reframed) return null
   if (sameSize && a.shape && b.shape && shapeAgreement(a, b) < MIN_SHAPE_AGREEMENT) return null
   const fill = Math.abs(a.fill - b.fill)
   if (fill > MAX_FILL_DIFF) return null
@@ -329,6 +346,8 @@ export function pairItems(
    * before the step.
    */
   inPlace: WindowPlace | null = null,
+  /** The window was laid out again at another size: surfaces may pair in other proportions (see `itemDistance`). */
+  reshape = false,
 ): { recordedWeight: number; actualWeight: number; pairedRecorded: number; pairedActual: number; pairs: number } {
   const weight = (i: LayoutItem) => Math.sqrt(i.pixels)
   const taken = new Uint8Array(actual.length)
@@ -341,7 +360,8 @@ export function pairItems(
     actual.forEach((a, k) => {
       if (taken[k]) return
       const d =
-        itemDistance(r, a) ?? (inPlace && placeOverlap(r, a, inPlace) >= IN_PLACE_IOU ? IN_PLACE_DISTANCE : null)
+        itemDistance(r, a, reshape) ??
+        (inPlace && placeOverlap(r, a, inPlace) >= IN_PLACE_IOU ? IN_PLACE_DISTANCE : null)
       if (d !== null && d < bestDistance) {
         best = k
         bestDistance = d
@@ -441,8 +461,9 @@ export function compareRelaidOut(input: RelaidOutInput): RelaidOutResult {
   const actualLook = lookOf(aa, window.now, input.actualChange, actualBg, target?.now)
   // the other side's item there: a look-alike, or an item of the same box (a hover fading in is another colour
   // from one frame to the next)
+  const reshape = relaidOut(window)
   const sameLook = (i: LayoutItem, o: LayoutItem, recordedSide: boolean) =>
-    itemDistance(o, i) !== null ||
+    itemDistance(o, i, reshape) !== null ||
     (recordedSide ? placeOverlap(i, o, window) : placeOverlap(o, i, window)) >= TARGET_LOOK_IOU
   const notLook = (
     items: readonly LayoutItem[],
@@ -459,10 +480,10 @@ export function compareRelaidOut(input: RelaidOutInput): RelaidOutResult {
     notLook(recorded.went, target?.recorded, actualLook, true),
     notLook(actual.went, target?.now, recordedLook, false),
   ] as const
-  const a = pairItems(appeared[0], appeared[1])
+  const a = pairItems(appeared[0], appeared[1], null, reshape)
   // in a window of its size with other labels before the step (another language), what went is the screen before
   // it, whose labels differed already: its items pair by place too
-  const g = pairItems(went[0], went[1], relaidOut(window) ? null : window)
+  const g = pairItems(went[0], went[1], reshape ? null : window, reshape)
   const recordedWeight = a.recordedWeight + g.recordedWeight
   const actualWeight = a.actualWeight + g.actualWeight
   const score =
