@@ -2,7 +2,8 @@ import { bounds, changeMask, DEFAULT_THRESHOLD, forEachSet } from './change-mask
 import type { Rect } from './compare-screenshots'
 import type { Placement } from './placement'
 import type { RgbaImage } from './rgba-image'
-import { alike, maxDeltaOf } from './yiq'
+import type { WindowPlace } from './window-layout'
+import { alike, maxDeltaOf, yiqDelta } from './yiq'
 
 /**
  * A step whose effect lands on content the program deals anew each run (a random puzzle, a shuffled deck): the
@@ -30,6 +31,11 @@ export interface DealtContentInput {
   /** Recorded-screen boxes never compared (masks, moving parts). */
   ignore?: readonly Rect[]
   threshold?: number
+  /**
+   * The program's window, recorded and now (the one the step's menu lies over): when its most common colour differs
+   * (another theme or palette), the change's colours are also compared by their roles in the window's palette.
+   */
+  programWindow?: WindowPlace | null
 }
 
 export interface DealtContentResult {
@@ -39,6 +45,12 @@ export interface DealtContentResult {
   changeRatio: number
   /** How alike the two changes are in colour: the overlap of their (before colour → after colour) histograms, 0–1. */
   transitionAgreement: number
+  /**
+   * Under another palette (the program window's most common colour differs): the same overlap with every colour
+   * taken as the nearest of its window's four most common colours, by rank (the window's ground, the next, …): a
+   * theme recolours the roles, not the layout. Null in the recorded palette.
+   */
+  paletteAgreement: number | null
   /** The program showed other content, and the replayed step changed it as the recorded one changed its own. */
   alike: boolean
 }
@@ -53,6 +65,14 @@ export const OTHER_CONTENT_SHARE = 0.1
 export const CHANGE_RATIO_RANGE: readonly [number, number] = [0.8, 1.25]
 /** The same kind of change: the colour transitions overlap at least this much (0.85). */
 export const TRANSITION_AGREEMENT = 0.85
+/**
+ * Under another palette, the transitions between the window's principal colours by rank overlap at least this much
+ * (0.7): a theme keeps the ranks of the areas (ground, cells) and may reorder the thin ink (flsudoku's dark colours:
+ * 0.73–0.77 over five replays; the same change the other way, cells filled instead of emptied, 0.19).
+ */
+export const PALETTE_AGREEMENT = 0.7
+/** A window's palette: its four most common colours (3 bits a channel), as the mean of their pixels. */
+const PRINCIPAL_COLOURS = 4
 
 /** A colour in 3 bits a channel (512 bins): close shades are one colour. */
 const bin = (D: Uint8Array, p: number) =>
@@ -69,6 +89,69 @@ function transitions(before: RgbaImage, after: RgbaImage, mask: Uint8Array): Map
   })
   if (n > 0) for (const [k, v] of h) h.set(k, v / n)
   return h
+}
+
+/** The window's most common colours (see `PRINCIPAL_COLOURS`), most common first, as RGB triples. */
+function principalColours(image: RgbaImage, box: Rect): Uint8Array[] {
+  const [x0, y0, x1, y1] = bounds(box, image.width, image.height)
+  const sums = new Map<number, [number, number, number, number]>()
+  const D = image.data
+  for (let y = y0; y < y1; y++)
+    for (let x = x0; x < x1; x++) {
+      const p = (y * image.width + x) * 4
+      const k = bin(D, p)
+      const e = sums.get(k) ?? [0, 0, 0, 0]
+      e[0]++
+      e[1] += D[p] as number
+      e[2] += D[p + 1] as number
+      e[3] += D[p + 2] as number
+      sums.set(k, e)
+    }
+  return [...sums.values()]
+    .sort((a, b) => b[0] - a[0])
+    .slice(0, PRINCIPAL_COLOURS)
+    .map(([n, r, g, b]) => Uint8Array.of(Math.round(r / n), Math.round(g / n), Math.round(b / n)))
+}
+
+/** The rank of the principal colour nearest to the pixel at `p` (RGB distance). */
+function nearestRank(palette: readonly Uint8Array[], D: Uint8Array, p: number): number {
+  let best = 0
+  let bestDistance = Number.POSITIVE_INFINITY
+  palette.forEach((c, k) => {
+    const d =
+      ((c[0] as number) - (D[p] as number)) ** 2 +
+      ((c[1] as number) - (D[p + 1] as number)) ** 2 +
+      ((c[2] as number) - (D[p + 2] as number)) ** 2
+    if (d < bestDistance) {
+      best = k
+      bestDistance = d
+    }
+  })
+  return best
+}
+
+/** The normalised histogram of (before rank → after rank) in the window's palette over the set pixels of `mask`. */
+function rankTransitions(
+  before: RgbaImage,
+  after: RgbaImage,
+  mask: Uint8Array,
+  palette: readonly Uint8Array[],
+): Map<number, number> {
+  const h = new Map<number, number>()
+  let n = 0
+  forEachSet(mask, (i) => {
+    const k = nearestRank(palette, before.data, i * 4) * PRINCIPAL_COLOURS + nearestRank(palette, after.data, i * 4)
+    h.set(k, (h.get(k) ?? 0) + 1)
+    n++
+  })
+  if (n > 0) for (const [k, v] of h) h.set(k, v / n)
+  return h
+}
+
+const overlapOf = (p: Map<number, number>, q: Map<number, number>) => {
+  let s = 0
+  for (const [k, v] of p) s += Math.min(v, q.get(k) ?? 0)
+  return s
 }
 
 /**
@@ -103,7 +186,7 @@ export function compareDealtContent(input: DealtContentInput): DealtContentResul
     if (y < y0) y0 = y
     if (y > y1) y1 = y
   })
-  const none = { otherContentShare: 0, changeRatio: 0, transitionAgreement: 0, alike: false }
+  const none = { otherContentShare: 0, changeRatio: 0, transitionAgreement: 0, paletteAgreement: null, alike: false }
   if (recorded === 0) return none
   // before the step: how much of that box looked otherwise now
   let compared = 0
@@ -147,16 +230,29 @@ export function compareDealtContent(input: DealtContentInput): DealtContentResul
   const changeRatio = changed / (recorded * areaScale)
   const r = transitions(rb, input.recordedAfter, input.recordedChange)
   const a = transitions(ab, input.actualAfter, inArea)
-  let transitionAgreement = 0
-  for (const [k, v] of r) transitionAgreement += Math.min(v, a.get(k) ?? 0)
+  const transitionAgreement = overlapOf(r, a)
+  // another palette: the window's ground is another colour now; the change compared by the colours' roles
+  let paletteAgreement: number | null = null
+  const win = input.programWindow
+  if (win && win.recorded.width > 0 && win.recorded.height > 0 && win.now.width > 0 && win.now.height > 0) {
+    const was = principalColours(rb, win.recorded)
+    const is = principalColours(ab, win.now)
+    if (was.length && is.length && yiqDelta(was[0] as Uint8Array, 0, is[0] as Uint8Array, 0) > maxDelta)
+      paletteAgreement = overlapOf(
+        rankTransitions(rb, input.recordedAfter, input.recordedChange, was),
+        rankTransitions(ab, input.actualAfter, inArea, is),
+      )
+  }
   return {
     otherContentShare,
     changeRatio,
     transitionAgreement,
+    paletteAgreement,
     alike:
       otherContentShare >= OTHER_CONTENT_SHARE &&
       changeRatio >= (CHANGE_RATIO_RANGE[0] as number) &&
       changeRatio <= (CHANGE_RATIO_RANGE[1] as number) &&
-      transitionAgreement >= TRANSITION_AGREEMENT,
+      (transitionAgreement >= TRANSITION_AGREEMENT ||
+        (paletteAgreement !== null && paletteAgreement >= PALETTE_AGREEMENT)),
   }
 }

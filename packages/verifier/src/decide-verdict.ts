@@ -2,6 +2,7 @@ import type { Verdict } from '@qa/model'
 import type { Rect, SizeMismatch } from './compare-screenshots'
 import { sizeMismatchReason } from './compare-screenshots'
 import type { RelaidOutResult } from './window-layout'
+import { TRANSITION_AGREEMENT } from './dealt-content'
 
 /** Thresholds of the verdict flow. */
 export interface VerdictPolicy {
@@ -74,6 +75,8 @@ export interface RegionEvidence {
     otherContentShare: number
     changeRatio: number
     transitionAgreement: number
+    /** Under another palette: the agreement of the colours' roles (see `DealtContentResult`). */
+    paletteAgreement?: number | null
   } | null
 }
 
@@ -319,7 +322,7 @@ function decideOnRegion(
   if (!clean && dealt?.alike) {
     return {
       status: 'warning',
-      reason: `The program showed other content before the step than when recorded (${pct(dealt.otherContentShare)} of the step's area differed: dealt anew), so its pixels cannot match the recording (region similarity ${pct(s)}${whole}); the step changed it as the recorded step changed its own: ${dealt.changeRatio.toFixed(2)}× as many pixels, from and to the same colours (agreement ${pct(dealt.transitionAgreement)}).`,
+      reason: `The program showed other content before the step than when recorded (${pct(dealt.otherContentShare)} of the step's area differed: dealt anew), so its pixels cannot match the recording (region similarity ${pct(s)}${whole}); the step changed it as the recorded step changed its own: ${dealt.changeRatio.toFixed(2)}× as many pixels, ${dealt.transitionAgreement >= TRANSITION_AGREEMENT || dealt.paletteAgreement == null ? `from and to the same colours (agreement ${pct(dealt.transitionAgreement)})` : `from and to the same colours of its window's palette, which is another now (agreement by the colours' roles ${pct(dealt.paletteAgreement)}; as they are ${pct(dealt.transitionAgreement)})`}.`,
       ...base,
     }
   }

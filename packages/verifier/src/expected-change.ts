@@ -609,6 +609,7 @@ export function assessExpectedChange(input: ExpectedChangeInput): ExpectedChange
             : {}),
           threshold,
           ...(input.ignore?.length ? { ignore: input.ignore } : {}),
+          programWindow: input.parentWindow ?? input.window ?? null,
         })
       : null
   const expectedRegion = regions.length ? unionBox(regions) : null

@@ -519,6 +519,7 @@ function regionDetails(r: ExpectedChangeResult): JsonObject {
             other_content_share: ratio4(r.dealt.otherContentShare),
             change_ratio: ratio4(r.dealt.changeRatio),
             transition_agreement: ratio4(r.dealt.transitionAgreement),
+            ...(r.dealt.paletteAgreement != null ? { palette_agreement: ratio4(r.dealt.paletteAgreement) } : {}),
           },
         }
       : {}),
