@@ -29,6 +29,8 @@ export const PAGE_FUNCTIONS = {
   coveringPart: ['click-point', 'coveringPartInPage'],
   clickAim: ['click-point', 'clickAimInPage'],
   clickAimOfOne: ['click-point', 'clickAimOfOneInPage'],
+  armDirectClick: ['direct-click', 'armDirectClickInPage'],
+  disarmDirectClick: ['direct-click', 'disarmDirectClickInPage'],
   waitForDomQuiet: ['waits', 'waitForDomQuietInPage'],
   waitForFiniteAnimations: ['waits', 'waitForFiniteAnimationsInPage'],
   loopingAnimationBoxes: ['looping-animations', 'loopingAnimationBoxesInPage'],

@@ -2,9 +2,10 @@
  * The description of elements the recorder and the replay read from the page. Page code: bundled into the page
  * functions (see `page-bundle.generated.ts`), imports page code only.
  */
+import { centreOwn, type DirectClickTarget, rememberFound } from './direct-click'
 import { accessibleName, iconClassesOf } from './element-names'
 import { cssPath, rootOf, structuralPath, xpathOf } from './element-paths'
-import { centreInView, frameOffset } from './geometry'
+import { frameOffset } from './geometry'
 import { implicitRole } from './roles'
 import { cssEscape, isSeen, spacedTextOf, textOf } from './text'
 
@@ -48,30 +49,17 @@ export interface PageElementDescription {
    */
   centreOwn?: boolean
   /**
+   * With `centre`, for an element of the top document: where the page keeps it for a click straight at it
+   * (`armDirectClickInPage`), until the next lookup.
+   */
+  direct?: DirectClickTarget
+  /**
    * With `parent`, for the only element a lookup found: a path of tags and places of its parent (`structuralPath`)
    * that reaches exactly that parent in the element's document (not through shadow roots), or null. The click then
    * looks the element up by the same role and name inside that parent only (`narrowedLocator`), a query a page's
    * size does not slow down.
    */
   parentCss?: string | null
-}
-
-/**
- * Whether a click at the element's centre reaches it or a plain part of it (text, an icon, its own label's
- * control), not another control nested in it (`nested`: the selector of such controls, as `ownClickPoint` judges
- * them) and nothing over it: the test `clickAsAPerson` would make with more round trips.
- */
-const centreOwn = (el: Element, r: DOMRect, nested: string): boolean => {
-  if (!centreInView(r)) return false
-  const hit = (el.getRootNode() as Document | ShadowRoot).elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)
-  if (hit === null || !(hit === el || el.contains(hit))) return false
-  const own = (c: Element) => (el as HTMLLabelElement).control === c
-  for (let part: Element | null = hit; part && part !== el; part = part.parentElement) {
-    if (own(part)) continue
-    if (part.matches(nested)) return false
-    if (Array.from(part.querySelectorAll(nested)).some((c) => !own(c))) return false
-  }
-  return true
 }
 
 /** Texts near the element: its labels', then its siblings' up to three boxes up; at most 4 of 60 characters. */
@@ -146,7 +134,8 @@ export function describeElementsInPage(
 ): PageElementDescription[] {
   // labelsOnly: no CSS path and no neighbours (the costly parts), for counting labels on a page
   const full = !options?.labelsOnly
-  return elements.map((el) => {
+  const token = options?.centre && elements.length <= 8 ? rememberFound(elements) : null
+  return elements.map((el, index) => {
     const r = el.getBoundingClientRect()
     const { framePath, shadowPath, dx, dy } = paths(el)
     const style = el.ownerDocument.defaultView?.getComputedStyle(el)
@@ -184,6 +173,7 @@ export function describeElementsInPage(
       value: 'value' in input && typeof input.value === 'string' && type !== 'password' ? input.value : null,
       groupPosition: groupPositionOf(el),
       ...(options?.centre && elements.length <= 8 ? { centreOwn: centreOwn(el, r, options.centre) } : {}),
+      ...(token !== null ? { direct: { token, index } } : {}),
       ...(options?.parent && elements.length === 1 && el.parentElement
         ? { parentCss: structuralPath(el.parentElement) }
         : {}),

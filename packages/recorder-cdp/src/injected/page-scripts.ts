@@ -11,6 +11,10 @@ import type {
 } from './click-point'
 import type { describeElementsInPage as describeElements } from './describe-elements'
 import type {
+  armDirectClickInPage as armDirectClick,
+  disarmDirectClickInPage as disarmDirectClick,
+} from './direct-click'
+import type {
   describeAssertChainInPage as describeAssertChain,
   describeHitChainInPage as describeHitChain,
   hitChainInPage as hitChain,
@@ -70,3 +74,9 @@ export const clickAimInPage = pageFunction<typeof clickAim>('clickAim')
 
 /** `clickAimInPage` of the one element a locator reaches, for `evaluateAll` (null when it reaches 0 or several). */
 export const clickAimOfOneInPage = pageFunction<typeof clickAimOfOne>('clickAimOfOne')
+
+/** The point to click a lookup's element at straight, its guard armed; null when the usual click must do it. */
+export const armDirectClickInPage = pageFunction<typeof armDirectClick>('armDirectClick')
+
+/** Ends the direct click's guard: whether its press reached the element (`DirectClickOutcome`). */
+export const disarmDirectClickInPage = pageFunction<typeof disarmDirectClick>('disarmDirectClick')

@@ -2,6 +2,7 @@ import type { CandidateElement, CandidateSource, Frame, LookupAttribute } from '
 import type { ElementIdentity } from '@qa/model'
 import type { FrameLocator, Locator, Page } from 'playwright-core'
 import { closedShadowCandidates } from '../browser/cdp-closed-shadow'
+import type { DirectClickTarget } from '../injected/direct-click'
 import { describeElementsInPage, type PageElementDescription } from '../injected/page-scripts'
 import { NESTED_CONTROL } from '../browser/own-click-point'
 import { findCropOnScreen } from '../browser/visual'
@@ -89,6 +90,16 @@ const centreIsOwn = new WeakSet<Locator>()
 /** Whether the lookup that found this locator saw its centre reach the element itself (`centreIsOwn`). */
 export const centreSeenOwn = (handle: Locator): boolean => centreIsOwn.has(handle)
 
+/**
+ * Where the page keeps each located element of the top document for a click straight at it (`direct-click.ts`),
+ * keyed by the candidate's locator; the page keeps the last few lookups' elements only, so a locator of an older
+ * lookup is answered "gone" there and clicked the usual way.
+ */
+const directTargets = new WeakMap<Locator, DirectClickTarget>()
+
+/** Where the page keeps the element this locator was found as, for a click straight at it; undefined: none. */
+export const directClickTargetOf = (handle: Locator): DirectClickTarget | undefined => directTargets.get(handle)
+
 async function describeAll(
   locator: Locator,
   limit: number,
@@ -110,6 +121,7 @@ async function describeAll(
     const handle = narrowed ?? locator.nth(i)
     if (narrowed) pageWide.set(narrowed, locator.nth(i))
     if (d.centreOwn) centreIsOwn.add(handle)
+    if (d.direct) directTargets.set(handle, d.direct)
     return toCandidate(d, handle, known)
   })
 }
