@@ -27,12 +27,20 @@ const PAGE = `<!doctype html><html><head><style>
   <button id="covered" onclick="events.push('Covered')" onmousemove="document.getElementById('cover').style.display = 'block'">Covered</button>
   <div id="cover" onclick="events.push('the cover')" onmousedown="events.push('cover pressed')"></div>
   <button id="plain" onclick="events.push('Plain')">Plain</button>
+  <button id="tracked" onclick="events.push('Tracked')"
+    onmouseenter="document.getElementById('tracker').dispatchEvent(new MouseEvent('mousedown', { bubbles: true }))">Tracked</button>
+  <span id="tracker" onmousedown="events.push('the tracker saw its mousedown')"></span>
   <button id="later" disabled onclick="events.push('Later')">Later</button>
   <div style="height: 1200px"></div>
   <button id="below" onclick="events.push('Below at ' + Math.round(scrollY > 0 ? 1 : 0))">Below</button>
   <script>window.events = []</script>
 </body></html>`
 
+/** The page anew, the pointer resting in its empty right-hand corner (no element under it). */
+const fresh = async () => {
+  await session.page.mouse.move(799, 399)
+  await session.page.setContent(PAGE)
+}
 const eventsNow = () => session.page.evaluate(() => (window as unknown as { events: string[] }).events)
 const byRole = async (name: string) => {
   const [found, ...more] = await playwrightCandidateSource(session.page).byRole('button', name)
@@ -42,7 +50,7 @@ const byRole = async (name: string) => {
 
 describe('the click straight at the located element', () => {
   it('clicks a button that never stands still, which the usual click waits for until its timeout', async () => {
-    await session.page.setContent(PAGE)
+    await fresh()
     const pulsing = await byRole('Buy now')
     // Playwright's own click: "element is not stable", again and again
     await expect(pulsing.click({ timeout: 1_500 })).rejects.toThrow(/Timeout/)
@@ -52,7 +60,7 @@ describe('the click straight at the located element', () => {
   })
 
   it('stops a press that something covering the element would get, and then waits as the usual click does', async () => {
-    await session.page.setContent(PAGE)
+    await fresh()
     const covered = await byRole('Covered')
     // the pointer arriving over the button shows a panel over it: the press would land on the panel
     await expect(clickAsAPerson(covered, { timeout: 1_000 })).rejects.toThrow(/intercepts pointer events|Timeout/)
@@ -65,14 +73,21 @@ describe('the click straight at the located element', () => {
     expect(await eventsNow()).toEqual(['Covered'])
   })
 
+  it("lets the page's own synthetic events through while it guards the press", async () => {
+    await fresh()
+    // the pointer entering the button makes the page send a mousedown of its own to another element
+    await clickAsAPerson(await byRole('Tracked'), { timeout: 2_000 })
+    expect(await eventsNow()).toEqual(['the tracker saw its mousedown', 'Tracked'])
+  })
+
   it('scrolls an element below the fold into view first, as a click does', async () => {
-    await session.page.setContent(PAGE)
+    await fresh()
     await clickAsAPerson(await byRole('Below'), { timeout: 2_000 })
     expect(await eventsNow()).toEqual(['Below at 1'])
   })
 
   it('waits for a disabled element to be enabled, as before', async () => {
-    await session.page.setContent(PAGE)
+    await fresh()
     const later = await byRole('Later')
     await session.page.evaluate(() => {
       setTimeout(() => {
@@ -84,7 +99,7 @@ describe('the click straight at the located element', () => {
   })
 
   it('clicks the element of an earlier lookup of the step, and another element of the same name after a redraw', async () => {
-    await session.page.setContent(PAGE)
+    await fresh()
     const first = await byRole('Buy now')
     for (const name of ['Covered', 'Later', 'Below']) await byRole(name)
     await clickAsAPerson(first, { timeout: 2_000 })

@@ -117,6 +117,8 @@ export function armDirectClickInPage(args: { target: DirectClickTarget; nested: 
   if (!centreOwn(el, r, args.nested)) return null
   let outcome: DirectClickOutcome = 'none'
   const guard = (event: Event) => {
+    // the page's own synthetic events are not the click's (the mouse events the browser sends are trusted)
+    if (!event.isTrusted) return
     if (outcome === 'none') outcome = event.composedPath().includes(el) ? 'hit' : 'blocked'
     if (outcome !== 'blocked') return
     event.preventDefault()

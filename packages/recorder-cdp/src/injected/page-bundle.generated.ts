@@ -800,6 +800,7 @@ export const PAGE_SOURCES = {
     '  if (!centreOwn(el, r, args.nested)) return null;',
     '  let outcome = "none";',
     '  const guard = (event) => {',
+    '    if (!event.isTrusted) return;',
     '    if (outcome === "none") outcome = event.composedPath().includes(el) ? "hit" : "blocked";',
     '    if (outcome !== "blocked") return;',
     '    event.preventDefault();',
