@@ -1,11 +1,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Writable } from 'node:stream'
 import { compareScreenshots } from '@qa/verifier'
 import fc from 'fast-check'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { encodePng, solidRgba } from '../__tests__/png'
 import { ensureBuilt, runBuilt } from '../__tests__/run-cli'
+import { main } from '../main'
 
 const tmp = mkdtempSync(join(tmpdir(), 'qa-cli-verify-'))
 
@@ -28,6 +30,23 @@ function paint(
 
 beforeAll(ensureBuilt, 180_000)
 
+/** The CLI's `main` in this process, its output collected: the exit code the bin sets, and what it printed. */
+async function runMain(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const collect = () => {
+    const chunks: string[] = []
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        chunks.push(String(chunk))
+        done()
+      },
+    })
+    return { stream, text: () => chunks.join('') }
+  }
+  const [out, err] = [collect(), collect()]
+  const code = await main(args, { stdout: out.stream, stderr: err.stream })
+  return { code, stdout: out.text(), stderr: err.text() }
+}
+
 let n = 0
 function writePng(width: number, height: number, d: Uint8Array): string {
   const p = join(tmp, `img-${n++}.png`)
@@ -36,8 +55,9 @@ function writePng(width: number, height: number, d: Uint8Array): string {
 }
 
 describe('qa verify', () => {
-  // exit code 0 ⇔ the check passed, 1 ⇔ it failed (running the built CLI)
-  test('exit code 0 exactly when similarity ≥ threshold, else 1 (built CLI, 100 runs)', async () => {
+  // exit code 0 ⇔ the check passed, 1 ⇔ it failed: the CLI's `main`, what the bin runs and exits with, in this
+  // process (a process per run cost about a second each); the built CLI as a process below
+  test('exit code 0 exactly when similarity ≥ threshold, else 1 (main, 100 runs)', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 2, max: 12 }),
@@ -59,7 +79,7 @@ describe('qa verify', () => {
           const pa = writePng(width, height, a)
           const pb = writePng(width, height, b)
           const { similarity } = await compareScreenshots(pa, pb)
-          const r = await runBuilt(['verify', '--json', '--threshold', String(threshold), pa, pb])
+          const r = await runMain(['verify', '--json', '--threshold', String(threshold), pa, pb])
           const out = JSON.parse(r.stdout) as { passed: boolean; similarity: number }
           expect(out.similarity).toBe(similarity)
           expect(out.passed).toBe(similarity >= threshold)
@@ -69,6 +89,20 @@ describe('qa verify', () => {
       { numRuns: 100 },
     )
   }, 900_000)
+
+  test('the built CLI exits with what main returns: 0 on a pass, 1 on a failure', async () => {
+    const a = frame(10, 10, [240, 240, 240])
+    const b = new Uint8Array(a)
+    paint(b, 10, 0, 0, 5, 10, [20, 30, 40]) // half of the pixels differ: 50 %
+    const [pa, pb] = [writePng(10, 10, a), writePng(10, 10, b)]
+    for (const threshold of [0.4, 0.6]) {
+      const built = await runBuilt(['verify', '--json', '--threshold', String(threshold), pa, pb])
+      const inProcess = await runMain(['verify', '--json', '--threshold', String(threshold), pa, pb])
+      expect(built.code).toBe(threshold <= 0.5 ? 0 : 1)
+      expect(built.code).toBe(inProcess.code)
+      expect(JSON.parse(built.stdout)).toEqual(JSON.parse(inProcess.stdout))
+    }
+  })
 
   test('the pass threshold comes from the config as in qa replay; --threshold wins', async () => {
     const a = frame(10, 10, [200, 200, 200])
