@@ -2,7 +2,8 @@
 // their icon left of the label at 550×556, are reflowed with the icon above the label, and the frame of the selected
 // mode (210×79 recorded) is 181×195 now. The step "Reverse Reversi" moves that frame from Classic to Reverse. Real
 // screens: the recording's before and after, and three replays at 720×680 from the same screen (the right item, the
-// selected item again, another item that opens a popover), each cut to the screen's top-left 800×740.
+// selected item again, another item that opens a popover), each cut to the screen's top-left 800×740; and the case's
+// third step (Hard, in the Difficulty popover) recorded and replayed at 720×680.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -41,5 +42,29 @@ describe('a framed item reflowed in a window of another size', () => {
   it('another item (a popover opened, its frame and its rows) does not pair: it fails', async () => {
     const r = await verifyStep(step('colour-after'), {})
     expect(r.finalResult).toBe('fail')
+  })
+
+  it("a popover's frame that went in both is the step's change, not the clicked item's look: Hard in the Difficulty popover passes", async () => {
+    // the label "Hard" lies, on the recorded screen after the step, over the selected mode's frame: that frame is no
+    // look of the target, as the replay's popover frame pairs with the recorded one
+    const r = await verifyStep(
+      {
+        actionIndex: 2,
+        description: 'Click (278, 336)',
+        expected: shot('hard-recorded-after'),
+        recordedBefore: shot('hard-recorded-before'),
+        actual: shot('hard-after'),
+        actualBefore: shot('hard-before'),
+        displacement: { x: 178, y: 253 },
+        targetBox: { x: 263, y: 330, width: 29, height: 11 },
+        window: {
+          recorded: { x: 60, y: 50, width: 550, height: 556 },
+          now: { x: 60, y: 50, width: 720, height: 680 },
+        },
+      },
+      {},
+    )
+    expect(r.finalResult).toBe('pass')
+    expect(r.details?.region).toMatchObject({ relaid_out: { recorded_items: 9, matched_items: 9 } })
   })
 })

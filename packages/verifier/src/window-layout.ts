@@ -459,26 +459,33 @@ export function compareRelaidOut(input: RelaidOutInput): RelaidOutResult {
       : []
   const recordedLook = lookOf(ra, window.recorded, input.recordedChange, recordedBg, target?.recorded)
   const actualLook = lookOf(aa, window.now, input.actualChange, actualBg, target?.now)
-  // the other side's item there: a look-alike, or an item of the same box (a hover fading in is another colour
-  // from one frame to the next)
   const reshape = relaidOut(window)
-  const sameLook = (i: LayoutItem, o: LayoutItem, recordedSide: boolean) =>
-    itemDistance(o, i, reshape) !== null ||
-    (recordedSide ? placeOverlap(i, o, window) : placeOverlap(o, i, window)) >= TARGET_LOOK_IOU
+  // the other side's item there: a look-alike, or an item of the same box (a hover fading in is another colour
+  // from one frame to the next), or in a window of another size a frame reflowed to other proportions — unless the
+  // other side's change has a look-alike of the item itself (a popover's frame that went in both is the step's)
+  const sameLook = (i: LayoutItem, o: LayoutItem, recordedSide: boolean, counterpart: readonly LayoutItem[]) =>
+    itemDistance(o, i) !== null ||
+    (recordedSide ? placeOverlap(i, o, window) : placeOverlap(o, i, window)) >= TARGET_LOOK_IOU ||
+    (reshape &&
+      itemDistance(o, i, true) !== null &&
+      !counterpart.some((c) => (recordedSide ? itemDistance(i, c, true) : itemDistance(c, i, true)) !== null))
   const notLook = (
     items: readonly LayoutItem[],
     box: Rect | undefined,
     other: readonly LayoutItem[],
     recordedSide: boolean,
+    counterpart: readonly LayoutItem[],
   ) =>
-    box ? items.filter((i) => !(overlap(i, box) > 0 && other.some((o) => sameLook(i, o, recordedSide)))) : [...items]
+    box
+      ? items.filter((i) => !(overlap(i, box) > 0 && other.some((o) => sameLook(i, o, recordedSide, counterpart))))
+      : [...items]
   const appeared = [
-    notLook(recorded.appeared, target?.recorded, actualLook, true),
-    notLook(actual.appeared, target?.now, recordedLook, false),
+    notLook(recorded.appeared, target?.recorded, actualLook, true, actual.appeared),
+    notLook(actual.appeared, target?.now, recordedLook, false, recorded.appeared),
   ] as const
   const went = [
-    notLook(recorded.went, target?.recorded, actualLook, true),
-    notLook(actual.went, target?.now, recordedLook, false),
+    notLook(recorded.went, target?.recorded, actualLook, true, actual.went),
+    notLook(actual.went, target?.now, recordedLook, false, recorded.went),
   ] as const
   const a = pairItems(appeared[0], appeared[1], null, reshape)
   // in a window of its size with other labels before the step (another language), what went is the screen before
