@@ -598,6 +598,22 @@ describe('replayOnPage: what accepting a new baseline needs', () => {
     })
   })
 
+  it('measures a step found through the control its label operates against that control, not the label', async () => {
+    // the label (80 × 60) is gone, its radio (13 × 13, 5 px in, 10 px down) stands in and is found 2 px lower: the
+    // step moved (0, 2), not the (5, 12) between the label's recorded box and the radio's box now
+    const label = { tagName: 'label', axName: 'Team', boundingBox: { x: 20, y: 20, width: 80, height: 60 } }
+    const radio = { tagName: 'input', type: 'radio', boundingBox: { x: 25, y: 30, width: 13, height: 13 } }
+    const foundRadio: LocatedTarget = {
+      ...healedByText,
+      element: { tagName: 'INPUT', type: 'radio', boundingBox: { x: 25, y: 32, width: 13, height: 13 } },
+    }
+    const page = fakeReplayPage({ screen: blank, steps: [{ method: 'name', located: foundRadio, screen: withBox }] })
+    const step = click(0, { identity: label, operates: radio, screenshotPath: 'after-box.png' })
+    const outcome = await replayOnPage(caseOf([step]), page, { startUrl: START, caseDir: dir, verify: true })
+    const region = outcome.report.verificationResults[0]?.details?.region as { displacement?: unknown } | undefined
+    expect(region?.displacement).toEqual({ x: 0, y: 2 })
+  })
+
   it('keeps nothing without an artifact folder, or when turned off', async () => {
     for (const opts of [
       {},

@@ -122,11 +122,22 @@ function stepDisplacement(
   last: { x: number; y: number },
 ): { x: number; y: number } {
   if (action.actionType === 'navigate') return { x: 0, y: 0 }
-  const now = located?.status === 'found' && !located.coordinateFallback ? located.element?.boundingBox : null
-  const then = action.identity?.boundingBox
+  const found = located?.status === 'found' && !located.coordinateFallback ? located.element : null
+  const now = found?.boundingBox
+  // a clicked label or styled part found through the control it operates (the label gone): that control's recorded
+  // box, not the label's, is where the found element stood (two different elements are never compared)
+  const viaControl =
+    !!found?.tagName &&
+    !!action.operates &&
+    sameTag(found.tagName, action.operates.tagName) &&
+    !sameTag(found.tagName, action.identity?.tagName)
+  const then = viaControl ? action.operates?.boundingBox : action.identity?.boundingBox
   if (now && then) return { x: Math.round(now.x - then.x), y: Math.round(now.y - then.y) }
   return located ? { x: 0, y: 0 } : last
 }
+
+const sameTag = (a: string | null | undefined, b: string | null | undefined): boolean =>
+  !!a && !!b && a.toLowerCase() === b.toLowerCase()
 
 /** The name a person reads for an element: accessible name, else aria-label, label, placeholder or text. */
 function nameOf(e: {
