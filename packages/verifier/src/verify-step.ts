@@ -307,8 +307,14 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
           ...(io.compare?.threshold !== undefined ? { threshold: io.compare.threshold } : {}),
         })
       region = assess(actualFrame)
-      const passes = (r: ExpectedChangeResult) =>
-        decideStepVerdict({ kind: 'screenshot', region: r }, policy).status === 'pass'
+      const statusOf = (r: ExpectedChangeResult) => decideStepVerdict({ kind: 'screenshot', region: r }, policy).status
+      const passes = (r: ExpectedChangeResult) => statusOf(r) === 'pass'
+      // a later look is kept when its verdict is better (a window compared item by item, content dealt anew: their
+      // verdict is not the pixels' similarity), else when its region is closer to the recording
+      const better = (next: ExpectedChangeResult, best: ExpectedChangeResult) => {
+        const [a, b] = [STATUS_RANK[statusOf(next)] ?? 0, STATUS_RANK[statusOf(best)] ?? 0]
+        return a !== b ? a > b : regionScore(next) > regionScore(best)
+      }
       if (io.recheck && typeof step.actual === 'function' && !passes(region)) {
         const deadline = performance.now() + io.recheck.timeoutMs
         const moving = createMovingPixels(actualFrame, step.displacement ?? null, step.scale ?? null)
@@ -329,7 +335,7 @@ export async function verifyStep(step: VerifyStepInput, io: VerifierIO = {}): Pr
           moving.see(frame)
           const selfMoving = moving.regions(region)
           const next = assess(frame, selfMoving)
-          if (regionScore(next) > regionScore(region)) {
+          if (better(next, region)) {
             region = next
             actualFrame = frame
             actual = again
@@ -471,7 +477,10 @@ function pixelsIn(mask: Uint8Array, w: number, h: number, r: Rect): number {
   return n
 }
 
-/** Orders rechecked samples: no hard failure first, then the higher region similarity. */
+/** Orders rechecked samples by the verdict their region alone gives: a pass, a warning, a second opinion's, a failure. */
+const STATUS_RANK: Record<string, number> = { pass: 3, warning: 2, 'ask-vision': 1, fail: 0 }
+
+/** Orders rechecked samples of the same verdict: no hard failure first, then the higher region similarity. */
 function regionScore(r: ExpectedChangeResult): number {
   return (r.changedElsewhere ? 0 : 1) + (r.expectedChangeMissing ? 0 : 2) + r.regionSimilarity
 }
