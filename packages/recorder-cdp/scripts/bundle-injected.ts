@@ -31,6 +31,7 @@ export const PAGE_FUNCTIONS = {
   clickAimOfOne: ['click-point', 'clickAimOfOneInPage'],
   armDirectClick: ['direct-click', 'armDirectClickInPage'],
   disarmDirectClick: ['direct-click', 'disarmDirectClickInPage'],
+  installPressGuard: ['direct-click', 'installPressGuardInPage'],
   waitForDomQuiet: ['waits', 'waitForDomQuietInPage'],
   waitForFiniteAnimations: ['waits', 'waitForFiniteAnimationsInPage'],
   loopingAnimationBoxes: ['looping-animations', 'loopingAnimationBoxesInPage'],

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserSession, openBrowser } from './browser/browser'
 import { clickAsAPerson } from './browser/styled-control'
 import { playwrightCandidateSource } from './replay/candidate-source'
+import { guardPressesFromTheStart } from './replay/playwright-replay-page'
 
 /**
  * A located element of the top document is clicked straight at its centre (`direct-click.ts`): the page judges the
@@ -113,5 +114,27 @@ describe('the click straight at the located element', () => {
     })
     await clickAsAPerson(again, { timeout: 2_000 })
     expect(await eventsNow()).toEqual(['Buy now', 'Plain, drawn again'])
+  })
+
+  it("stops the press before the page's own window listeners see it, when the replay listened from the document's start", async () => {
+    // a page that watches every press on its window (analytics, a truth log): with the listeners installed late, a
+    // stopped press reaches it first; installed at the document's start, it reaches nothing of the page
+    const WATCHED = `${PAGE}<script>addEventListener('pointerdown', (e) => events.push('window saw ' + e.target.id), true)</script>`
+    const seen: string[][] = []
+    for (const fromTheStart of [false, true]) {
+      const context = await session.browser.newContext({ viewport: { width: 800, height: 400 } })
+      try {
+        const page = await context.newPage()
+        await page.route('http://qa.test/**', (route) => route.fulfill({ contentType: 'text/html', body: WATCHED }))
+        if (fromTheStart) await guardPressesFromTheStart(page)
+        await page.goto('http://qa.test/page')
+        const [covered] = await playwrightCandidateSource(page).byRole('button', 'Covered')
+        await expect(clickAsAPerson(covered!.handle!, { timeout: 500 })).rejects.toThrow(/Timeout/)
+        seen.push(await page.evaluate(() => (window as unknown as { events: string[] }).events))
+      } finally {
+        await context.close()
+      }
+    }
+    expect(seen).toEqual([['window saw cover'], []])
   })
 })

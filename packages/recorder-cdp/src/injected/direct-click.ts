@@ -8,9 +8,11 @@
  * asks the page once for the element's centre, judged again and guarded (`armDirectClickInPage`), sends the
  * person's three mouse events there, and asks once whether they reached it (`disarmDirectClickInPage`).
  *
- * The guard is Playwright's own: until the click is over, the page's window listens first (capture) to the pointer
- * and mouse events of the press; when the first of them does not reach the element (something moved over it in
- * between), it and the rest of the click are stopped before the page sees them, and the caller clicks the usual way.
+ * The guard is Playwright's own, registered earlier: until the click is over, the window's capture listeners stop
+ * the press (pointer and mouse events) when its first event does not reach the element (something moved over it in
+ * between), before the page sees it, and the caller then clicks the usual way. A replay installs those listeners
+ * at the start of every document (`installPressGuardInPage`), before any script of the page, so a stopped press
+ * reaches none of the page's listeners, not even its own on the window (Playwright's interceptor comes after them).
  */
 import { centreInView } from './geometry'
 
@@ -29,6 +31,9 @@ const PRESS_EVENTS = [
   'dblclick',
 ]
 
+/** The event the press listeners answer to say they are there. */
+const PING = 'qa-replay-press-guard-ping'
+
 /** How many lookups' elements the page keeps (a step's cascade runs a few; a later step's replaces them). */
 const KEPT_LOOKUPS = 8
 
@@ -38,7 +43,12 @@ const GUARD_MS = 10_000
 interface FoundRegistry {
   next: number
   lookups: Map<number, Element[]>
-  armed?: { disarm: () => DirectClickOutcome }
+  /** The window listens for presses (at the document's start when the replay could, else from the first arm on). */
+  listening: boolean
+  /** Set by the listeners' ping (`listening`). */
+  answered: boolean
+  /** The click under way: its element, what its press did so far, and the timer that ends it. */
+  armed: { el: Element; outcome: DirectClickOutcome; timer: ReturnType<typeof setTimeout> } | null
 }
 
 /** Whether the click's press reached the element (`hit`), was stopped (`blocked`), or no press was seen. */
@@ -54,7 +64,7 @@ const registryOf = (win: Window): FoundRegistry => {
   const holder = win as unknown as Record<symbol, FoundRegistry | undefined>
   let registry = holder[FOUND]
   if (!registry) {
-    registry = { next: 1, lookups: new Map() }
+    registry = { next: 1, lookups: new Map(), listening: false, answered: false, armed: null }
     Object.defineProperty(win, FOUND, { value: registry, enumerable: false, configurable: true })
   }
   return registry
@@ -106,7 +116,7 @@ export function armDirectClickInPage(args: { target: DirectClickTarget; nested: 
   y: number
 } | null {
   const registry = registryOf(window)
-  registry.armed?.disarm()
+  endClick(registry)
   const el = registry.lookups.get(args.target.token)?.[args.target.index]
   if (!el?.isConnected || disabled(el)) return null
   let r = el.getBoundingClientRect()
@@ -115,28 +125,60 @@ export function armDirectClickInPage(args: { target: DirectClickTarget; nested: 
     r = el.getBoundingClientRect()
   }
   if (!centreOwn(el, r, args.nested)) return null
-  let outcome: DirectClickOutcome = 'none'
-  const guard = (event: Event) => {
-    // the page's own synthetic events are not the click's (the mouse events the browser sends are trusted)
-    if (!event.isTrusted) return
-    if (outcome === 'none') outcome = event.composedPath().includes(el) ? 'hit' : 'blocked'
-    if (outcome !== 'blocked') return
-    event.preventDefault()
-    event.stopImmediatePropagation()
-  }
-  const timer = setTimeout(() => disarm(), GUARD_MS)
-  const disarm = (): DirectClickOutcome => {
-    clearTimeout(timer)
-    for (const type of PRESS_EVENTS) window.removeEventListener(type, guard, true)
-    registry.armed = undefined
-    return outcome
-  }
-  for (const type of PRESS_EVENTS) window.addEventListener(type, guard, true)
-  registry.armed = { disarm }
+  listenForPresses(registry)
+  registry.armed = { el, outcome: 'none', timer: setTimeout(() => endClick(registry), GUARD_MS) }
   return { x: r.left + r.width / 2, y: r.top + r.height / 2 }
 }
 
 /** Page function: ends the guard and says whether the click's press reached the element. */
 export function disarmDirectClickInPage(): DirectClickOutcome {
-  return registryOf(window).armed?.disarm() ?? 'none'
+  return endClick(registryOf(window))
+}
+
+/**
+ * Page function, run at the start of every document of a replay (an init script): the window listens for presses
+ * before any script of the page does, so a press the guard stops reaches none of the page's own listeners, not even
+ * those on the window. Without it the guard listens from the first click on, after the page's window listeners.
+ */
+export function installPressGuardInPage(): void {
+  if (typeof window !== 'undefined' && window === window.top) listenForPresses(registryOf(window))
+}
+
+/**
+ * The window's press listeners, once: they act only while a click is armed, on the browser's own (trusted) events.
+ * `document.open()` (Playwright's `setContent`, a page writing itself anew) erases the window's listeners but keeps
+ * the window and so this registry: an untrusted ping the listeners answer says whether they are still there.
+ */
+function listenForPresses(registry: FoundRegistry): void {
+  if (registry.listening && listening(registry)) return
+  registry.listening = true
+  window.addEventListener(PING, () => {
+    registry.answered = true
+  })
+  const guard = (event: Event) => {
+    const armed = registry.armed
+    // the page's own synthetic events are not the click's (the mouse events the browser sends are trusted)
+    if (!armed || !event.isTrusted) return
+    if (armed.outcome === 'none') armed.outcome = event.composedPath().includes(armed.el) ? 'hit' : 'blocked'
+    if (armed.outcome !== 'blocked') return
+    event.preventDefault()
+    event.stopImmediatePropagation()
+  }
+  for (const type of PRESS_EVENTS) window.addEventListener(type, guard, true)
+}
+
+/** Whether the window's press listeners still answer (not erased by `document.open()`). */
+function listening(registry: FoundRegistry): boolean {
+  registry.answered = false
+  window.dispatchEvent(new Event(PING))
+  return registry.answered
+}
+
+/** Ends the click under way, if any: what its press did. */
+function endClick(registry: FoundRegistry): DirectClickOutcome {
+  const armed = registry.armed
+  if (!armed) return 'none'
+  clearTimeout(armed.timer)
+  registry.armed = null
+  return armed.outcome
 }

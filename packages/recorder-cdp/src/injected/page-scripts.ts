@@ -13,6 +13,7 @@ import type { describeElementsInPage as describeElements } from './describe-elem
 import type {
   armDirectClickInPage as armDirectClick,
   disarmDirectClickInPage as disarmDirectClick,
+  installPressGuardInPage as installPressGuard,
 } from './direct-click'
 import type {
   describeAssertChainInPage as describeAssertChain,
@@ -80,3 +81,6 @@ export const armDirectClickInPage = pageFunction<typeof armDirectClick>('armDire
 
 /** Ends the direct click's guard: whether its press reached the element (`DirectClickOutcome`). */
 export const disarmDirectClickInPage = pageFunction<typeof disarmDirectClick>('disarmDirectClick')
+
+/** The direct click's press listeners, at the start of a document: before any listener of the page (init script). */
+export const installPressGuardInPage = pageFunction<typeof installPressGuard>('installPressGuard')

@@ -1,7 +1,7 @@
 import type { LocateResult } from '@qa/matcher'
 import type { Action, ReplayResult } from '@qa/model'
 import { resolve } from 'node:path'
-import type { Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { gotoOrExplain } from '../browser/browser'
 import { watchBrowserHealth } from '../browser/browser-health'
 import { answerDialogs } from '../browser/cdp-dialogs'
@@ -12,6 +12,7 @@ import { answerFileChooser, filesForStep } from '../browser/file-chooser'
 import { adoptPage, type NewPageWatch, watchNewPages } from '../browser/new-page'
 import { trackPageActivity } from '../browser/page-activity'
 import { maskedScreenshot } from '../browser/masked-screenshot'
+import { installPressGuardInPage } from '../injected/page-scripts'
 import { settle } from '../browser/settle'
 import { targetLabel } from '../record/target-label'
 import { scrollTarget } from './act-on-target'
@@ -49,6 +50,21 @@ async function pageFingerprint(page: Page): Promise<string | null> {
  * follows the pages steps open, answers the dialogs and file choosers they were recorded answering, and notices a
  * crashed browser.
  */
+/** The browser contexts whose documents get the direct click's press listeners at their start. */
+const guardedContexts = new WeakSet<BrowserContext>()
+
+/**
+ * Every document the replay opens from now on (in this page's context, popups too) listens for the direct click's
+ * presses before any script of the page (`installPressGuardInPage`): a press the guard stops reaches none of the
+ * page's listeners. Once per context.
+ */
+export async function guardPressesFromTheStart(page: Page): Promise<void> {
+  const context = page.context()
+  if (guardedContexts.has(context)) return
+  guardedContexts.add(context)
+  await context.addInitScript({ content: `(${installPressGuardInPage.toString()})()` })
+}
+
 export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayPage {
   /** The page steps happen in: a step recorded with `opens_page` moves the replay into the page it opens. */
   let page = opts.page
@@ -100,6 +116,7 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
 
   return {
     async open(url) {
+      await guardPressesFromTheStart(page)
       await gotoOrExplain(page, url)
       watchers = { health: watchBrowserHealth(page), activity: trackPageActivity(page) }
     },
