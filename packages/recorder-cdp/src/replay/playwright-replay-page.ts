@@ -43,13 +43,6 @@ async function pageFingerprint(page: Page): Promise<string | null> {
     .catch(() => null)
 }
 
-/**
- * The real `ReplayPage`: a Playwright page over CDP. Each step is located by the self-healing cascade of
- * @qa/matcher over the live DOM (role+name → aria-label → name → test id → CSS → XPath → text → similarity →
- * visual), waited for as Playwright does (visible, stable, enabled, receiving events) and given its input; it
- * follows the pages steps open, answers the dialogs and file choosers they were recorded answering, and notices a
- * crashed browser.
- */
 /** The browser contexts whose documents get the direct click's press listeners at their start. */
 const guardedContexts = new WeakSet<BrowserContext>()
 
@@ -65,6 +58,13 @@ export async function guardPressesFromTheStart(page: Page): Promise<void> {
   await context.addInitScript({ content: `(${installPressGuardInPage.toString()})()` })
 }
 
+/**
+ * The real `ReplayPage`: a Playwright page over CDP. Each step is located by the self-healing cascade of
+ * @qa/matcher over the live DOM (role+name → aria-label → name → test id → CSS → XPath → text → similarity →
+ * visual) and given its input: a plain click straight at the element's centre, guarded in the page
+ * (`direct-click.ts`), else waited for as Playwright does (visible, stable, enabled, receiving events). It follows the
+ * pages steps open, answers the dialogs and file choosers they were recorded answering, and notices a crashed browser.
+ */
 export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayPage {
   /** The page steps happen in: a step recorded with `opens_page` moves the replay into the page it opens. */
   let page = opts.page
