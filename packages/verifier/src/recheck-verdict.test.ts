@@ -17,23 +17,25 @@ function lateScreen(first: Uint8Array, later: Uint8Array) {
   return () => (looks++ === 0 ? first : later)
 }
 
+/** Iagno's mode step at 720×680, its replay's screen first as before the click, then `after`. */
+const iagnoStep = (after: string) => {
+  const s = (name: string) => shot('iagno-720x680', name)
+  return {
+    actionIndex: 0,
+    description: 'Click (363, 298)',
+    expected: s('recorded-after'),
+    recordedBefore: s('recorded-before'),
+    actual: lateScreen(s('before'), s(after)),
+    actualBefore: s('before'),
+    displacement: { x: 150, y: -21 },
+    targetBox: { x: 312, y: 294, width: 103, height: 9 },
+    window: { recorded: { x: 60, y: 50, width: 550, height: 556 }, now: { x: 60, y: 50, width: 720, height: 680 } },
+  }
+}
+
 describe('a recheck keeps the look with the better verdict', () => {
   it('Iagno at 720×680: the mode frame moved only on the second look; the step passes item by item', async () => {
-    const s = (name: string) => shot('iagno-720x680', name)
-    const r = await verifyStep(
-      {
-        actionIndex: 0,
-        description: 'Click (363, 298)',
-        expected: s('recorded-after'),
-        recordedBefore: s('recorded-before'),
-        actual: lateScreen(s('before'), s('reverse-after')),
-        actualBefore: s('before'),
-        displacement: { x: 150, y: -21 },
-        targetBox: { x: 312, y: 294, width: 103, height: 9 },
-        window: { recorded: { x: 60, y: 50, width: 550, height: 556 }, now: { x: 60, y: 50, width: 720, height: 680 } },
-      },
-      { recheck: { timeoutMs: 200, intervalMs: 20 } },
-    )
+    const r = await verifyStep(iagnoStep('reverse-after'), { recheck: { timeoutMs: 200, intervalMs: 20 } })
     expect(r.finalResult, r.reason ?? '').toBe('pass')
   })
 
@@ -61,21 +63,7 @@ describe('a recheck keeps the look with the better verdict', () => {
   })
 
   it('a step whose effect never came is still a failure, however many looks', async () => {
-    const s = (name: string) => shot('iagno-720x680', name)
-    const r = await verifyStep(
-      {
-        actionIndex: 0,
-        description: 'Click (363, 298)',
-        expected: s('recorded-after'),
-        recordedBefore: s('recorded-before'),
-        actual: lateScreen(s('before'), s('classic-after')),
-        actualBefore: s('before'),
-        displacement: { x: 150, y: -21 },
-        targetBox: { x: 312, y: 294, width: 103, height: 9 },
-        window: { recorded: { x: 60, y: 50, width: 550, height: 556 }, now: { x: 60, y: 50, width: 720, height: 680 } },
-      },
-      { recheck: { timeoutMs: 200, intervalMs: 20 } },
-    )
+    const r = await verifyStep(iagnoStep('classic-after'), { recheck: { timeoutMs: 200, intervalMs: 20 } })
     expect(r.finalResult).toBe('fail')
   })
 })
