@@ -3,34 +3,16 @@
 // recorded change went from grey cells and black digits to white, the replayed one from dark blue cells and white
 // digits to light ones: no colour of the two agrees. Real screens (the screen's top-left 600×600): the recording's
 // before and after the step, and a replay's on the dark colours.
-import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { flsudokuDarkShot, flsudokuDarkStep } from './__tests__/flsudoku-dark'
 import { changeMask } from './change-mask'
 import { compareDealtContent } from './dealt-content'
 import { decodeScreenshot } from './decode-screenshot'
 import { AS_RECORDED } from './placement'
 import { verifyStep } from './verify-step'
 
-const shot = (name: string) =>
-  readFileSync(fileURLToPath(new URL(`../test/fixtures/flsudoku-dark/${name}.png`, import.meta.url)))
-
-/** The step as the desktop replay gives it: the menu's window, the game's window it lies over, nothing moved. */
-const step = (actualBefore: string, actual: string) => ({
-  actionIndex: 1,
-  description: 'Click (171, 107)',
-  expected: shot('recorded-after'),
-  recordedBefore: shot('recorded-before'),
-  actual: shot(actual),
-  actualBefore: shot(actualBefore),
-  displacement: { x: 0, y: 0 },
-  targetBox: { x: 144, y: 101, width: 55, height: 11 },
-  window: { recorded: { x: 122, y: 75, width: 101, height: 87 }, now: { x: 122, y: 75, width: 101, height: 87 } },
-  parentWindow: {
-    recorded: { x: 60, y: 50, width: 480, height: 505 },
-    now: { x: 60, y: 50, width: 480, height: 505 },
-  },
-})
+const shot = flsudokuDarkShot
+const step = (actualBefore: string, actual: string) => flsudokuDarkStep(actualBefore, shot(actual))
 
 describe('content dealt anew on another palette', () => {
   it("the right step is a warning: its change agrees by the colours' roles in the window's palette", async () => {

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { flsudokuDarkShot, flsudokuDarkStep } from './__tests__/flsudoku-dark'
 import { verifyStep } from './verify-step'
 
 const shot = (dir: string, name: string) =>
@@ -40,25 +41,8 @@ describe('a recheck keeps the look with the better verdict', () => {
   })
 
   it('flsudoku on dark colours: the new deal drawn only on the second look is a warning (dealt anew)', async () => {
-    const s = (name: string) => shot('flsudoku-dark', name)
-    const r = await verifyStep(
-      {
-        actionIndex: 1,
-        description: 'Click (171, 107)',
-        expected: s('recorded-after'),
-        recordedBefore: s('recorded-before'),
-        actual: lateScreen(s('replay-before'), s('replay-after')),
-        actualBefore: s('replay-before'),
-        displacement: { x: 0, y: 0 },
-        targetBox: { x: 144, y: 101, width: 55, height: 11 },
-        window: { recorded: { x: 122, y: 75, width: 101, height: 87 }, now: { x: 122, y: 75, width: 101, height: 87 } },
-        parentWindow: {
-          recorded: { x: 60, y: 50, width: 480, height: 505 },
-          now: { x: 60, y: 50, width: 480, height: 505 },
-        },
-      },
-      { recheck: { timeoutMs: 200, intervalMs: 20 } },
-    )
+    const late = lateScreen(flsudokuDarkShot('replay-before'), flsudokuDarkShot('replay-after'))
+    const r = await verifyStep(flsudokuDarkStep('replay-before', late), { recheck: { timeoutMs: 200, intervalMs: 20 } })
     expect(r.finalResult, r.reason ?? '').toBe('warning')
   })
 
