@@ -137,4 +137,38 @@ describe('the click straight at the located element', () => {
     }
     expect(seen).toEqual([['window saw cover'], []])
   })
+
+  it('waits for the document a clicked link asks for, as the usual click does: the next step acts on that page', async () => {
+    const context = await session.browser.newContext({ viewport: { width: 800, height: 400 } })
+    try {
+      const page = await context.newPage()
+      await guardPressesFromTheStart(page)
+      // page B is slow to answer: a click that returned before its document came would leave the next step on A
+      await page.route('http://qa.test/**', async (route) => {
+        const slow = new URL(route.request().url()).pathname === '/b'
+        if (slow) await new Promise((resolve) => setTimeout(resolve, 800))
+        await route.fulfill({
+          contentType: 'text/html',
+          body: slow
+            ? '<title>B</title><p>Page B</p>'
+            : '<title>A</title><a href="/b">Next</a> <a href="#more">More</a><form action="/b"><button>Send</button></form>',
+        })
+      })
+      await page.goto('http://qa.test/a')
+      const [next] = await playwrightCandidateSource(page).byRole('link', 'Next')
+      await clickAsAPerson(next!.handle!, { timeout: 5_000 })
+      expect(page.url()).toBe('http://qa.test/b')
+      // a link within the page changes nothing to wait for
+      await page.goto('http://qa.test/a')
+      const [more] = await playwrightCandidateSource(page).byRole('link', 'More')
+      await clickAsAPerson(more!.handle!, { timeout: 5_000 })
+      expect(page.url()).toBe('http://qa.test/a#more')
+      // a form sent is another document asked for
+      const [send] = await playwrightCandidateSource(page).byRole('button', 'Send')
+      await clickAsAPerson(send!.handle!, { timeout: 5_000 })
+      expect(page.url()).toBe('http://qa.test/b?')
+    } finally {
+      await context.close()
+    }
+  })
 })

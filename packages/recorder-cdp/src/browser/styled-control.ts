@@ -1,5 +1,5 @@
 import type { KeyModifier } from '@qa/model'
-import type { ElementHandle, Locator } from 'playwright-core'
+import type { ElementHandle, Locator, Page, Request, Response } from 'playwright-core'
 import { centreSeenOwn, directClickTargetOf, pageWideLocatorOf } from '../replay/candidate-source'
 import type { ClickAim } from '../injected/click-point'
 import type { DirectClickTarget } from '../injected/direct-click'
@@ -41,7 +41,7 @@ export async function clickAsAPerson(
   // a plain click of an element the lookup kept in the page: straight at its centre, when that still reaches it
   const direct = directClickTargetOf(handle)
   if (direct && !opts.position && !opts.modifiers?.length && (opts.button ?? 'left') === 'left') {
-    if (await clickedDirectly(handle, direct)) return { clicked: 'element', note: null }
+    if (await clickedDirectly(handle, direct, opts.timeout)) return { clicked: 'element', note: null }
   }
   // the lookup that found the element saw its centre reach it and no control nested in it: nothing of its own
   // covers it and the centre is its own point (ten round trips saved)
@@ -74,21 +74,76 @@ export async function clickAsAPerson(
  * the page, judged again and guarded there (`direct-click.ts`): three mouse events and two page calls, where
  * `locator.click` takes about a dozen messages. False when nothing was clicked: the element is gone, disabled or
  * covered now, or the guard stopped a press that did not reach it (the page saw no press, only the pointer
- * passing); the caller then clicks the usual way, which waits for the element or fails.
+ * passing); the caller then clicks the usual way, which waits for the element or fails. A click that asked for
+ * another document (a link, a form sent) returns once it is there, as Playwright's click does, so the next step
+ * acts on it: at most `timeout`, after which the replay's settle takes over.
  */
-async function clickedDirectly(handle: Locator, target: DirectClickTarget): Promise<boolean> {
+async function clickedDirectly(handle: Locator, target: DirectClickTarget, timeout: number): Promise<boolean> {
   const page = handle.page()
   const point = await page.evaluate(armDirectClickInPage, { target, nested: NESTED_CONTROL }).catch(() => null)
   if (!point) return false
+  const arrival = documentArrival(page)
   try {
-    await page.mouse.click(point.x, point.y)
-  } catch (error) {
-    await page.evaluate(disarmDirectClickInPage).catch(() => undefined)
-    throw error
+    try {
+      await page.mouse.click(point.x, point.y)
+    } catch (error) {
+      await page.evaluate(disarmDirectClickInPage).catch(() => undefined)
+      throw error
+    }
+    // a document the click replaced (a link, a form sent) was reached by it: a stopped press sends nothing
+    const end = await page.evaluate(disarmDirectClickInPage).catch(() => null)
+    if (end === null || end.leaving) await arrival.within(timeout)
+    return end?.outcome !== 'blocked'
+  } finally {
+    arrival.dispose()
   }
-  // a document the click replaced (a link, a form sent) was reached by it: a stopped press sends nothing
-  const outcome = await page.evaluate(disarmDirectClickInPage).catch(() => 'gone' as const)
-  return outcome !== 'blocked'
+}
+
+/**
+ * Waits, from the moment it is called, for the page's main frame to end a navigation: a document committed, the
+ * request failed or was answered with no document (204, 205, a download), or the page closed.
+ */
+function documentArrival(page: Page): { within(ms: number): Promise<void>; dispose(): void } {
+  let arrived = false
+  let wake = () => {}
+  const main = (request: Request) => request.isNavigationRequest() && request.frame() === page.mainFrame()
+  const end = () => {
+    arrived = true
+    wake()
+  }
+  const onNavigated = (frame: unknown) => {
+    if (frame === page.mainFrame()) end()
+  }
+  const onFailed = (request: Request) => {
+    if (main(request)) end()
+  }
+  const onResponse = (response: Response) => {
+    if (main(response.request()) && (response.status() === 204 || response.status() === 205)) end()
+  }
+  page.on('framenavigated', onNavigated)
+  page.on('requestfailed', onFailed)
+  page.on('response', onResponse)
+  page.on('download', end)
+  page.on('close', end)
+  return {
+    async within(ms) {
+      if (arrived || page.isClosed()) return
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms)
+        wake = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+    },
+    dispose() {
+      page.off('framenavigated', onNavigated)
+      page.off('requestfailed', onFailed)
+      page.off('response', onResponse)
+      page.off('download', end)
+      page.off('close', end)
+    },
+  }
 }
 
 /**

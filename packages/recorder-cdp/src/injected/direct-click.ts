@@ -47,12 +47,37 @@ interface FoundRegistry {
   listening: boolean
   /** Set by the listeners' ping (`listening`). */
   answered: boolean
-  /** The click under way: its element, what its press did so far, and the timer that ends it. */
-  armed: { el: Element; outcome: DirectClickOutcome; timer: ReturnType<typeof setTimeout> } | null
+  /**
+   * The click under way: its element, what its press did so far, the navigation to another document it asked for
+   * (a link, a form sent, a script moving `location`) with the history entry current then, and the timer that ends it.
+   */
+  armed: {
+    el: Element
+    outcome: DirectClickOutcome
+    navigation: { event: Event; entry: unknown } | null
+    timer: ReturnType<typeof setTimeout>
+  } | null
 }
 
 /** Whether the click's press reached the element (`hit`), was stopped (`blocked`), or no press was seen. */
 export type DirectClickOutcome = 'hit' | 'blocked' | 'none'
+
+/**
+ * What the click did: its press's outcome, and whether the page is leaving for another document the click asked for
+ * (not yet there): the caller waits for it, as Playwright's click waits for the navigations its input started.
+ */
+export interface DirectClickEnd {
+  outcome: DirectClickOutcome
+  leaving: boolean
+}
+
+/** The Navigation API's parts the click reads (Chromium has it; typed here for lib.dom versions without it). */
+interface NavigateEventLike extends Event {
+  destination: { sameDocument: boolean }
+  downloadRequest: string | null
+}
+const navigationOf = (win: Window): (EventTarget & { currentEntry: unknown }) | undefined =>
+  (win as unknown as { navigation?: EventTarget & { currentEntry: unknown } }).navigation
 
 /** Where a lookup's element is kept in the page: the lookup's token and the element's index among its elements. */
 export interface DirectClickTarget {
@@ -126,13 +151,24 @@ export function armDirectClickInPage(args: { target: DirectClickTarget; nested: 
   }
   if (!centreOwn(el, r, args.nested)) return null
   listenForPresses(registry)
-  registry.armed = { el, outcome: 'none', timer: setTimeout(() => endClick(registry), GUARD_MS) }
+  registry.armed = { el, outcome: 'none', navigation: null, timer: setTimeout(() => endClick(registry), GUARD_MS) }
   return { x: r.left + r.width / 2, y: r.top + r.height / 2 }
 }
 
-/** Page function: ends the guard and says whether the click's press reached the element. */
-export function disarmDirectClickInPage(): DirectClickOutcome {
-  return endClick(registryOf(window))
+/**
+ * Page function: ends the guard and says whether the click's press reached the element, and whether the page is
+ * leaving for a document the click asked for: a navigation to another document, not cancelled, and not turned into
+ * one within the page (`intercept()` moves the current history entry at once).
+ */
+export function disarmDirectClickInPage(): DirectClickEnd {
+  const registry = registryOf(window)
+  const navigation = registry.armed?.navigation
+  const leaving =
+    navigation !== null &&
+    navigation !== undefined &&
+    !navigation.event.defaultPrevented &&
+    navigationOf(window)?.currentEntry === navigation.entry
+  return { outcome: endClick(registry), leaving }
 }
 
 /**
@@ -165,6 +201,26 @@ function listenForPresses(registry: FoundRegistry): void {
     event.stopImmediatePropagation()
   }
   for (const type of PRESS_EVENTS) window.addEventListener(type, guard, true)
+  // a navigation the click asks for: the Navigation API's event comes as it starts, before the old document goes;
+  // a form sent into this window asks for one too, though Chromium starts it a task later
+  const navigation = navigationOf(window)
+  window.addEventListener(
+    'submit',
+    (event) => {
+      const armed = registry.armed
+      const form = event.target as HTMLFormElement
+      const target = ((event as SubmitEvent).submitter?.getAttribute('formtarget') ?? form.target) || '_self'
+      if (!armed || armed.navigation || form.method === 'dialog' || !['_self', '_top'].includes(target)) return
+      armed.navigation = { event, entry: navigation?.currentEntry }
+    },
+    true,
+  )
+  navigation?.addEventListener('navigate', (event) => {
+    const armed = registry.armed
+    const navigate = event as NavigateEventLike
+    if (!armed || armed.navigation || navigate.destination.sameDocument || navigate.downloadRequest !== null) return
+    armed.navigation = { event, entry: navigation.currentEntry }
+  })
 }
 
 /** Whether the window's press listeners still answer (not erased by `document.open()`). */
