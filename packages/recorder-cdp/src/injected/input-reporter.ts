@@ -465,6 +465,18 @@ export function installInputReporterInPage(binding: string): void {
   /** Fields whose value only typing changes (a number field's value also steps with its arrows, without an edit). */
   const TEXT_TYPES = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password'])
   let lastInputField: Element | null = null
+  // the fields typed into, each named once for this document: inputs into one field are one typing however it moves
+  const fieldIds = new WeakMap<Element, string>()
+  const documentToken = Math.random().toString(36).slice(2, 8)
+  let fieldsNamed = 0
+  const fieldIdOf = (el: Element): string => {
+    let id = fieldIds.get(el)
+    if (!id) {
+      id = `${documentToken}-${++fieldsNamed}`
+      fieldIds.set(el, id)
+    }
+    return id
+  }
   addEventListener(
     'input',
     (e) => {
@@ -494,7 +506,8 @@ export function installInputReporterInPage(binding: string): void {
       }
       lastInputField = el
       const at = performance.timeOrigin + e.timeStamp
-      send({ kind: 'input', at, value: isPassword ? '' : String(el.value), isPassword, ...centre(el), field })
+      const value = isPassword ? '' : String(el.value)
+      send({ kind: 'input', at, value, isPassword, ...centre(el), fieldId: fieldIdOf(el), field })
     },
     true,
   )

@@ -170,8 +170,15 @@ describe('chosen files', () => {
 describe('typing', () => {
   const open = (action: Action, secret = false): OpenTyping => ({ action, key: '50,60@https://x.test/', secret })
 
-  it('names a field by its rounded point on its page', () => {
+  it("names a field by the page's own name for it on its page, else by its rounded point", () => {
     expect(typingKey({ x: 49.6, y: 60.2 }, 'https://x.test/')).toBe('50,60@https://x.test/')
+    // the same field moved between two inputs (a dialog sliding in): one name
+    const moved = [
+      { x: 49.6, y: 60.2, fieldId: 'k3f9-2' },
+      { x: 49.6, y: 112.8, fieldId: 'k3f9-2' },
+    ].map((event) => typingKey(event, 'https://x.test/'))
+    expect(moved).toEqual(['#k3f9-2@https://x.test/', '#k3f9-2@https://x.test/'])
+    expect(typingKey({ x: 49.6, y: 60.2, fieldId: 'k3f9-3' }, 'https://x.test/')).not.toBe(moved[0])
   })
 
   it('goes on in the open step while it is the last one and the field is the same', () => {

@@ -112,9 +112,8 @@ export interface OpenTyping {
   secret: boolean
 }
 
-/** Which field input went into: its reported centre on the page it was typed in. */
-export const typingKey = (event: Pick<Input, 'x' | 'y'>, url: string): string =>
-  `${Math.round(event.x)},${Math.round(event.y)}@${url}`
+/** Which field input went into (`fieldKey`) on the page it was typed in. */
+export const typingKey = (event: Pick<Input, 'x' | 'y' | 'fieldId'>, url: string): string => `${fieldKey(event)}@${url}`
 
 /**
  * What an input does to the open typing: `continue` when it is into the same field and that typing is still the
@@ -189,8 +188,13 @@ export interface ReachedInput {
   masks?: Box[]
 }
 
-/** The field of typing as `ReachedInput.field` names it: its reported point, rounded. */
-export const fieldKey = (x: number, y: number): string => `${Math.round(x)},${Math.round(y)}`
+/**
+ * The field of typing as `ReachedInput.field` and the open typing name it: the page's own name for the field element
+ * (it stays when the field moves while typed into: a dialog sliding in, a hint above it growing), else its reported
+ * point, rounded.
+ */
+export const fieldKey = (event: Pick<Input, 'x' | 'y' | 'fieldId'>): string =>
+  event.fieldId ? `#${event.fieldId}` : `${Math.round(event.x)},${Math.round(event.y)}`
 
 /**
  * How an event ends the moment of the step before it (its after-screenshot must be from before it), or null for
@@ -209,7 +213,7 @@ export function reachedInput(event: PageInputEvent & { receivedAt: number }): Re
   const at = Math.min(event.at ?? event.receivedAt, event.receivedAt)
   return {
     at,
-    ...(event.kind === 'input' ? { field: fieldKey(event.x, event.y) } : {}),
+    ...(event.kind === 'input' ? { field: fieldKey(event) } : {}),
     ...(event.masks && event.inFrame === undefined ? { masks: event.masks } : {}),
   }
 }

@@ -273,7 +273,7 @@ export function createHandStepHandler(ctx: HandStepContext): (event: PageInputEv
         /** The typing's after-screenshot, unless more typing into the same field already reached the page. */
         const typingAfter = async (action: Action) => {
           const next = stepAt === undefined ? undefined : nextInput(inputs, stepAt)
-          if (next && next.field === fieldKey(event.x, event.y)) return
+          if (next && next.field === fieldKey(event)) return
           setShot(action, 'after', await afterShot(actions.indexOf(action), stepAt))
         }
         const goesOn = continueTyping(open.typing, actions.at(-1), key, event)

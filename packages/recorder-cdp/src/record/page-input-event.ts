@@ -74,6 +74,11 @@ type InputEventKind =
       x: number
       y: number
       /**
+       * The page's own name for the field element, the same for every input into it however it moves (its document's
+       * token and a number); absent from older reporters.
+       */
+      fieldId?: string
+      /**
        * The field as the page described it then, on the first input into a field (in frames the script can place
        * in the top page): the recorder handles typing late, and by then the page may have moved on.
        */
