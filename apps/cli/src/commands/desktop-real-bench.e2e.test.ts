@@ -1,5 +1,5 @@
-// The CI slice of bench/desktop-real: one real Debian program (xmessage, Athena widgets), two of
-// its cases, recorded with `qa record desktop` and real xdotool input, replayed with `qa replay --verify` on the
+// The CI slice of bench/desktop-real: one real Debian program (xmessage, Athena widgets), its first
+// case, recorded with `qa record desktop` and real xdotool input, replayed with `qa replay --verify` on the
 // unchanged window, on the window moved, and on the dialog with other buttons at the same places (removal: the
 // "Open" button where "Archive" was is a look-alike at NCC 0.8 that ours once clicked). The bench judges every step
 // by the button xmessage itself prints, never by our verdict. The full bench: node --import tsx
@@ -38,12 +38,12 @@ async function benchRows(program: string, cases: number, variants: string): Prom
 
 describe('bench/desktop-real slice: xmessage unchanged, moved and with its buttons replaced', () => {
   it('ours clicks every button right when it is there, refuses the look-alikes when it is not; every verdict agrees', async () => {
-    const rows = await benchRows('xaw-xmessage', 2, 'unchanged,moved,removal')
+    const rows = await benchRows('xaw-xmessage', 1, 'unchanged,moved,removal')
     const of = (variant: string, approach: BenchRow['approach']) =>
       rows.filter((r) => r.variant === variant && r.approach === approach).map((r) => r.outcome)
-    expect(of('unchanged', 'ours')).toEqual(['right', 'right'])
-    expect(of('moved', 'ours')).toEqual(['right', 'right'])
-    expect(of('removal', 'ours')).toEqual(['refused', 'refused'])
+    expect(of('unchanged', 'ours')).toEqual(['right'])
+    expect(of('moved', 'ours')).toEqual(['right'])
+    expect(of('removal', 'ours')).toEqual(['refused'])
     for (const r of rows.filter((x) => x.approach === 'ours')) expect(r.verdictPass).toBe(r.achieved)
     // the recorded-coordinates baseline ran on the same screens: once the window moved, its clicks miss
     expect(of('moved', 'coords')).not.toContain('right')
