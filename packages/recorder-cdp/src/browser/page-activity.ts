@@ -1,4 +1,5 @@
 import type { Frame, Page, Request, Response } from 'playwright-core'
+import { delayUnlessWoken, listenTo } from './page-events'
 
 /** Requests that stay open by design, or fire and forget, and say nothing about a step's effect being pending. */
 const LONG_LIVED = new Set(['eventsource', 'websocket', 'ping'])
@@ -80,11 +81,13 @@ export function trackPageActivity(page: Page): PageActivity {
   // A response counts as the end: Chromium may never report the body finished when the page does not
   // read it (a fetch whose result is ignored).
   const onResponse = (response: Response) => onDone(response.request())
-  page.on('request', onRequest)
-  page.on('response', onResponse)
-  page.on('requestfinished', onDone)
-  page.on('requestfailed', onDone)
-  page.on('framenavigated', onNavigated)
+  const stopListening = listenTo(page, [
+    ['request', onRequest],
+    ['response', onResponse],
+    ['requestfinished', onDone],
+    ['requestfailed', onDone],
+    ['framenavigated', onNavigated],
+  ])
   return {
     mark() {
       navigated = false
@@ -98,20 +101,8 @@ export function trackPageActivity(page: Page): PageActivity {
     inFlight: () => open.size,
     idle(timeoutMs) {
       if (open.size === 0) return Promise.resolve()
-      return new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, timeoutMs)
-        waiters.push(() => {
-          clearTimeout(timer)
-          resolve()
-        })
-      })
+      return delayUnlessWoken(timeoutMs, (wake) => waiters.push(wake))
     },
-    dispose() {
-      page.off('request', onRequest)
-      page.off('response', onResponse)
-      page.off('requestfinished', onDone)
-      page.off('requestfailed', onDone)
-      page.off('framenavigated', onNavigated)
-    },
+    dispose: stopListening,
   }
 }

@@ -11,6 +11,7 @@ import {
   disarmDirectClickInPage,
 } from '../injected/page-scripts'
 import { NESTED_CONTROL, type OwnClickPoint, ownClickPoint } from './own-click-point'
+import { delayUnlessWoken, listenTo } from './page-events'
 
 /**
  * Clicks a located element as a person would. Styled checkboxes, radios and switches
@@ -120,29 +121,21 @@ function documentArrival(page: Page): { within(ms: number): Promise<void>; dispo
   const onResponse = (response: Response) => {
     if (main(response.request()) && (response.status() === 204 || response.status() === 205)) end()
   }
-  page.on('framenavigated', onNavigated)
-  page.on('requestfailed', onFailed)
-  page.on('response', onResponse)
-  page.on('download', end)
-  page.on('close', end)
+  const dispose = listenTo(page, [
+    ['framenavigated', onNavigated],
+    ['requestfailed', onFailed],
+    ['response', onResponse],
+    ['download', end],
+    ['close', end],
+  ])
   return {
     async within(ms) {
       if (arrived || page.isClosed()) return
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms)
-        wake = () => {
-          clearTimeout(timer)
-          resolve()
-        }
+      await delayUnlessWoken(ms, (woken) => {
+        wake = woken
       })
     },
-    dispose() {
-      page.off('framenavigated', onNavigated)
-      page.off('requestfailed', onFailed)
-      page.off('response', onResponse)
-      page.off('download', end)
-      page.off('close', end)
-    },
+    dispose,
   }
 }
 
