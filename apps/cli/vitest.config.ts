@@ -5,6 +5,9 @@ import { qaVitestConfig } from '../../vitest.shared'
 // instead, for the tests that run the CLI's `main` in their own process
 export default mergeConfig(
   qaVitestConfig({
+    // unit tests that record and replay through the CLI took up to 26 s a test while turbo built every package beside
+    // them: a hang still fails at 120 s, a slow machine does not at 30
+    testTimeoutMs: 120_000,
     // real X input, desktop programs and games, screens timed after a click: one at a time, alone on the cores
     serialE2e: [
       'src/commands/daily-loop-bench.e2e.test.ts',
