@@ -32,6 +32,8 @@ export const PAGE_FUNCTIONS = {
   armDirectClick: ['direct-click', 'armDirectClickInPage'],
   disarmDirectClick: ['direct-click', 'disarmDirectClickInPage'],
   installPressGuard: ['direct-click', 'installPressGuardInPage'],
+  watchNavigation: ['direct-click', 'watchNavigationInPage'],
+  leaving: ['direct-click', 'leavingInPage'],
   waitForDomQuiet: ['waits', 'waitForDomQuietInPage'],
   waitForFiniteAnimations: ['waits', 'waitForFiniteAnimationsInPage'],
   loopingAnimationBoxes: ['looping-animations', 'loopingAnimationBoxesInPage'],

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BrowserSession, openBrowser } from './browser/browser'
+import { pressWaitingForDocument } from './browser/document-arrival'
 import { clickAsAPerson } from './browser/styled-control'
 import { playwrightCandidateSource } from './replay/candidate-source'
 import { guardPressesFromTheStart } from './replay/playwright-replay-page'
@@ -138,7 +139,7 @@ describe('the click straight at the located element', () => {
     expect(seen).toEqual([['window saw cover'], []])
   })
 
-  it('waits for the document a clicked link asks for, as the usual click does: the next step acts on that page', async () => {
+  it('waits for the document a clicked link or a key asks for, as the usual click does: the next step acts on that page', async () => {
     const context = await session.browser.newContext({ viewport: { width: 800, height: 400 } })
     try {
       const page = await context.newPage()
@@ -151,7 +152,7 @@ describe('the click straight at the located element', () => {
           contentType: 'text/html',
           body: slow
             ? '<title>B</title><p>Page B</p>'
-            : '<title>A</title><a href="/b">Next</a> <a href="#more">More</a><form action="/b"><button>Send</button></form>',
+            : '<title>A</title><a href="/b">Next</a> <a href="#more">More</a><form action="/b"><input name="q"><button>Send</button></form>',
         })
       })
       await page.goto('http://qa.test/a')
@@ -166,7 +167,12 @@ describe('the click straight at the located element', () => {
       // a form sent is another document asked for
       const [send] = await playwrightCandidateSource(page).byRole('button', 'Send')
       await clickAsAPerson(send!.handle!, { timeout: 5_000 })
-      expect(page.url()).toBe('http://qa.test/b?')
+      expect(page.url()).toBe('http://qa.test/b?q=')
+      // so is a form a key sends (Enter in its field), replayed as a key step
+      await page.goto('http://qa.test/a')
+      await page.locator('input[name=q]').fill('kim')
+      await pressWaitingForDocument(page, 'Enter', 5_000)
+      expect(page.url()).toBe('http://qa.test/b?q=kim')
     } finally {
       await context.close()
     }

@@ -1,5 +1,5 @@
 import type { KeyModifier } from '@qa/model'
-import type { ElementHandle, Locator, Page, Request, Response } from 'playwright-core'
+import type { ElementHandle, Locator } from 'playwright-core'
 import { centreSeenOwn, directClickTargetOf, pageWideLocatorOf } from '../replay/candidate-source'
 import type { ClickAim } from '../injected/click-point'
 import type { DirectClickTarget } from '../injected/direct-click'
@@ -11,7 +11,7 @@ import {
   disarmDirectClickInPage,
 } from '../injected/page-scripts'
 import { NESTED_CONTROL, type OwnClickPoint, ownClickPoint } from './own-click-point'
-import { delayUnlessWoken, listenTo } from './page-events'
+import { documentArrival } from './document-arrival'
 
 /**
  * Clicks a located element as a person would. Styled checkboxes, radios and switches
@@ -97,45 +97,6 @@ async function clickedDirectly(handle: Locator, target: DirectClickTarget, timeo
     return end?.outcome !== 'blocked'
   } finally {
     arrival.dispose()
-  }
-}
-
-/**
- * Waits, from the moment it is called, for the page's main frame to end a navigation: a document committed, the
- * request failed or was answered with no document (204, 205, a download), or the page closed.
- */
-function documentArrival(page: Page): { within(ms: number): Promise<void>; dispose(): void } {
-  let arrived = false
-  let wake = () => {}
-  const main = (request: Request) => request.isNavigationRequest() && request.frame() === page.mainFrame()
-  const end = () => {
-    arrived = true
-    wake()
-  }
-  const onNavigated = (frame: unknown) => {
-    if (frame === page.mainFrame()) end()
-  }
-  const onFailed = (request: Request) => {
-    if (main(request)) end()
-  }
-  const onResponse = (response: Response) => {
-    if (main(response.request()) && (response.status() === 204 || response.status() === 205)) end()
-  }
-  const dispose = listenTo(page, [
-    ['framenavigated', onNavigated],
-    ['requestfailed', onFailed],
-    ['response', onResponse],
-    ['download', end],
-    ['close', end],
-  ])
-  return {
-    async within(ms) {
-      if (arrived || page.isClosed()) return
-      await delayUnlessWoken(ms, (woken) => {
-        wake = woken
-      })
-    },
-    dispose,
   }
 }
 

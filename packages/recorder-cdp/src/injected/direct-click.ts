@@ -47,16 +47,13 @@ interface FoundRegistry {
   listening: boolean
   /** Set by the listeners' ping (`listening`). */
   answered: boolean
+  /** The click under way: its element, what its press did so far, and the timer that ends it. */
+  armed: { el: Element; outcome: DirectClickOutcome; timer: ReturnType<typeof setTimeout> } | null
   /**
-   * The click under way: its element, what its press did so far, the navigation to another document it asked for
-   * (a link, a form sent, a script moving `location`) with the history entry current then, and the timer that ends it.
+   * An input under way (a direct click, a key): the navigation to another document it asked for (a link, a form sent,
+   * a script moving `location`), with the history entry current then.
    */
-  armed: {
-    el: Element
-    outcome: DirectClickOutcome
-    navigation: { event: Event; entry: unknown } | null
-    timer: ReturnType<typeof setTimeout>
-  } | null
+  watch: { navigation: { event: Event; entry: unknown } | null } | null
 }
 
 /** Whether the click's press reached the element (`hit`), was stopped (`blocked`), or no press was seen. */
@@ -89,7 +86,7 @@ const registryOf = (win: Window): FoundRegistry => {
   const holder = win as unknown as Record<symbol, FoundRegistry | undefined>
   let registry = holder[FOUND]
   if (!registry) {
-    registry = { next: 1, lookups: new Map(), listening: false, answered: false, armed: null }
+    registry = { next: 1, lookups: new Map(), listening: false, answered: false, armed: null, watch: null }
     Object.defineProperty(win, FOUND, { value: registry, enumerable: false, configurable: true })
   }
   return registry
@@ -151,7 +148,8 @@ export function armDirectClickInPage(args: { target: DirectClickTarget; nested: 
   }
   if (!centreOwn(el, r, args.nested)) return null
   listenForPresses(registry)
-  registry.armed = { el, outcome: 'none', navigation: null, timer: setTimeout(() => endClick(registry), GUARD_MS) }
+  registry.armed = { el, outcome: 'none', timer: setTimeout(() => endClick(registry), GUARD_MS) }
+  registry.watch = { navigation: null }
   return { x: r.left + r.width / 2, y: r.top + r.height / 2 }
 }
 
@@ -162,13 +160,38 @@ export function armDirectClickInPage(args: { target: DirectClickTarget; nested: 
  */
 export function disarmDirectClickInPage(): DirectClickEnd {
   const registry = registryOf(window)
-  const navigation = registry.armed?.navigation
-  const leaving =
+  return { outcome: endClick(registry), leaving: endWatch(registry) }
+}
+
+/**
+ * Page function, before an input the replay gives otherwise (a key): from now on, a navigation to another document
+ * it asks for is noted (`leavingInPage` says whether the page is leaving for it).
+ */
+export function watchNavigationInPage(): void {
+  if (window !== window.top) return
+  const registry = registryOf(window)
+  listenForPresses(registry)
+  registry.watch = { navigation: null }
+}
+
+/** Page function, after the input: whether the page is leaving for a document it asked for (`disarmDirectClickInPage`). */
+export function leavingInPage(): boolean {
+  return endWatch(registryOf(window))
+}
+
+/**
+ * Ends the watch for a navigation: whether one to another document was asked for, not cancelled, and not turned into
+ * one within the page (`intercept()` moves the current history entry at once).
+ */
+function endWatch(registry: FoundRegistry): boolean {
+  const navigation = registry.watch?.navigation
+  registry.watch = null
+  return (
     navigation !== null &&
     navigation !== undefined &&
     !navigation.event.defaultPrevented &&
     navigationOf(window)?.currentEntry === navigation.entry
-  return { outcome: endClick(registry), leaving }
+  )
 }
 
 /**
@@ -201,25 +224,25 @@ function listenForPresses(registry: FoundRegistry): void {
     event.stopImmediatePropagation()
   }
   for (const type of PRESS_EVENTS) window.addEventListener(type, guard, true)
-  // a navigation the click asks for: the Navigation API's event comes as it starts, before the old document goes;
+  // a navigation the input asks for: the Navigation API's event comes as it starts, before the old document goes;
   // a form sent into this window asks for one too, though Chromium starts it a task later
   const navigation = navigationOf(window)
   window.addEventListener(
     'submit',
     (event) => {
-      const armed = registry.armed
+      const watch = registry.watch
       const form = event.target as HTMLFormElement
       const target = ((event as SubmitEvent).submitter?.getAttribute('formtarget') ?? form.target) || '_self'
-      if (!armed || armed.navigation || form.method === 'dialog' || !['_self', '_top'].includes(target)) return
-      armed.navigation = { event, entry: navigation?.currentEntry }
+      if (!watch || watch.navigation || form.method === 'dialog' || !['_self', '_top'].includes(target)) return
+      watch.navigation = { event, entry: navigation?.currentEntry }
     },
     true,
   )
   navigation?.addEventListener('navigate', (event) => {
-    const armed = registry.armed
+    const watch = registry.watch
     const navigate = event as NavigateEventLike
-    if (!armed || armed.navigation || navigate.destination.sameDocument || navigate.downloadRequest !== null) return
-    armed.navigation = { event, entry: navigation.currentEntry }
+    if (!watch || watch.navigation || navigate.destination.sameDocument || navigate.downloadRequest !== null) return
+    watch.navigation = { event, entry: navigation.currentEntry }
   })
 }
 

@@ -14,6 +14,8 @@ import type {
   armDirectClickInPage as armDirectClick,
   disarmDirectClickInPage as disarmDirectClick,
   installPressGuardInPage as installPressGuard,
+  leavingInPage as leaving,
+  watchNavigationInPage as watchNavigation,
 } from './direct-click'
 import type {
   describeAssertChainInPage as describeAssertChain,
@@ -84,3 +86,9 @@ export const disarmDirectClickInPage = pageFunction<typeof disarmDirectClick>('d
 
 /** The direct click's press listeners, at the start of a document: before any listener of the page (init script). */
 export const installPressGuardInPage = pageFunction<typeof installPressGuard>('installPressGuard')
+
+/** Before an input given otherwise (a key): a navigation to another document it asks for is noted from now on. */
+export const watchNavigationInPage = pageFunction<typeof watchNavigation>('watchNavigation')
+
+/** After that input: whether the page is leaving for a document it asked for. */
+export const leavingInPage = pageFunction<typeof leaving>('leaving')

@@ -9,6 +9,7 @@ import { emulateNetworkConditions } from '../browser/cdp-side-buttons'
 import { devtoolsReplayPlan } from '../devtools'
 import { WebError } from '../errors'
 import { answerFileChooser, filesForStep } from '../browser/file-chooser'
+import { pressWaitingForDocument } from '../browser/document-arrival'
 import { adoptPage, type NewPageWatch, watchNewPages } from '../browser/new-page'
 import { trackPageActivity } from '../browser/page-activity'
 import { maskedScreenshot } from '../browser/masked-screenshot'
@@ -381,7 +382,7 @@ export function playwrightReplayPage(opts: PlaywrightReplayPageOptions): ReplayP
       case 'key_press':
         result.method = 'none'
         if (!action.key) throw new Error('The key_press step has no key.')
-        await page.keyboard.press(action.key)
+        await pressWaitingForDocument(page, action.key, timeout)
         return null
       default:
         break
