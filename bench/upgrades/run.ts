@@ -29,6 +29,7 @@ import {
   releaseCdn,
   releasePairs,
   runCli,
+  inPageOrder,
   startCorpusServer,
   type TruthEvent,
   type TruthLog,
@@ -271,7 +272,7 @@ function verdict(evs: readonly TruthEvent[], j: Judged, target: string | null): 
 
 function judgeRun(events: readonly TruthEvent[], judged: readonly Judged[], clicked: readonly boolean[]) {
   const groups: TruthEvent[][] = []
-  for (const e of events) {
+  for (const e of inPageOrder(events)) {
     if (e.kind === 'pointerdown') groups.push([e])
     else if (groups.length > 0) (groups[groups.length - 1] as TruthEvent[]).push(e)
     else groups.push([e])

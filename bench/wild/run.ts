@@ -29,6 +29,7 @@ import {
   type CorpusServer,
   type MutationOp,
   runCli,
+  inPageOrder,
   startCorpusServer,
   type TruthEvent,
 } from '@qa/wild-corpus'
@@ -421,7 +422,7 @@ function judgeRun(
 ): { outcome: Outcome; got?: string }[] {
   const groups: TruthEvent[][] = []
   const lead: TruthEvent[] = []
-  for (const e of events) {
+  for (const e of inPageOrder(events)) {
     if (e.kind === 'pointerdown') groups.push([e])
     else if (groups.length > 0) (groups[groups.length - 1] as TruthEvent[]).push(e)
     else lead.push(e)

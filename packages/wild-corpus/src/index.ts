@@ -15,6 +15,6 @@ export {
   type CorpusVariantOptions,
   startCorpusServer,
 } from './start-corpus-server'
-export { createTruthLog, type TruthEvent, type TruthLog } from './truth-log'
+export { createTruthLog, inPageOrder, type TruthEvent, type TruthLog } from './truth-log'
 export { type CliOutcome, runCli } from './run-cli'
 export { type ReleasePair, releaseCdn, releasePairs } from './releases'

@@ -31,6 +31,15 @@ export interface TruthLog {
   waitFor(pred: (e: TruthEvent) => boolean, timeoutMs: number): Promise<TruthEvent | undefined>
 }
 
+/**
+ * The events in the order the page saw them (its clock), not the order their beacons arrived: under load, a beacon can
+ * overtake the one sent before it (each may take a connection of its own), and a judge that splits the log at each
+ * pointerdown would give two steps each other's clicks. Events of the same millisecond keep their arrival order.
+ */
+export function inPageOrder(events: readonly TruthEvent[]): TruthEvent[] {
+  return [...events].sort((a, b) => a.t - b.t)
+}
+
 export function createTruthLog(): TruthLog {
   let log: TruthEvent[] = []
   let waiters: { pred: (e: TruthEvent) => boolean; done: (e: TruthEvent) => void }[] = []
